@@ -1,0 +1,65 @@
+# Two commands for a newcomer: `make serve` and `make test`. Everything else is a helper.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+STAMP := $(VENV)/.installed
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: help venv chromium serve test test-fast update offline build lint format lock clean
+
+help:
+	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
+	@echo "make test     build the environment, install Chromium if missing, run every test"
+	@echo "make update   regenerate recorded snippet outputs and generated tables"
+	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
+
+venv: $(STAMP)
+
+# Re-install only when the pins or the project metadata change.
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' (Debian's package)"; exit 1; fi; \
+	fi
+
+serve: venv
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+
+test: venv chromium
+	$(PY) -m pytest
+
+# The suite without the browser layer, for quick iterations.
+test-fast: venv
+	$(PY) -m pytest -m "not browser"
+
+update: venv
+	$(PY) -m selfattn_ref update
+
+build: venv
+	$(VENV)/bin/mkdocs build --strict
+
+offline: venv
+	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
+	@echo "Open site-offline/index.html in a browser: pages and search work from disk."
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+lock: venv
+	@{ head -2 requirements.lock; $(PY) -m pip freeze --exclude-editable | sed 's/^torch==\([0-9.]*\)+cpu/torch==\1/'; } > requirements.lock.new
+	@mv requirements.lock.new requirements.lock
+
+clean:
+	rm -rf site site-offline .pytest_cache .hypothesis

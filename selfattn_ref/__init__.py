@@ -1,0 +1,26 @@
+"""selfattn_ref: the reference implementation behind the site.
+
+The NumPy functions live here; ``selfattn_ref.torch`` has the same names and
+signatures in PyTorch. The worked examples are data in ``selfattn_ref/examples/``.
+"""
+
+from .attention import mix, project, scaled_dot_product_attention, scores, self_attention, softmax
+from .masks import causal_mask, padding_mask
+from .multihead import multi_head_attention
+from .positional import sinusoidal_positional_encoding
+from .rnn import additive_attention, rnn_encoder
+
+__all__ = [
+    "additive_attention",
+    "causal_mask",
+    "mix",
+    "multi_head_attention",
+    "padding_mask",
+    "project",
+    "rnn_encoder",
+    "scaled_dot_product_attention",
+    "scores",
+    "self_attention",
+    "sinusoidal_positional_encoding",
+    "softmax",
+]

@@ -1,0 +1,115 @@
+"""The math of attention in NumPy: score, normalize, mix.
+
+Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
+their width and ``d_v`` for the width of the values. Any leading batch dimensions
+``...`` pass through. Float32 input stays float32; anything else becomes float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_bool_mask, as_float_array
+
+
+def scores(Q, K) -> np.ndarray:
+    """Dot product of every query with every key.
+
+    Q: (..., n, d), K: (..., m, d) -> (..., n, m); entry [i, j] is Q[i] · K[j].
+    """
+    Q = as_float_array(Q, "Q", min_ndim=2)
+    K = as_float_array(K, "K", min_ndim=2)
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(f"Q and K must have the same width, got Q {Q.shape} and K {K.shape}")
+    return Q @ np.swapaxes(K, -1, -2)  # (..., n, d) @ (..., d, m) -> (..., n, m)
+
+
+def softmax(S, axis: int = -1) -> np.ndarray:
+    """Softmax along ``axis``: positive weights that sum to 1.
+
+    S: any shape. Subtracting the largest entry first keeps exp() from overflowing and
+    changes nothing else, because softmax(s + c) = softmax(s). Entries of -inf (masked
+    scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
+    """
+    S = np.asarray(S)
+    if S.dtype != np.float32:
+        try:
+            S = S.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"S must be an array of numbers: {exc}") from None
+    if S.ndim == 0 or S.size == 0:
+        raise ValueError(f"S must have at least one entry along axis {axis}, got shape {S.shape}")
+    if not -S.ndim <= axis < S.ndim:
+        raise ValueError(f"axis {axis} is out of range for S of shape {S.shape}")
+    if np.isnan(S).any() or np.isposinf(S).any():
+        raise ValueError(f"S must not hold NaN or +infinity, shape {S.shape}")
+    top = S.max(axis=axis, keepdims=True)
+    if np.isneginf(top).any():
+        raise ValueError(f"S has a slice along axis {axis} that is all -infinity (nothing to attend to), shape {S.shape}")
+    e = np.exp(S - top)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def mix(A, V) -> np.ndarray:
+    """Weighted sums of the values: row i of the result is sum_j A[i, j] · V[j].
+
+    A: (..., n, m), V: (..., m, d_v) -> (..., n, d_v).
+    """
+    A = as_float_array(A, "A", min_ndim=2)
+    V = as_float_array(V, "V", min_ndim=2)
+    if A.shape[-1] != V.shape[-2]:
+        raise ValueError(f"A must have one column per row of V, got A {A.shape} and V {V.shape}")
+    return A @ V
+
+
+def self_attention(X) -> np.ndarray:
+    """softmax(X · Xᵀ) · X: the first article's formula, with no projections and no scaling.
+
+    X: (..., n, d) -> (..., n, d).
+    """
+    X = as_float_array(X, "X", min_ndim=2)
+    return mix(softmax(scores(X, X)), X)
+
+
+def project(E, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Queries, keys and values from embeddings: Q = E·W_Q, K = E·W_K, V = E·W_V.
+
+    E: (..., n, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v).
+    Returns Q (..., n, d_k), K (..., n, d_k), V (..., n, d_v).
+    """
+    E = as_float_array(E, "E", min_ndim=2)
+    out = []
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        W = as_float_array(W, name, ndim=2)
+        if W.shape[0] != E.shape[-1]:
+            raise ValueError(f"{name} must have one row per embedding dimension, got E {E.shape} and {name} {W.shape}")
+        out.append(E @ W)
+    Q, K, V = out
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(f"W_Q and W_K must have the same number of columns, got {Q.shape[-1]} and {K.shape[-1]}")
+    return Q, K, V
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.ndarray, np.ndarray]:
+    """softmax(Q·Kᵀ · scale, masked) · V, returning ``(output, weights)``.
+
+    Q: (..., n, d), K: (..., m, d), V: (..., m, d_v); mask: boolean, broadcastable to
+    (..., n, m), True where a query may attend to a key; scale: the factor applied to
+    the scores, 1/√d when None (as in PyTorch). Returns output (..., n, d_v) and
+    weights (..., n, m).
+    """
+    Q = as_float_array(Q, "Q", min_ndim=2)
+    K = as_float_array(K, "K", min_ndim=2)
+    V = as_float_array(V, "V", min_ndim=2)
+    if K.shape[-2] != V.shape[-2]:
+        raise ValueError(f"K and V must have the same length, got K {K.shape} and V {V.shape}")
+    if scale is None:
+        scale = 1.0 / np.sqrt(Q.shape[-1])
+    elif not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale)):
+        raise ValueError(f"scale must be a finite number or None, got {scale!r}")
+    S = scores(Q, K) * scale  # (..., n, m)
+    if mask is not None:
+        allowed = as_bool_mask(mask, "mask", S.shape)
+        S = np.where(allowed, S, -np.inf)
+    weights = softmax(S, axis=-1)
+    return mix(weights, V), weights

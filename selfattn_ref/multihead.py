@@ -1,0 +1,47 @@
+"""Multi-head self-attention in NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_float_array
+from .attention import scaled_dot_product_attention
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """Self-attention with ``num_heads`` heads, returning ``(output, weights)``.
+
+    X: (..., n, d_model); W_Q, W_K, W_V, W_O: (d_model, d_model). Head h uses columns
+    h·d_head .. (h+1)·d_head - 1 of W_Q, W_K and W_V (d_head = d_model / num_heads),
+    attends with scale 1/√d_head, and the heads' outputs are concatenated and multiplied
+    by W_O. mask: boolean, broadcastable to (..., n, n). Returns output (..., n, d_model)
+    and weights (..., num_heads, n, n).
+
+    With row vectors, ``X @ W`` here is ``torch.nn.Linear`` with weight ``W.T``.
+    """
+    X = as_float_array(X, "X", min_ndim=2)
+    d_model = X.shape[-1]
+    if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)) or num_heads < 1:
+        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
+    if d_model % num_heads:
+        raise ValueError(f"num_heads={num_heads} must divide the width of X, got X {X.shape}")
+    Ws = {}
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
+        W = as_float_array(W, name, ndim=2)
+        if W.shape != (d_model, d_model):
+            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {X.shape}, got {W.shape}")
+        Ws[name] = W
+    d_head = d_model // num_heads
+    n = X.shape[-2]
+
+    def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
+        return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, d_head), -2, -3)
+
+    Q, K, V = (split(X @ Ws[w]) for w in ("W_Q", "W_K", "W_V"))
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
+            mask = mask[..., None, :, :]
+    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
+    concat = np.swapaxes(heads, -2, -3).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
+    return concat @ Ws["W_O"], weights

@@ -1,0 +1,62 @@
+"""A tiny RNN encoder and the attention an RNN decoder uses over its states.
+
+This is the setting attention was first invented for (Bahdanau et al., 2015): the
+decoder's state ``s`` scores every encoder state ``H[j]`` and reads a weighted sum of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_bool_mask, as_float_array
+from .attention import softmax
+
+
+def rnn_encoder(E, W_x, W_h, b=None, h0=None) -> np.ndarray:
+    """Hidden states of a tanh RNN, h_t = tanh(E[t]·W_x + h_{t-1}·W_h + b).
+
+    E: (n, d_in); W_x: (d_in, d_h); W_h: (d_h, d_h); b: (d_h,) or None; h0: (d_h,) or
+    None for zeros. Returns H: (n, d_h), one state per token, computed one after another.
+    """
+    E = as_float_array(E, "E", ndim=2)
+    W_x = as_float_array(W_x, "W_x", ndim=2)
+    W_h = as_float_array(W_h, "W_h", ndim=2)
+    d_h = W_h.shape[0]
+    if W_x.shape[0] != E.shape[1] or W_x.shape[1] != d_h or W_h.shape != (d_h, d_h):
+        raise ValueError(f"shapes do not fit: E {E.shape}, W_x {W_x.shape}, W_h {W_h.shape}; "
+                         "need W_x (d_in, d_h) and W_h (d_h, d_h)")
+    b = np.zeros(d_h) if b is None else as_float_array(b, "b", ndim=1)
+    h = np.zeros(d_h) if h0 is None else as_float_array(h0, "h0", ndim=1)
+    if b.shape != (d_h,) or h.shape != (d_h,):
+        raise ValueError(f"b and h0 must have shape ({d_h},), got b {b.shape} and h0 {h.shape}")
+    states = []
+    for x in E:  # sequential: step t needs h_{t-1}
+        h = np.tanh(x @ W_x + h @ W_h + b)
+        states.append(h)
+    return np.stack(states)  # (n, d_h)
+
+
+def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """Bahdanau (additive) attention of a decoder state over encoder states.
+
+    score_j = v · tanh(s·W_s + H[j]·W_h); weights = softmax(scores); context = weights·H.
+    s: (..., d_s); H: (..., n, d_h); W_s: (d_s, d_a); W_h: (d_h, d_a); v: (d_a,);
+    mask: boolean (..., n), True where the state may be read. Returns context (..., d_h)
+    and weights (..., n).
+    """
+    s = as_float_array(s, "s", min_ndim=1)
+    H = as_float_array(H, "H", min_ndim=2)
+    W_s = as_float_array(W_s, "W_s", ndim=2)
+    W_h = as_float_array(W_h, "W_h", ndim=2)
+    v = as_float_array(v, "v", ndim=1)
+    if W_s.shape[0] != s.shape[-1] or W_h.shape[0] != H.shape[-1] or not (W_s.shape[1] == W_h.shape[1] == v.shape[0]):
+        raise ValueError(f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
+                         "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)")
+    hidden = np.tanh((s @ W_s)[..., None, :] + H @ W_h)  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
+    e = hidden @ v  # (..., n)
+    if mask is not None:
+        allowed = as_bool_mask(np.asarray(mask)[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
+        e = np.where(allowed, e, -np.inf)
+    weights = softmax(e, axis=-1)  # (..., n)
+    context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
+    return context, weights
