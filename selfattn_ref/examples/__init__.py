@@ -51,6 +51,8 @@ class Example:
     causal: bool
     decimals: int
     path: Path
+    seed: int | None = None  # projections = "random" only
+    std: float | None = None  # projections = "random" only
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ def load_file(path: Path | str) -> Example:
         raise SpecError(f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {kind!r}")
     d = E.shape[1]
     W_Q = W_K = W_V = None
+    seed = std = None
     extra = {k for k in ("seed", "std", "W_Q", "W_K", "W_V") if k in spec}
     if kind == "identity":
         W_Q = W_K = W_V = np.eye(d)
@@ -156,6 +159,7 @@ def load_file(path: Path | str) -> Example:
     return Example(
         slug=path.stem, title=spec["title"], tokens=tuple(tokens), E=E, projections=kind,
         W_Q=W_Q, W_K=W_K, W_V=W_V, scale=spec["scale"], causal=spec["causal"], decimals=decimals, path=path,
+        seed=seed, std=None if std is None else float(std),
     )
 
 

@@ -1,0 +1,118 @@
+"""Run the standalone scripts in ``snippets/`` and record what they print.
+
+A snippet ``snippets/<page>/<name>.py`` prints its output; the recording sits beside
+it as ``<name>.out`` and is what the page shows under the code. Scripts run in a fresh
+interpreter, as a reader would run a copy, with the libraries the reader would not have
+blocked: a ``*_numpy.py`` snippet cannot import torch, a ``*_torch.py`` one cannot import
+numpy-only helpers of ours, and none can import selfattn_ref.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import ROOT, SNIPPETS
+
+# Run the snippet as __main__ with some modules made unimportable (None in sys.modules).
+_RUNNER = (
+    "import runpy, sys\n"
+    "for name in sys.argv[2].split(','):\n"
+    "    if name: sys.modules[name] = None\n"
+    "path = sys.argv[1]; sys.argv = [path]\n"
+    "runpy.run_path(path, run_name='__main__')\n"
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    path: Path
+    stdout: str
+    stderr: str
+    returncode: int
+
+    @property
+    def recording(self) -> Path:
+        return self.path.with_suffix(".out")
+
+
+def all_snippets() -> list[Path]:
+    return sorted(p for p in SNIPPETS.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def blocked_modules(path: Path) -> list[str]:
+    """Modules a copy of this snippet must do without."""
+    blocked = ["selfattn_ref"]
+    if path.stem.endswith("_numpy"):
+        blocked.append("torch")
+    return blocked
+
+
+def run(path: Path, timeout: float = 120) -> Result:
+    """Run one snippet in a fresh interpreter, from a neutral folder, and capture its output."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run(
+        [sys.executable, "-c", _RUNNER, str(path), ",".join(blocked_modules(path))],
+        capture_output=True, text=True, timeout=timeout, cwd=path.parent, env=env,
+    )
+    return Result(path, proc.stdout, proc.stderr, proc.returncode)
+
+
+def run_many(paths: list[Path]) -> list[Result]:
+    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        return list(pool.map(run, paths))
+
+
+def describe_difference(result: Result) -> str:
+    """Where a recording and the snippet's output differ, line by line, with numbers named."""
+    rel = result.path.relative_to(ROOT)
+    rec = result.recording
+    if not rec.is_file():
+        return f"{rel}: no recorded output {rec.name}; run `make update`"
+    old = rec.read_text(encoding="utf-8").splitlines()
+    new = result.stdout.splitlines()
+    msgs = []
+    for i in range(max(len(old), len(new))):
+        a = old[i] if i < len(old) else "<missing line>"
+        b = new[i] if i < len(new) else "<missing line>"
+        if a != b:
+            msgs.append(f"{rec.relative_to(ROOT)}, line {i + 1}: recorded {a!r}, but the code prints {b!r}")
+    if not msgs and rec.read_text(encoding="utf-8") != result.stdout:
+        msgs.append(f"{rec.relative_to(ROOT)}: differs in whitespace at the end from what the code prints")
+    return "\n".join(msgs[:10] + ([f"... and {len(msgs) - 10} more lines"] if len(msgs) > 10 else []))
+
+
+def record_all(verbose: bool = True) -> int:
+    """Run every snippet and rewrite recordings that differ; return how many changed."""
+    changed = 0
+    failures = []
+    for result in run_many(all_snippets()):
+        if result.returncode != 0:
+            failures.append(f"{result.path.relative_to(ROOT)} failed:\n{result.stderr}")
+            continue
+        rec = result.recording
+        if not rec.is_file() or rec.read_text(encoding="utf-8") != result.stdout:
+            rec.write_text(result.stdout, encoding="utf-8")
+            changed += 1
+            if verbose:
+                print(f"recorded {rec.relative_to(ROOT)}")
+    if failures:
+        raise RuntimeError("\n\n".join(failures))
+    return changed
+
+
+def namespace(path: Path) -> dict:
+    """Run a snippet in this process (output discarded) and return its globals, to compare
+    its results with the reference package."""
+    import contextlib
+    import io
+    import runpy
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return runpy.run_path(str(path), run_name="__main__")
