@@ -31,7 +31,10 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     changes nothing else, because softmax(s + c) = softmax(s). Entries of -inf (masked
     scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
     """
-    S = np.asarray(S)
+    try:
+        S = np.asarray(S)
+    except ValueError as exc:  # ragged rows
+        raise ValueError(f"S must be an array of numbers: {exc}") from None
     if S.dtype != np.float32:
         try:
             S = S.astype(np.float64)
@@ -105,9 +108,9 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.nda
         raise ValueError(f"K and V must have the same length, got K {K.shape} and V {V.shape}")
     if scale is None:
         scale = 1.0 / np.sqrt(Q.shape[-1])
-    elif not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale)):
+    elif isinstance(scale, bool) or not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale)):
         raise ValueError(f"scale must be a finite number or None, got {scale!r}")
-    S = scores(Q, K) * scale  # (..., n, m)
+    S = scores(Q, K) * float(scale)  # (..., n, m); a Python float keeps float32 input float32
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)
         S = np.where(allowed, S, -np.inf)

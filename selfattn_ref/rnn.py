@@ -25,8 +25,9 @@ def rnn_encoder(E, W_x, W_h, b=None, h0=None) -> np.ndarray:
     if W_x.shape[0] != E.shape[1] or W_x.shape[1] != d_h or W_h.shape != (d_h, d_h):
         raise ValueError(f"shapes do not fit: E {E.shape}, W_x {W_x.shape}, W_h {W_h.shape}; "
                          "need W_x (d_in, d_h) and W_h (d_h, d_h)")
-    b = np.zeros(d_h) if b is None else as_float_array(b, "b", ndim=1)
-    h = np.zeros(d_h) if h0 is None else as_float_array(h0, "h0", ndim=1)
+    zeros = np.zeros(d_h, dtype=np.result_type(E, W_x, W_h))  # float32 in, float32 out
+    b = zeros if b is None else as_float_array(b, "b", ndim=1)
+    h = zeros if h0 is None else as_float_array(h0, "h0", ndim=1)
     if b.shape != (d_h,) or h.shape != (d_h,):
         raise ValueError(f"b and h0 must have shape ({d_h},), got b {b.shape} and h0 {h.shape}")
     states = []
@@ -55,6 +56,8 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[np.ndarray, np.nda
     hidden = np.tanh((s @ W_s)[..., None, :] + H @ W_h)  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
     e = hidden @ v  # (..., n)
     if mask is not None:
+        if np.ndim(mask) < 1:
+            raise ValueError(f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {np.shape(mask)}")
         allowed = as_bool_mask(np.asarray(mask)[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
         e = np.where(allowed, e, -np.inf)
     weights = softmax(e, axis=-1)  # (..., n)

@@ -144,8 +144,8 @@ def load_file(path: Path | str) -> Example:
         seed, std = spec.get("seed"), spec.get("std", 0.5)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise SpecError(f"{where('seed')}: 'seed' must be an integer, got {seed!r}")
-        if isinstance(std, bool) or not isinstance(std, (int, float)) or not std > 0:
-            raise SpecError(f"{where('std')}: 'std' must be a positive number, got {std!r}")
+        if isinstance(std, bool) or not isinstance(std, (int, float)) or not 0 < std < float("inf"):
+            raise SpecError(f"{where('std')}: 'std' must be a positive finite number, got {std!r}")
         W_Q, W_K, W_V = random_projections(seed, d, std)
         extra -= {"seed", "std"}
     elif kind == "given":

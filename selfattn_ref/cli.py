@@ -1,0 +1,356 @@
+"""The command line: ``python -m selfattn_ref COMMAND ...`` (also installed as ``selfattn-ref``).
+
+``explain`` prints every step of self-attention, as labelled grids, for a worked example
+or for any tokens and vectors typed on the command line.
+
+Structure: :func:`build_parser` makes one argparse parser with a subparsers object, and
+each subcommand is a function ``add_<name>(subparsers)`` listed in :data:`SUBCOMMANDS`
+that adds its parser and sets ``func`` (a function ``(args) -> int`` returning the exit
+status). A subcommand reports bad input by raising :class:`CLIError`; :func:`main` turns
+that into one line ``error: ...`` on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from . import examples
+from .examples import Example
+
+PROG = "python -m selfattn_ref"
+EXIT_USAGE = 2
+
+
+class CLIError(Exception):
+    """Bad input on the command line; the message is printed as one line after ``error:``."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error raises CLIError (one line) instead of printing usage and exiting."""
+
+    def error(self, message: str):
+        raise CLIError(f"{message} (see {self.prog} --help)")
+
+
+# --------------------------------------------------------------------------------------------
+# Formatting numbers and grids
+
+
+def format_number(x: float, decimals: int) -> str:
+    """``x`` rounded to ``decimals`` places; never "-0.000" (negative zero prints as 0)."""
+    if math.isnan(x):
+        raise ValueError("refusing to print NaN")
+    if math.isinf(x):
+        return "-inf" if x < 0 else "inf"
+    text = f"{x:.{decimals}e}" if abs(x) >= 1e15 else f"{x:.{decimals}f}"  # no 150-digit columns
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text
+
+
+def format_grid(matrix, row_labels: Sequence[str], col_labels: Sequence[str], decimals: int) -> str:
+    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned."""
+    M = np.asarray(matrix, dtype=np.float64)
+    if M.ndim != 2 or M.shape != (len(row_labels), len(col_labels)):
+        raise ValueError(f"grid of shape {M.shape} does not fit {len(row_labels)} x {len(col_labels)} labels")
+    cells = [[format_number(float(x), decimals) for x in row] for row in M]
+    label_width = max(len(str(r)) for r in row_labels)
+    widths = [max(len(str(c)), *(len(row[j]) for row in cells)) for j, c in enumerate(col_labels)]
+    lines = [" " * label_width + "".join("  " + str(c).rjust(w) for c, w in zip(col_labels, widths, strict=True))]
+    for label, row in zip(row_labels, cells, strict=True):
+        lines.append(
+            str(label).ljust(label_width) + "".join("  " + x.rjust(w) for x, w in zip(row, widths, strict=True))
+        )
+    return "\n".join(lines)
+
+
+def _names(prefix: str, k: int) -> list[str]:
+    return [f"{prefix}{i}" for i in range(1, k + 1)]
+
+
+# --------------------------------------------------------------------------------------------
+# explain
+
+
+def parse_vectors(text: str) -> np.ndarray:
+    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array."""
+    rows = text.split(";")
+    if rows and not rows[-1].strip() and len(rows) > 1:
+        rows = rows[:-1]  # allow one trailing ';'
+    if not any(r.strip() for r in rows):
+        raise CLIError("--vectors is empty; give one row of numbers per token, rows separated by ';'")
+    parsed: list[list[float]] = []
+    for i, row in enumerate(rows, 1):
+        words = row.replace(",", " ").split()
+        if not words:
+            raise CLIError(f"--vectors row {i} is empty")
+        numbers = []
+        for w in words:
+            try:
+                x = float(w)
+            except ValueError:
+                raise CLIError(f"--vectors row {i} has {w!r}, which is not a number") from None
+            if not math.isfinite(x):
+                raise CLIError(f"--vectors row {i} has {w!r}; every entry must be a finite number")
+            numbers.append(x)
+        if parsed and len(numbers) != len(parsed[0]):
+            raise CLIError(f"--vectors row {i} has {len(numbers)} numbers, row 1 has {len(parsed[0])}")
+        parsed.append(numbers)
+    return np.array(parsed, dtype=np.float64)
+
+
+def _example_from_args(args: argparse.Namespace) -> Example:
+    """The worked example named on the command line, or one built from --tokens and --vectors."""
+    custom = args.tokens is not None or args.vectors is not None
+    if args.example is not None and custom:
+        raise CLIError(f"give either an example name ({args.example!r}) or --tokens/--vectors, not both")
+    if args.example is not None:
+        for flag in ("scale", "causal"):
+            if getattr(args, flag):
+                raise CLIError(f"--{flag} applies to --tokens/--vectors input; example {args.example!r} sets its own")
+        try:
+            example = examples.load(args.example)
+        except ValueError as exc:  # an unknown name, or a SpecError from a broken file
+            raise CLIError(str(exc)) from None
+        if args.decimals is not None:
+            example = replace(example, decimals=args.decimals)
+        return example
+    if args.tokens is None:
+        raise CLIError(f"give an example name (one of: {', '.join(examples.available())}) or --tokens and --vectors")
+    if args.vectors is None:
+        raise CLIError('--tokens needs --vectors: one row of numbers per token, e.g. --vectors "1 0; 0 1"')
+    tokens = list(args.tokens)
+    for i, tok in enumerate(tokens, 1):
+        if not tok.strip():
+            raise CLIError(f"--tokens: token {i} is empty")
+    E = parse_vectors(args.vectors)
+    if E.shape[0] != len(tokens):
+        raise CLIError(
+            f"--tokens has {_count(len(tokens), 'token')} but --vectors has {_count(E.shape[0], 'row')}; "
+            "give one row per token"
+        )
+    return Example(
+        slug="command-line",
+        title=" ".join(tokens),
+        tokens=tuple(tokens),
+        E=E,
+        projections="none",
+        W_Q=None,
+        W_K=None,
+        W_V=None,
+        scale=args.scale,
+        causal=args.causal,
+        decimals=4 if args.decimals is None else args.decimals,
+        path=None,
+    )
+
+
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" + ("" if k == 1 else "s")
+
+
+def explain_text(example: Example) -> str:
+    """Every step of ``example`` as text: one titled, labelled grid per step."""
+    with np.errstate(all="ignore"):  # overflow is reported below as one line, not as a warning
+        try:
+            steps = examples.run(example)
+        except ValueError as exc:
+            raise CLIError(f"the numbers are too large: the scores overflow to infinity ({exc})") from None
+    dec = example.decimals
+    toks = list(example.tokens)
+    n, d = example.E.shape
+    d_k = steps.Q.shape[1]
+    d_v = steps.V.shape[1]
+    grids = [steps.scores, steps.weights, steps.output] + ([steps.scaled] if steps.scaled is not None else [])
+    if not all(np.isfinite(g).all() for g in grids):
+        raise CLIError("the vectors are too large: the scores overflow (keep the entries below about 1e150)")
+
+    if example.projections == "none":
+        q, k, v = "X", "X", "X"
+        how = "no projections: Q = K = V = X"
+    else:
+        q, k, v = "Q", "K", "V"
+        how = {
+            "identity": "identity projections: W_Q = W_K = W_V = I, so Q = K = V = X",
+            "random": "random projections W_Q, W_K, W_V",
+            "given": "given projections W_Q, W_K, W_V",
+        }[example.projections]
+    root = format_number(math.sqrt(d_k), dec).rstrip("0").rstrip(".")
+    scaling = f"scores divided by sqrt(d_k) = sqrt({d_k}) = {root}"
+    formula = f"softmax({q} {k}^T{' / sqrt(d_k)' if example.scale else ''}) {v}"
+    out = [
+        f"{example.title}" + (f"  [{example.slug}]" if example.path is not None else ""),
+        f"output = {formula}",
+        "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
+        + f"; rounded to {dec} decimals",
+    ]
+    number = 0
+
+    def section(title: str, matrix, rows, cols) -> None:
+        nonlocal number
+        number += 1
+        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec)])
+
+    section(f"Tokens and embeddings X ({n} tokens x {d} dimensions)", example.E, toks, _names("d", d))
+    if example.projections in ("random", "given"):
+        for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
+            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("d", d), _names(col, W.shape[1]))
+    if example.projections != "none":
+        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k))
+        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
+        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v))
+    row_col = "row = query token, column = key token"
+    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks)
+    last = steps.scores
+    if steps.scaled is not None:
+        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks)
+        last = steps.scaled
+    if steps.mask is not None:
+        masked = np.where(steps.mask, last, -np.inf)
+        section("Causal mask: each token sees itself and the tokens before it (-inf = hidden)", masked, toks, toks)
+    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks)
+    section(f"Outputs Z = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, _names("z", d_v))
+    return "\n".join(out)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    example = _example_from_args(args)
+    print(explain_text(example))
+    return 0
+
+
+def _decimals(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 10, got {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 10, got {value}")
+    return value
+
+
+EXPLAIN_EPILOG = f"""\
+examples:
+  {PROG} explain bank_of_river
+      the first article's example: softmax(X X^T) X, 3 decimals
+  {PROG} explain the_cat_sat
+      scores scaled by sqrt(d_k), 4 decimals
+  {PROG} explain learned
+      random W_Q, W_K, W_V (seed 42): prints the W matrices and Q, K, V too
+  {PROG} explain --tokens bank of river --vectors "1 0 1 0; 0 1 0 1; 1 1 0 0"
+      your own tokens and vectors (no projections: Q = K = V = X)
+  {PROG} explain --tokens I saw it --vectors "1 0; 0 1; 1 1" --scale --causal --decimals 2
+      scaled by sqrt(d), each token attending only to itself and earlier tokens
+
+named examples: {", ".join(examples.available())}
+"""
+
+
+def add_explain(subparsers) -> None:
+    p = subparsers.add_parser(
+        "explain",
+        help="print every step of self-attention for a worked example or your own vectors",
+        description="Print every step of self-attention as labelled grids (rows and columns named by\n"
+        "token): tokens and embeddings, W_Q/W_K/W_V and Q/K/V when the example projects,\n"
+        "scores, scaled scores when it scales, weights and outputs.",
+        epilog=EXPLAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "example",
+        nargs="?",
+        metavar="EXAMPLE",
+        help=f"a worked example by name, one of: {', '.join(examples.available())}",
+    )
+    p.add_argument("--tokens", nargs="+", metavar="TOKEN", help="your own tokens, e.g. --tokens bank of river")
+    p.add_argument(
+        "--vectors",
+        metavar="ROWS",
+        help='one vector per token: rows separated by ";", numbers by spaces, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
+    )
+    p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d) (only with --tokens)")
+    p.add_argument(
+        "--causal",
+        action="store_true",
+        help="let each token attend only to itself and earlier ones (only with --tokens)",
+    )
+    p.add_argument(
+        "--decimals",
+        type=_decimals,
+        metavar="N",
+        help="round to N decimals, 0 to 10 (default: the example's own rounding, or 4 for --tokens)",
+    )
+    p.set_defaults(func=run_explain)
+
+
+# --------------------------------------------------------------------------------------------
+# Subcommands. To add one (for example `update`): write add_<name>(subparsers) that calls
+# subparsers.add_parser("<name>", help=...) and p.set_defaults(func=<function (args) -> int>),
+# then list it here. Raise CLIError for bad input.
+
+def run_update(args) -> int:
+    from .publish.update import update
+
+    changed = update(verbose=not args.quiet)
+    print(f"{changed} file(s) changed" if changed else "everything recorded is up to date")
+    return 0
+
+
+def add_update(subparsers) -> None:
+    p = subparsers.add_parser(
+        "update",
+        help="regenerate the site's tables (docs/generated/) and recorded snippet outputs (snippets/*.out)",
+        description="Run every snippet and rewrite its recorded output, and rewrite every generated table,\n"
+        "from the reference as it is now. Run it from a clone of the repository after changing the\n"
+        "package, an example or a snippet, and commit what it changes. CI never runs it: the tests only\n"
+        "compare, and on a difference tell you to run `make update`.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.set_defaults(func=run_update)
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_explain, add_update]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="The reference implementation behind the self-attention site.",
+        epilog=f"examples:\n  {PROG} explain bank_of_river\n"
+        f'  {PROG} explain --tokens bank of river --vectors "1 0 1 0; 0 1 0 1; 1 1 0 0" --scale\n\n'
+        f"Run '{PROG} COMMAND --help' for a command's options, e.g. '{PROG} explain --help'.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    parser.set_defaults(command_names=list(subparsers.choices))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help (status 0)
+            return exc.code if isinstance(exc.code, int) else 0
+        if args.command is None:
+            raise CLIError(f"choose a command: {', '.join(args.command_names)} (see {PROG} --help)")
+        return args.func(args)
+    except CLIError as exc:
+        message = " ".join(str(exc).split())  # one line, whatever the message held
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

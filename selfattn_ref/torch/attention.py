@@ -1,0 +1,134 @@
+"""The math of attention in PyTorch: score, normalize, mix.
+
+Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
+their width and ``d_v`` for the width of the values. Any leading batch dimensions
+``...`` pass through. Float32 input stays float32; anything else becomes float64.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from ._validate import as_bool_mask, as_float_tensor, common_dtype, shape
+
+
+def scores(Q, K) -> torch.Tensor:
+    """Dot product of every query with every key.
+
+    Q: (..., n, d), K: (..., m, d) -> (..., n, m); entry [i, j] is Q[i] · K[j].
+    """
+    Q = as_float_tensor(Q, "Q", min_ndim=2)
+    K = as_float_tensor(K, "K", min_ndim=2)
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(f"Q and K must have the same width, got Q {shape(Q)} and K {shape(K)}")
+    Q, K = common_dtype(Q, K)
+    return Q @ K.transpose(-2, -1)  # (..., n, d) @ (..., d, m) -> (..., n, m)
+
+
+def softmax(S, axis: int = -1) -> torch.Tensor:
+    """Softmax along ``axis``: positive weights that sum to 1.
+
+    S: any shape. Subtracting the largest entry first keeps exp() from overflowing and
+    changes nothing else, because softmax(s + c) = softmax(s). Entries of -inf (masked
+    scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
+    """
+    if isinstance(S, torch.Tensor):
+        if S.is_complex():
+            raise ValueError(f"S must be an array of numbers: got dtype {S.dtype}")
+        S = S if S.dtype == torch.float32 else S.to(torch.float64)
+    else:
+        try:
+            arr = np.asarray(S)
+        except ValueError as exc:  # ragged rows
+            raise ValueError(f"S must be an array of numbers: {exc}") from None
+        if arr.dtype != np.float32:
+            try:
+                arr = arr.astype(np.float64)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"S must be an array of numbers: {exc}") from None
+        S = torch.from_numpy(arr.copy())
+    if S.ndim == 0 or S.numel() == 0:
+        raise ValueError(f"S must have at least one entry along axis {axis}, got shape {shape(S)}")
+    if not -S.ndim <= axis < S.ndim:
+        raise ValueError(f"axis {axis} is out of range for S of shape {shape(S)}")
+    if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
+        raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
+    top = S.amax(dim=axis, keepdim=True)
+    if bool(torch.isneginf(top).any()):
+        raise ValueError(
+            f"S has a slice along axis {axis} that is all -infinity (nothing to attend to), shape {shape(S)}"
+        )
+    e = torch.exp(S - top)  # largest entry of each slice becomes exp(0) = 1
+    return e / e.sum(dim=axis, keepdim=True)
+
+
+def mix(A, V) -> torch.Tensor:
+    """Weighted sums of the values: row i of the result is sum_j A[i, j] · V[j].
+
+    A: (..., n, m), V: (..., m, d_v) -> (..., n, d_v).
+    """
+    A = as_float_tensor(A, "A", min_ndim=2)
+    V = as_float_tensor(V, "V", min_ndim=2)
+    if A.shape[-1] != V.shape[-2]:
+        raise ValueError(f"A must have one column per row of V, got A {shape(A)} and V {shape(V)}")
+    A, V = common_dtype(A, V)
+    return A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
+
+
+def self_attention(X) -> torch.Tensor:
+    """softmax(X · Xᵀ) · X: the first article's formula, with no projections and no scaling.
+
+    X: (..., n, d) -> (..., n, d).
+    """
+    X = as_float_tensor(X, "X", min_ndim=2)
+    return mix(softmax(scores(X, X)), X)
+
+
+def project(E, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Queries, keys and values from embeddings: Q = E·W_Q, K = E·W_K, V = E·W_V.
+
+    E: (..., n, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v).
+    Returns Q (..., n, d_k), K (..., n, d_k), V (..., n, d_v).
+    """
+    E = as_float_tensor(E, "E", min_ndim=2)
+    out = []
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        W = as_float_tensor(W, name, ndim=2)
+        if W.shape[0] != E.shape[-1]:
+            raise ValueError(
+                f"{name} must have one row per embedding dimension, got E {shape(E)} and {name} {shape(W)}"
+            )
+        E_, W = common_dtype(E, W)
+        out.append(E_ @ W)  # (..., n, d_model) @ (d_model, d_k) -> (..., n, d_k)
+    Q, K, V = out
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(f"W_Q and W_K must have the same number of columns, got {Q.shape[-1]} and {K.shape[-1]}")
+    return Q, K, V
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """softmax(Q·Kᵀ · scale, masked) · V, returning ``(output, weights)``.
+
+    Q: (..., n, d), K: (..., m, d), V: (..., m, d_v); mask: boolean, broadcastable to
+    (..., n, m), True where a query may attend to a key; scale: the factor applied to
+    the scores, 1/√d when None (as in PyTorch). Returns output (..., n, d_v) and
+    weights (..., n, m).
+    """
+    Q = as_float_tensor(Q, "Q", min_ndim=2)
+    K = as_float_tensor(K, "K", min_ndim=2)
+    V = as_float_tensor(V, "V", min_ndim=2)
+    if K.shape[-2] != V.shape[-2]:
+        raise ValueError(f"K and V must have the same length, got K {shape(K)} and V {shape(V)}")
+    if scale is None:
+        scale = 1.0 / math.sqrt(Q.shape[-1])
+    elif isinstance(scale, bool) or not (isinstance(scale, (int, float, np.floating, np.integer)) and math.isfinite(scale)):
+        raise ValueError(f"scale must be a finite number or None, got {scale!r}")
+    S = scores(Q, K) * float(scale)  # (..., n, m)
+    if mask is not None:
+        allowed = as_bool_mask(mask, "mask", S.shape)
+        S = S.masked_fill(~allowed, -math.inf)  # masked scores -> -inf -> weight exactly 0
+    weights = softmax(S, axis=-1)  # (..., n, m)
+    return mix(weights, V), weights

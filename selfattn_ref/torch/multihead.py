@@ -1,0 +1,53 @@
+"""Multi-head self-attention in PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ._validate import as_float_tensor, as_mask_like, common_dtype, shape
+from .attention import scaled_dot_product_attention
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Self-attention with ``num_heads`` heads, returning ``(output, weights)``.
+
+    X: (..., n, d_model); W_Q, W_K, W_V, W_O: (d_model, d_model). Head h uses columns
+    h·d_head .. (h+1)·d_head - 1 of W_Q, W_K and W_V (d_head = d_model / num_heads),
+    attends with scale 1/√d_head, and the heads' outputs are concatenated and multiplied
+    by W_O. mask: boolean, broadcastable to (..., n, n). Returns output (..., n, d_model)
+    and weights (..., num_heads, n, n).
+
+    With row vectors, ``X @ W`` here is ``torch.nn.Linear`` with weight ``W.T``, so
+    ``torch.nn.MultiheadAttention(bias=False)`` with ``in_proj_weight = cat(W_Q.T, W_K.T, W_V.T)``
+    and ``out_proj.weight = W_O.T`` computes the same thing.
+    """
+    X = as_float_tensor(X, "X", min_ndim=2)
+    d_model = X.shape[-1]
+    if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)) or num_heads < 1:
+        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
+    if d_model % num_heads:
+        raise ValueError(f"num_heads={num_heads} must divide the width of X, got X {shape(X)}")
+    Ws = {}
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
+        W = as_float_tensor(W, name, ndim=2)
+        if tuple(W.shape) != (d_model, d_model):
+            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {shape(X)}, got {shape(W)}")
+        Ws[name] = W
+    X, *Wl = common_dtype(X, *Ws.values())
+    Ws = dict(zip(Ws, Wl, strict=True))
+    num_heads = int(num_heads)
+    d_head = d_model // num_heads
+    n = X.shape[-2]
+
+    def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
+        return M.reshape(*M.shape[:-1], num_heads, d_head).transpose(-3, -2)
+
+    Q, K, V = (split(X @ Ws[w]) for w in ("W_Q", "W_K", "W_V"))  # each (..., h, n, d_head)
+    if mask is not None:
+        mask = as_mask_like(mask)
+        if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
+            mask = mask[..., None, :, :]
+    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
+    concat = heads.transpose(-3, -2).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
+    return concat @ Ws["W_O"], weights  # (..., n, d_model)

@@ -1,0 +1,24 @@
+"""Sinusoidal positional encoding (Vaswani et al., 2017) in PyTorch."""
+
+from __future__ import annotations
+
+import torch
+
+from .masks import _check_length
+
+
+def sinusoidal_positional_encoding(n, d) -> torch.Tensor:
+    """(n, d) matrix P with P[pos, 2i] = sin(pos / 10000^(2i/d)) and P[pos, 2i+1] = cos(...).
+
+    Add it to the embeddings (n, d) so that the same word at two positions gets two
+    different vectors. Works for odd d too (the last column is a sine). Float64.
+    """
+    n = _check_length(n, "n")
+    d = _check_length(d, "d")
+    pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
+    i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, ceil(d/2)): the even column indices 2i
+    angle = pos / torch.pow(10000.0, i2 / d)  # (n, ceil(d/2))
+    P = torch.zeros((n, d), dtype=torch.float64)
+    P[:, 0::2] = torch.sin(angle)
+    P[:, 1::2] = torch.cos(angle[:, : d // 2])
+    return P

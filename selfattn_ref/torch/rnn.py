@@ -1,0 +1,76 @@
+"""A tiny RNN encoder and the attention an RNN decoder uses over its states, in PyTorch.
+
+This is the setting attention was first invented for (Bahdanau et al., 2015): the
+decoder's state ``s`` scores every encoder state ``H[j]`` and reads a weighted sum of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ._validate import as_bool_mask, as_float_tensor, as_mask_like, common_dtype, shape
+from .attention import softmax
+
+
+def rnn_encoder(E, W_x, W_h, b=None, h0=None) -> torch.Tensor:
+    """Hidden states of a tanh RNN, h_t = tanh(E[t]·W_x + h_{t-1}·W_h + b).
+
+    E: (n, d_in); W_x: (d_in, d_h); W_h: (d_h, d_h); b: (d_h,) or None; h0: (d_h,) or
+    None for zeros. Returns H: (n, d_h), one state per token, computed one after another.
+    """
+    E = as_float_tensor(E, "E", ndim=2)
+    W_x = as_float_tensor(W_x, "W_x", ndim=2)
+    W_h = as_float_tensor(W_h, "W_h", ndim=2)
+    d_h = W_h.shape[0]
+    if W_x.shape[0] != E.shape[1] or W_x.shape[1] != d_h or tuple(W_h.shape) != (d_h, d_h):
+        raise ValueError(
+            f"shapes do not fit: E {shape(E)}, W_x {shape(W_x)}, W_h {shape(W_h)}; "
+            "need W_x (d_in, d_h) and W_h (d_h, d_h)"
+        )
+    zeros = torch.zeros(d_h, dtype=common_dtype(E, W_x, W_h)[0].dtype)  # float32 in, float32 out
+    b = zeros if b is None else as_float_tensor(b, "b", ndim=1)
+    h = zeros if h0 is None else as_float_tensor(h0, "h0", ndim=1)
+    if tuple(b.shape) != (d_h,) or tuple(h.shape) != (d_h,):
+        raise ValueError(f"b and h0 must have shape ({d_h},), got b {shape(b)} and h0 {shape(h)}")
+    E, W_x, W_h, b, h = common_dtype(E, W_x, W_h, b, h)
+    states = []
+    for x in E:  # sequential: step t needs h_{t-1}
+        h = torch.tanh(x @ W_x + h @ W_h + b)  # (d_h,)
+        states.append(h)
+    return torch.stack(states)  # (n, d_h)
+
+
+def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Bahdanau (additive) attention of a decoder state over encoder states.
+
+    score_j = v · tanh(s·W_s + H[j]·W_h); weights = softmax(scores); context = weights·H.
+    s: (..., d_s); H: (..., n, d_h); W_s: (d_s, d_a); W_h: (d_h, d_a); v: (d_a,);
+    mask: boolean (..., n), True where the state may be read. Returns context (..., d_h)
+    and weights (..., n).
+    """
+    s = as_float_tensor(s, "s", min_ndim=1)
+    H = as_float_tensor(H, "H", min_ndim=2)
+    W_s = as_float_tensor(W_s, "W_s", ndim=2)
+    W_h = as_float_tensor(W_h, "W_h", ndim=2)
+    v = as_float_tensor(v, "v", ndim=1)
+    if W_s.shape[0] != s.shape[-1] or W_h.shape[0] != H.shape[-1] or not (W_s.shape[1] == W_h.shape[1] == v.shape[0]):
+        raise ValueError(
+            f"shapes do not fit: s {shape(s)}, H {shape(H)}, W_s {shape(W_s)}, W_h {shape(W_h)}, v {shape(v)}; "
+            "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
+        )
+    s, H, W_s, W_h, v = common_dtype(s, H, W_s, W_h, v)
+    hidden = torch.tanh((s @ W_s)[..., None, :] + H @ W_h)  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
+    e = hidden @ v  # (..., n)
+    if mask is not None:
+        if as_mask_like(mask).ndim < 1:
+            raise ValueError(
+                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {shape(mask)}"
+            )
+        target = (*e.shape[:-1], 1, e.shape[-1])  # (..., 1, n): one row of keys for the one query
+        allowed = as_bool_mask(as_mask_like(mask)[..., None, :], "mask", target)[..., 0, :]
+        e = e.masked_fill(~allowed, -math.inf)
+    weights = softmax(e, axis=-1)  # (..., n)
+    context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
+    return context, weights
