@@ -45,7 +45,11 @@ def test_snippet_has_a_pair_and_a_content_test(path):
     twin = {"_numpy": "_torch", "_torch": "_numpy"}
     suffix = next((s for s in twin if stem.endswith(s)), None)
     assert suffix, f"{rel(path)}: a snippet's name ends in _numpy or _torch"
-    assert path.with_name(stem[: -len(suffix)] + twin[suffix] + ".py").is_file(), f"{rel(path)} has no {twin[suffix]} twin"
+    source = path.read_text(encoding="utf-8")
+    single = re.search(r"^# no-twin: (\S.*)$", source, re.M)  # e.g. training a model: PyTorch only
+    assert single or path.with_name(stem[: -len(suffix)] + twin[suffix] + ".py").is_file(), (
+        f"{rel(path)} has no {twin[suffix]} twin (or a '# no-twin: <reason>' line)"
+    )
     tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "snippets").glob("test_*.py"))
     assert path.name in tests, f"no test in tests/snippets/ names {path.name}"
 

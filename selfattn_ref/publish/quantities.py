@@ -37,7 +37,14 @@ def source(name: str):
     return register
 
 
+def _load_sources() -> None:
+    from .sources import load_all
+
+    load_all()
+
+
 def known_sources() -> list[str]:
+    _load_sources()
     return sorted(set(examples.available()) | set(_SOURCES))
 
 
@@ -94,6 +101,7 @@ def example_quantities(slug: str) -> list[Quantity]:
 @cache
 def quantities(name: str) -> tuple[Quantity, ...]:
     """The quantities of one source; ValueError for an unknown source."""
+    _load_sources()
     if name in _SOURCES:
         return tuple(_SOURCES[name]())
     if name in examples.available():

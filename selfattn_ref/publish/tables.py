@@ -7,6 +7,7 @@ a test holds them equal to what the reference gives now.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -100,10 +101,29 @@ def example_files(ex: examples.Example) -> dict[str, str]:
     return {name: HEADER + "\n" + text for name, text in files.items()}
 
 
+_GENERATED: dict[str, Callable[[], str]] = {}
+
+
+def generated(relpath: str):
+    """Register a function returning the text of ``docs/generated/<relpath>`` (a topic's
+    table that is not one of an example's). The header comment is added for you."""
+
+    def register(fn):
+        _GENERATED[relpath] = fn
+        return fn
+
+    return register
+
+
 def generate() -> dict[Path, str]:
-    """Every generated file, by path, for every worked example."""
+    """Every generated file, by path: each worked example's, then each registered one."""
+    from .sources import load_all
+
+    load_all()
     out: dict[Path, str] = {}
     for slug in examples.available():
         for name, text in example_files(examples.load(slug)).items():
             out[GENERATED / slug / name] = text
+    for relpath, fn in sorted(_GENERATED.items()):
+        out[GENERATED / relpath] = HEADER + "\n" + fn()
     return out
