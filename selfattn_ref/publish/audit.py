@@ -163,8 +163,9 @@ def number_tokens(line: str) -> list[Token]:
     toks = []
     for m in _NUMBER.finditer(line):
         sign, digits, pct = m.group(1), m.group(2), m.group(3)
-        # A minus is a sign only when it touches the digits and does not follow a number.
-        if sign and m.start() > 0 and re.search(r"[\w)\]]\s*$", line[: m.start()]):
+        # A minus touching the digits is a sign ("is -0.3313", "[-1, 2]"), unless it also
+        # touches what comes before it ("x-1", "2-1"): then it is a subtraction.
+        if sign and m.start() > 0 and re.search(r"[\w)\]]$", line[: m.start()]):
             sign = ""
         start = m.start(2) - len(sign)
         value = Decimal(digits) * (-1 if sign else 1)

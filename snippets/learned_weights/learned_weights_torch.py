@@ -1,0 +1,47 @@
+import numpy as np  # only for NumPy's seeded generator, as in the NumPy tab
+import torch
+
+tokens = ["The", "cat", "sat"]
+E = torch.tensor([[1, 0, 1, 0],   # The
+                  [0, 1, 0, 1],   # cat
+                  [1, 1, 1, 1]],  # sat
+                 dtype=torch.float64)  # (3, 4): one embedding per row
+
+# Three different matrices, drawn in this order from one seeded generator.
+rng = np.random.default_rng(42)
+W_Q = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))  # float64, like E
+W_K = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))
+W_V = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))
+
+Q, K, V = E @ W_Q, E @ W_K, E @ W_V  # (3, 4) each, now three different matrices
+d_k = K.shape[1]                      # 4
+scaled = Q @ K.T / d_k**0.5           # (3, 3)
+weights = torch.softmax(scaled, dim=1)
+output = weights @ V                  # (3, 4)
+
+
+def fmt(x):
+    """x at 4 decimals, without a "-0.0000" for a tiny negative number."""
+    return f"{x:.4f}".replace("-0.0000", "0.0000")
+
+
+def show(title, M, rows, columns):
+    """Print a matrix with labelled rows and columns."""
+    print(title)
+    print("     " + "".join(f"{c:>8}" for c in columns))
+    for label, row in zip(rows, M.tolist(), strict=True):
+        print(f"{label:<5}" + "".join(f"{fmt(x):>8}" for x in row))
+    print()
+
+
+dims = ["x1", "x2", "x3", "x4"]
+cols = ["c1", "c2", "c3", "c4"]
+show("W_Q", W_Q, dims, cols)
+show("W_K", W_K, dims, cols)
+show("W_V", W_V, dims, cols)
+show("weights (softmax of each row)", weights, tokens, tokens)
+for token, j in zip(tokens, weights.argmax(dim=1).tolist(), strict=True):
+    print(f"{token} attends most to {tokens[j]}")
+print()
+for token, row in zip(tokens, output.tolist(), strict=True):
+    print(f"Output({token}) = [" + ", ".join(fmt(x) for x in row) + "]")

@@ -1,0 +1,35 @@
+import torch
+
+tokens = ["The", "cat", "sat"]
+E = torch.tensor([[1, 0, 1, 0],   # The
+                  [0, 1, 0, 1],   # cat
+                  [1, 1, 1, 1]],  # sat
+                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = E
+Q = K = V = E
+
+n, d_k = Q.shape
+scaled = Q @ K.T / d_k**0.5              # (3, 3), as without a mask
+
+# The causal mask: query i may look at keys 0..i (lower triangle, diagonal included).
+mask = torch.tril(torch.ones(n, n, dtype=torch.bool))
+masked = scaled.masked_fill(~mask, float("-inf"))  # a later key's score becomes -inf
+weights = torch.softmax(masked, dim=1)             # e^-inf = 0
+output = weights @ V
+
+
+def show(title, M, columns):
+    """Print M with one labelled row per token (4 decimals unless all whole)."""
+    finite = M[M > float("-inf")]  # leave out the -inf entries
+    decimals = 0 if (finite == finite.round()).all() else 4
+    print(title)
+    print("     " + "".join(f"{c:>8}" for c in columns))
+    for token, row in zip(tokens, M.tolist(), strict=True):
+        print(f"{token:<5}" + "".join(f"{x:8.{decimals}f}" for x in row))
+    print()
+
+
+show("mask (1 = may attend)", mask.to(torch.float64), tokens)
+show("scaled scores, masked", masked, tokens)
+show("weights (softmax of each row)", weights, tokens)
+for token, row in zip(tokens, output.tolist(), strict=True):
+    print(f"Output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")
