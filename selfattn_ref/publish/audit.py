@@ -346,6 +346,9 @@ def arithmetic_problems(line: str, sources: tuple[str, ...]) -> list[tuple[str, 
         parts = [p.strip().rstrip(",.;:") for p in _EQ_SPLIT.split(chain)]
         values = [_evaluate(p) for p in parts]
         if sum(v is not None for v in values) < 2 or not any(_has_operator(p) for p in parts):
+            zero = [p for p in parts if re.search(r"[/÷]\s*0+(\.0*)?(?![\d.])", p)]
+            if zero:
+                problems.append((chain, f"'{zero[0]}' divides by zero"))
             continue
         pairs = [(parts[i], values[i]) for i in range(len(parts)) if values[i] is not None]
         for (pa, va), (pb, vb) in zip(pairs, pairs[1:], strict=False):

@@ -1,0 +1,22 @@
+import numpy as np
+
+
+def softmax(s):
+    """Softmax along the last axis. Subtracting the largest score first keeps exp() from
+    overflowing and changes nothing else: every e^score shrinks by the same factor."""
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def show(label, weights):
+    print(f"{label:<30}" + ", ".join(f"{float(w):.3f}" for w in weights))
+
+
+scores = np.array([2.0, 0.0, 1.0])  # bank's row: bank, of, river
+for shift in (0, 1, 1000):
+    show(f"softmax(scores + {shift}):", softmax(scores + shift))
+
+big = scores + 1000
+with np.errstate(over="ignore", invalid="ignore"):  # e^1002 overflows to infinity
+    plain = np.exp(big) / np.exp(big).sum()
+show("plain formula, scores + 1000:", plain)

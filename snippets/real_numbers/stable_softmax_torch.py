@@ -1,0 +1,21 @@
+import torch
+
+
+def softmax(s):
+    """Softmax along the last axis. Subtracting the largest score first keeps exp() from
+    overflowing and changes nothing else: every e^score shrinks by the same factor."""
+    e = torch.exp(s - s.amax(dim=-1, keepdim=True))
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def show(label, weights):
+    print(f"{label:<30}" + ", ".join(f"{float(w):.3f}" for w in weights))
+
+
+scores = torch.tensor([2.0, 0.0, 1.0], dtype=torch.float64)  # bank's row: bank, of, river
+for shift in (0, 1, 1000):
+    show(f"softmax(scores + {shift}):", softmax(scores + shift))
+
+big = scores + 1000
+plain = torch.exp(big) / torch.exp(big).sum()  # e^1002 overflows to infinity
+show("plain formula, scores + 1000:", plain)

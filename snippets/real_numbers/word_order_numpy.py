@@ -1,0 +1,37 @@
+import numpy as np
+
+vectors = {  # made-up embeddings, 4 numbers per word
+    "dog": [1.0, 1.0, 1.0, 0.0],
+    "bites": [0.0, 0.0, 1.0, 1.0],
+    "man": [1.0, 0.0, 1.0, 0.0],
+}
+
+
+def self_attention(sentence):
+    X = np.array([vectors[word] for word in sentence.split()])  # (3, 4)
+    S = X @ X.T  # scores, (3, 3)
+    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # focus, (3, 3)
+    return S, A @ X  # scores and outputs
+
+
+S1, Y1 = self_attention("dog bites man")
+S2, Y2 = self_attention("man bites dog")
+
+
+def show(sentence, S):
+    print(f'Scores for "{sentence}":')
+    print(" " * 8 + "".join(f"{word:>7}" for word in sentence.split()))
+    for word, row in zip(sentence.split(), S, strict=True):
+        print(f"  {word:<6}" + "".join(f"{float(x):7.0f}" for x in row))
+
+
+show("dog bites man", S1)
+print()
+show("man bites dog", S2)
+
+# Position i of "man bites dog" holds the word at position order[i] of "dog bites man".
+order = [2, 1, 0]
+print("Same scores, rows and columns reordered:", np.array_equal(S2, S1[order][:, order]))
+print("Same outputs, rows reordered:", np.allclose(Y2, Y1[order]))
+print('Output for dog in "dog bites man":', ", ".join(f"{float(x):.3f}" for x in Y1[0]))
+print('Output for dog in "man bites dog":', ", ".join(f"{float(x):.3f}" for x in Y2[2]))
