@@ -145,6 +145,13 @@ def test_a_page_without_sources_cannot_quote_decimals():
     assert found and "page.md:4: 0.665" in found[0], found
 
 
+def test_vector_sums_are_checked():
+    page = "---\naudit: {sources: [bank_of_river]}\n---\nSo $[1, 0, 1] + [0, 1, 1] = [1, 1, 2]$.\n"
+    assert problems_of(page) == []
+    found = problems_of(page.replace("= [1, 1, 2]", "= [1, 1, 3]"))
+    assert found and "does not round to '[1, 1, 3]'" in found[0], found
+
+
 def test_integers_count_only_inside_arithmetic():
     assert problems_of("---\naudit: {sources: [bank_of_river]}\n---\nThree words, 4 numbers each, 512 × 64.\n") == []
     found = problems_of("---\naudit: {sources: [bank_of_river]}\n---\nSo 2 × 3 = 7.\n")

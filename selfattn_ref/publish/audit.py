@@ -315,7 +315,8 @@ def _evaluate(text: str):
 
 
 def _has_operator(text: str) -> bool:
-    return bool(re.search(r"\d\s*[×·*/÷+]|[√]|\d\s+[-−]\s*\d", text))
+    # An operator after a number, a vector or a bracket: "2 × 3", "[1, 0] + [0, 1]", "(1 + 2) / 3".
+    return bool(re.search(r"[\d\])]\s*[×·*/÷+]|[√]|\d\s+[-−]\s*\d", text))
 
 
 def _agree(a, b) -> bool:

@@ -1,0 +1,45 @@
+import numpy as np
+
+tokens = ["The", "cat", "sat"]
+E = np.array([[1, 0, 1, 0],   # The
+              [0, 1, 0, 1],   # cat
+              [1, 1, 1, 1]],  # sat
+             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = E
+Q = K = V = E
+
+n, d_k = Q.shape
+scaled = Q @ K.T / np.sqrt(d_k)                 # (3, 3)
+allowed = np.tril(np.ones((n, n), dtype=bool))  # True where query i may see key j
+
+
+def softmax(S):
+    e = np.exp(S - S.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# The way the page uses: -inf before the softmax.
+masked_weights = softmax(np.where(allowed, scaled, -np.inf))
+
+# The other way: softmax over every key, then set the weights of later keys to 0.
+zeroed = np.where(allowed, softmax(scaled), 0.0)
+row_sums = zeroed.sum(axis=1)                   # (3,)
+renormalized = zeroed / row_sums[:, None]       # each row divided by its sum
+
+
+def show(title, M):
+    print(title)
+    print("     " + "".join(f"{t:>8}" for t in tokens))
+    for token, row in zip(tokens, M.tolist(), strict=True):
+        print(f"{token:<5}" + "".join(f"{x:8.4f}" for x in row))
+    print()
+
+
+show("softmax first, later keys set to 0", zeroed)
+print("row sums:", ", ".join(f"{t} {s:.4f}" for t, s in zip(tokens, row_sums.tolist(), strict=True)))
+print()
+show("each row divided by its sum", renormalized)
+print("same as -inf before the softmax:", np.allclose(renormalized, masked_weights, rtol=0, atol=1e-12))
+print()
+print("outputs of the zeroed weights, not divided:")
+for token, row in zip(tokens, (zeroed @ V).tolist(), strict=True):
+    print(f"Output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")
