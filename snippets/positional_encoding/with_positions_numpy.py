@@ -1,0 +1,53 @@
+import numpy as np
+
+vectors = {  # the made-up embeddings of "dog bites man", 4 numbers per word
+    "dog": [1.0, 1.0, 1.0, 0.0],
+    "bites": [0.0, 0.0, 1.0, 1.0],
+    "man": [1.0, 0.0, 1.0, 0.0],
+}
+
+
+def positional_encoding(n, d):
+    pos = np.arange(n)[:, None]  # (n, 1)
+    i2 = np.arange(0, d, 2)[None, :]  # (1, d/2): the even columns 2i
+    angle = pos / np.power(10000.0, i2 / d)  # (n, d/2)
+    P = np.zeros((n, d))
+    P[:, 0::2] = np.sin(angle)  # even columns: sine
+    P[:, 1::2] = np.cos(angle)  # odd columns: cosine
+    return P
+
+
+def self_attention(sentence):
+    X = np.array([vectors[word] for word in sentence.split()])  # (3, 4)
+    X = X + positional_encoding(*X.shape)  # each word's vector plus its position's
+    S = X @ X.T  # scores, (3, 3)
+    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # focus, (3, 3)
+    return S, A @ X  # scores and outputs
+
+
+def show(sentence, S):
+    print(f'Scores for "{sentence}", with positions:')
+    print(" " * 8 + "".join(f"{word:>8}" for word in sentence.split()))
+    for word, row in zip(sentence.split(), S, strict=True):
+        print(f"  {word:<6}" + "".join(f"{float(x):8.3f}" for x in row))
+
+
+print("Positional encoding, positions 0 to 3, d = 4:")
+for pos, row in enumerate(positional_encoding(4, 4)):
+    print(f"  {pos}: " + ", ".join(f"{float(x):6.3f}" for x in row))
+print()
+
+S1, Y1 = self_attention("dog bites man")
+S2, Y2 = self_attention("man bites dog")
+show("dog bites man", S1)
+print()
+show("man bites dog", S2)
+
+# Position i of "man bites dog" holds the word at position order[i] of "dog bites man".
+order = [2, 1, 0]
+print("Same scores, rows and columns reordered:", np.allclose(S2, S1[order][:, order]))
+print("Same outputs, rows reordered:", np.allclose(Y2, Y1[order]))
+print('Output for dog in "dog bites man":', ", ".join(f"{float(x):.3f}" for x in Y1[0]))
+print('Output for dog in "man bites dog":', ", ".join(f"{float(x):.3f}" for x in Y2[2]))
+print('Average output of "dog bites man":', ", ".join(f"{float(x):.3f}" for x in Y1.mean(axis=0)))
+print('Average output of "man bites dog":', ", ".join(f"{float(x):.3f}" for x in Y2.mean(axis=0)))
