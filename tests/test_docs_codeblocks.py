@@ -32,6 +32,22 @@ def blocks():
 
 
 BLOCKS = blocks()
+
+
+@contextlib.contextmanager
+def _torch_state_restored():
+    """A block may set torch's global state (threads, determinism, the seed); undo it so
+    that blocks and the tests after them do not depend on the order they run in."""
+    import torch
+
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    rng = torch.random.get_rng_state()
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)
+        torch.random.set_rng_state(rng)
 INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"\s*$')
 
 
@@ -56,7 +72,7 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
     else:
         namespace = {"__name__": "__main__"}
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
+    with contextlib.redirect_stdout(out), _torch_state_restored():
         exec(compile(code, f"{page_id(page)}:{block.lineno}", "exec"), namespace)
     if block.expected_output is not None:
         expected = expand(block.expected_output)
