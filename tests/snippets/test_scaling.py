@@ -1,0 +1,175 @@
+"""Snippets of docs/scaling.md: the variance of q · k and the largest softmax weight, with
+and without dividing by √d, on seeded random vectors. The NumPy snippets draw what
+selfattn_ref.scaling draws; the PyTorch ones draw other numbers (torch.Generator), what
+selfattn_ref.torch.scaling draws, and each is also checked against the NumPy package fed
+the tensors it drew. And the facts the page states."""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+import pytest
+
+import selfattn_ref
+from selfattn_ref import examples, scaling
+from selfattn_ref.publish import SNIPPETS
+from selfattn_ref.publish.snippets import namespace, run
+from selfattn_ref.publish.sources import scaling as page_source
+
+FOLDER = SNIPPETS / "scaling"
+VARIANCE = {"numpy": FOLDER / "variance_numpy.py", "torch": FOLDER / "variance_torch.py"}
+LARGEST = {"numpy": FOLDER / "largest_weight_numpy.py", "torch": FOLDER / "largest_weight_torch.py"}
+SNIPPET_PATHS = [*VARIANCE.values(), *LARGEST.values()]
+
+
+def library(path) -> str:
+    return "torch" if path.stem.endswith("_torch") else "numpy"
+
+
+def as_numpy(x) -> np.ndarray:
+    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
+
+
+@pytest.fixture(scope="module")
+def ns():
+    """Every snippet's globals after a run, by path (each snippet runs once)."""
+    pytest.importorskip("torch")
+    return {p: namespace(p) for p in SNIPPET_PATHS}
+
+
+@pytest.fixture(scope="module")
+def tref():
+    return pytest.importorskip("selfattn_ref.torch.scaling")
+
+
+@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
+def test_imports_only_its_library(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported == {library(path)}
+
+
+@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
+def test_runs_alone_and_prints_its_recording(path):
+    if library(path) == "torch":
+        pytest.importorskip("torch")
+    result = run(path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == result.recording.read_text(encoding="utf-8"), "run `make update`"
+    assert "-0.0" not in result.stdout
+
+
+def test_the_snippets_draw_what_the_page_says():
+    for path in SNIPPET_PATHS:
+        text = path.read_text(encoding="utf-8")
+        seeded = "default_rng(0)" if library(path) == "numpy" else "torch.Generator().manual_seed(0)"
+        assert seeded in text and "(4, 64, 512)" in text
+    assert scaling.SEED == 0 and scaling.DIMS == (4, 64, 512)
+    assert "samples = 10_000" in VARIANCE["numpy"].read_text() and scaling.SAMPLES == 10_000
+    assert "trials, n = 1_000, 8" in LARGEST["numpy"].read_text() and (scaling.TRIALS, scaling.KEYS) == (1000, 8)
+
+
+# --- each snippet equals the package -----------------------------------------------------------
+
+
+def test_numpy_variance_snippet_is_the_package(ns):
+    got = ns[VARIANCE["numpy"]]["variances"]
+    want = scaling.variance_experiment()
+    assert list(got) == [r["d"] for r in want]
+    np.testing.assert_allclose([got[r["d"]] for r in want], [r["variance"] for r in want], rtol=1e-12)
+    last = ns[VARIANCE["numpy"]]
+    assert scaling.dot_product_variance(last["q"], last["k"]) == pytest.approx(got[512], rel=1e-12)
+
+
+def test_torch_variance_snippet_is_the_package(ns, tref):
+    got = ns[VARIANCE["torch"]]["variances"]
+    want = tref.variance_experiment()
+    np.testing.assert_allclose([got[r["d"]] for r in want], [r["variance"] for r in want], rtol=1e-12)
+    last = ns[VARIANCE["torch"]]  # the same inputs, fed to the NumPy package
+    q, k = as_numpy(last["q"]), as_numpy(last["k"])
+    assert scaling.dot_product_variance(q, k) == pytest.approx(got[512], rel=1e-12)
+
+
+def test_numpy_largest_weight_snippet_is_the_package(ns):
+    got = ns[LARGEST["numpy"]]["largest"]
+    for r in scaling.largest_weight_experiment():
+        np.testing.assert_allclose(got[r["d"]], (r["unscaled"], r["scaled"]), rtol=1e-12)
+    e = np.random.default_rng(3).normal(0, 30, size=(5, 8))
+    np.testing.assert_allclose(ns[LARGEST["numpy"]]["softmax"](e), selfattn_ref.softmax(e), rtol=0, atol=1e-15)
+
+
+def test_torch_largest_weight_snippet_is_the_package(ns, tref):
+    got = ns[LARGEST["torch"]]["largest"]
+    for r in tref.largest_weight_experiment():
+        np.testing.assert_allclose(got[r["d"]], (r["unscaled"], r["scaled"]), rtol=1e-12)
+    last = ns[LARGEST["torch"]]  # d = 512: the same inputs, fed to the NumPy package
+    q, K = as_numpy(last["q"]), as_numpy(last["K"])
+    assert scaling.largest_weights(q, K, scale=1.0).mean() == pytest.approx(got[512][0], rel=1e-12)
+    assert scaling.largest_weights(q, K).mean() == pytest.approx(got[512][1], rel=1e-12)
+
+
+def test_the_tables_are_the_numpy_snippets_output():
+    variance_out = VARIANCE["numpy"].with_suffix(".out").read_text(encoding="utf-8")
+    for r in scaling.variance_experiment():
+        assert f"{r['d']:5d}   {r['variance']:15.2f}   {r['variance'] / r['d']:12.2f}" in variance_out
+        assert f"| {r['d']} | {r['variance']:.2f} | {r['variance_scaled']:.2f} |" in page_source._variance_table()
+    largest_out = LARGEST["numpy"].with_suffix(".out").read_text(encoding="utf-8")
+    for r in scaling.largest_weight_experiment():
+        assert f"{r['d']:5d}   {r['unscaled']:8.3f}   {r['scaled']:19.3f}" in largest_out
+        assert f"| {r['d']} | {r['unscaled']:.3f} | {r['scaled']:.3f} |" in page_source._largest_table()
+
+
+def test_the_two_generators_draw_different_numbers():
+    """The page says the tabs differ because the generators do."""
+    numpy_out, torch_out = (p.with_suffix(".out").read_text(encoding="utf-8") for p in VARIANCE.values())
+    assert numpy_out != torch_out
+
+
+# --- what the page says ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("experiment", ["numpy", "torch"])
+def test_the_variance_grows_like_d(experiment, tref):
+    rows = scaling.variance_experiment() if experiment == "numpy" else tref.variance_experiment()
+    for r in rows:
+        assert 0.95 < r["variance"] / r["d"] < 1.05
+        assert r["variance_scaled"] == pytest.approx(r["variance"] / r["d"], rel=1e-12)
+    variances = [r["variance"] for r in rows]
+    assert variances == sorted(variances)
+    # roughly linear: a straight line through the origin fits within 5%
+    slope = np.polyfit([r["d"] for r in rows], variances, 1)
+    assert slope[0] == pytest.approx(1, abs=0.05) and abs(slope[1]) < 5
+
+
+@pytest.mark.parametrize("experiment", ["numpy", "torch"])
+def test_unscaled_softmax_picks_one_key_and_scaled_does_not(experiment, tref):
+    rows = scaling.largest_weight_experiment() if experiment == "numpy" else tref.largest_weight_experiment()
+    unscaled = [r["unscaled"] for r in rows]
+    scaled = [r["scaled"] for r in rows]
+    assert unscaled == sorted(unscaled) and unscaled[-1] > 0.95  # "near 1 at d = 512"
+    assert all(s < u for s, u in zip(scaled, unscaled, strict=True))
+    assert max(scaled) < 0.4 and max(scaled) - min(scaled) < 0.03  # "near a third at every width"
+    assert all(s > 1 / scaling.KEYS for s in scaled)  # but above the uniform 1/8
+
+
+def test_the_numbers_the_page_quotes():
+    var = {r["d"]: r["variance"] for r in scaling.variance_experiment()}
+    assert [f"{var[d]:.2f}" for d in (4, 64, 512)] == ["3.99", "65.27", "509.66"]
+    largest = {r["d"]: r for r in scaling.largest_weight_experiment()}
+    assert f"{largest[512]['unscaled']:.1%}" == "95.5%" and f"{largest[512]['scaled']:.1%}" == "36.1%"
+    assert f"{math.sqrt(512):.2f}" == "22.63" and 8 * 0.125 == 1 and 1 / scaling.KEYS == 0.125
+
+
+def test_the_cat_sat_with_and_without_the_division():
+    ex = examples.load("the_cat_sat")
+    st = examples.run(ex)
+    assert math.sqrt(ex.E.shape[1]) == 2
+    np.testing.assert_array_equal(st.scores[2], [2, 2, 4])
+    np.testing.assert_array_equal(st.scaled[2], [1, 1, 2])
+    unscaled = selfattn_ref.softmax(st.scores[2])
+    assert f"{unscaled[2]:.2%}" == "78.70%" and f"{st.weights[2, 2]:.2%}" == "57.61%"
+    # halving the scores halves the gaps, and the weights even out
+    assert unscaled.max() > st.weights[2].max() and unscaled.min() < st.weights[2].min()
