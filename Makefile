@@ -6,13 +6,14 @@ PYTHON ?= python3
 STAMP := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help venv chromium serve test test-fast update offline build lint format lock clean
+.PHONY: help venv chromium serve test test-fast update offline build lint format lock clean vendor
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
 	@echo "make test     build the environment, install Chromium if missing, run every test"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
+	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
 
 venv: $(STAMP)
 
@@ -29,8 +30,9 @@ chromium:
 	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' (Debian's package)"; exit 1; fi; \
 	fi
 
+# SITE_URL makes the local server put the site at / (the published site_url has a sub-path).
 serve: venv
-	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	SITE_URL=http://127.0.0.1:8000/ $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
 test: venv chromium
 	$(PY) -m pytest
@@ -60,6 +62,10 @@ format: venv
 lock: venv
 	@{ head -2 requirements.lock; $(PY) -m pip freeze --exclude-editable | sed 's/^torch==\([0-9.]*\)+cpu/torch==\1/'; } > requirements.lock.new
 	@mv requirements.lock.new requirements.lock
+
+# Refresh the vendored KaTeX and iframe-worker from npm (versions pinned in the script); commit the result.
+vendor:
+	scripts/vendor_katex.sh
 
 clean:
 	rm -rf site site-offline .pytest_cache .hypothesis

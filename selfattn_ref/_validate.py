@@ -52,5 +52,7 @@ def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
     empty = ~arr.any(axis=-1)
     if empty.any():
         where = tuple(int(i) for i in np.argwhere(empty)[0])
-        raise ValueError(f"{name} allows nothing in row {where} (shape {arr.shape}); every query needs at least one key")
+        raise ValueError(
+            f"{name} allows nothing in row {where} (shape {arr.shape}); every query needs at least one key"
+        )
     return arr

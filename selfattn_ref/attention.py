@@ -48,7 +48,9 @@ def softmax(S, axis: int = -1) -> np.ndarray:
         raise ValueError(f"S must not hold NaN or +infinity, shape {S.shape}")
     top = S.max(axis=axis, keepdims=True)
     if np.isneginf(top).any():
-        raise ValueError(f"S has a slice along axis {axis} that is all -infinity (nothing to attend to), shape {S.shape}")
+        raise ValueError(
+            f"S has a slice along axis {axis} that is all -infinity (nothing to attend to), shape {S.shape}"
+        )
     e = np.exp(S - top)
     return e / e.sum(axis=axis, keepdims=True)
 
@@ -108,7 +110,9 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.nda
         raise ValueError(f"K and V must have the same length, got K {K.shape} and V {V.shape}")
     if scale is None:
         scale = 1.0 / np.sqrt(Q.shape[-1])
-    elif isinstance(scale, bool) or not (isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale)):
+    elif isinstance(scale, bool) or not (
+        isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale)
+    ):
         raise ValueError(f"scale must be a finite number or None, got {scale!r}")
     S = scores(Q, K) * float(scale)  # (..., n, m); a Python float keeps float32 input float32
     if mask is not None:

@@ -294,6 +294,7 @@ def add_explain(subparsers) -> None:
 # subparsers.add_parser("<name>", help=...) and p.set_defaults(func=<function (args) -> int>),
 # then list it here. Raise CLIError for bad input.
 
+
 def run_update(args) -> int:
     from .publish.update import update
 

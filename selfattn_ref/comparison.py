@@ -73,8 +73,10 @@ def additive_scores(s, H, W_s, W_h, v) -> np.ndarray:
     W_h = as_float_array(W_h, "W_h", ndim=2)
     v = as_float_array(v, "v", ndim=1)
     if W_s.shape[0] != s.shape[-1] or W_h.shape[0] != H.shape[-1] or not (W_s.shape[1] == W_h.shape[1] == v.shape[0]):
-        raise ValueError(f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
-                         "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)")
+        raise ValueError(
+            f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
+            "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
+        )
     return np.tanh((s @ W_s)[..., None, :] + H @ W_h) @ v  # (..., n, d_a) @ (d_a,) -> (..., n)
 
 
@@ -156,8 +158,10 @@ def load_rnn_file(path: Path | str) -> RNNExample:
     if not isinstance(spec["title"], str) or not spec["title"].strip():
         raise SpecError(f"{path}: 'title' must be a non-empty string")
     if spec["embeddings_from"] not in examples.available():
-        raise SpecError(f"{path}: 'embeddings_from' must name a worked example, one of {examples.available()}, "
-                        f"got {spec['embeddings_from']!r}")
+        raise SpecError(
+            f"{path}: 'embeddings_from' must name a worked example, one of {examples.available()}, "
+            f"got {spec['embeddings_from']!r}"
+        )
     base = examples.load(spec["embeddings_from"])
     d_in = base.E.shape[1]
     where = str(path)
@@ -173,13 +177,27 @@ def load_rnn_file(path: Path | str) -> RNNExample:
     if s.shape != (d_h,):
         raise SpecError(f"{path}: 's' must have {d_h} entries, got {s.shape[0]}")
     if W_h.shape[1] != W_s.shape[1] or v.shape != (W_s.shape[1],):
-        raise SpecError(f"{path}: 'W_s', 'W_h' and 'v' must have the same attention width, "
-                        f"got {W_s.shape}, {W_h.shape} and {v.shape}")
+        raise SpecError(
+            f"{path}: 'W_s', 'W_h' and 'v' must have the same attention width, "
+            f"got {W_s.shape}, {W_h.shape} and {v.shape}"
+        )
     decimals = spec["decimals"]
     if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
         raise SpecError(f"{path}: 'decimals' must be an integer from 0 to 10, got {decimals!r}")
-    return RNNExample(slug=path.stem, title=str(spec["title"]), tokens=base.tokens, E=base.E, W_xh=W_xh,
-                      W_hh=W_hh, s=s, W_s=W_s, W_h=W_h, v=v, decimals=decimals, path=path)
+    return RNNExample(
+        slug=path.stem,
+        title=str(spec["title"]),
+        tokens=base.tokens,
+        E=base.E,
+        W_xh=W_xh,
+        W_hh=W_hh,
+        s=s,
+        W_s=W_s,
+        W_h=W_h,
+        v=v,
+        decimals=decimals,
+        path=path,
+    )
 
 
 def run_rnn_example(ex: RNNExample) -> RNNSteps:
@@ -191,10 +209,18 @@ def run_rnn_example(ex: RNNExample) -> RNNSteps:
     dot_context, dot_weights = dot_attention(ex.s, H)
     s_part, h_parts = ex.s @ ex.W_s, H @ ex.W_h  # (d_a,), (n, d_a)
     return RNNSteps(
-        from_input=from_input, from_previous=from_previous, before_tanh=from_input + from_previous, H=H,
-        s_part=s_part, h_parts=h_parts, additive_hidden=np.tanh(s_part + h_parts),
-        additive_scores=additive_scores(ex.s, H, ex.W_s, ex.W_h, ex.v), additive_weights=additive_weights,
-        additive_context=additive_context, dot_scores=dot_scores(ex.s, H), dot_weights=dot_weights,
+        from_input=from_input,
+        from_previous=from_previous,
+        before_tanh=from_input + from_previous,
+        H=H,
+        s_part=s_part,
+        h_parts=h_parts,
+        additive_hidden=np.tanh(s_part + h_parts),
+        additive_scores=additive_scores(ex.s, H, ex.W_s, ex.W_h, ex.v),
+        additive_weights=additive_weights,
+        additive_context=additive_context,
+        dot_scores=dot_scores(ex.s, H),
+        dot_weights=dot_weights,
         dot_context=dot_context,
     )
 
@@ -238,9 +264,15 @@ def compare(n: int, d: int, d_in: int | None = None) -> dict:
     for m in (rnn, attn):
         m["multiply_adds"] = m[within] + m[between]
     return {
-        "n": n, "d": d, "d_in": d_in, "rnn": rnn, "self_attention": attn,
+        "n": n,
+        "d": d,
+        "d_in": d_in,
+        "rnn": rnn,
+        "self_attention": attn,
         # (3·d_in + 2·n) / (d_in + d), and 2·n / d
         "ratio": attn["multiply_adds"] / rnn["multiply_adds"],
         "between_tokens_ratio": attn[between] / rnn[between],
     }
+
+
 # --8<-- [end:compare]

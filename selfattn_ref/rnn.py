@@ -23,8 +23,9 @@ def rnn_encoder(E, W_x, W_h, b=None, h0=None) -> np.ndarray:
     W_h = as_float_array(W_h, "W_h", ndim=2)
     d_h = W_h.shape[0]
     if W_x.shape[0] != E.shape[1] or W_x.shape[1] != d_h or W_h.shape != (d_h, d_h):
-        raise ValueError(f"shapes do not fit: E {E.shape}, W_x {W_x.shape}, W_h {W_h.shape}; "
-                         "need W_x (d_in, d_h) and W_h (d_h, d_h)")
+        raise ValueError(
+            f"shapes do not fit: E {E.shape}, W_x {W_x.shape}, W_h {W_h.shape}; need W_x (d_in, d_h) and W_h (d_h, d_h)"
+        )
     zeros = np.zeros(d_h, dtype=np.result_type(E, W_x, W_h))  # float32 in, float32 out
     b = zeros if b is None else as_float_array(b, "b", ndim=1)
     h = zeros if h0 is None else as_float_array(h0, "h0", ndim=1)
@@ -51,13 +52,17 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[np.ndarray, np.nda
     W_h = as_float_array(W_h, "W_h", ndim=2)
     v = as_float_array(v, "v", ndim=1)
     if W_s.shape[0] != s.shape[-1] or W_h.shape[0] != H.shape[-1] or not (W_s.shape[1] == W_h.shape[1] == v.shape[0]):
-        raise ValueError(f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
-                         "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)")
+        raise ValueError(
+            f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
+            "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
+        )
     hidden = np.tanh((s @ W_s)[..., None, :] + H @ W_h)  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
     e = hidden @ v  # (..., n)
     if mask is not None:
         if np.ndim(mask) < 1:
-            raise ValueError(f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {np.shape(mask)}")
+            raise ValueError(
+                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {np.shape(mask)}"
+            )
         allowed = as_bool_mask(np.asarray(mask)[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
         e = np.where(allowed, e, -np.inf)
     weights = softmax(e, axis=-1)  # (..., n)

@@ -120,9 +120,11 @@ def largest_weight_experiment(dims=DIMS, n: int = KEYS, trials: int = TRIALS, se
     for d in dims:
         q = rng.standard_normal((trials, d))  # (trials, d)
         K = rng.standard_normal((trials, n, d))  # (trials, n, d)
-        rows.append({
-            "d": d,
-            "unscaled": float(largest_weights(q, K, scale=1.0).mean()),
-            "scaled": float(largest_weights(q, K).mean()),
-        })
+        rows.append(
+            {
+                "d": d,
+                "unscaled": float(largest_weights(q, K, scale=1.0).mean()),
+                "scaled": float(largest_weights(q, K).mean()),
+            }
+        )
     return rows

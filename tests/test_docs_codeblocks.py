@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from pytest_codeblocks.main import extract_from_buffer
 
-from pages import PAGES, ROOT, expand, page_id
+from pages import PAGES, expand, page_id
 
 
 def blocks():
@@ -48,6 +48,8 @@ def _torch_state_restored():
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
         torch.random.set_rng_state(rng)
+
+
 INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"\s*$')
 
 
@@ -61,7 +63,7 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
     includes = [INCLUDE.match(ln) for ln in lines]
     assert lines and all(includes), (
         f"{page_id(page)}:{block.lineno}: a code block must be an include of a tested file "
-        f"(--8<-- \"snippets/...\"), not code typed into the page:\n{block.code}"
+        f'(--8<-- "snippets/..."), not code typed into the page:\n{block.code}'
     )
     target = includes[0].group(1)
     code = expand(block.code)

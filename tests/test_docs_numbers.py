@@ -141,7 +141,7 @@ def test_an_unknown_source_is_named():
 
 
 def test_a_page_without_sources_cannot_quote_decimals():
-    found = problems_of('---\ntitle: x\n---\nThe weight is 0.665.\n')
+    found = problems_of("---\ntitle: x\n---\nThe weight is 0.665.\n")
     assert found and "page.md:4: 0.665" in found[0], found
 
 

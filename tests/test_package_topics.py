@@ -118,10 +118,20 @@ def test_float32_stays_float32():
 
 def test_compare_counts():
     c = comparison.compare(3, 4)
-    assert c["rnn"] == {"sequential_steps": 3, "longest_path": 3, "multiply_adds_within_tokens": 48,
-                        "multiply_adds_between_tokens": 48, "multiply_adds": 96}
-    assert c["self_attention"] == {"sequential_steps": 1, "longest_path": 1, "multiply_adds_within_tokens": 144,
-                                   "multiply_adds_between_tokens": 72, "multiply_adds": 216}
+    assert c["rnn"] == {
+        "sequential_steps": 3,
+        "longest_path": 3,
+        "multiply_adds_within_tokens": 48,
+        "multiply_adds_between_tokens": 48,
+        "multiply_adds": 96,
+    }
+    assert c["self_attention"] == {
+        "sequential_steps": 1,
+        "longest_path": 1,
+        "multiply_adds_within_tokens": 144,
+        "multiply_adds_between_tokens": 72,
+        "multiply_adds": 216,
+    }
     assert (c["n"], c["d"], c["d_in"], c["ratio"], c["between_tokens_ratio"]) == (3, 4, 4, 2.25, 1.5)
     c = comparison.compare(10, 6, d_in=3)
     assert c["rnn"]["multiply_adds"] == 10 * 3 * 6 + 10 * 6 * 6
@@ -164,7 +174,8 @@ def test_one_key_gets_all_the_weight():
 def test_the_experiments_are_deterministic_and_follow_their_draw_order():
     assert scaling.variance_experiment() == scaling.variance_experiment()
     assert tscaling.largest_weight_experiment(dims=(4,), trials=10) == tscaling.largest_weight_experiment(
-        dims=(4,), trials=10)
+        dims=(4,), trials=10
+    )
     rng = np.random.default_rng(0)
     rows = scaling.variance_experiment(dims=(3, 5), samples=50)
     for d, row in zip((3, 5), rows, strict=True):
@@ -191,45 +202,93 @@ def test_the_experiments_show_what_the_page_says():
 
 # (id, call with the module, regex the message must match); both packages word them the same.
 CASES = [
-    ("dot-s-H-width", lambda m: m.dot_attention(ones(3), ones(4, 2)),
-     r"^s and H must have the same width, got s \(3,\) and H \(4, 2\)$"),
-    ("dot-H-1d", lambda m: m.dot_attention(ones(3), ones(3)),
-     r"^H must have at least 2 dimension\(s\), got shape \(3,\)$"),
-    ("dot-scores-nan", lambda m: m.dot_scores(np.array([1.0, np.nan]), ones(3, 2)),
-     r"^s must hold only finite numbers \(no NaN or infinity\), shape \(2,\)$"),
-    ("additive-shapes", lambda m: m.additive_scores(ones(2), ones(3, 5), ones(2, 4), ones(2, 4), ones(4)),
-     r"^shapes do not fit: s \(2,\), H \(3, 5\), W_s \(2, 4\), W_h \(2, 4\), v \(4,\)"),
-    ("additive-v-2d", lambda m: m.additive_scores(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2, 1)),
-     r"^v must have 1 dimension\(s\), got shape \(2, 1\)$"),
+    (
+        "dot-s-H-width",
+        lambda m: m.dot_attention(ones(3), ones(4, 2)),
+        r"^s and H must have the same width, got s \(3,\) and H \(4, 2\)$",
+    ),
+    (
+        "dot-H-1d",
+        lambda m: m.dot_attention(ones(3), ones(3)),
+        r"^H must have at least 2 dimension\(s\), got shape \(3,\)$",
+    ),
+    (
+        "dot-scores-nan",
+        lambda m: m.dot_scores(np.array([1.0, np.nan]), ones(3, 2)),
+        r"^s must hold only finite numbers \(no NaN or infinity\), shape \(2,\)$",
+    ),
+    (
+        "additive-shapes",
+        lambda m: m.additive_scores(ones(2), ones(3, 5), ones(2, 4), ones(2, 4), ones(4)),
+        r"^shapes do not fit: s \(2,\), H \(3, 5\), W_s \(2, 4\), W_h \(2, 4\), v \(4,\)",
+    ),
+    (
+        "additive-v-2d",
+        lambda m: m.additive_scores(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2, 1)),
+        r"^v must have 1 dimension\(s\), got shape \(2, 1\)$",
+    ),
     ("compare-n-zero", lambda m: m.compare(0, 4), r"^n must be a positive integer, got 0$"),
     ("compare-d-float", lambda m: m.compare(3, 4.0), r"^d must be a positive integer, got 4\.0$"),
     ("compare-d_in-bool", lambda m: m.compare(3, 4, True), r"^d_in must be a positive integer, got True$"),
 ]
 SCALING_CASES = [
-    ("dot-products-shapes", lambda m: m.dot_products(ones(3, 4), ones(3, 5)),
-     r"^q and k must have the same shape, got q \(3, 4\) and k \(3, 5\)$"),
-    ("variance-one-sample", lambda m: m.dot_product_variance(ones(1, 4), ones(1, 4)),
-     r"^q must hold at least 2 samples to have a variance, got shape \(1, 4\)$"),
-    ("variance-k-1d", lambda m: m.dot_product_variance(ones(3, 4), ones(4)),
-     r"^k must have 2 dimension\(s\), got shape \(4,\)$"),
-    ("largest-K-shape", lambda m: m.largest_weights(ones(3, 4), ones(2, 8, 4)),
-     r"^K must have shape \(\.\.\., n, d\) for q of shape \(\.\.\., d\), got q \(3, 4\) and K \(2, 8, 4\)$"),
-    ("largest-scale-zero", lambda m: m.largest_weights(ones(4), ones(8, 4), scale=0),
-     r"^scale must be a positive finite number, got 0$"),
-    ("largest-q-inf", lambda m: m.largest_weights(np.array([1.0, np.inf]), ones(3, 2)),
-     r"^q must hold only finite numbers \(no NaN or infinity\), shape \(2,\)$"),
-    ("variance-samples", lambda m: m.variance_experiment(samples=1),
-     r"^samples must be an integer of at least 2, got 1$"),
+    (
+        "dot-products-shapes",
+        lambda m: m.dot_products(ones(3, 4), ones(3, 5)),
+        r"^q and k must have the same shape, got q \(3, 4\) and k \(3, 5\)$",
+    ),
+    (
+        "variance-one-sample",
+        lambda m: m.dot_product_variance(ones(1, 4), ones(1, 4)),
+        r"^q must hold at least 2 samples to have a variance, got shape \(1, 4\)$",
+    ),
+    (
+        "variance-k-1d",
+        lambda m: m.dot_product_variance(ones(3, 4), ones(4)),
+        r"^k must have 2 dimension\(s\), got shape \(4,\)$",
+    ),
+    (
+        "largest-K-shape",
+        lambda m: m.largest_weights(ones(3, 4), ones(2, 8, 4)),
+        r"^K must have shape \(\.\.\., n, d\) for q of shape \(\.\.\., d\), got q \(3, 4\) and K \(2, 8, 4\)$",
+    ),
+    (
+        "largest-scale-zero",
+        lambda m: m.largest_weights(ones(4), ones(8, 4), scale=0),
+        r"^scale must be a positive finite number, got 0$",
+    ),
+    (
+        "largest-q-inf",
+        lambda m: m.largest_weights(np.array([1.0, np.inf]), ones(3, 2)),
+        r"^q must hold only finite numbers \(no NaN or infinity\), shape \(2,\)$",
+    ),
+    (
+        "variance-samples",
+        lambda m: m.variance_experiment(samples=1),
+        r"^samples must be an integer of at least 2, got 1$",
+    ),
     ("variance-dims-empty", lambda m: m.variance_experiment(dims=()), r"^dims must hold at least one width, got \(\)$"),
-    ("variance-dims-zero", lambda m: m.variance_experiment(dims=(4, 0)),
-     r"^each of dims must be an integer of at least 1, got 0$"),
-    ("variance-dims-int", lambda m: m.variance_experiment(dims=4),
-     r"^dims must be a sequence of positive integers, got 4$"),
+    (
+        "variance-dims-zero",
+        lambda m: m.variance_experiment(dims=(4, 0)),
+        r"^each of dims must be an integer of at least 1, got 0$",
+    ),
+    (
+        "variance-dims-int",
+        lambda m: m.variance_experiment(dims=4),
+        r"^dims must be a sequence of positive integers, got 4$",
+    ),
     ("largest-n", lambda m: m.largest_weight_experiment(n=0), r"^n must be an integer of at least 1, got 0$"),
-    ("largest-trials", lambda m: m.largest_weight_experiment(trials=2.5),
-     r"^trials must be an integer of at least 1, got 2\.5$"),
-    ("largest-seed", lambda m: m.largest_weight_experiment(seed=-1),
-     r"^seed must be an integer of at least 0, got -1$"),
+    (
+        "largest-trials",
+        lambda m: m.largest_weight_experiment(trials=2.5),
+        r"^trials must be an integer of at least 1, got 2\.5$",
+    ),
+    (
+        "largest-seed",
+        lambda m: m.largest_weight_experiment(seed=-1),
+        r"^seed must be an integer of at least 0, got -1$",
+    ),
 ]
 
 
@@ -253,15 +312,15 @@ GOOD = comparison.RNN_DIR / "the_cat_sat.toml"
 @pytest.mark.parametrize(
     ("old", "new", "pattern"),
     [
-        ('decimals = 4', 'decimals = 4\nseed = 1', r"unknown key 'seed'"),
-        ('decimals = 4', '', r"missing key 'decimals'"),
+        ("decimals = 4", "decimals = 4\nseed = 1", r"unknown key 'seed'"),
+        ("decimals = 4", "", r"missing key 'decimals'"),
         ('embeddings_from = "the_cat_sat"', 'embeddings_from = "the_dog"', r"'embeddings_from' must name a worked"),
-        ('s = [0.5, -0.5, 0.5, -0.5]', 's = [0.5, -0.5, 0.5]', r"'s' must have 4 entries, got 3"),
-        ('s = [0.5, -0.5, 0.5, -0.5]', 's = [[0.5, -0.5, 0.5, -0.5]]', r"'s' must be a non-empty list of numbers"),
-        ('v = [1.0, -0.5]', 'v = [1.0, -0.5, 2.0]', r"'W_s', 'W_h' and 'v' must have the same attention width"),
-        ('v = [1.0, -0.5]', 'v = [1.0, "x"]', r"'v' holds 'x', which is not a number"),
-        ('  [-0.2,  0.0,  0.3,  0.5],\n]', ']', r"'W_xh' must have 4 rows, got 3"),
-        ('decimals = 4', 'decimals = 11', r"'decimals' must be an integer from 0 to 10, got 11"),
+        ("s = [0.5, -0.5, 0.5, -0.5]", "s = [0.5, -0.5, 0.5]", r"'s' must have 4 entries, got 3"),
+        ("s = [0.5, -0.5, 0.5, -0.5]", "s = [[0.5, -0.5, 0.5, -0.5]]", r"'s' must be a non-empty list of numbers"),
+        ("v = [1.0, -0.5]", "v = [1.0, -0.5, 2.0]", r"'W_s', 'W_h' and 'v' must have the same attention width"),
+        ("v = [1.0, -0.5]", 'v = [1.0, "x"]', r"'v' holds 'x', which is not a number"),
+        ("  [-0.2,  0.0,  0.3,  0.5],\n]", "]", r"'W_xh' must have 4 rows, got 3"),
+        ("decimals = 4", "decimals = 11", r"'decimals' must be an integer from 0 to 10, got 11"),
         ('title = "', 'title = "', None),
     ],
 )

@@ -113,7 +113,9 @@ def load_file(path: Path | str) -> Example:
 
     unknown = sorted(set(spec) - _REQUIRED - _OPTIONAL)
     if unknown:
-        raise SpecError(f"{where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(_REQUIRED | _OPTIONAL)})")
+        raise SpecError(
+            f"{where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(_REQUIRED | _OPTIONAL)})"
+        )
     missing = sorted(_REQUIRED - set(spec))
     if missing:
         raise SpecError(f"{path}: missing key '{missing[0]}'")
@@ -124,7 +126,9 @@ def load_file(path: Path | str) -> Example:
         raise SpecError(f"{where('tokens')}: 'tokens' must be a non-empty list of non-empty strings")
     E = _matrix(spec["embeddings"], where("embeddings"), "embeddings")
     if E.shape[0] != len(tokens):
-        raise SpecError(f"{where('embeddings')}: 'embeddings' has {E.shape[0]} vectors but 'tokens' has {len(tokens)} tokens")
+        raise SpecError(
+            f"{where('embeddings')}: 'embeddings' has {E.shape[0]} vectors but 'tokens' has {len(tokens)} tokens"
+        )
     for key in ("scale", "causal"):
         if not isinstance(spec[key], bool):
             raise SpecError(f"{where(key)}: '{key}' must be true or false, got {spec[key]!r}")
@@ -157,9 +161,20 @@ def load_file(path: Path | str) -> Example:
         key = sorted(extra)[0]
         raise SpecError(f"{where(key)}: '{key}' has no effect with projections = {kind!r}")
     return Example(
-        slug=path.stem, title=spec["title"], tokens=tuple(tokens), E=E, projections=kind,
-        W_Q=W_Q, W_K=W_K, W_V=W_V, scale=spec["scale"], causal=spec["causal"], decimals=decimals, path=path,
-        seed=seed, std=None if std is None else float(std),
+        slug=path.stem,
+        title=spec["title"],
+        tokens=tuple(tokens),
+        E=E,
+        projections=kind,
+        W_Q=W_Q,
+        W_K=W_K,
+        W_V=W_V,
+        scale=spec["scale"],
+        causal=spec["causal"],
+        decimals=decimals,
+        path=path,
+        seed=seed,
+        std=None if std is None else float(std),
     )
 
 
@@ -188,5 +203,6 @@ def run(example: Example) -> Steps:
     scale = 1 / np.sqrt(d_k) if example.scale else 1.0
     mask = causal_mask(n) if example.causal else None
     output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
-    return Steps(Q=Q, K=K, V=V, scores=S, scaled=S * scale if example.scale else None,
-                 weights=weights, output=output, mask=mask)
+    return Steps(
+        Q=Q, K=K, V=V, scores=S, scaled=S * scale if example.scale else None, weights=weights, output=output, mask=mask
+    )

@@ -85,7 +85,9 @@ def page_spec(meta: dict, page: str) -> PageSpec:
     constants = []
     for c in audit.get("constants") or []:
         if not isinstance(c, dict) or "value" not in c or not str(c.get("reason", "")).strip():
-            raise AuditConfigError(f"{page}: each of 'audit.constants' needs a 'value' and a non-empty 'reason', got {c!r}")
+            raise AuditConfigError(
+                f"{page}: each of 'audit.constants' needs a 'value' and a non-empty 'reason', got {c!r}"
+            )
         constants.append(Constant(str(c["value"]).strip(), str(c["reason"])))
     return PageSpec(tuple(sources), tuple(constants))
 
@@ -381,8 +383,10 @@ def _dot_label_problems(a: str, b: str, expr: str, chain: str, sources) -> list[
             want = [(Decimal(num(x, ex.decimals)), Decimal(num(y, ex.decimals))) for x, y in zip(u, v, strict=True)]
             if got != want:
                 integral = is_integral(u) and is_integral(v)
-                shown = " + ".join(f"{cell(x, ex.decimals, integral)}×{cell(y, ex.decimals, integral)}"
-                                   for x, y in zip(u, v, strict=True))
+                shown = " + ".join(
+                    f"{cell(x, ex.decimals, integral)}×{cell(y, ex.decimals, integral)}"
+                    for x, y in zip(u, v, strict=True)
+                )
                 return [(chain, f"the factors are not {a}'s and {b}'s vectors in {slug}: the code gives {shown}")]
             return []
     return []
@@ -404,9 +408,16 @@ def audit_line(line: str, lineno: int, page: str, spec: PageSpec) -> list[Proble
             continue
         if any(matches(tok, q) for q in qs):
             continue
-        problems.append(Problem(page, lineno, tok.text, f"not a number the code gives for {list(spec.sources)}; "
-                                + _describe(tok, nearest(tok, qs))
-                                + " (if it is a constant, list it under audit.constants with a reason)"))
+        problems.append(
+            Problem(
+                page,
+                lineno,
+                tok.text,
+                f"not a number the code gives for {list(spec.sources)}; "
+                + _describe(tok, nearest(tok, qs))
+                + " (if it is a constant, list it under audit.constants with a reason)",
+            )
+        )
     return problems
 
 
@@ -436,8 +447,11 @@ def auditable_tokens(text: str) -> list[tuple[int, Token]]:
     constants = {str(c.get("value")).replace(" ", "") for c in (meta.get("audit") or {}).get("constants") or []}
     out = []
     for lineno, line in prose_lines(body, front_lines + 1):
-        spans = [(m.start(), m.end()) for m in _CHAIN.finditer(line)
-                 if any(_has_operator(p) for p in _EQ_SPLIT.split(m.group(0)))]
+        spans = [
+            (m.start(), m.end())
+            for m in _CHAIN.finditer(line)
+            if any(_has_operator(p) for p in _EQ_SPLIT.split(m.group(0)))
+        ]
         for tok in number_tokens(line):
             in_chain = any(a <= tok.start < b for a, b in spans)
             if tok.text.replace(" ", "") in constants:

@@ -75,8 +75,11 @@ def example_quantities(slug: str) -> list[Quantity]:
     if ex.projections == "random":
         q.append(Quantity(f"{slug} std of the random weights", ex.std))
     d_k = st.Q.shape[1]
-    q += [Quantity(f"{slug} d_k", d_k), Quantity(f"{slug} √d_k", float(np.sqrt(d_k))),
-          Quantity(f"{slug} 1/√d_k", float(1 / np.sqrt(d_k)))]
+    q += [
+        Quantity(f"{slug} d_k", d_k),
+        Quantity(f"{slug} √d_k", float(np.sqrt(d_k))),
+        Quantity(f"{slug} 1/√d_k", float(1 / np.sqrt(d_k))),
+    ]
     q += _grid(f"{slug} scores", st.scores, tok, tok)
     logits = st.scores
     if st.scaled is not None:
@@ -92,8 +95,7 @@ def example_quantities(slug: str) -> list[Quantity]:
     for i in range(n):
         total = st.scores[i].sum()
         if total > 0 and (st.scores[i] >= 0).all():
-            q += [Quantity(f"{slug} score share[{tok[i]}, {tok[j]}]", float(st.scores[i, j] / total))
-                  for j in range(n)]
+            q += [Quantity(f"{slug} score share[{tok[i]}, {tok[j]}]", float(st.scores[i, j] / total)) for j in range(n)]
     q += _grid(f"{slug} output", st.output, tok, [f"x{k + 1}" for k in range(st.output.shape[1])])
     return q
 

@@ -59,7 +59,11 @@ def run(path: Path, timeout: float = 120) -> Result:
     env["PYTHONIOENCODING"] = "utf-8"
     proc = subprocess.run(
         [sys.executable, "-c", _RUNNER, str(path), ",".join(blocked_modules(path))],
-        capture_output=True, text=True, timeout=timeout, cwd=path.parent, env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=path.parent,
+        env=env,
     )
     return Result(path, proc.stdout, proc.stderr, proc.returncode)
 

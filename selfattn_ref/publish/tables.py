@@ -38,7 +38,8 @@ def _dims(d: int) -> list[str]:
 
 def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     integral = is_integral(u) and is_integral(v)
-    terms = " + ".join(f"{cell(x, decimals, integral)}×{cell(y, decimals, integral)}" for x, y in zip(u, v))
+    pairs = zip(u, v, strict=True)
+    terms = " + ".join(f"{cell(x, decimals, integral)}×{cell(y, decimals, integral)}" for x, y in pairs)
     total = float(np.dot(u, v))
     return f"{a} · {b} = {terms} = {cell(total, decimals, integral)}"
 
@@ -70,22 +71,23 @@ def example_files(ex: examples.Example) -> dict[str, str]:
     files["dot_products.md"] = "".join(f"- {line}\n" for line in dots)
     # Step 2 written out per row: e^score, the total, the division.
     logits = st.scaled if st.scaled is not None else st.scores
-    for i, t in enumerate(tok):
+    for i in range(len(tok)):
         row = logits[i]
         allowed = np.ones(len(tok), bool) if st.mask is None else st.mask[i]
         ex_row = np.where(allowed, np.exp(np.where(allowed, row, 0)), 0.0)
         total = ex_row.sum()
         label = "scaled score" if st.scaled is not None else "score"
+        shown = [cell(x, dec, is_integral(row)) if a else "−∞" for x, a in zip(row, allowed, strict=True)]
         lines = [
             "| " + " | ".join(["", *tok]) + " |",
             "|---|" + "---:|" * len(tok),
-            "| " + " | ".join([label, *(cell(x, dec, is_integral(row)) if a else "−∞" for x, a in zip(row, allowed))]) + " |",
+            "| " + " | ".join([label, *shown]) + " |",
             "| " + " | ".join([f"e^{label}", *(num(x, dec) for x in ex_row)]) + " |",
             "| " + " | ".join([f"÷ total {num(total, dec)}", *(num(x, dec) for x in st.weights[i])]) + " |",
         ]
         files[f"softmax_{i}.md"] = "\n".join(lines) + "\n"
     # Step 3 written out per row: weights times value vectors, added position by position.
-    for i, t in enumerate(tok):
+    for i in range(len(tok)):
         width = max(len(num(w, dec)) for w in st.weights[i])
         body = [
             f"{'  ' if j == 0 else '+ '}{num(w, dec):>{width}} × {vector(st.V[j], dec)}   ({tok[j]})"
@@ -95,7 +97,9 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
         cols = []
         for k in range(st.V.shape[1]):
-            terms = " + ".join(f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i]))
+            terms = " + ".join(
+                f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i])
+            )
             cols.append(f"- position {k + 1}: {terms} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"
     return {name: HEADER + "\n" + text for name, text in files.items()}

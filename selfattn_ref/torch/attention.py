@@ -124,7 +124,9 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.
         raise ValueError(f"K and V must have the same length, got K {shape(K)} and V {shape(V)}")
     if scale is None:
         scale = 1.0 / math.sqrt(Q.shape[-1])
-    elif isinstance(scale, bool) or not (isinstance(scale, (int, float, np.floating, np.integer)) and math.isfinite(scale)):
+    elif isinstance(scale, bool) or not (
+        isinstance(scale, (int, float, np.floating, np.integer)) and math.isfinite(scale)
+    ):
         raise ValueError(f"scale must be a finite number or None, got {scale!r}")
     S = scores(Q, K) * float(scale)  # (..., n, m)
     if mask is not None:

@@ -16,8 +16,13 @@ from ..scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _count, _dims, _positiv
 from ._validate import as_float_tensor, common_dtype, shape
 from .attention import softmax
 
-__all__ = ["dot_product_variance", "dot_products", "largest_weight_experiment", "largest_weights",
-           "variance_experiment"]
+__all__ = [
+    "dot_product_variance",
+    "dot_products",
+    "largest_weight_experiment",
+    "largest_weights",
+    "variance_experiment",
+]
 
 
 def dot_products(q, k) -> torch.Tensor:
@@ -89,9 +94,11 @@ def largest_weight_experiment(dims=DIMS, n: int = KEYS, trials: int = TRIALS, se
     for d in dims:
         q = torch.randn((trials, d), generator=g, dtype=torch.float64)  # (trials, d)
         K = torch.randn((trials, n, d), generator=g, dtype=torch.float64)  # (trials, n, d)
-        rows.append({
-            "d": d,
-            "unscaled": float(largest_weights(q, K, scale=1.0).mean()),
-            "scaled": float(largest_weights(q, K).mean()),
-        })
+        rows.append(
+            {
+                "d": d,
+                "unscaled": float(largest_weights(q, K, scale=1.0).mean()),
+                "scaled": float(largest_weights(q, K).mean()),
+            }
+        )
     return rows

@@ -182,7 +182,11 @@ def test_dropping_the_changes_the_last_state_as_the_page_says(ref):
     # "unit u2 of the last state drops from 0.3881 to 0.3198 and unit u3 from 0.6281 to 0.5469"
     assert st.H[-1, 1] > H2[-1, 1] and st.H[-1, 2] > H2[-1, 2]
     assert [f"{x:.4f}" for x in (st.H[-1, 1], H2[-1, 1], st.H[-1, 2], H2[-1, 2])] == [
-        "0.3881", "0.3198", "0.6281", "0.5469"]
+        "0.3881",
+        "0.3198",
+        "0.6281",
+        "0.5469",
+    ]
 
 
 def test_the_weights_are_round_numbers_with_one_decimal(ref):

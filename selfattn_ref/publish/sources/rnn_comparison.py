@@ -57,8 +57,9 @@ def _signed(x: float, dec: int) -> str:
 @generated("rnn_comparison/W_xh.md")
 def _w_xh():
     ex, _ = _example()
-    return matrix_table(ex.W_xh, [f"x{i + 1}" for i in range(ex.W_xh.shape[0])], _units(ex.W_xh.shape[1]),
-                        WEIGHT_DECIMALS, "W_xh")
+    return matrix_table(
+        ex.W_xh, [f"x{i + 1}" for i in range(ex.W_xh.shape[0])], _units(ex.W_xh.shape[1]), WEIGHT_DECIMALS, "W_xh"
+    )
 
 
 @generated("rnn_comparison/W_hh.md")
@@ -158,8 +159,10 @@ def _contexts():
 @generated("rnn_comparison/costs.md")
 def _costs():
     results = [compare(n, d) for n, d in CASES]
-    lines = ["| measure | layer | " + " | ".join(f"n = {c['n']}<br>d = {c['d']}" for c in results) + " |",
-             "|---|---|" + "---:|" * len(results)]
+    lines = [
+        "| measure | layer | " + " | ".join(f"n = {c['n']}<br>d = {c['d']}" for c in results) + " |",
+        "|---|---|" + "---:|" * len(results),
+    ]
     measures = (
         ("sequential_steps", "steps one after another", None),
         ("longest_path", "longest path", None),
@@ -182,19 +185,25 @@ def _costs():
 def _quantities():
     ex, st = _example()
     states, units = _states(ex), _units(st.H.shape[1])
-    q = [Quantity(f"rnn H[{states[t]}, {units[k]}]", float(st.H[t, k]))
-         for t in range(st.H.shape[0]) for k in range(st.H.shape[1])]
+    q = [
+        Quantity(f"rnn H[{states[t]}, {units[k]}]", float(st.H[t, k]))
+        for t in range(st.H.shape[0])
+        for k in range(st.H.shape[1])
+    ]
     H2 = _without_first()
     q += [Quantity(f"rnn last state without {ex.tokens[0]}[{units[k]}]", float(H2[-1, k])) for k in range(H2.shape[1])]
     for kind in ("additive", "dot"):
         scores, weights = getattr(st, f"{kind}_scores"), getattr(st, f"{kind}_weights")
         context = getattr(st, f"{kind}_context")
         q += [Quantity(f"rnn {kind} score[{states[j]}]", float(scores[j])) for j in range(len(scores))]
-        q += [Quantity(f"rnn {kind} weight[{states[j]}]", float(weights[j]), proportion=True)
-              for j in range(len(weights))]
+        q += [
+            Quantity(f"rnn {kind} weight[{states[j]}]", float(weights[j]), proportion=True) for j in range(len(weights))
+        ]
         q += [Quantity(f"rnn {kind} context[{units[k]}]", float(context[k])) for k in range(len(context))]
     for n, d in CASES:
         c = compare(n, d)
-        q += [Quantity(f"cost ratio, self-attention ÷ RNN, n = {n}, d = {d}", c["ratio"]),
-              Quantity(f"cost ratio between tokens, self-attention ÷ RNN, n = {n}, d = {d}", c["between_tokens_ratio"])]
+        q += [
+            Quantity(f"cost ratio, self-attention ÷ RNN, n = {n}, d = {d}", c["ratio"]),
+            Quantity(f"cost ratio between tokens, self-attention ÷ RNN, n = {n}, d = {d}", c["between_tokens_ratio"]),
+        ]
     return q

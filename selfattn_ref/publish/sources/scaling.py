@@ -45,8 +45,9 @@ def _the_cat_sat():
 def _variance_table():
     lines = [f"| d | variance of q · k ({SAMPLES:,} pairs) | variance ÷ d |", "|---:|---:|---:|"]
     for r in _variance():
-        lines.append(f"| {r['d']} | {num(r['variance'], VARIANCE_DECIMALS)} | "
-                     f"{num(r['variance_scaled'], VARIANCE_DECIMALS)} |")
+        lines.append(
+            f"| {r['d']} | {num(r['variance'], VARIANCE_DECIMALS)} | {num(r['variance_scaled'], VARIANCE_DECIMALS)} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -70,16 +71,22 @@ def _quantities():
     q = []
     for r in _variance():
         d = r["d"]
-        q += [Quantity(f"variance of q · k, d = {d}", r["variance"]),
-              Quantity(f"variance of q · k / √d, d = {d}", r["variance_scaled"]),
-              Quantity(f"√d, d = {d}", math.sqrt(d))]
+        q += [
+            Quantity(f"variance of q · k, d = {d}", r["variance"]),
+            Quantity(f"variance of q · k / √d, d = {d}", r["variance_scaled"]),
+            Quantity(f"√d, d = {d}", math.sqrt(d)),
+        ]
     q.append(Quantity(f"the weight of each of {KEYS} keys when all are equal", 1 / KEYS, proportion=True))
     for r in _largest():
-        q += [Quantity(f"largest weight, d = {r['d']}, unscaled", r["unscaled"], proportion=True),
-              Quantity(f"largest weight, d = {r['d']}, scaled", r["scaled"], proportion=True)]
+        q += [
+            Quantity(f"largest weight, d = {r['d']}, unscaled", r["unscaled"], proportion=True),
+            Quantity(f"largest weight, d = {r['d']}, scaled", r["scaled"], proportion=True),
+        ]
     ex, st, unscaled = _the_cat_sat()
     tok, i = ex.tokens, len(ex.tokens) - 1  # the row of the last token, "sat", which the page works through
     for j in range(len(tok)):
-        q += [Quantity(f"{SLUG} weights without √d_k[{tok[i]}, {tok[j]}]", float(unscaled[i, j]), proportion=True),
-              Quantity(f"{SLUG} weights[{tok[i]}, {tok[j]}]", float(st.weights[i, j]), proportion=True)]
+        q += [
+            Quantity(f"{SLUG} weights without √d_k[{tok[i]}, {tok[j]}]", float(unscaled[i, j]), proportion=True),
+            Quantity(f"{SLUG} weights[{tok[i]}, {tok[j]}]", float(st.weights[i, j]), proportion=True),
+        ]
     return q

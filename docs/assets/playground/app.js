@@ -1,0 +1,1147 @@
+// The playground page (docs/playground.md): an editor for words, vectors and projections, and
+// every step of self-attention recomputed on each keystroke.
+//
+// The math is attention.js, the formatting format.js and the state (what may be typed, links)
+// state.js; this module only draws. The page is built with createElement and textContent: no
+// text a reader typed, and nothing from a link, ever goes through innerHTML.
+//
+// The presets are the worked examples as selfattn_ref defines them, from
+// generated/playground/presets.json (written by `make update`).
+//
+// Material's instant navigation swaps page content without reloading modules: this module runs
+// once, and mounts the playground whenever Material's document$ shows a page that has
+// #playground (and unmounts it when the page goes).
+
+import { attention, identity } from "./attention.js";
+import { cell, isIntegral, matrixCells, mixLines } from "./format.js";
+import {
+  LIMITS,
+  decodeLink,
+  encodeLink,
+  learnedDims,
+  nameError,
+  parseNumber,
+  projectionsOf,
+  sameState,
+  stateFromPreset,
+} from "./state.js";
+
+const PRESETS_URL = new URL("../../generated/playground/presets.json", import.meta.url);
+const GENERATED_HEADER = /^<!--[^\n]*-->\s*/; // the header line that `make update` writes
+const URL_DELAY = 300; // ms after the last change before the address bar follows
+const W_NAMES = ["W_Q", "W_K", "W_V"];
+
+let presetsPromise = null;
+
+/** The presets file, fetched once per page load. */
+function loadPresets() {
+  presetsPromise ??= fetch(PRESETS_URL)
+    .then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status} for ${PRESETS_URL}`);
+      return r.text();
+    })
+    .then((text) => JSON.parse(text.replace(GENERATED_HEADER, "")))
+    .catch((e) => {
+      presetsPromise = null; // try again on the next visit
+      throw e;
+    });
+  return presetsPromise;
+}
+
+// --- small DOM helpers ------------------------------------------------------------------------
+
+/** An element with attributes (set with setAttribute, or as properties for a few) and children. */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") el.textContent = v;
+    else if (k === "class") el.className = v;
+    else if (k === "checked" || k === "value" || k === "disabled" || k === "hidden") el[k] = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) el.append(c);
+  return el;
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+// --- the heatmap's colours --------------------------------------------------------------------
+
+// From weight 0 to weight 1, per colour scheme. The text of each cell is black or white,
+// whichever contrasts more with its background: one of the two always reaches 4.5:1.
+const HEAT = {
+  default: { cold: [255, 255, 255], hot: [40, 53, 147] }, // white to indigo 800
+  slate: { cold: [33, 36, 46], hot: [197, 202, 233] }, // slate background to indigo 100
+};
+
+function luminance([r, g, b]) {
+  const lin = (c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** The background and text colours of a heatmap cell (exported for the contrast test). */
+export function heatColours(weight, scheme) {
+  const { cold, hot } = HEAT[scheme] ?? HEAT.default;
+  const t = Math.min(1, Math.max(0, weight));
+  const rgb = cold.map((c, i) => Math.round(c + (hot[i] - c) * t));
+  const L = luminance(rgb);
+  const onBlack = (L + 0.05) / 0.05;
+  const onWhite = 1.05 / (L + 0.05);
+  return { background: `rgb(${rgb.join(", ")})`, color: onBlack >= onWhite ? "#000" : "#fff" };
+}
+
+function currentScheme() {
+  return document.body.getAttribute("data-md-color-scheme") === "slate" ? "slate" : "default";
+}
+
+// --- a table of results -----------------------------------------------------------------------
+
+/** A matrix shown as a table, updated in place: only cells whose text changed are touched. */
+class MatrixView {
+  constructor({ id, caption, corner, heat = false }) {
+    this.heat = heat;
+    this.caption = h("caption", { text: caption });
+    this.table = h("table", { class: heat ? "pg-table pg-heat" : "pg-table", id });
+    this.wrap = h("div", { class: "pg-scroll" }, this.table);
+    this.corner = corner;
+    this.rows = [];
+    this.cols = [];
+    this.cells = [];
+    this.rowHeads = [];
+    this.colHeads = [];
+    this.scheme = null;
+  }
+
+  setCaption(text) {
+    setText(this.caption, text);
+  }
+
+  build(rows, cols) {
+    const headRow = h("tr", {}, h("th", { scope: "col", class: "pg-corner", text: this.corner }));
+    this.colHeads = cols.map((c) => {
+      const th = h("th", { scope: "col", text: c });
+      headRow.append(th);
+      return th;
+    });
+    const body = h("tbody");
+    this.rowHeads = [];
+    this.cells = rows.map((r) => {
+      const th = h("th", { scope: "row", text: r });
+      this.rowHeads.push(th);
+      const tr = h("tr", {}, th);
+      const cells = cols.map(() => {
+        const td = h("td");
+        tr.append(td);
+        return td;
+      });
+      body.append(tr);
+      return cells;
+    });
+    this.table.replaceChildren(this.caption, h("thead", {}, headRow), body);
+    this.rows = rows.slice();
+    this.cols = cols.slice();
+    this.scheme = null;
+  }
+
+  /** texts[i][j]: what each cell shows; weights (heatmap only): each cell's value in [0, 1]. */
+  update(texts, rows, cols, weights = null) {
+    if (rows.length !== this.rows.length || cols.length !== this.cols.length) this.build(rows, cols);
+    rows.forEach((r, i) => {
+      if (this.rows[i] !== r) {
+        setText(this.rowHeads[i], r);
+        this.rows[i] = r;
+      }
+    });
+    cols.forEach((c, j) => {
+      if (this.cols[j] !== c) {
+        setText(this.colHeads[j], c);
+        this.cols[j] = c;
+      }
+    });
+    for (let i = 0; i < texts.length; i++) {
+      const row = texts[i];
+      const cells = this.cells[i];
+      for (let j = 0; j < row.length; j++) {
+        if (cells[j].textContent !== row[j]) cells[j].textContent = row[j];
+      }
+    }
+    if (weights) this.paint(weights);
+  }
+
+  paint(weights, force = false) {
+    const scheme = currentScheme();
+    const changedScheme = scheme !== this.scheme;
+    this.scheme = scheme;
+    for (let i = 0; i < weights.length; i++) {
+      for (let j = 0; j < weights[i].length; j++) {
+        const td = this.cells[i][j];
+        const key = `${scheme}:${Math.round(weights[i][j] * 1000)}`;
+        if (!force && !changedScheme && td.dataset.heat === key) continue;
+        const { background, color } = heatColours(weights[i][j], scheme);
+        td.dataset.heat = key;
+        td.style.backgroundColor = background;
+        td.style.color = color;
+      }
+    }
+  }
+}
+
+// --- the playground ---------------------------------------------------------------------------
+
+class Playground {
+  constructor(root, presets) {
+    this.root = root;
+    this.presets = presets;
+    this.cleanups = [];
+    this.urlTimer = 0;
+    this.last = null; // the last result that could be computed
+    this.errors = new Map(); // field key -> message
+    this.build();
+    this.applyLink(true);
+    const onHash = () => this.applyLink(false);
+    window.addEventListener("hashchange", onHash);
+    this.cleanups.push(() => window.removeEventListener("hashchange", onHash));
+    const flush = () => this.writeUrl();
+    window.addEventListener("pagehide", flush);
+    this.cleanups.push(() => window.removeEventListener("pagehide", flush));
+    const observer = new MutationObserver(() => this.repaint());
+    observer.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+    this.cleanups.push(() => observer.disconnect());
+    const resize = new ResizeObserver(() => this.markScrollable());
+    resize.observe(this.root);
+    this.cleanups.push(() => resize.disconnect());
+  }
+
+  destroy() {
+    this.writeUrl();
+    for (const fn of this.cleanups) fn();
+    this.cleanups = [];
+  }
+
+  // ---- the static frame ----------------------------------------------------------------------
+
+  build() {
+    const presetOptions = this.presets.presets.map((p) => h("option", { value: p.slug, text: p.title }));
+    this.presetSelect = h(
+      "select",
+      { id: "pg-preset" },
+      ...presetOptions,
+      h("option", { value: "", text: "Your own", disabled: true }),
+    );
+    this.projSelect = h(
+      "select",
+      { id: "pg-projections", "aria-describedby": "pg-projections-help" },
+      h("option", { value: "none", text: "None: softmax(X·Xᵀ)·X" }),
+      h("option", { value: "identity", text: "Identity: Q = K = V = X·I" }),
+      h("option", { value: "learned", text: "The learned weights (seeded)" }),
+      h("option", { value: "custom", text: "Your own matrices" }),
+    );
+    this.projHelp = h("span", { id: "pg-projections-help", class: "pg-help" });
+    this.projMessage = h("p", { id: "pg-projections-message", class: "pg-message", role: "alert" });
+    this.scaleBox = h("input", { type: "checkbox", id: "pg-scale" });
+    this.causalBox = h("input", { type: "checkbox", id: "pg-causal" });
+    this.decimalsSelect = h(
+      "select",
+      { id: "pg-decimals" },
+      ...Array.from({ length: LIMITS.decimals + 1 }, (_, i) => h("option", { value: String(i), text: String(i) })),
+    );
+    this.copyButton = h("button", { type: "button", class: "pg-button", id: "pg-copy", text: "Copy a link to this" });
+    this.copyStatus = h("span", { class: "pg-help", role: "status", id: "pg-copy-status" });
+    this.notice = h("div", { class: "pg-notice", id: "pg-notice", role: "alert" });
+
+    const field = (label, control, ...rest) => h("div", { class: "pg-field" }, label, control, ...rest);
+    const controls = h(
+      "div",
+      { class: "pg-controls", role: "group", "aria-label": "Example and settings" },
+      field(h("label", { for: "pg-preset", text: "Example" }), this.presetSelect),
+      field(h("label", { for: "pg-projections", text: "Projections" }), this.projSelect, this.projHelp),
+      h(
+        "div",
+        { class: "pg-field pg-checks" },
+        h("label", { class: "pg-check" }, this.scaleBox, " Divide the scores by √d_k"),
+        h("label", { class: "pg-check" }, this.causalBox, " Causal mask: each word sees only itself and the words before it"),
+      ),
+      field(h("label", { for: "pg-decimals", text: "Decimals shown" }), this.decimalsSelect),
+      h("div", { class: "pg-field pg-share" }, this.copyButton, this.copyStatus),
+    );
+
+    // The words and their vectors.
+    this.wordsTable = h("table", { class: "pg-table pg-input", id: "pg-words" });
+    this.wordsErrors = h("ul", { class: "pg-errors", id: "pg-words-errors", role: "alert" });
+    this.structureMessage = h("p", { class: "pg-message", id: "pg-structure-message", role: "alert" });
+    this.addWordButton = h("button", { type: "button", class: "pg-button", id: "pg-add-word", text: "Add a word" });
+    this.addDimButton = h("button", { type: "button", class: "pg-button", id: "pg-add-dim", text: "Add a dimension" });
+    this.removeDimButton = h("button", {
+      type: "button",
+      class: "pg-button",
+      id: "pg-remove-dim",
+      text: "Remove the last dimension",
+    });
+    const words = h(
+      "section",
+      { class: "pg-section", "aria-labelledby": "pg-words-heading" },
+      h("h2", { id: "pg-words-heading", text: "Words and their vectors" }),
+      h("p", {
+        class: "pg-help",
+        text:
+          "One row per word. Type any number (negative, decimal); the arrow keys and Enter move between " +
+          `cells. From 1 to ${LIMITS.words} words and 1 to ${LIMITS.dims} dimensions.`,
+      }),
+      h("div", { class: "pg-scroll pg-scroll--input" }, this.wordsTable),
+      this.wordsErrors,
+      h("div", { class: "pg-buttons" }, this.addWordButton, this.addDimButton, this.removeDimButton),
+      this.structureMessage,
+    );
+
+    // The reader's own matrices, and the learned ones (read only).
+    this.matrixTables = {};
+    this.matrixErrors = h("ul", { class: "pg-errors", id: "pg-matrices-errors", role: "alert" });
+    this.matricesBox = h("div", { class: "pg-matrices" });
+    this.customSection = h(
+      "section",
+      { class: "pg-section", "aria-labelledby": "pg-custom-heading", hidden: true },
+      h("h2", { id: "pg-custom-heading", text: "Your projection matrices" }),
+      h("p", {
+        class: "pg-help",
+        text: "Q = X·W_Q, K = X·W_K and V = X·W_V: one row per dimension of the vectors, one column per dimension of Q, K and V.",
+      }),
+      this.matricesBox,
+      this.matrixErrors,
+    );
+    this.learnedViews = W_NAMES.map((name) => new MatrixView({ id: `pg-learned-${name}`, caption: name, corner: "" }));
+    this.learnedNote = h("p", { class: "pg-help" });
+    this.learnedSection = h(
+      "section",
+      { class: "pg-section", "aria-labelledby": "pg-learned-heading", hidden: true },
+      h("h2", { id: "pg-learned-heading", text: "The learned weights" }),
+      this.learnedNote,
+      h("div", { class: "pg-matrices" }, ...this.learnedViews.map((v) => v.wrap)),
+    );
+
+    // The results.
+    this.stale = h("p", {
+      class: "pg-stale",
+      id: "pg-stale",
+      role: "status",
+    });
+    this.views = {
+      Q: new MatrixView({ id: "pg-Q", caption: "Q", corner: "Q" }),
+      K: new MatrixView({ id: "pg-K", caption: "K", corner: "K" }),
+      V: new MatrixView({ id: "pg-V", caption: "V", corner: "V" }),
+      scores: new MatrixView({ id: "pg-scores", caption: "Scores", corner: "query ↓ key →" }),
+      scaled: new MatrixView({ id: "pg-scaled", caption: "Scaled scores", corner: "query ↓ key →" }),
+      weights: new MatrixView({ id: "pg-weights", caption: "Weights", corner: "query ↓ key →", heat: true }),
+      output: new MatrixView({ id: "pg-output", caption: "Outputs", corner: "output" }),
+    };
+    this.qkvSection = h(
+      "details",
+      { class: "pg-details" },
+      h("summary", { text: "Q, K and V" }),
+      h("div", { class: "pg-matrices" }, this.views.Q.wrap, this.views.K.wrap, this.views.V.wrap),
+    );
+    this.scoresFormula = h("p", { class: "pg-help" });
+    this.scaledHeading = h("h3", { id: "pg-scaled-heading" });
+    this.scaledFormula = h("p", { class: "pg-help" });
+    this.scaledBox = h("div", {}, this.scaledHeading, this.scaledFormula, this.views.scaled.wrap);
+    this.selectedSelect = h("select", { id: "pg-selected" });
+    this.mixPre = h("pre", { class: "pg-mix pg-scroll", id: "pg-mix" });
+    this.mixCode = h("code", {});
+    this.mixPre.append(this.mixCode);
+    const results = h(
+      "section",
+      { class: "pg-section pg-results", "aria-labelledby": "pg-results-heading" },
+      h("h2", { id: "pg-results-heading", text: "Every step" }),
+      this.stale,
+      this.qkvSection,
+      h("h3", { text: "Step 1: score every pair" }),
+      this.scoresFormula,
+      this.views.scores.wrap,
+      this.scaledBox,
+      h("h3", { text: "Step 2: normalize each row (softmax)" }),
+      h("p", {
+        class: "pg-help",
+        text: "Each row adds up to 1; the darker the cell, the more that word (row) attends to that word (column).",
+      }),
+      this.views.weights.wrap,
+      h("h3", { text: "Step 3: mix the values" }),
+      h("p", { class: "pg-help", text: "Each output row is the weights of that row times the rows of V, added up." }),
+      this.views.output.wrap,
+      h("h3", { text: "Step 3 for one word, written out" }),
+      h("div", { class: "pg-field" }, h("label", { for: "pg-selected", text: "Word" }), this.selectedSelect),
+      this.mixPre,
+    );
+
+    this.root.replaceChildren(this.notice, controls, this.projMessage, words, this.learnedSection, this.customSection, results);
+    this.notice.hidden = true;
+
+    // Events, delegated to the root: one listener for every field of the grids.
+    const on = (el, type, fn) => {
+      el.addEventListener(type, fn);
+    };
+    on(this.root, "input", (e) => this.onInput(e));
+    on(this.root, "keydown", (e) => this.onKeydown(e));
+    on(this.presetSelect, "change", () => this.loadState(stateFromPreset(this.presets, this.presetSelect.value), true));
+    on(this.projSelect, "change", () => this.onProjections());
+    on(this.scaleBox, "change", () => this.changed());
+    on(this.causalBox, "change", () => this.changed());
+    on(this.decimalsSelect, "change", () => this.changed());
+    on(this.selectedSelect, "change", () => this.changed());
+    on(this.addWordButton, "click", () => this.addWord());
+    on(this.addDimButton, "click", () => this.addDim());
+    on(this.removeDimButton, "click", () => this.removeDim());
+    on(this.copyButton, "click", () => this.copyLink());
+    on(this.qkvSection, "toggle", () => this.markScrollable());
+  }
+
+  // ---- state in, state out -------------------------------------------------------------------
+
+  /** Read the link (on load and when the hash changes). */
+  applyLink(first) {
+    let hash = location.hash;
+    if (hash.length > 1) {
+      let id = hash.slice(1);
+      try {
+        id = decodeURIComponent(id);
+      } catch {
+        // not an anchor either
+      }
+      if (document.getElementById(id)) {
+        // An anchor (the skip link, a heading's permalink), not a state: once the browser has
+        // scrolled to it, the address holds the state again.
+        if (!first) this.writeUrl();
+        hash = "";
+      }
+    }
+    const { state, error } = decodeLink(hash, first ? location.search : "", this.presets);
+    if (error) {
+      this.showNotice(
+        `This link could not be opened: ${error}. The playground shows the ${this.defaultTitle()} example instead.`,
+      );
+      this.loadState(stateFromPreset(this.presets, this.presets.default), true);
+      return;
+    }
+    if (state) {
+      this.hideNotice();
+      this.loadState(state, false);
+    } else if (first) {
+      this.loadState(stateFromPreset(this.presets, this.presets.default), false);
+    }
+  }
+
+  defaultTitle() {
+    return this.presets.presets.find((p) => p.slug === this.presets.default).title;
+  }
+
+  showNotice(text) {
+    const dismiss = h("button", { type: "button", class: "pg-button", text: "Dismiss" });
+    dismiss.addEventListener("click", () => this.hideNotice());
+    this.notice.replaceChildren(h("p", { text }), dismiss);
+    this.notice.hidden = false;
+  }
+
+  hideNotice() {
+    this.notice.hidden = true;
+    this.notice.replaceChildren();
+  }
+
+  /** Show a whole state: every field is rebuilt. writeLink: the address bar follows now. */
+  loadState(state, writeLink) {
+    const text = (M) => M.map((row) => row.map((x) => String(x)));
+    this.m = {
+      names: state.words.slice(),
+      x: text(state.X),
+      xv: state.X.map((row) => row.slice()),
+      w: null,
+      wv: null,
+      scale: state.scale,
+      causal: state.causal,
+      projections: state.projections,
+      decimals: state.decimals,
+      selected: state.selected,
+    };
+    if (state.projections === "custom") this.setCustom(state.W_Q, state.W_K, state.W_V);
+    this.errors.clear();
+    this.scaleBox.checked = state.scale;
+    this.causalBox.checked = state.causal;
+    this.projSelect.value = state.projections;
+    this.decimalsSelect.value = String(state.decimals);
+    setText(this.projMessage, "");
+    setText(this.structureMessage, "");
+    this.buildGrids();
+    this.recompute();
+    if (writeLink) this.writeUrl();
+  }
+
+  setCustom(W_Q, W_K, W_V) {
+    const Ws = [W_Q, W_K, W_V];
+    this.m.w = Object.fromEntries(W_NAMES.map((n, t) => [n, Ws[t].map((row) => row.map((x) => String(x)))]));
+    this.m.wv = Object.fromEntries(W_NAMES.map((n, t) => [n, Ws[t].map((row) => row.slice())]));
+  }
+
+  /** The state shown now, or null while a field holds something that is not allowed. */
+  state() {
+    if (this.errors.size > 0) return null;
+    const custom = this.m.projections === "custom";
+    return {
+      words: this.m.names.slice(),
+      X: this.m.xv.map((row) => row.slice()),
+      scale: this.m.scale,
+      causal: this.m.causal,
+      projections: this.m.projections,
+      W_Q: custom ? this.m.wv.W_Q.map((row) => row.slice()) : null,
+      W_K: custom ? this.m.wv.W_K.map((row) => row.slice()) : null,
+      W_V: custom ? this.m.wv.W_V.map((row) => row.slice()) : null,
+      decimals: this.m.decimals,
+      selected: this.m.selected,
+    };
+  }
+
+  scheduleUrl() {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = setTimeout(() => this.writeUrl(), URL_DELAY);
+  }
+
+  writeUrl() {
+    clearTimeout(this.urlTimer);
+    this.urlTimer = 0;
+    const state = this.state();
+    if (!state || !this.root.isConnected) return;
+    const url = new URL(location.href);
+    url.searchParams.delete("preset");
+    url.searchParams.delete("s");
+    url.hash = encodeLink(state, this.presets);
+    if (url.href !== location.href) history.replaceState(history.state, "", url.href);
+  }
+
+  async copyLink() {
+    this.writeUrl();
+    if (!this.state()) {
+      setText(this.copyStatus, "Fix the marked fields first: a link holds only a state that can be computed.");
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(location.href);
+      setText(this.copyStatus, "Link copied.");
+    } catch {
+      setText(this.copyStatus, "Copy the address from the address bar: it holds everything shown here.");
+    }
+  }
+
+  // ---- the editable grids --------------------------------------------------------------------
+
+  rowLabel(i) {
+    const name = this.m.names[i];
+    return this.errors.has(`name-${i}`) || name.trim() === "" ? `word ${i + 1}` : name.trim();
+  }
+
+  numberInput(key, value, label) {
+    return h("input", {
+      type: "text",
+      id: `pg-${key}`,
+      class: "pg-number",
+      value,
+      "data-key": key,
+      "aria-label": label,
+      autocomplete: "off",
+      spellcheck: "false",
+      autocapitalize: "off",
+      enterkeyhint: "next",
+    });
+  }
+
+  buildGrids() {
+    const { names, x } = this.m;
+    const d = x[0].length;
+    const n = names.length;
+    const head = h("tr", {}, h("th", { scope: "col", text: "word" }));
+    for (let k = 0; k < d; k++) head.append(h("th", { scope: "col", text: `x${k + 1}` }));
+    head.append(h("th", { scope: "col", class: "pg-sr", text: "remove" }));
+    const body = h("tbody");
+    for (let i = 0; i < n; i++) {
+      const tr = h("tr", { "data-row": i });
+      tr.append(
+        h(
+          "td",
+          {},
+          h("input", {
+            type: "text",
+            id: `pg-name-${i}`,
+            class: "pg-name",
+            value: names[i],
+            "data-key": `name-${i}`,
+            "aria-label": `Name of word ${i + 1}`,
+            autocomplete: "off",
+            spellcheck: "false",
+            enterkeyhint: "next",
+          }),
+        ),
+      );
+      for (let k = 0; k < d; k++) {
+        tr.append(h("td", {}, this.numberInput(`x-${i}-${k}`, x[i][k], `${this.rowLabel(i)}, x${k + 1}`)));
+      }
+      const remove = h("button", {
+        type: "button",
+        class: "pg-remove",
+        "data-remove": i,
+        "aria-label": `Remove ${this.rowLabel(i)}`,
+        title: "Remove this word",
+        text: "×",
+      });
+      remove.addEventListener("click", () => this.removeWord(i));
+      tr.append(h("td", {}, remove));
+      body.append(tr);
+    }
+    this.wordsTable.replaceChildren(
+      h("caption", { class: "pg-sr", text: "Words and their vectors" }),
+      h("thead", {}, head),
+      body,
+    );
+
+    // The reader's matrices, when the projections are theirs.
+    const custom = this.m.projections === "custom";
+    this.customSection.hidden = !custom;
+    this.matrixTables = {};
+    if (custom) {
+      const tables = W_NAMES.map((name) => {
+        const W = this.m.w[name];
+        const thead = h("tr", {}, h("th", { scope: "col", class: "pg-corner", text: name }));
+        W[0].forEach((_, j) => thead.append(h("th", { scope: "col", text: `c${j + 1}` })));
+        const tbody = h("tbody");
+        W.forEach((row, i) => {
+          const tr = h("tr", {}, h("th", { scope: "row", text: `x${i + 1}` }));
+          row.forEach((v, j) => tr.append(h("td", {}, this.numberInput(`${name}-${i}-${j}`, v, `${name}, row x${i + 1}, column c${j + 1}`))));
+          tbody.append(tr);
+        });
+        const table = h("table", { class: "pg-table pg-input", id: `pg-${name}` }, h("caption", { text: name }), h("thead", {}, thead), tbody);
+        this.matrixTables[name] = table;
+        return h("div", { class: "pg-scroll pg-scroll--input" }, table);
+      });
+      this.matricesBox.replaceChildren(...tables);
+    } else {
+      this.matricesBox.replaceChildren();
+    }
+    this.validateAll();
+    this.syncStructureButtons();
+    this.syncSelected(true);
+  }
+
+  /** Every field checked again (after a rebuild). */
+  validateAll() {
+    this.errors.clear();
+    this.m.x.forEach((row, i) => row.forEach((t, k) => this.checkNumber(`x-${i}-${k}`, t)));
+    if (this.m.w && this.m.projections === "custom") {
+      for (const name of W_NAMES) this.m.w[name].forEach((row, i) => row.forEach((t, j) => this.checkNumber(`${name}-${i}-${j}`, t)));
+    }
+    this.checkNames();
+    this.renderErrors();
+  }
+
+  checkNumber(key, text) {
+    const [kind, i, k] = key.split("-");
+    const parsed = parseNumber(text);
+    const values = kind === "x" ? this.m.xv : this.m.wv?.[kind];
+    if (values) values[+i][+k] = parsed.error ? NaN : parsed.value;
+    this.setError(key, parsed.error ?? null);
+  }
+
+  checkNames() {
+    const { names } = this.m;
+    names.forEach((name, i) => {
+      this.setError(`name-${i}`, nameError(name, names.filter((_, j) => j !== i)));
+    });
+  }
+
+  setError(key, message) {
+    const input = this.root.querySelector(`#pg-${CSS.escape(key)}`);
+    if (message) {
+      this.errors.set(key, message);
+      if (input) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", `pg-${key}-error`);
+      }
+    } else {
+      this.errors.delete(key);
+      if (input && input.hasAttribute("aria-invalid")) {
+        input.removeAttribute("aria-invalid");
+        input.removeAttribute("aria-describedby");
+      }
+    }
+  }
+
+  fieldName(key) {
+    const [kind, i, k] = key.split("-");
+    if (kind === "name") return `Name of word ${+i + 1}`;
+    if (kind === "x") return `${this.rowLabel(+i)}, x${+k + 1}`;
+    return `${kind}, row x${+i + 1}, column c${+k + 1}`;
+  }
+
+  /** The messages under each grid, one per field that holds something not allowed. */
+  renderErrors() {
+    const lists = { words: [], matrices: [] };
+    for (const [key, message] of this.errors) {
+      const li = h(
+        "li",
+        { id: `pg-${key}-error` },
+        h("button", { type: "button", class: "pg-goto", "data-goto": key, text: this.fieldName(key) }),
+        `: ${message}`,
+      );
+      (key.startsWith("W_") ? lists.matrices : lists.words).push([key, li]);
+    }
+    const order = (a, b) => this.fieldOrder(a[0]) - this.fieldOrder(b[0]);
+    for (const [list, items] of [
+      [this.wordsErrors, lists.words],
+      [this.matrixErrors, lists.matrices],
+    ]) {
+      items.sort(order);
+      const signature = items.map(([k]) => `${k}:${this.errors.get(k)}:${this.fieldName(k)}`).join("|");
+      if (list.dataset.signature === signature) continue;
+      list.dataset.signature = signature;
+      list.replaceChildren(...items.map(([, li]) => li));
+    }
+    const stale = this.errors.size > 0;
+    setText(
+      this.stale,
+      stale && this.last
+        ? "These results are for the last numbers that could be computed: fix the fields marked above to update them."
+        : "",
+    );
+    this.stale.hidden = !stale;
+  }
+
+  fieldOrder(key) {
+    const [kind, i, k] = key.split("-");
+    const d = 32;
+    const base = { name: 0, x: 0, W_Q: 1, W_K: 2, W_V: 3 }[kind] * d * d * 2;
+    return base + +i * (d + 1) + (kind === "name" ? 0 : +k + 1);
+  }
+
+  syncStructureButtons() {
+    const n = this.m.names.length;
+    const d = this.m.x[0].length;
+    const flag = (button, off) => button.setAttribute("aria-disabled", off ? "true" : "false");
+    flag(this.addWordButton, n >= LIMITS.words);
+    flag(this.addDimButton, d >= LIMITS.dims);
+    flag(this.removeDimButton, d <= 1);
+    for (const b of this.wordsTable.querySelectorAll(".pg-remove")) flag(b, n <= 1);
+  }
+
+  structureRefused(message, button) {
+    setText(this.structureMessage, message);
+    button.setAttribute("aria-describedby", "pg-structure-message");
+  }
+
+  structureDone() {
+    setText(this.structureMessage, "");
+    for (const b of this.root.querySelectorAll("[aria-describedby='pg-structure-message']")) b.removeAttribute("aria-describedby");
+  }
+
+  freshName() {
+    for (let k = this.m.names.length + 1; ; k++) {
+      const name = `word${k}`;
+      if (!this.m.names.some((n) => n.trim() === name)) return name;
+    }
+  }
+
+  addWord() {
+    const n = this.m.names.length;
+    if (n >= LIMITS.words) {
+      this.structureRefused(`A sentence here has at most ${LIMITS.words} words: remove one before adding another.`, this.addWordButton);
+      return;
+    }
+    const d = this.m.x[0].length;
+    this.m.names.push(this.freshName());
+    this.m.x.push(Array(d).fill("0"));
+    this.m.xv.push(Array(d).fill(0));
+    this.structureDone();
+    this.rebuilt();
+    const input = this.root.querySelector(`#pg-name-${n}`);
+    input.focus();
+    input.select();
+  }
+
+  removeWord(i) {
+    const n = this.m.names.length;
+    const button = this.wordsTable.querySelector(`[data-remove="${i}"]`);
+    if (n <= 1) {
+      this.structureRefused("A sentence needs at least one word: this is the last one.", button);
+      return;
+    }
+    this.m.names.splice(i, 1);
+    this.m.x.splice(i, 1);
+    this.m.xv.splice(i, 1);
+    if (this.m.selected >= i && this.m.selected > 0) this.m.selected -= 1;
+    this.structureDone();
+    this.rebuilt();
+    const next = this.wordsTable.querySelector(`[data-remove="${Math.min(i, n - 2)}"]`);
+    (next ?? this.addWordButton).focus();
+  }
+
+  resizeCustom(d) {
+    for (const name of W_NAMES) {
+      for (const key of ["w", "wv"]) {
+        const W = this.m[key][name];
+        const zero = key === "w" ? "0" : 0;
+        const one = key === "w" ? "1" : 1;
+        while (W.length > d) W.pop();
+        for (const row of W) while (row.length > d) row.pop();
+        W.forEach((row, i) => {
+          while (row.length < d) row.push(row.length === i ? one : zero);
+        });
+        while (W.length < d) {
+          const i = W.length;
+          W.push(Array.from({ length: d }, (_, j) => (j === i ? one : zero)));
+        }
+      }
+    }
+  }
+
+  /** The dimensions change under the learned weights: they become the reader's own. */
+  leaveLearned(d) {
+    if (this.m.projections !== "learned") return;
+    const learned = projectionsOf({ projections: "learned" }, this.presets);
+    this.setCustom(learned.W_Q, learned.W_K, learned.W_V);
+    this.m.projections = "custom";
+    this.projSelect.value = "custom";
+    this.resizeCustom(d);
+    setText(
+      this.projMessage,
+      `The learned weights need vectors of ${learnedDims(this.presets)} numbers, so the projections are now your own ` +
+        "matrices, starting from the learned ones.",
+    );
+  }
+
+  addDim() {
+    const d = this.m.x[0].length;
+    if (d >= LIMITS.dims) {
+      this.structureRefused(`A vector here has at most ${LIMITS.dims} numbers.`, this.addDimButton);
+      return;
+    }
+    this.m.x.forEach((row) => row.push("0"));
+    this.m.xv.forEach((row) => row.push(0));
+    this.leaveLearned(d + 1);
+    if (this.m.projections === "custom") this.resizeCustom(d + 1);
+    this.structureDone();
+    this.rebuilt();
+    this.addDimButton.focus();
+  }
+
+  removeDim() {
+    const d = this.m.x[0].length;
+    if (d <= 1) {
+      this.structureRefused("A vector needs at least one number.", this.removeDimButton);
+      return;
+    }
+    this.m.x.forEach((row) => row.pop());
+    this.m.xv.forEach((row) => row.pop());
+    this.leaveLearned(d - 1);
+    if (this.m.projections === "custom") this.resizeCustom(d - 1);
+    this.structureDone();
+    this.rebuilt();
+    this.removeDimButton.focus();
+  }
+
+  rebuilt() {
+    this.buildGrids();
+    this.recompute();
+    this.scheduleUrl();
+  }
+
+  onProjections() {
+    const value = this.projSelect.value;
+    const d = this.m.x[0].length;
+    setText(this.projMessage, "");
+    if (value === "learned" && d !== learnedDims(this.presets)) {
+      this.projSelect.value = this.m.projections;
+      const k = learnedDims(this.presets);
+      setText(
+        this.projMessage,
+        `The learned weights are ${k} × ${k}: they need vectors of ${k} numbers, and these have ${d}. ` +
+          `Add or remove dimensions first, or choose your own matrices.`,
+      );
+      return;
+    }
+    if (value === "custom" && this.m.projections !== "custom") {
+      if (this.m.projections === "learned") {
+        const learned = projectionsOf({ projections: "learned" }, this.presets);
+        this.setCustom(learned.W_Q, learned.W_K, learned.W_V);
+      } else if (!this.m.w) {
+        this.setCustom(identity(d), identity(d), identity(d));
+      } else {
+        this.resizeCustom(d);
+      }
+    }
+    this.m.projections = value;
+    this.rebuilt();
+  }
+
+  onInput(e) {
+    const target = e.target;
+    const key = target.dataset?.key;
+    if (!key) return;
+    const [kind, i, k] = key.split("-");
+    if (kind === "name") {
+      this.m.names[+i] = target.value;
+      this.checkNames();
+      this.m.names.forEach((_, r) => this.relabelRow(r));
+      this.syncSelected(false);
+    } else if (kind === "x") {
+      this.m.x[+i][+k] = target.value;
+      this.checkNumber(key, target.value);
+    } else {
+      this.m.w[kind][+i][+k] = target.value;
+      this.checkNumber(key, target.value);
+    }
+    this.renderErrors();
+    this.recompute();
+    this.scheduleUrl();
+  }
+
+  relabelRow(i) {
+    const label = this.rowLabel(i);
+    const row = this.wordsTable.tBodies[0].rows[i];
+    row.querySelectorAll(".pg-number").forEach((input, k) => input.setAttribute("aria-label", `${label}, x${k + 1}`));
+    row.querySelector(".pg-remove").setAttribute("aria-label", `Remove ${label}`);
+  }
+
+  /** Arrow keys and Enter move between the cells of a grid, as in a spreadsheet. */
+  onKeydown(e) {
+    const input = e.target;
+    if (!(input instanceof HTMLInputElement) || !input.dataset.key || e.altKey || e.ctrlKey || e.metaKey) return;
+    const cell = input.closest("td");
+    const tr = cell?.parentElement;
+    const table = tr?.closest("table");
+    if (!table) return;
+    const col = cell.cellIndex;
+    const rows = [...table.tBodies[0].rows];
+    const r = rows.indexOf(tr);
+    let target = null;
+    const inputAt = (row, c) => row?.cells[c]?.querySelector("input") ?? null;
+    if (e.key === "ArrowUp") target = inputAt(rows[r - 1], col);
+    else if (e.key === "ArrowDown" || (e.key === "Enter" && !e.shiftKey)) target = inputAt(rows[r + 1], col);
+    else if (e.key === "Enter" && e.shiftKey) target = inputAt(rows[r - 1], col);
+    else if (e.key === "ArrowLeft" && input.selectionStart === 0 && input.selectionEnd === 0) target = inputAt(tr, col - 1);
+    else if (e.key === "ArrowRight" && input.selectionStart === input.value.length && input.selectionEnd === input.value.length) {
+      target = inputAt(tr, col + 1);
+    } else return;
+    if (e.key === "Enter") e.preventDefault();
+    if (!target) return;
+    e.preventDefault();
+    target.focus();
+    target.select();
+  }
+
+  /** The step-3 word choice follows the words. */
+  syncSelected(rebuild) {
+    const n = this.m.names.length;
+    if (this.m.selected >= n) this.m.selected = n - 1;
+    const options = this.selectedSelect.options;
+    if (rebuild || options.length !== n) {
+      this.selectedSelect.replaceChildren(...this.m.names.map((_, i) => h("option", { value: String(i), text: this.rowLabel(i) })));
+    } else {
+      for (let i = 0; i < n; i++) setText(options[i], this.rowLabel(i));
+    }
+    this.selectedSelect.value = String(this.m.selected);
+  }
+
+  changed() {
+    this.m.scale = this.scaleBox.checked;
+    this.m.causal = this.causalBox.checked;
+    this.m.decimals = Number(this.decimalsSelect.value);
+    this.m.selected = Number(this.selectedSelect.value);
+    this.recompute();
+    this.scheduleUrl();
+  }
+
+  // ---- the results ---------------------------------------------------------------------------
+
+  recompute() {
+    const state = this.state();
+    if (!state) {
+      this.renderErrors();
+      return;
+    }
+    let result;
+    try {
+      result = attention({ E: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal });
+    } catch (e) {
+      // The limits of state.js keep every result finite; shown rather than thrown, just in case.
+      this.stale.hidden = false;
+      setText(this.stale, `These numbers cannot be computed (${e.message}); the results shown are the last that could be.`);
+      return;
+    }
+    this.last = { state, result, labels: state.words.map((w) => w.trim()) };
+    this.render();
+    this.renderErrors();
+    this.syncPreset(state);
+  }
+
+  syncPreset(state) {
+    const match = this.presets.presets.find((p) => sameState(state, stateFromPreset(this.presets, p.slug)));
+    const value = match ? match.slug : "";
+    if (this.presetSelect.value !== value) this.presetSelect.value = value;
+  }
+
+  render() {
+    const { state, result: r, labels } = this.last;
+    const dec = state.decimals;
+    const dims = (M, prefix) => M[0].map((_, j) => `${prefix}${j + 1}`);
+    const projecting = state.projections !== "none";
+
+    // The projections.
+    const learned = state.projections === "learned";
+    this.learnedSection.hidden = !learned;
+    if (learned) {
+      const p = this.presets.presets.find((q) => q.slug === this.presets.learned);
+      const origin = p.origin ?? {};
+      setText(
+        this.learnedNote,
+        `Drawn by NumPy, not typed: numpy.random.default_rng(${origin.seed}).normal(0, ${origin.std}, (${p.W_Q.length}, ${p.W_Q.length})) three ` +
+          "times, in the order W_Q, W_K, W_V (the learned-weights page). Rounded here; the playground computes with every digit.",
+      );
+      W_NAMES.forEach((name, t) => {
+        const W = p[name];
+        this.learnedViews[t].update(matrixCells(W, dec), W.map((_, i) => `x${i + 1}`), dims(W, "c"));
+      });
+    }
+    const projHelp = {
+      none: "Q = K = V = X: each word's own vector",
+      identity: "Q = X·I, K = X·I, V = X·I: the same as X",
+      learned: "Q = X·W_Q, K = X·W_K, V = X·W_V with the learned weights",
+      custom: "Q = X·W_Q, K = X·W_K, V = X·W_V with your matrices",
+    }[state.projections];
+    setText(this.projHelp, projHelp);
+
+    this.qkvSection.hidden = !projecting;
+    if (projecting) {
+      for (const name of ["Q", "K", "V"]) {
+        const M = r[name];
+        this.views[name].update(matrixCells(M, dec), labels, dims(M, "c"));
+      }
+    }
+
+    // Step 1.
+    setText(this.scoresFormula, projecting ? "S = Q·Kᵀ: query i against key j." : "S = X·Xᵀ: each word's vector against every other's.");
+    this.views.scores.update(matrixCells(r.scores, dec), labels, labels);
+
+    // The scores the softmax reads, when they differ from S.
+    const shown = state.scale || state.causal;
+    this.scaledBox.hidden = !shown;
+    if (shown) {
+      const dk = r.Q[0].length;
+      setText(
+        this.scaledHeading,
+        state.scale && state.causal ? "Scaled and masked scores" : state.scale ? "Scaled scores" : "Masked scores",
+      );
+      const parts = [];
+      if (state.scale) parts.push(`S ÷ √d_k, with d_k = ${dk}`);
+      if (state.causal) parts.push("−∞ where a word would look at a later word (its weight becomes 0)");
+      setText(this.scaledFormula, parts.join("; ") + ".");
+      this.views.scaled.setCaption(this.scaledHeading.textContent);
+      const finite = r.logits.map((row) => row.filter((x) => x !== -Infinity));
+      const integral = isIntegral(finite);
+      const texts = r.logits.map((row) => row.map((x) => cell(x, dec, integral)));
+      this.views.scaled.update(texts, labels, labels);
+    }
+
+    // Step 2 and step 3.
+    this.views.weights.update(matrixCells(r.weights, dec), labels, labels, r.weights);
+    this.views.output.update(matrixCells(r.output, dec), labels, dims(r.output, "x"));
+    const i = Math.min(state.selected, labels.length - 1);
+    setText(this.mixCode, mixLines(labels, r.weights[i], r.V, r.output[i], dec));
+    this.scheduleScrollCheck();
+  }
+
+  repaint() {
+    if (this.last) this.views.weights.paint(this.last.result.weights);
+  }
+
+  scheduleScrollCheck() {
+    if (this.scrollFrame) return;
+    this.scrollFrame = requestAnimationFrame(() => {
+      this.scrollFrame = 0;
+      this.markScrollable();
+    });
+  }
+
+  /** A container that scrolls sideways and holds nothing focusable can take focus (for the keyboard). */
+  markScrollable() {
+    for (const el of this.root.querySelectorAll(".pg-scroll")) {
+      const overflows = el.scrollWidth > el.clientWidth + 1;
+      const focusable = el.querySelector("input, button, select");
+      if (overflows && !focusable) {
+        if (!el.hasAttribute("tabindex")) {
+          el.setAttribute("tabindex", "0");
+          el.setAttribute("role", "region");
+          const label = el.querySelector("caption")?.textContent || "Step 3 written out";
+          el.setAttribute("aria-label", `${label} (scrolls sideways)`);
+        }
+      } else if (el.hasAttribute("tabindex")) {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+      }
+    }
+  }
+}
+
+// --- mounting ---------------------------------------------------------------------------------
+
+let current = null;
+
+const STYLESHEET = new URL("playground.css", import.meta.url).href;
+
+/** The playground's stylesheet, in the head (instant navigation drops what no page's head has). */
+function ensureStylesheet() {
+  let link = [...document.querySelectorAll("link[rel=stylesheet]")].find((l) => l.href === STYLESHEET);
+  if (!link) {
+    link = h("link", { rel: "stylesheet", href: STYLESHEET });
+    link.dataset.loaded = "false";
+    link.addEventListener("load", () => (link.dataset.loaded = "true"), { once: true });
+    document.head.append(link);
+  }
+  if (link.dataset.loaded === "false") {
+    return new Promise((resolve) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", resolve, { once: true }); // unstyled beats nothing
+    });
+  }
+  return Promise.resolve();
+}
+
+function mount() {
+  const root = document.getElementById("playground");
+  if (current && current.root !== root) {
+    current.destroy();
+    current = null;
+  }
+  if (!root || current) return;
+  if (root.dataset.state === "loading") return;
+  root.dataset.state = "loading";
+  Promise.all([loadPresets(), ensureStylesheet()])
+    .then(([presets]) => {
+      if (!root.isConnected || current) return;
+      current = new Playground(root, presets);
+      root.dataset.state = "ready";
+      root.setAttribute("aria-busy", "false");
+    })
+    .catch((e) => {
+      root.dataset.state = "failed";
+      root.replaceChildren(
+        h("p", { class: "pg-message", role: "alert", text: `The playground could not load its examples: ${e.message}` }),
+      );
+    });
+}
+
+if (globalThis.document$ && typeof globalThis.document$.subscribe === "function") {
+  globalThis.document$.subscribe(() => mount());
+} else if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", mount, { once: true });
+} else {
+  mount();
+}

@@ -1,0 +1,166 @@
+// The math of attention in plain JavaScript: score, normalize, mix.
+//
+// The twin of selfattn_ref/attention.py and selfattn_ref/examples (run), for the playground.
+// tests/browser/test_playground.py imports this module in Chromium and holds every result equal
+// to the NumPy reference (to 1e-9) on hundreds of seeded random cases. No DOM here.
+//
+// A matrix is an array of rows, each an array of numbers: X[i][k]. Shapes use n for the number
+// of queries, m for the number of keys, d for their width and d_v for the width of the values.
+
+/** Shape of a matrix as "(rows, cols)", for error messages. */
+function shape(M) {
+  return Array.isArray(M) ? `(${M.length}, ${Array.isArray(M[0]) ? M[0].length : "?"})` : typeof M;
+}
+
+/** Throw unless M is a non-empty rectangular matrix of finite numbers. */
+export function checkMatrix(M, name) {
+  if (!Array.isArray(M) || M.length === 0 || !Array.isArray(M[0]) || M[0].length === 0) {
+    throw new RangeError(`${name} must be a non-empty matrix, got ${shape(M)}`);
+  }
+  const width = M[0].length;
+  for (let i = 0; i < M.length; i++) {
+    const row = M[i];
+    if (!Array.isArray(row) || row.length !== width) {
+      throw new RangeError(`${name} is ragged: row ${i + 1} has ${Array.isArray(row) ? row.length : 0} entries, row 1 has ${width}`);
+    }
+    for (let k = 0; k < width; k++) {
+      if (typeof row[k] !== "number" || !Number.isFinite(row[k])) {
+        throw new RangeError(`${name} must hold finite numbers, got ${String(row[k])} at (${i + 1}, ${k + 1})`);
+      }
+    }
+  }
+  return M;
+}
+
+/** A @ B: (n, k) @ (k, m) -> (n, m). */
+export function matmul(A, B) {
+  const n = A.length;
+  const k = B.length;
+  const m = B[0].length;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = A[i];
+    const row = new Array(m);
+    for (let j = 0; j < m; j++) {
+      let s = 0;
+      for (let t = 0; t < k; t++) s += a[t] * B[t][j];
+      row[j] = s;
+    }
+    out[i] = row;
+  }
+  return out;
+}
+
+/** Dot product of every query with every key: Q (n, d), K (m, d) -> (n, m). */
+export function scores(Q, K) {
+  if (Q[0].length !== K[0].length) {
+    throw new RangeError(`Q and K must have the same width, got Q ${shape(Q)} and K ${shape(K)}`);
+  }
+  const n = Q.length;
+  const m = K.length;
+  const d = Q[0].length;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const q = Q[i];
+    const row = new Array(m);
+    for (let j = 0; j < m; j++) {
+      const k = K[j];
+      let s = 0;
+      for (let t = 0; t < d; t++) s += q[t] * k[t];
+      row[j] = s;
+    }
+    out[i] = row;
+  }
+  return out;
+}
+
+/**
+ * Softmax of each row: positive weights that sum to 1.
+ *
+ * The row's largest entry is subtracted first, which keeps exp() from overflowing and changes
+ * nothing else, as in selfattn_ref.attention.softmax. Entries of -Infinity (masked scores) get
+ * weight 0; NaN, +Infinity or a row that is all -Infinity is an error.
+ */
+export function softmax(S) {
+  return S.map((row, i) => {
+    let top = -Infinity;
+    for (const x of row) {
+      if (Number.isNaN(x) || x === Infinity) throw new RangeError(`S must not hold NaN or +Infinity (row ${i + 1})`);
+      if (x > top) top = x;
+    }
+    if (top === -Infinity) throw new RangeError(`S row ${i + 1} is all -Infinity (nothing to attend to)`);
+    const e = row.map((x) => Math.exp(x - top));
+    let total = 0;
+    for (const x of e) total += x;
+    return e.map((x) => x / total);
+  });
+}
+
+/** Weighted sums of the values: row i of the result is sum_j A[i][j] · V[j]. A (n, m), V (m, d_v). */
+export function mix(A, V) {
+  if (A[0].length !== V.length) {
+    throw new RangeError(`A must have one column per row of V, got A ${shape(A)} and V ${shape(V)}`);
+  }
+  return matmul(A, V);
+}
+
+/** (n, n) mask, true where query i may attend to key j: the lower triangle (j <= i). */
+export function causalMask(n) {
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => j <= i));
+}
+
+/** The identity matrix (d, d). */
+export function identity(d) {
+  return Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
+}
+
+/**
+ * Every step of one self-attention computation, in the order the pages show them.
+ *
+ * E: the embeddings (n, d). projections: "none" (Q = K = V = E, the first article's
+ * softmax(X·Xᵀ)·X), "identity" (W = I, so Q = E·I), or "matrices" with W_Q, W_K (d, d_k) and
+ * W_V (d, d_v). scale: divide the scores by √d_k. causal: query i sees keys 0..i only.
+ *
+ * Returns {Q, K, V, scores, scaled, logits, weights, output, mask, factor}: scores = Q·Kᵀ
+ * (unmasked, as the pages print them); scaled = scores · (1/√d_k), or null without scaling;
+ * logits = what the softmax reads (scaled or not, masked entries -Infinity); mask null unless
+ * causal; factor the number the scores were multiplied by.
+ */
+export function attention({ E, projections = "none", W_Q = null, W_K = null, W_V = null, scale = false, causal = false }) {
+  checkMatrix(E, "E");
+  const d = E[0].length;
+  let Q, K, V;
+  if (projections === "none") {
+    Q = K = V = E;
+  } else if (projections === "identity" || projections === "matrices") {
+    const Ws = projections === "identity" ? [identity(d), identity(d), identity(d)] : [W_Q, W_K, W_V];
+    const names = ["W_Q", "W_K", "W_V"];
+    Ws.forEach((W, t) => {
+      checkMatrix(W, names[t]);
+      if (W.length !== d) {
+        throw new RangeError(`${names[t]} must have one row per embedding dimension, got E ${shape(E)} and ${names[t]} ${shape(W)}`);
+      }
+    });
+    if (Ws[0][0].length !== Ws[1][0].length) {
+      throw new RangeError(`W_Q and W_K must have the same number of columns, got ${Ws[0][0].length} and ${Ws[1][0].length}`);
+    }
+    [Q, K, V] = Ws.map((W) => matmul(E, W));
+  } else {
+    throw new RangeError(`projections must be "none", "identity" or "matrices", got ${String(projections)}`);
+  }
+  const n = E.length;
+  const S = scores(Q, K); // (n, n)
+  const factor = scale ? 1 / Math.sqrt(Q[0].length) : 1; // as NumPy: scores * (1/√d_k)
+  const scaled = scale ? S.map((row) => row.map((x) => x * factor)) : null;
+  const mask = causal ? causalMask(n) : null;
+  const base = scaled ?? S;
+  const logits = mask ? base.map((row, i) => row.map((x, j) => (mask[i][j] ? x : -Infinity))) : base;
+  for (const row of logits) {
+    for (const x of row) {
+      if (Number.isNaN(x) || x === Infinity) throw new RangeError("the scores are too large to compute: use smaller numbers");
+    }
+  }
+  const weights = softmax(logits);
+  const output = mix(weights, V);
+  return { Q, K, V, scores: S, scaled, logits, weights, output, mask, factor };
+}

@@ -1,0 +1,282 @@
+// The playground's state: what the reader may type, and the state as a link. No DOM here.
+//
+// A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, decimals, selected}:
+//   words        1 to 16 distinct names (1 to 40 characters each)
+//   X            one vector per word, 1 to 16 numbers each, all the same length
+//   projections  "none" (softmax(X·Xᵀ)·X), "identity", "learned" (the learned example's
+//                matrices, which need as many dimensions as that example has) or "custom"
+//                (W_Q, W_K, W_V: square matrices the reader edits, one row per dimension)
+//   decimals     0 to 10; selected: the word whose step 3 is written out
+//
+// In a link the state is the hash (or the query string: the pages link with ?preset=... since
+// MkDocs checks every #anchor of a link between pages):
+//   #preset=<slug>   a worked example as it is
+//   #s=<base64url>   the whole state, as UTF-8 JSON
+// decodeLink() reads either and says, in a sentence, why a link cannot be used.
+
+export const LIMITS = Object.freeze({
+  words: 16,
+  dims: 16,
+  nameLength: 40,
+  magnitude: 1e6, // every score stays a finite float (16 · (16 · 1e6 · 1e6)² < 1.8e308)
+  decimals: 10,
+  linkLength: 20000,
+});
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const MAGNITUDE = "1,000,000";
+
+/**
+ * What a typed number means: {value} or {error}. Accepts 2, -0.5, .5, 1e-3 and the minus sign
+ * the site prints (−). The message never repeats what was typed.
+ */
+export function parseNumber(text) {
+  const t = String(text).trim().replace(/^\u2212/, "-");
+  if (t === "") return { error: "Empty: type a number, such as 0.5 or -2." };
+  if (!NUMBER.test(t)) return { error: "Not a number: use digits, a point and a minus sign, such as 0.5 or -2." };
+  const value = Number(t);
+  if (!Number.isFinite(value) || Math.abs(value) > LIMITS.magnitude) {
+    return { error: `Too large: use a number between -${MAGNITUDE} and ${MAGNITUDE}.` };
+  }
+  return { value: value === 0 ? 0 : value }; // no -0
+}
+
+/** Control characters and the like, which a name may not hold. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** Why a word's name cannot be used (null if it can). `others`: the other words' names. */
+export function nameError(name, others = []) {
+  const t = String(name);
+  if (t.trim() === "") return "Empty: give the word a name.";
+  const length = [...t].length;
+  if (length > LIMITS.nameLength) {
+    return `Too long: a name has at most ${LIMITS.nameLength} characters, this one has ${length.toLocaleString("en")}.`;
+  }
+  if (INVISIBLE.test(t)) return "A name may not hold control characters.";
+  if (others.some((o) => o.trim() === t.trim())) {
+    return "Two words have this name: give each word its own name (for example the2).";
+  }
+  return null;
+}
+
+// --- links ------------------------------------------------------------------------------------
+
+function toBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new LinkError("the state is not base64url text");
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+  let binary;
+  try {
+    binary = atob(b64);
+  } catch {
+    throw new LinkError("the state is not base64url text");
+  }
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new LinkError("the state is not UTF-8 text");
+  }
+}
+
+/** A link that cannot be used; the message says why, in words a reader can act on. */
+export class LinkError extends Error {}
+
+function presetBySlug(presets, slug) {
+  return presets.presets.find((p) => p.slug === slug);
+}
+
+/** The state of a worked example, as the presets file has it. */
+export function stateFromPreset(presets, slug) {
+  const p = presetBySlug(presets, slug);
+  if (!p) throw new LinkError(`there is no example named "${String(slug).slice(0, 60)}"`);
+  const copy = (M) => M.map((row) => row.slice());
+  const state = {
+    words: p.tokens.slice(),
+    X: copy(p.embeddings),
+    scale: p.scale,
+    causal: p.causal,
+    projections: p.projections,
+    W_Q: null,
+    W_K: null,
+    W_V: null,
+    decimals: p.decimals,
+    selected: 0,
+  };
+  if (p.projections === "matrices") {
+    if (slug === presets.learned) {
+      state.projections = "learned";
+    } else {
+      state.projections = "custom";
+      state.W_Q = copy(p.W_Q);
+      state.W_K = copy(p.W_K);
+      state.W_V = copy(p.W_V);
+    }
+  }
+  return state;
+}
+
+/** The matrices the state projects with: {projections, W_Q, W_K, W_V} as attention() takes them. */
+export function projectionsOf(state, presets) {
+  if (state.projections === "learned") {
+    const p = presetBySlug(presets, presets.learned);
+    return { projections: "matrices", W_Q: p.W_Q, W_K: p.W_K, W_V: p.W_V };
+  }
+  if (state.projections === "custom") {
+    return { projections: "matrices", W_Q: state.W_Q, W_K: state.W_K, W_V: state.W_V };
+  }
+  return { projections: state.projections };
+}
+
+/** The number of dimensions the learned weights need. */
+export function learnedDims(presets) {
+  return presetBySlug(presets, presets.learned).W_Q.length;
+}
+
+/** Whether two states show the same thing (for links: a preset as it is gets a short link). */
+export function sameState(a, b) {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(s) {
+  const custom = s.projections === "custom";
+  return {
+    words: s.words,
+    X: s.X,
+    scale: s.scale,
+    causal: s.causal,
+    projections: s.projections,
+    W_Q: custom ? s.W_Q : null,
+    W_K: custom ? s.W_K : null,
+    W_V: custom ? s.W_V : null,
+    decimals: s.decimals,
+    selected: s.selected,
+  };
+}
+
+/** The hash for a state: "preset=<slug>" when it is a worked example as it is, else "s=...". */
+export function encodeLink(state, presets) {
+  for (const p of presets.presets) {
+    if (sameState(state, stateFromPreset(presets, p.slug))) return `preset=${p.slug}`;
+  }
+  const c = canonical(state);
+  const out = { v: 1, words: c.words, X: c.X, scale: c.scale, causal: c.causal, projections: c.projections };
+  if (state.projections === "custom") Object.assign(out, { W_Q: c.W_Q, W_K: c.W_K, W_V: c.W_V });
+  out.decimals = c.decimals;
+  if (c.selected) out.selected = c.selected;
+  return `s=${toBase64Url(JSON.stringify(out))}`;
+}
+
+const isPlainObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
+
+function checkNumbers(M, name, rows, cols) {
+  if (!Array.isArray(M) || M.length !== rows) {
+    throw new LinkError(`${name} must have ${rows} rows`);
+  }
+  M.forEach((row, i) => {
+    if (!Array.isArray(row)) throw new LinkError(`row ${i + 1} of ${name} is not a list of numbers`);
+    if (row.length !== cols) {
+      throw new LinkError(`row ${i + 1} of ${name} has ${row.length} numbers where row 1 has ${cols} (a ragged table)`);
+    }
+    for (const x of row) {
+      if (typeof x !== "number" || !Number.isFinite(x) || Math.abs(x) > LIMITS.magnitude) {
+        throw new LinkError(`${name} holds an entry that is not a number between -${MAGNITUDE} and ${MAGNITUDE}`);
+      }
+    }
+  });
+  return M.map((row) => row.map((x) => (x === 0 ? 0 : x)));
+}
+
+/** A full state from the JSON of an "s=" link; throws LinkError saying what is wrong. */
+export function validateState(obj, presets) {
+  if (!isPlainObject(obj)) throw new LinkError("the state is not a JSON object");
+  if (obj.v !== 1) throw new LinkError("the state has an unknown version");
+  const known = new Set(["v", "words", "X", "scale", "causal", "projections", "W_Q", "W_K", "W_V", "decimals", "selected"]);
+  const unknown = Object.keys(obj).find((k) => !known.has(k));
+  if (unknown !== undefined) throw new LinkError("the state holds a key the playground does not know");
+  const { words } = obj;
+  if (!Array.isArray(words) || words.length < 1 || words.length > LIMITS.words) {
+    const got = Array.isArray(words) ? ` (it has ${words.length})` : "";
+    throw new LinkError(`a sentence has 1 to ${LIMITS.words} words${got}`);
+  }
+  words.forEach((w, i) => {
+    if (typeof w !== "string") throw new LinkError(`word ${i + 1} is not text`);
+    const problem = nameError(w, words.filter((_, j) => j !== i));
+    if (problem) throw new LinkError(`word ${i + 1}: ${problem.charAt(0).toLowerCase()}${problem.slice(1).replace(/\.$/, "")}`);
+  });
+  if (!Array.isArray(obj.X) || obj.X.length !== words.length) {
+    throw new LinkError("there must be one vector per word");
+  }
+  const d = Array.isArray(obj.X[0]) ? obj.X[0].length : 0;
+  if (d < 1 || d > LIMITS.dims) throw new LinkError(`a vector has 1 to ${LIMITS.dims} numbers`);
+  const X = checkNumbers(obj.X, "the vectors", words.length, d);
+  for (const key of ["scale", "causal"]) {
+    if (typeof obj[key] !== "boolean") throw new LinkError(`"${key}" must be true or false`);
+  }
+  const projections = obj.projections;
+  if (!["none", "identity", "learned", "custom"].includes(projections)) {
+    throw new LinkError("the projections must be none, identity, learned or custom");
+  }
+  let W_Q = null;
+  let W_K = null;
+  let W_V = null;
+  if (projections === "custom") {
+    [W_Q, W_K, W_V] = ["W_Q", "W_K", "W_V"].map((k) => checkNumbers(obj[k], k, d, d));
+  } else if (["W_Q", "W_K", "W_V"].some((k) => k in obj)) {
+    throw new LinkError("matrices are given but the projections are not custom");
+  }
+  if (projections === "learned" && d !== learnedDims(presets)) {
+    throw new LinkError(`the learned weights need vectors of ${learnedDims(presets)} numbers`);
+  }
+  const decimals = obj.decimals;
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > LIMITS.decimals) {
+    throw new LinkError(`"decimals" must be a whole number from 0 to ${LIMITS.decimals}`);
+  }
+  const selected = obj.selected ?? 0;
+  if (!Number.isInteger(selected) || selected < 0 || selected >= words.length) {
+    throw new LinkError("the selected word is not one of the words");
+  }
+  return { words: words.slice(), X, scale: obj.scale, causal: obj.causal, projections, W_Q, W_K, W_V, decimals, selected };
+}
+
+/**
+ * The state a link asks for: {state, error}. `hash` and `search` as location has them
+ * ("#s=..." / "?preset=..."); the hash wins. state is null when the link names no state;
+ * error (a sentence) when it names one that cannot be used.
+ */
+export function decodeLink(hash, search, presets) {
+  for (const part of [hash, search]) {
+    const text = String(part || "").replace(/^[#?]/, "");
+    if (text === "") continue;
+    if (text.length > LIMITS.linkLength) return { state: null, error: "the link is too long" };
+    const params = new URLSearchParams(text);
+    const keys = [...params.keys()];
+    const ours = keys.filter((k) => k === "s" || k === "preset");
+    if (ours.length === 0) {
+      if (part === hash) return { state: null, error: "the link's #part does not describe a playground state" };
+      continue; // another query string: not ours
+    }
+    if (ours.length > 1) return { state: null, error: "the link names more than one state" };
+    try {
+      if (ours[0] === "preset") return { state: stateFromPreset(presets, params.get("preset")), error: null };
+      let obj;
+      const json = fromBase64Url(params.get("s"));
+      try {
+        obj = JSON.parse(json);
+      } catch {
+        throw new LinkError("the state is not valid JSON");
+      }
+      return { state: validateState(obj, presets), error: null };
+    } catch (e) {
+      if (e instanceof LinkError) return { state: null, error: e.message };
+      throw e;
+    }
+  }
+  return { state: null, error: null };
+}

@@ -1,0 +1,119 @@
+"""Fixtures for the browser layer: the built site, served on 127.0.0.1, and Debian's Chromium.
+
+One build and one browser per session. The site is served by a threaded http.server on a free
+port; the port is taken before the build so that site_url (SITE_URL) matches the server, which
+Material's instant navigation needs (it follows only links found in sitemap.xml, whose entries
+come from site_url). Playwright's own browser downloads cannot run here, so pytest-playwright's
+`browser` fixture is pointed at /usr/bin/chromium; without it the tests skip (and under CI=true
+the suite's conftest turns that skip into a failure).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def mkdocs_build(site_dir: Path, **env: str) -> None:
+    """`mkdocs build --strict` of the repository into site_dir, with extra environment variables."""
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
+    proc = subprocess.run(cmd, cwd=REPO, env=full_env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, (
+        f"{' '.join(cmd)} (env {env}) failed with exit code {proc.returncode}:\n{proc.stdout}{proc.stderr}"
+    )
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the signature is http.server's
+        pass
+
+
+@dataclass(frozen=True)
+class Site:
+    dir: Path  # the built site
+    base_url: str  # http://127.0.0.1:PORT/
+
+    def url(self, html: Path | str) -> str:
+        """The URL under which the server shows a built file (foo/index.html -> BASE/foo/)."""
+        rel = Path(html).relative_to(self.dir).as_posix() if Path(html).is_absolute() else str(html)
+        if rel == "index.html" or rel.endswith("/index.html"):
+            rel = rel[: -len("index.html")]
+        return self.base_url + rel
+
+    def html_files(self) -> list[Path]:
+        """Every page of the built site (404.html included: it is served too)."""
+        return sorted(p for p in self.dir.rglob("*.html") if "assets" not in p.relative_to(self.dir).parts)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    site_dir = tmp_path_factory.mktemp("site") / "site"
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)  # bound now: the port is known
+    base_url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    try:
+        mkdocs_build(site_dir, SITE_URL=base_url)
+    except BaseException:
+        httpd.server_close()
+        raise
+    thread = threading.Thread(target=httpd.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    yield Site(dir=site_dir, base_url=base_url)
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The OFFLINE=true build (`make offline`), meant to be opened from disk."""
+    site_dir = tmp_path_factory.mktemp("site-offline") / "site"
+    mkdocs_build(site_dir, OFFLINE="true")
+    return site_dir
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """pytest-playwright's launch options, pointed at Debian's Chromium."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (`make chromium`)")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    # Wide enough for Material's left navigation sidebar (>= 76.25em). The colour preference is
+    # Playwright's default, light, unless a test asks for color_scheme="dark".
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture
+def new_context(new_context):
+    """pytest-playwright's context factory, with a 10 s default timeout instead of 30 s."""
+
+    def make(**kwargs):
+        context = new_context(**kwargs)
+        context.set_default_timeout(10_000)
+        return context
+
+    return make
