@@ -5,6 +5,10 @@ missing in CI is a broken set-up, not a reason to pass.
 """
 
 import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -19,3 +23,24 @@ def pytest_runtest_makereport(item, call):
         reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, which must run every test: {reason}"
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Build:
+    proc: subprocess.CompletedProcess
+    dir: Path  # the built site
+
+
+@pytest.fixture(scope="session")
+def strict_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """`mkdocs build --strict` of the repository, once per session: every notebook is executed
+    in it, which is most of its time. The tests that read the built site share it."""
+    site = tmp_path_factory.mktemp("strict-build") / "site"
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("NOTEBOOKS_EXECUTE", None)  # the site as published: notebooks executed
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    return Build(proc, site)

@@ -16,4 +16,5 @@ def test_ruff(command):
     if RUFF is None:
         pytest.skip("ruff is not installed (it is in requirements.lock)")
     proc = subprocess.run([RUFF, *command, "."], cwd=ROOT, capture_output=True, text=True)
-    assert proc.returncode == 0, f"ruff {' '.join(command)} found problems (fix with `make format`):\n{proc.stdout}{proc.stderr}"
+    report = f"{proc.stdout}{proc.stderr}"
+    assert proc.returncode == 0, f"ruff {' '.join(command)} found problems (fix with `make format`):\n{report}"

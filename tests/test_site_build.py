@@ -31,10 +31,10 @@ def mkdocs_build(project: Path, site_dir: Path, **env: str) -> subprocess.Comple
     )
 
 
-def test_strict_build_succeeds(tmp_path: Path):
-    proc = mkdocs_build(REPO, tmp_path / "site")
+def test_strict_build_succeeds(strict_build):
+    proc = strict_build.proc  # the session's build (conftest.py), which the notebook tests read too
     assert proc.returncode == 0, f"mkdocs build --strict failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}"
-    missing = [page for page in NAV_PAGES if not (tmp_path / "site" / page).is_file()]
+    missing = [page for page in NAV_PAGES if not (strict_build.dir / page).is_file()]
     assert not missing, f"the build has no {missing}"
 
 
@@ -63,7 +63,8 @@ def test_strict_build_fails_on_broken_links(tmp_path: Path):
     project = project_copy(tmp_path)
     lines = "\n".join(f"- {kind}: {link}" for kind, link in BAD_LINKS.items())
     (project / "docs" / "zz-link-check.md").write_text(f"# Link check\n\n{lines}\n")
-    proc = mkdocs_build(project, tmp_path / "site")
+    # The notebooks are not executed: this build checks links, and running them would double its time.
+    proc = mkdocs_build(project, tmp_path / "site", NOTEBOOKS_EXECUTE="false")
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0, f"a page with broken links passed mkdocs build --strict:\n{output}"
     warned = "\n".join(line for line in output.splitlines() if "WARNING" in line and "zz-link-check.md" in line)

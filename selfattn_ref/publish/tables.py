@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import examples
-from . import GENERATED
+from . import DOCS, GENERATED
 from .fmt import cell, is_integral, num, vector
 
 HEADER = "<!-- Generated from selfattn_ref by make update; do not edit. -->\n"
@@ -30,6 +30,23 @@ def matrix_table(M, row_labels, col_labels, decimals: int, corner: str = "") -> 
     for label, row in zip(row_labels, M, strict=True):
         lines.append("| " + " | ".join([f"**{label}**", *(cell(x, decimals, integral) for x in row)]) + " |")
     return "\n".join(lines) + "\n"
+
+
+def beside(table: str, figure: str) -> str:
+    """A table and its figure side by side (extra.css, ``.weights-figure``; the pair wraps on a
+    narrow screen). md_in_html parses the table inside the ``<div>``; the figure is one line
+    of SVG (:mod:`.figures`), which Markdown leaves alone, even indented in a tab."""
+    return f'<div class="weights-figure" markdown>\n\n{table}\n{figure}\n\n</div>\n'
+
+
+def weights_table(M, row_labels, col_labels, decimals: int, title: str, corner: str = "query ↓ key →") -> str:
+    """A matrix of attention weights: its table and, beside it, its heatmap (same rounding)."""
+    from .figures import heatmap
+
+    return beside(
+        matrix_table(M, row_labels, col_labels, decimals, corner),
+        heatmap(M, row_labels, col_labels, decimals, title=title),
+    )
 
 
 def _dims(d: int) -> list[str]:
@@ -53,7 +70,7 @@ def example_files(ex: examples.Example) -> dict[str, str]:
     files = {
         "embeddings.md": matrix_table(ex.E, tok, _dims(d), dec, "token"),
         "scores.md": matrix_table(st.scores, tok, tok, dec, "query ↓ key →"),
-        "weights.md": matrix_table(st.weights, tok, tok, dec, "query ↓ key →"),
+        "weights.md": weights_table(st.weights, tok, tok, dec, f"attention weights of “{ex.title}”"),
         "output.md": matrix_table(st.output, tok, _dims(st.output.shape[1]), dec, "output"),
     }
     if st.scaled is not None:
@@ -119,8 +136,25 @@ def generated(relpath: str):
     return register
 
 
+# Generated files that are not includes under docs/generated/ (for example the notebooks,
+# docs/notebooks/<page>.ipynb): written as the function returns them, with no header, since
+# their format (JSON) has no comments. They are checked up to date like every generated file.
+_GENERATED_FILES: dict[str, Callable[[], str]] = {}
+
+
+def generated_file(docs_relpath: str):
+    """Register a function returning the whole text of ``docs/<docs_relpath>``."""
+
+    def register(fn):
+        _GENERATED_FILES[docs_relpath] = fn
+        return fn
+
+    return register
+
+
 def generate() -> dict[Path, str]:
     """Every generated file, by path: each worked example's, then each registered one."""
+    from . import notebooks  # noqa: F401 - registers the notebooks
     from .sources import load_all
 
     load_all()
@@ -130,4 +164,6 @@ def generate() -> dict[Path, str]:
             out[GENERATED / slug / name] = text
     for relpath, fn in sorted(_GENERATED.items()):
         out[GENERATED / relpath] = HEADER + "\n" + fn()
+    for relpath, fn in sorted(_GENERATED_FILES.items()):
+        out[DOCS / relpath] = fn()
     return out

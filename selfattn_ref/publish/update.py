@@ -13,7 +13,11 @@ def stale_generated() -> tuple[dict[Path, str], list[Path]]:
 
     want = generate()
     changed = {p: t for p, t in want.items() if not p.is_file() or p.read_text(encoding="utf-8") != t}
-    orphans = sorted(p for p in GENERATED.rglob("*.md") if p not in want) if GENERATED.is_dir() else []
+    # Files a generator once wrote and no longer produces: generated includes, and notebooks.
+    from .notebooks import NOTEBOOKS_DIR
+
+    made = [*(GENERATED.rglob("*.md") if GENERATED.is_dir() else []), *NOTEBOOKS_DIR.glob("*.ipynb")]
+    orphans = sorted(p for p in made if p not in want)
     return changed, orphans
 
 

@@ -19,9 +19,10 @@ import numpy as np
 from ... import examples
 from ...attention import mix, scaled_dot_product_attention, softmax
 from ...masks import causal_mask, padding_mask
+from ..figures import heatmap
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table
+from ..tables import beside, generated, matrix_table, weights_table
 
 SLUG = "the_cat_sat_causal"
 PAD = "[PAD]"  # BERT's name for it
@@ -203,7 +204,10 @@ def _zeroed_table():
     lines = ["| " + " | ".join(["query ↓ key →", *cols]) + " |", "|" + "---|" + "---:|" * len(cols)]
     for t, row in zip(z.tokens, M, strict=True):
         lines.append("| " + " | ".join([f"**{t}**", *(num(x, dec) for x in row)]) + " |")
-    return "\n".join(lines) + "\n"
+    figure = heatmap(
+        z.zeroed, z.tokens, z.tokens, dec, title="weights of “The cat sat” with later keys set to 0 after the softmax"
+    )
+    return beside("\n".join(lines) + "\n", figure)
 
 
 @generated("masking/padding_mask.md")
@@ -219,11 +223,13 @@ def _padding_mask_table():
 def _padded_weights_table():
     p = padding()
     s = p.sentences[1]
-    return matrix_table(p.weights[1], s, s, examples.load(SLUG).decimals, "query ↓ key →")
+    title = f"attention weights of “{' '.join(s)}”, with the padding mask"
+    return weights_table(p.weights[1], s, s, examples.load(SLUG).decimals, title)
 
 
 @generated("masking/padded_weights_unmasked.md")
 def _padded_weights_unmasked_table():
     p = padding()
     s = p.sentences[1]
-    return matrix_table(p.weights_unmasked[1], s, s, examples.load(SLUG).decimals, "query ↓ key →")
+    title = f"attention weights of “{' '.join(s)}”, without the padding mask"
+    return weights_table(p.weights_unmasked[1], s, s, examples.load(SLUG).decimals, title)

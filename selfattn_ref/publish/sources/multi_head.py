@@ -18,7 +18,7 @@ from ...attention import mix, project, scores
 from ...multihead import multi_head_attention
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table
+from ..tables import generated, matrix_table, weights_table
 
 SLUG = "the_cat_sat_two_heads"
 NUM_HEADS = 2
@@ -113,7 +113,7 @@ for _h in range(NUM_HEADS):
     @generated(f"multi_head/head_{_h + 1}_weights.md")
     def _weights(h=_h):
         H = heads()
-        return matrix_table(H.weights[h], H.tokens, H.tokens, H.decimals, "query ↓ key →")
+        return weights_table(H.weights[h], H.tokens, H.tokens, H.decimals, f"attention weights of head {h + 1}")
 
     @generated(f"multi_head/head_{_h + 1}_output.md")
     def _head_output(h=_h):

@@ -15,8 +15,9 @@ import numpy as np
 from ... import examples
 from ...attention import scaled_dot_product_attention, scores
 from ...positional import sinusoidal_positional_encoding
+from ..figures import SIGNED, bars, heatmap
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table
+from ..tables import generated, matrix_table, weights_table
 
 SENTENCES = ("dog_bites_man", "man_bites_dog")
 DECIMALS = 3  # as the two examples
@@ -97,7 +98,9 @@ def _sentence_tables(slug: str) -> dict[str, str]:
     return {
         "embeddings": matrix_table(st["X"], rows, _dims(st["X"].shape[1]), DECIMALS, "E + PE"),
         "scores": matrix_table(st["scores"], tok, tok, DECIMALS, "query ↓ key →"),
-        "weights": matrix_table(st["weights"], tok, tok, DECIMALS, "query ↓ key →"),
+        "weights": weights_table(
+            st["weights"], tok, tok, DECIMALS, f"attention weights of “{' '.join(tok)}” with positions"
+        ),
     }
 
 
@@ -108,3 +111,27 @@ def _register(slug: str, name: str) -> None:
 for _slug in SENTENCES:
     for _name in ("embeddings", "scores", "weights"):
         _register(_slug, _name)
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+@generated("positional_encoding/encoding_heatmap.md")
+def _encoding_heatmap() -> str:
+    """The encoding of the collapsed table (positions 0-9 at d = 8) as a heatmap."""
+    n, d = LONG
+    title = f"sinusoidal positional encoding, positions 0 to {n - 1} at d = {d}"
+    P = sinusoidal_positional_encoding(n, d)
+    rows = [str(p) for p in range(n)]
+    figure = heatmap(P, rows, _dims(d), DECIMALS, title=title, row_title="position", col_title="column", scale=SIGNED)
+    return figure + "\n"
+
+
+@generated("positional_encoding/accuracy.md")
+def _accuracy() -> str:
+    """The experiment's accuracies, as the page quotes them (one decimal of a percent)."""
+    from ...torch.word_order import experiment
+
+    runs = zip(("Without positional encoding", "With positional encoding"), experiment(), strict=True)
+    groups = [(name, [("training", run.train_accuracy), ("held-out", run.held_out_accuracy)]) for name, run in runs]
+    return bars(groups, title="accuracy of the word-order classifier, without and with positional encoding") + "\n"

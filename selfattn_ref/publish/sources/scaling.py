@@ -16,7 +16,7 @@ from ...attention import softmax
 from ...scaling import KEYS, SAMPLES, TRIALS, largest_weight_experiment, variance_experiment
 from ..fmt import num
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table
+from ..tables import generated, weights_table
 
 SLUG = "the_cat_sat"
 VARIANCE_DECIMALS = 2
@@ -63,7 +63,8 @@ def _largest_table():
 @generated("scaling/the_cat_sat_unscaled.md")
 def _unscaled_table():
     ex, _, unscaled = _the_cat_sat()
-    return matrix_table(unscaled, list(ex.tokens), list(ex.tokens), ex.decimals, "query ↓ key →")
+    title = f"attention weights of “{ex.title}” without the division by √d"
+    return weights_table(unscaled, list(ex.tokens), list(ex.tokens), ex.decimals, title)
 
 
 @source("scaling")

@@ -1,0 +1,155 @@
+"""MkDocs hook (mkdocs.yml, ``hooks:``): the notebook pages that mkdocs-jupyter renders, made
+to load nothing from elsewhere and to look and work like the other pages.
+
+mkdocs-jupyter's HTML template (0.26) puts into each page, beside the cells:
+
+- a ``<script src="...">`` for MathJax (from a CDN unless ``custom_mathjax_url`` is set; here it
+  is set to "", which leaves an empty ``src``) and its configuration;
+- a module script that imports mermaid from a CDN when a cell has a diagram;
+- 590 kB of inline ``<style>``: all of JupyterLab's CSS and Pygments' default colours, some of
+  it unscoped (``pre { line-height: 125% }`` restyles every code block of the page);
+- GitHub's ``<clipboard-copy>`` element, its script, and a hidden copy of each cell's code.
+
+This hook removes all of these, and keeps notebook pages out of the search index. Code and
+output keep the ``highlight`` class (``highlight_extra_classes``) and get a ``<code>`` element
+inside their ``<pre>``, so Material styles them as it styles every code block (with the contrast
+fixes of extra.css) and gives them its own copy button; an output gets the title "Output", as
+on the pages. Math in Markdown cells (``$...$``, ``$$...$$``, as Jupyter writes it) is marked
+up the way pymdownx.arithmatex marks it up, so that assets/javascripts/katex.js renders it with
+the vendored KaTeX, as on the pages, in the table of contents too. A link to download the
+``.ipynb`` follows the introduction. The few rules the cells still need are in extra.css.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup, Comment, NavigableString
+
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
+
+
+def is_notebook(page) -> bool:
+    return page.file.src_uri.endswith(".ipynb")
+
+
+def tex(text: str) -> str:
+    """``$x$`` and ``$$x$$`` as the delimiters that katex.js renders, ``\\(x\\)`` and ``\\[x\\]``."""
+    text = _DISPLAY.sub(lambda m: f"\\[{m.group(1)}\\]", text)
+    return _INLINE.sub(lambda m: f"\\({m.group(1)}\\)", text)
+
+
+def _mark_math(soup: BeautifulSoup) -> None:
+    for cell in soup.select(".jp-RenderedMarkdown"):
+        for node in list(cell.find_all(string=True)):
+            if not isinstance(node, NavigableString) or isinstance(node, Comment):
+                continue
+            if node.find_parent(["code", "pre", "script", "style"]) or "$" not in node:
+                continue
+            pieces = re.split(r"(\$\$.+?\$\$|(?<![\\$])\$(?!\$).+?(?<![\\$])\$)", str(node), flags=re.S)
+            if len(pieces) == 1:
+                continue
+            new = []
+            for i, piece in enumerate(pieces):
+                if i % 2 == 0:
+                    if piece:
+                        new.append(NavigableString(piece))
+                    continue
+                display = piece.startswith("$$")
+                wrapper = soup.new_tag("div" if display else "span", attrs={"class": "arithmatex"})
+                wrapper.string = tex(piece)
+                new.append(wrapper)
+            node.replace_with(*new)
+
+
+def _with_code(soup: BeautifulSoup, pre) -> None:
+    """``<pre>...</pre>`` as ``<pre><code>...</code></pre>``, the markup Material styles and copies."""
+    code = soup.new_tag("code")
+    for child in list(pre.contents):
+        code.append(child.extract())
+    pre.append(code)
+
+
+def _name_after_cell(pre, part: str) -> None:
+    """``<pre id="cell-01-name-code">`` (or ``-output``, ``-output-2``...): unique on the page."""
+    cell = pre.find_parent(class_="jp-Cell", id=True)
+    if cell is None:
+        return  # Material numbers it
+    pre["id"] = f"{cell['id']}-{part}"
+    area = pre.find_parent(class_="jp-OutputArea")
+    if part == "output" and area is not None and (index := area.find_all("pre").index(pre)):
+        pre["id"] += f"-{index + 1}"
+
+
+_STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S | re.I)
+
+
+def clean(html: str, notebook: str | None = None) -> str:
+    """The page's HTML without what the module docstring lists; with a download link to the
+    file ``notebook`` (its name) if given."""
+    # The inline CSS first, with a regular expression (CSS holds no "</style>"): parsing
+    # 590 kB of it as HTML would take longer than running a notebook.
+    soup = BeautifulSoup(_STYLE.sub("", html), "html.parser")
+    for tag in soup.find_all(["style", "script", "clipboard-copy"]):
+        tag.decompose()
+    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
+        comment.extract()
+    for tag in soup.select(".zeroclipboard-container, .clipboard-copy-txt"):
+        tag.decompose()
+    # Cell wrappers are not controls: JupyterLab's tabindex would stop the keyboard at each one.
+    for tag in soup.select(".jp-Cell-inputWrapper[tabindex], .jp-OutputArea-output[tabindex]"):
+        del tag["tabindex"]
+    # nbconvert's cell ids ("cell-id=01-name") as valid CSS identifiers ("cell-01-name"). Material
+    # names each code block after its closest element with an id (for the copy button's target),
+    # so each <pre> gets one of its own: the code and the output of a cell are two blocks.
+    for cell in soup.select(".jp-Cell[id^='cell-id=']"):
+        cell["id"] = "cell-" + cell["id"].removeprefix("cell-id=")
+    for pre in soup.select(".jp-InputArea .highlight > pre"):
+        _with_code(soup, pre)
+        _name_after_cell(pre, "code")
+    for output in soup.select(".jp-OutputArea-output.highlight"):
+        pre = output.find("pre", recursive=False)
+        if pre is not None:
+            _with_code(soup, pre)
+            _name_after_cell(pre, "output")
+            title = soup.new_tag("span", attrs={"class": "filename"})
+            title.string = "Output"
+            pre.insert_before(title)
+    # Material's permalink style (toc: permalink: true) for the cells' heading anchors.
+    for a in soup.select("a.anchor-link"):
+        a["class"] = ["headerlink"]
+        a["title"] = "Permanent link"
+    _mark_math(soup)
+    if notebook:
+        _download_link(soup, notebook)
+    return str(soup)
+
+
+def _download_link(soup: BeautifulSoup, name: str) -> None:
+    """A link to the notebook file, after the introduction. mkdocs-jupyter (include_source)
+    copies the .ipynb beside the page's HTML file, so its bare name is a relative link that
+    works under any site_url and in the offline build."""
+    p = soup.new_tag("p", attrs={"class": "notebook-download"})
+    a = soup.new_tag("a", attrs={"href": name, "download": ""})
+    a.string = f"Download the notebook ({name})"
+    p.append(a)
+    p.append(" to run it in Jupyter.")
+    intro = soup.select_one(".jp-RenderedMarkdown")
+    (intro if intro is not None else soup).append(p)
+
+
+def _retitle(items) -> None:
+    for item in items:
+        item.title = tex(item.title)
+        _retitle(item.children)
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    if not is_notebook(page):
+        return html
+    # Out of the search index (Material's search reads page.meta): the code is the pages' own,
+    # indexed there, and indexing it twice would add 50 kB to the index every page loads.
+    page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+    _retitle(page.toc.items)
+    return clean(html, notebook=page.file.src_uri.rsplit("/", 1)[-1])

@@ -1,0 +1,122 @@
+"""Notebook pages and figures in Chromium, beyond what test_site.py checks on every page (no
+console error, no request off the machine, math rendered, no serious axe violation in either
+scheme: notebook pages included, since they are built pages like the others).
+
+- A notebook page renders its math with KaTeX (cells and table of contents), after a full load
+  and after instant navigation; its copy buttons copy the snippet files; its download link
+  downloads the .ipynb of docs/notebooks/.
+- A heatmap follows the palette toggle: the colours Chromium paints are the light scheme's, then
+  the dark scheme's, and every cell's text contrasts with its fill by at least 4.5:1 in both.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_site import palette_toggle, recorded_context, report, wait_for_math
+
+from selfattn_ref.publish import ROOT
+from selfattn_ref.publish.figures import contrast
+from selfattn_ref.publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, notebook_snippets
+
+pytestmark = pytest.mark.browser
+
+
+def test_notebook_math_renders_in_cells_and_contents(new_context, site):
+    context, recorder = recorded_context(new_context, site)
+    page = context.new_page()
+    page.goto(site.url("notebooks/masking/index.html"))
+    wait_for_math(page)
+    assert page.locator(".jupyter-wrapper .arithmatex .katex").count() >= 1
+    assert page.locator(".md-sidebar--secondary .md-nav__link .katex").count() >= 1
+    raw = page.evaluate(
+        "() => [...document.querySelectorAll('.jupyter-wrapper .jp-RenderedMarkdown, .md-nav__link')]"
+        ".filter((e) => e.checkVisibility()).map((e) => e.innerText).filter((t) => t.includes('$'))"
+    )
+    assert raw == [], f"TeX left unrendered: {raw}"
+    assert not (problems := recorder.take()), report(problems)
+
+
+def test_instant_navigation_between_notebooks(new_context, site):
+    """Material swaps the content in without a reload: the next notebook's math renders, and
+    nothing the notebook template would have run (scripts it no longer has) is missed."""
+    context, recorder = recorded_context(new_context, site)
+    page = context.new_page()
+    page.goto(site.url("notebooks/real-numbers/index.html"))
+    page.evaluate("() => { window.__noReload = true; }")
+    target = site.url("notebooks/masking/index.html")
+    page.locator(".md-sidebar--primary a.md-nav__link[href$='notebooks/masking/']").first.click()
+    page.wait_for_url(target)
+    page.wait_for_function("() => document.querySelector('.jupyter-wrapper .arithmatex') !== null")
+    wait_for_math(page)
+    assert page.evaluate("() => window.__noReload === true"), "the click reloaded the page"
+    expect(page.locator(".jupyter-wrapper .arithmatex .katex").first).to_be_visible()
+    assert not (problems := recorder.take()), report(problems)
+
+
+@pytest.mark.parametrize("name", ["real-numbers", "positional-encoding"])
+def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
+    context = new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(site.url(f"notebooks/{name}/index.html"))
+    files = [ROOT / b.snippet for b in notebook_snippets(name)]
+    buttons = page.locator(".jp-InputArea button.md-code__button[data-md-type=copy]")
+    expect(buttons.first).to_be_attached()
+    assert buttons.count() == len(files)
+    for button, path in zip(buttons.all(), files, strict=True):
+        page.evaluate("() => navigator.clipboard.writeText('')")
+        button.scroll_into_view_if_needed()
+        button.click()
+        page.wait_for_function("() => navigator.clipboard.readText().then((t) => t !== '')", timeout=3000)
+        assert page.evaluate("() => navigator.clipboard.readText()") == path.read_text(encoding="utf-8").rstrip("\n")
+
+
+@pytest.mark.parametrize("name", [nb.page for nb in NOTEBOOKS])
+def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: Path):
+    page.goto(site.url(f"notebooks/{name}/index.html"))
+    link = page.locator("p.notebook-download a[download]")
+    expect(link).to_have_text(f"Download the notebook ({name}.ipynb)")
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == f"{name}.ipynb"
+    saved = tmp_path / download.suggested_filename
+    download.save_as(saved)
+    assert saved.read_bytes() == (NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
+
+
+# -- figures ------------------------------------------------------------------------------------
+
+PAINTED_JS = """() => [...document.querySelectorAll('svg.heatmap')].filter((s) => s.checkVisibility())
+  .flatMap((s) => [...s.querySelectorAll('.hm-ink')].map((t) => ({
+    fill: getComputedStyle(t.previousElementSibling).fill,
+    ink: getComputedStyle(t).fill,
+    light: [t.parentElement.style.getPropertyValue('--hm-l'), t.parentElement.style.getPropertyValue('--hm-lt')],
+    dark: [t.parentElement.style.getPropertyValue('--hm-d'), t.parentElement.style.getPropertyValue('--hm-dt')],
+  })))"""
+
+
+def _hex(css: str) -> str:
+    """rgb(r, g, b), #abc or #aabbcc as #aabbcc."""
+    if css.startswith("#"):
+        return "#" + "".join(c * 2 for c in css[1:]) if len(css) == 4 else css
+    r, g, b = (int(x) for x in re.findall(r"\d+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def test_heatmaps_follow_the_palette_toggle(page: Page, site):
+    page.goto(site.url("real-numbers/index.html"))
+    for scheme, key in (("default", "light"), ("slate", "dark")):
+        if page.locator("body").get_attribute("data-md-color-scheme") != scheme:
+            palette_toggle(page).click()
+            expect(page.locator("body")).to_have_attribute("data-md-color-scheme", scheme)
+        cells = page.evaluate(PAINTED_JS)
+        assert len(cells) == 9, f"expected the 3×3 heatmap of bank / of / river, found {len(cells)} cells"
+        for c in cells:
+            fill, ink = _hex(c["fill"]), _hex(c["ink"])
+            want = [_hex(x) for x in c[key]]
+            assert [fill, ink] == want, f"[{key}] painted {fill} / {ink}, the figure's {key} colours are {want}"
+            assert contrast(fill, ink) >= 4.5, f"[{key}] {ink} on {fill}"
