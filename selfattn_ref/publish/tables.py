@@ -163,7 +163,8 @@ def generate() -> dict[Path, str]:
         for name, text in example_files(examples.load(slug)).items():
             out[GENERATED / slug / name] = text
     for relpath, fn in sorted(_GENERATED.items()):
-        out[GENERATED / relpath] = HEADER + "\n" + fn()
+        text = fn()
+        out[GENERATED / relpath] = HEADER + "\n" + text if relpath.endswith(".md") else text  # JSON has no comments
     for relpath, fn in sorted(_GENERATED_FILES.items()):
         out[DOCS / relpath] = fn()
     return out

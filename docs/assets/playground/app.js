@@ -22,16 +22,17 @@ import {
   nameError,
   parseNumber,
   projectionsOf,
-  sameState,
+  sameExample,
   stateFromPreset,
 } from "./state.js";
 
 const PRESETS_URL = new URL("../../generated/playground/presets.json", import.meta.url);
-const GENERATED_HEADER = /^<!--[^\n]*-->\s*/; // the header line that `make update` writes
+const GENERATED_HEADER = /^<!--[^\n]*-->\s*/; // tolerated: older generated files began with a comment line
 const URL_DELAY = 300; // ms after the last change before the address bar follows
 const W_NAMES = ["W_Q", "W_K", "W_V"];
 
 let presetsPromise = null;
+let carriedNotice = null; // {text, href}: see applyLink()
 
 /** The presets file, fetched once per page load. */
 function loadPresets() {
@@ -74,7 +75,7 @@ function setText(el, text) {
 // whichever contrasts more with its background: one of the two always reaches 4.5:1.
 const HEAT = {
   default: { cold: [255, 255, 255], hot: [40, 53, 147] }, // white to indigo 800
-  slate: { cold: [33, 36, 46], hot: [197, 202, 233] }, // slate background to indigo 100
+  slate: { cold: [33, 36, 46], hot: [140, 158, 255] }, // slate background to indigo A100
 };
 
 function luminance([r, g, b]) {
@@ -104,22 +105,28 @@ function currentScheme() {
 
 /** A matrix shown as a table, updated in place: only cells whose text changed are touched. */
 class MatrixView {
-  constructor({ id, caption, corner, heat = false }) {
+  constructor({ id, caption, corner, heat = false, labelledBy = null }) {
     this.heat = heat;
-    this.caption = h("caption", { text: caption });
-    this.table = h("table", { class: heat ? "pg-table pg-heat" : "pg-table", id });
-    this.wrap = h("div", { class: "pg-scroll" }, this.table);
+    // A table is named by its caption, or by a heading just above it (labelledBy).
+    this.caption = labelledBy ? null : h("caption", { id: `${id}-caption`, text: caption });
+    this.table = h("table", { class: heat ? "pg-table pg-heat" : "pg-table", id, "aria-labelledby": labelledBy });
+    // The box scrolls sideways when the table is wider than the page, so it takes focus (the
+    // keyboard can scroll it), always: whether it overflows cannot be measured while the
+    // browser skips it off screen (content-visibility in playground.css). Material's code
+    // blocks do the same.
+    this.wrap = h(
+      "div",
+      { class: "pg-scroll", tabindex: "0", role: "region", "aria-labelledby": labelledBy ?? `${id}-caption` },
+      this.table,
+    );
     this.corner = corner;
     this.rows = [];
     this.cols = [];
     this.cells = [];
+    this.texts = [];
     this.rowHeads = [];
     this.colHeads = [];
     this.scheme = null;
-  }
-
-  setCaption(text) {
-    setText(this.caption, text);
   }
 
   build(rows, cols) {
@@ -131,6 +138,7 @@ class MatrixView {
     });
     const body = h("tbody");
     this.rowHeads = [];
+    this.texts = rows.map(() => cols.map(() => null));
     this.cells = rows.map((r) => {
       const th = h("th", { scope: "row", text: r });
       this.rowHeads.push(th);
@@ -143,7 +151,7 @@ class MatrixView {
       body.append(tr);
       return cells;
     });
-    this.table.replaceChildren(this.caption, h("thead", {}, headRow), body);
+    this.table.replaceChildren(...(this.caption ? [this.caption] : []), h("thead", {}, headRow), body);
     this.rows = rows.slice();
     this.cols = cols.slice();
     this.scheme = null;
@@ -167,14 +175,18 @@ class MatrixView {
     for (let i = 0; i < texts.length; i++) {
       const row = texts[i];
       const cells = this.cells[i];
+      const shown = this.texts[i];
       for (let j = 0; j < row.length; j++) {
-        if (cells[j].textContent !== row[j]) cells[j].textContent = row[j];
+        if (shown[j] !== row[j]) {
+          cells[j].textContent = row[j];
+          shown[j] = row[j];
+        }
       }
     }
     if (weights) this.paint(weights);
   }
 
-  paint(weights, force = false) {
+  paint(weights) {
     const scheme = currentScheme();
     const changedScheme = scheme !== this.scheme;
     this.scheme = scheme;
@@ -182,7 +194,7 @@ class MatrixView {
       for (let j = 0; j < weights[i].length; j++) {
         const td = this.cells[i][j];
         const key = `${scheme}:${Math.round(weights[i][j] * 1000)}`;
-        if (!force && !changedScheme && td.dataset.heat === key) continue;
+        if (!changedScheme && td.dataset.heat === key) continue;
         const { background, color } = heatColours(weights[i][j], scheme);
         td.dataset.heat = key;
         td.style.backgroundColor = background;
@@ -207,15 +219,20 @@ class Playground {
     const onHash = () => this.applyLink(false);
     window.addEventListener("hashchange", onHash);
     this.cleanups.push(() => window.removeEventListener("hashchange", onHash));
-    const flush = () => this.writeUrl();
+    // The address follows the edits a moment later; leaving the page (a reload, or a link that
+    // Material's instant navigation follows) writes it at once, so that Back returns to it.
+    const flush = () => {
+      if (this.urlTimer) this.writeUrl();
+    };
     window.addEventListener("pagehide", flush);
-    this.cleanups.push(() => window.removeEventListener("pagehide", flush));
+    document.addEventListener("click", flush, true);
+    this.cleanups.push(() => {
+      window.removeEventListener("pagehide", flush);
+      document.removeEventListener("click", flush, true);
+    });
     const observer = new MutationObserver(() => this.repaint());
     observer.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
     this.cleanups.push(() => observer.disconnect());
-    const resize = new ResizeObserver(() => this.markScrollable());
-    resize.observe(this.root);
-    this.cleanups.push(() => resize.disconnect());
   }
 
   destroy() {
@@ -236,7 +253,7 @@ class Playground {
     );
     this.projSelect = h(
       "select",
-      { id: "pg-projections", "aria-describedby": "pg-projections-help" },
+      { id: "pg-projections", "aria-describedby": "pg-projections-help pg-projections-message" },
       h("option", { value: "none", text: "None: softmax(X·Xᵀ)·X" }),
       h("option", { value: "identity", text: "Identity: Q = K = V = X·I" }),
       h("option", { value: "learned", text: "The learned weights (seeded)" }),
@@ -273,7 +290,8 @@ class Playground {
 
     // The words and their vectors.
     this.wordsTable = h("table", { class: "pg-table pg-input", id: "pg-words" });
-    this.wordsErrors = h("ul", { class: "pg-errors", id: "pg-words-errors", role: "alert" });
+    // Each list sits in an alert region (a list with role=alert would no longer be a list).
+    this.wordsErrors = h("ul", { class: "pg-errors", id: "pg-words-errors" });
     this.structureMessage = h("p", { class: "pg-message", id: "pg-structure-message", role: "alert" });
     this.addWordButton = h("button", { type: "button", class: "pg-button", id: "pg-add-word", text: "Add a word" });
     this.addDimButton = h("button", { type: "button", class: "pg-button", id: "pg-add-dim", text: "Add a dimension" });
@@ -294,14 +312,13 @@ class Playground {
           `cells. From 1 to ${LIMITS.words} words and 1 to ${LIMITS.dims} dimensions.`,
       }),
       h("div", { class: "pg-scroll pg-scroll--input" }, this.wordsTable),
-      this.wordsErrors,
+      h("div", { role: "alert" }, this.wordsErrors),
       h("div", { class: "pg-buttons" }, this.addWordButton, this.addDimButton, this.removeDimButton),
       this.structureMessage,
     );
 
     // The reader's own matrices, and the learned ones (read only).
-    this.matrixTables = {};
-    this.matrixErrors = h("ul", { class: "pg-errors", id: "pg-matrices-errors", role: "alert" });
+    this.matrixErrors = h("ul", { class: "pg-errors", id: "pg-matrices-errors" });
     this.matricesBox = h("div", { class: "pg-matrices" });
     this.customSection = h(
       "section",
@@ -312,7 +329,7 @@ class Playground {
         text: "Q = X·W_Q, K = X·W_K and V = X·W_V: one row per dimension of the vectors, one column per dimension of Q, K and V.",
       }),
       this.matricesBox,
-      this.matrixErrors,
+      h("div", { role: "alert" }, this.matrixErrors),
     );
     this.learnedViews = W_NAMES.map((name) => new MatrixView({ id: `pg-learned-${name}`, caption: name, corner: "" }));
     this.learnedNote = h("p", { class: "pg-help" });
@@ -335,7 +352,7 @@ class Playground {
       K: new MatrixView({ id: "pg-K", caption: "K", corner: "K" }),
       V: new MatrixView({ id: "pg-V", caption: "V", corner: "V" }),
       scores: new MatrixView({ id: "pg-scores", caption: "Scores", corner: "query ↓ key →" }),
-      scaled: new MatrixView({ id: "pg-scaled", caption: "Scaled scores", corner: "query ↓ key →" }),
+      scaled: new MatrixView({ id: "pg-scaled", corner: "query ↓ key →", labelledBy: "pg-scaled-heading" }),
       weights: new MatrixView({ id: "pg-weights", caption: "Weights", corner: "query ↓ key →", heat: true }),
       output: new MatrixView({ id: "pg-output", caption: "Outputs", corner: "output" }),
     };
@@ -350,7 +367,13 @@ class Playground {
     this.scaledFormula = h("p", { class: "pg-help" });
     this.scaledBox = h("div", {}, this.scaledHeading, this.scaledFormula, this.views.scaled.wrap);
     this.selectedSelect = h("select", { id: "pg-selected" });
-    this.mixPre = h("pre", { class: "pg-mix pg-scroll", id: "pg-mix" });
+    this.mixPre = h("pre", {
+      class: "pg-mix pg-scroll",
+      id: "pg-mix",
+      tabindex: "0",
+      role: "region",
+      "aria-label": "Step 3 for the chosen word, written out",
+    });
     this.mixCode = h("code", {});
     this.mixPre.append(this.mixCode);
     const results = h(
@@ -396,36 +419,41 @@ class Playground {
     on(this.addDimButton, "click", () => this.addDim());
     on(this.removeDimButton, "click", () => this.removeDim());
     on(this.copyButton, "click", () => this.copyLink());
-    on(this.qkvSection, "toggle", () => this.markScrollable());
+    on(this.qkvSection, "toggle", () => {
+      if (this.qkvSection.open && this.last) this.render();
+    });
   }
 
   // ---- state in, state out -------------------------------------------------------------------
 
   /** Read the link (on load and when the hash changes). */
   applyLink(first) {
+    // A state is "#preset=..." or "#s=...": a #part without "=" is an anchor (the skip link, a
+    // heading's permalink, or the anchor that Material's navigation.tracking carries over from
+    // the page before during instant navigation), never an error to report.
     let hash = location.hash;
-    if (hash.length > 1) {
-      let id = hash.slice(1);
-      try {
-        id = decodeURIComponent(id);
-      } catch {
-        // not an anchor either
-      }
-      if (document.getElementById(id)) {
-        // An anchor (the skip link, a heading's permalink), not a state: once the browser has
-        // scrolled to it, the address holds the state again.
-        if (!first) this.writeUrl();
-        hash = "";
-      }
+    if (!hash.includes("=")) {
+      if (!first && hash.length > 1) this.writeUrl(); // once scrolled to it, the address holds the state again
+      hash = "";
+      if (!first) return;
     }
     const { state, error } = decodeLink(hash, first ? location.search : "", this.presets);
     if (error) {
-      this.showNotice(
-        `This link could not be opened: ${error}. The playground shows the ${this.defaultTitle()} example instead.`,
-      );
       this.loadState(stateFromPreset(this.presets, this.presets.default), true);
+      const text = `This link could not be opened: ${error}. The playground shows the ${this.defaultTitle()} example instead.`;
+      this.showNotice(text);
+      // The first change of the #part of a page that was loaded in full makes Material fetch
+      // the page again and swap its content in (instant navigation): the playground that
+      // replaces this one shows the notice too, as long as the address is the one written here.
+      carriedNotice = { text, href: location.href };
       return;
     }
+    if (first && carriedNotice?.href === location.href) {
+      this.loadState(stateFromPreset(this.presets, this.presets.default), false);
+      this.showNotice(carriedNotice.text);
+      return;
+    }
+    carriedNotice = null;
     if (state) {
       this.hideNotice();
       this.loadState(state, false);
@@ -446,6 +474,7 @@ class Playground {
   }
 
   hideNotice() {
+    carriedNotice = null;
     this.notice.hidden = true;
     this.notice.replaceChildren();
   }
@@ -606,7 +635,6 @@ class Playground {
     // The reader's matrices, when the projections are theirs.
     const custom = this.m.projections === "custom";
     this.customSection.hidden = !custom;
-    this.matrixTables = {};
     if (custom) {
       const tables = W_NAMES.map((name) => {
         const W = this.m.w[name];
@@ -615,11 +643,19 @@ class Playground {
         const tbody = h("tbody");
         W.forEach((row, i) => {
           const tr = h("tr", {}, h("th", { scope: "row", text: `x${i + 1}` }));
-          row.forEach((v, j) => tr.append(h("td", {}, this.numberInput(`${name}-${i}-${j}`, v, `${name}, row x${i + 1}, column c${j + 1}`))));
+          row.forEach((v, j) => {
+            const label = `${name}, row x${i + 1}, column c${j + 1}`;
+            tr.append(h("td", {}, this.numberInput(`${name}-${i}-${j}`, v, label)));
+          });
           tbody.append(tr);
         });
-        const table = h("table", { class: "pg-table pg-input", id: `pg-${name}` }, h("caption", { text: name }), h("thead", {}, thead), tbody);
-        this.matrixTables[name] = table;
+        const table = h(
+          "table",
+          { class: "pg-table pg-input", id: `pg-${name}` },
+          h("caption", { text: name }),
+          h("thead", {}, thead),
+          tbody,
+        );
         return h("div", { class: "pg-scroll pg-scroll--input" }, table);
       });
       this.matricesBox.replaceChildren(...tables);
@@ -627,6 +663,7 @@ class Playground {
       this.matricesBox.replaceChildren();
     }
     this.validateAll();
+    this.m.names.forEach((_, i) => this.relabelRow(i)); // labels follow the names' checks
     this.syncStructureButtons();
     this.syncSelected(true);
   }
@@ -636,7 +673,9 @@ class Playground {
     this.errors.clear();
     this.m.x.forEach((row, i) => row.forEach((t, k) => this.checkNumber(`x-${i}-${k}`, t)));
     if (this.m.w && this.m.projections === "custom") {
-      for (const name of W_NAMES) this.m.w[name].forEach((row, i) => row.forEach((t, j) => this.checkNumber(`${name}-${i}-${j}`, t)));
+      for (const name of W_NAMES) {
+        this.m.w[name].forEach((row, i) => row.forEach((t, j) => this.checkNumber(`${name}-${i}-${j}`, t)));
+      }
     }
     this.checkNames();
     this.renderErrors();
@@ -867,13 +906,12 @@ class Playground {
       return;
     }
     if (value === "custom" && this.m.projections !== "custom") {
+      // The reader's matrices start from the projections in effect until now.
       if (this.m.projections === "learned") {
         const learned = projectionsOf({ projections: "learned" }, this.presets);
         this.setCustom(learned.W_Q, learned.W_K, learned.W_V);
-      } else if (!this.m.w) {
-        this.setCustom(identity(d), identity(d), identity(d));
       } else {
-        this.resizeCustom(d);
+        this.setCustom(identity(d), identity(d), identity(d));
       }
     }
     this.m.projections = value;
@@ -982,7 +1020,14 @@ class Playground {
   }
 
   syncPreset(state) {
-    const match = this.presets.presets.find((p) => sameState(state, stateFromPreset(this.presets, p.slug)));
+    const n = state.words.length;
+    const d = state.X[0].length;
+    const match = this.presets.presets.find(
+      (p) =>
+        p.tokens.length === n &&
+        p.embeddings[0].length === d &&
+        sameExample(state, stateFromPreset(this.presets, p.slug)),
+    );
     const value = match ? match.slug : "";
     if (this.presetSelect.value !== value) this.presetSelect.value = value;
   }
@@ -1018,7 +1063,8 @@ class Playground {
     setText(this.projHelp, projHelp);
 
     this.qkvSection.hidden = !projecting;
-    if (projecting) {
+    if (projecting && this.qkvSection.open) {
+      // Only while shown: at 16 × 16 that is 768 numbers less per keystroke (see "toggle").
       for (const name of ["Q", "K", "V"]) {
         const M = r[name];
         this.views[name].update(matrixCells(M, dec), labels, dims(M, "c"));
@@ -1042,7 +1088,6 @@ class Playground {
       if (state.scale) parts.push(`S ÷ √d_k, with d_k = ${dk}`);
       if (state.causal) parts.push("−∞ where a word would look at a later word (its weight becomes 0)");
       setText(this.scaledFormula, parts.join("; ") + ".");
-      this.views.scaled.setCaption(this.scaledHeading.textContent);
       const finite = r.logits.map((row) => row.filter((x) => x !== -Infinity));
       const integral = isIntegral(finite);
       const texts = r.logits.map((row) => row.map((x) => cell(x, dec, integral)));
@@ -1054,39 +1099,10 @@ class Playground {
     this.views.output.update(matrixCells(r.output, dec), labels, dims(r.output, "x"));
     const i = Math.min(state.selected, labels.length - 1);
     setText(this.mixCode, mixLines(labels, r.weights[i], r.V, r.output[i], dec));
-    this.scheduleScrollCheck();
   }
 
   repaint() {
     if (this.last) this.views.weights.paint(this.last.result.weights);
-  }
-
-  scheduleScrollCheck() {
-    if (this.scrollFrame) return;
-    this.scrollFrame = requestAnimationFrame(() => {
-      this.scrollFrame = 0;
-      this.markScrollable();
-    });
-  }
-
-  /** A container that scrolls sideways and holds nothing focusable can take focus (for the keyboard). */
-  markScrollable() {
-    for (const el of this.root.querySelectorAll(".pg-scroll")) {
-      const overflows = el.scrollWidth > el.clientWidth + 1;
-      const focusable = el.querySelector("input, button, select");
-      if (overflows && !focusable) {
-        if (!el.hasAttribute("tabindex")) {
-          el.setAttribute("tabindex", "0");
-          el.setAttribute("role", "region");
-          const label = el.querySelector("caption")?.textContent || "Step 3 written out";
-          el.setAttribute("aria-label", `${label} (scrolls sideways)`);
-        }
-      } else if (el.hasAttribute("tabindex")) {
-        el.removeAttribute("tabindex");
-        el.removeAttribute("role");
-        el.removeAttribute("aria-label");
-      }
-    }
   }
 }
 

@@ -10,7 +10,8 @@
 //
 // In a link the state is the hash (or the query string: the pages link with ?preset=... since
 // MkDocs checks every #anchor of a link between pages):
-//   #preset=<slug>   a worked example as it is
+//   #preset=<slug>   a worked example as it is (with &word=<1..n> for the word whose step 3 is
+//                    written out and &decimals=<0..10>, when they are not the example's own)
 //   #s=<base64url>   the whole state, as UTF-8 JSON
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
@@ -139,9 +140,13 @@ export function learnedDims(presets) {
   return presetBySlug(presets, presets.learned).W_Q.length;
 }
 
-/** Whether two states show the same thing (for links: a preset as it is gets a short link). */
-export function sameState(a, b) {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+/**
+ * Whether two states hold the same example: the same words, numbers and settings. The decimals
+ * shown and the word written out may differ (they change no number).
+ */
+export function sameExample(a, b) {
+  const strip = (s) => ({ ...canonical(s), decimals: null, selected: null });
+  return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }
 
 function canonical(s) {
@@ -163,7 +168,12 @@ function canonical(s) {
 /** The hash for a state: "preset=<slug>" when it is a worked example as it is, else "s=...". */
 export function encodeLink(state, presets) {
   for (const p of presets.presets) {
-    if (sameState(state, stateFromPreset(presets, p.slug))) return `preset=${p.slug}`;
+    const example = stateFromPreset(presets, p.slug);
+    if (!sameExample(state, example)) continue;
+    let link = `preset=${p.slug}`;
+    if (state.selected) link += `&word=${state.selected + 1}`;
+    if (state.decimals !== example.decimals) link += `&decimals=${state.decimals}`;
+    return link;
   }
   const c = canonical(state);
   const out = { v: 1, words: c.words, X: c.X, scale: c.scale, causal: c.causal, projections: c.projections };
@@ -245,6 +255,30 @@ export function validateState(obj, presets) {
   return { words: words.slice(), X, scale: obj.scale, causal: obj.causal, projections, W_Q, W_K, W_V, decimals, selected };
 }
 
+/** A whole number from a link's text, or null. */
+function wholeNumber(text) {
+  return /^\d{1,3}$/.test(text) ? Number(text) : null;
+}
+
+function presetWithOptions(presets, params) {
+  const state = stateFromPreset(presets, params.get("preset"));
+  if (params.has("word")) {
+    const word = wholeNumber(params.get("word"));
+    if (word === null || word < 1 || word > state.words.length) {
+      throw new LinkError(`"word" must be a whole number from 1 to ${state.words.length}`);
+    }
+    state.selected = word - 1;
+  }
+  if (params.has("decimals")) {
+    const decimals = wholeNumber(params.get("decimals"));
+    if (decimals === null || decimals > LIMITS.decimals) {
+      throw new LinkError(`"decimals" must be a whole number from 0 to ${LIMITS.decimals}`);
+    }
+    state.decimals = decimals;
+  }
+  return state;
+}
+
 /**
  * The state a link asks for: {state, error}. `hash` and `search` as location has them
  * ("#s=..." / "?preset=..."); the hash wins. state is null when the link names no state;
@@ -259,12 +293,19 @@ export function decodeLink(hash, search, presets) {
     const keys = [...params.keys()];
     const ours = keys.filter((k) => k === "s" || k === "preset");
     if (ours.length === 0) {
-      if (part === hash) return { state: null, error: "the link's #part does not describe a playground state" };
+      if (part === hash) return { state: null, error: "the link's #part names no playground state" };
       continue; // another query string: not ours
     }
     if (ours.length > 1) return { state: null, error: "the link names more than one state" };
+    // The #part is the playground's alone; a query string may carry others' keys too (Material's
+    // search adds ?h=<the words searched for>), which are left alone.
+    const extra = ours[0] === "preset" ? ["word", "decimals"] : [];
+    const mine = part === hash ? keys : keys.filter((k) => k === ours[0] || extra.includes(k));
+    if (mine.some((k) => k !== ours[0] && !extra.includes(k)) || new Set(mine).size !== mine.length) {
+      return { state: null, error: "the link holds a part the playground does not know" };
+    }
     try {
-      if (ours[0] === "preset") return { state: stateFromPreset(presets, params.get("preset")), error: null };
+      if (ours[0] === "preset") return { state: presetWithOptions(presets, params), error: null };
       let obj;
       const json = fromBase64Url(params.get("s"));
       try {

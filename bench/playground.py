@@ -1,0 +1,137 @@
+"""How long the playground takes from an edit to the updated page, at 3×4 and at 16×16.
+
+Run:  .venv/bin/python bench/playground.py [--edits 30] [--chromium /usr/bin/chromium]
+
+Builds the site into a temporary folder, serves it on 127.0.0.1, opens the playground in Chromium
+and, for each size, types N numbers into the grid (synthetic `input` events, one cell after the
+other) and measures inside the page with performance.now():
+
+- handler: from dispatching the input event to its return (parse, check, compute every step,
+  update the tables: the playground does all of it synchronously);
+- layout:  the same, plus a forced style and layout (reading offsetHeight);
+- frame:   from dispatching to the next animation frame's callback and a task after it, i.e. once
+  the frame that shows the edit has been produced. Chromium runs with its frame-rate limit
+  off, so this counts work, not the wait for the display's next refresh.
+
+Prints the median and the 90th percentile of each, in milliseconds. The target is a frame under
+16 ms at 16×16. This is a benchmark, not a test: nothing fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import functools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import numpy as np
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parents[1]
+
+MEASURE_JS = """async ([edits, keys]) => {
+  const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve(performance.now());
+    channel.port2.postMessage(0);
+  }));
+  const out = {handler: [], layout: [], frame: []};
+  for (let i = 0; i < edits; i++) {
+    const input = document.getElementById('pg-' + keys[i % keys.length]);
+    input.value = String(((i * 7919) % 401 - 200) / 100);
+    const t0 = performance.now();
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    const t1 = performance.now();
+    void document.body.offsetHeight;
+    const t2 = performance.now();
+    const t3 = await nextFrame();
+    out.handler.push(t1 - t0);
+    out.layout.push(t2 - t0);
+    out.frame.push(t3 - t0);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return out;
+}"""
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002
+        pass
+
+
+def state_link(words: int, dims: int, projections: str) -> str:
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(0, 1, (words, dims)), 2).tolist()
+    state = {"v": 1, "words": [f"w{i}" for i in range(words)], "X": X, "scale": True, "causal": True}
+    state |= {"projections": projections, "decimals": 3}
+    if projections == "custom":
+        for name in ("W_Q", "W_K", "W_V"):
+            state[name] = np.round(rng.normal(0, 0.5, (dims, dims)), 3).tolist()
+    raw = json.dumps(state, separators=(",", ":")).encode()
+    return "#s=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def summary(values: list[float]) -> str:
+    values = sorted(values)
+    p90 = values[min(len(values) - 1, int(round(0.9 * (len(values) - 1))))]
+    return f"{statistics.median(values):6.2f} ms (p90 {p90:6.2f})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--edits", type=int, default=30)
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+        base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        env = {**os.environ, "SITE_URL": base, "NO_MKDOCS_2_WARNING": "1"}
+        print(f"building the site into {site} ...", flush=True)
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(site)],
+                       cwd=REPO, env=env, check=True)  # fmt: skip
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        cases = [
+            ("3×4, bank of river (no projections)", "#preset=bank_of_river", ["x-0-1", "x-1-2", "x-2-3"]),
+            ("3×4, learned weights", "#preset=learned", ["x-0-1", "x-1-2", "x-2-3"]),
+            ("16×16, identity, scaled, causal", state_link(16, 16, "identity"), ["x-3-5", "x-10-2", "x-15-15"]),
+            ("16×16, own matrices, scaled, causal", state_link(16, 16, "custom"), ["x-3-5", "W_Q-4-7", "W_V-15-0"]),
+        ]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=args.chromium,
+                args=["--no-sandbox", "--disable-gpu", "--disable-frame-rate-limit", "--disable-gpu-vsync"],
+            )
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            print(f"\n{args.edits} edits each (after 5 to warm up); median and 90th percentile\n")
+            print(f"{'case':40} {'handler':>24} {'handler + layout':>24} {'to the next frame':>24}")
+            for label, fragment, keys in cases:
+                page.goto("about:blank")  # a new document each time: a new #part alone would not reload
+                page.goto(base + "playground/" + fragment)
+                page.wait_for_selector("#playground[data-state=ready]")
+                page.evaluate(MEASURE_JS, [5, keys])  # warm-up: JIT, fonts, first layout
+                r = page.evaluate(MEASURE_JS, [args.edits, keys])
+                print(f"{label:40} {summary(r['handler']):>24} {summary(r['layout']):>24} {summary(r['frame']):>24}")
+            browser.close()
+            if errors:
+                print("console errors:", *errors, sep="\n  ")
+                return 1
+        httpd.shutdown()
+        httpd.server_close()
+    print("\ntarget: under 16 ms from an edit to the next frame at 16×16")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

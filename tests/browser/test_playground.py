@@ -1,0 +1,977 @@
+"""The playground (docs/playground.md, docs/assets/playground/) in Chromium, on the built site.
+
+- parity: the page's own modules (imported with import() in the page) compute what selfattn_ref
+  computes, to 1e-9, on hundreds of seeded random cases, and format numbers as the pages do;
+- presets: each worked example shows exactly the strings of its generated tables;
+- editing, bad input (a message next to the field, the last good result kept, no NaN or Infinity,
+  nothing in the console), links that carry the state (and links that are broken or hostile);
+- keyboard, dark scheme, a 375 px wide screen, axe-core, instant navigation.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import numpy as np
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from selfattn_ref import examples
+from selfattn_ref.publish import GENERATED
+from selfattn_ref.publish.fmt import cell, is_integral, num, vector
+from selfattn_ref.publish.sources import playground
+
+pytestmark = pytest.mark.browser
+
+PRESETS = playground.presets()
+SLUGS = [p["slug"] for p in PRESETS["presets"]]
+DEFAULT = PRESETS["default"]
+AXE_SCRIPT = Axe().axe_script
+TOL = 1e-9
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Watch:
+    """What a clean page never does: console errors or warnings, uncaught errors, dialogs, failed requests."""
+
+    problems: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def attach(self, page: Page) -> Watch:
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
+        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}"))
+        page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+
+        def dialog(d):
+            self.dialogs.append(f"{d.type}: {d.message}")
+            d.dismiss()
+
+        page.on("dialog", dialog)
+        return self
+
+    def _console(self, message) -> None:
+        if message.type in ("error", "warning"):
+            self.problems.append(f"console {message.type}: {message.text}")
+
+    def check(self) -> None:
+        assert not self.dialogs, f"a dialog opened: {self.dialogs}"
+        assert not self.problems, "\n".join(self.problems)
+
+
+@pytest.fixture
+def pg(page: Page):
+    page.set_default_timeout(10_000)
+    return page, Watch().attach(page)
+
+
+def playground_url(site, suffix: str = "") -> str:
+    return site.base_url + "playground/" + suffix
+
+
+def open_playground(page: Page, site, suffix: str = "") -> None:
+    if page.url.startswith(playground_url(site)):
+        page.goto("about:blank")  # a new document: a new #part alone would only fire hashchange
+    page.goto(playground_url(site, suffix))
+    page.wait_for_selector("#playground[data-state=ready]")
+
+
+def link(state: dict) -> str:
+    """The #s= part of a link for a state, as state.js writes it."""
+    raw = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()
+    return "#s=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def state_of(slug: str, **changes) -> dict:
+    p = next(p for p in PRESETS["presets"] if p["slug"] == slug)
+    projections = "learned" if slug == PRESETS["learned"] else p["projections"]
+    s = {"v": 1, "words": p["tokens"], "X": p["embeddings"], "scale": p["scale"], "causal": p["causal"]}
+    return {**s, "projections": projections, "decimals": p["decimals"], **changes}
+
+
+READ_TABLE_JS = """(id) => {
+  const t = document.getElementById(id);
+  if (!t) return null;
+  const head = [...t.tHead.rows[0].cells].map((c) => c.textContent);
+  const rows = [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent));
+  return {head, rows};
+}"""
+
+
+def read_table(page: Page, table_id: str) -> dict:
+    return page.evaluate(READ_TABLE_JS, table_id)
+
+
+def generated_table(path: Path) -> dict:
+    """A generated Markdown table as {head, rows}, the way the page's tables read."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("|")]
+    split = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
+    head, body = split[0], split[2:]
+    return {"head": head, "rows": [[r[0].strip("*"), *r[1:]] for r in body]}
+
+
+def generated_mix(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    return re.search(r"```text\n(.*?)\n```", text, re.S).group(1)
+
+
+def expected_table(M, rows, cols, decimals: int, corner: str) -> dict:
+    """What selfattn_ref.publish.tables.matrix_table would print."""
+    M = np.asarray(M, dtype=float)
+    integral = is_integral(M)
+    body = [[r, *(cell(x, decimals, integral) for x in row)] for r, row in zip(rows, M, strict=True)]
+    return {"head": [corner, *cols], "rows": body}
+
+
+def example_of(E, projections="none", W=None, scale=False, causal=False, decimals=3, tokens=None) -> examples.Example:
+    """An ad-hoc example for examples.run: the reference pipeline the pages use."""
+    E = np.asarray(E, dtype=float)
+    n, d = E.shape
+    kind = {"none": "none", "identity": "identity", "matrices": "given"}[projections]
+    if projections == "identity":
+        Ws = (np.eye(d),) * 3
+    else:
+        Ws = tuple(np.asarray(w, dtype=float) for w in W) if W else (None,) * 3
+    return examples.Example(
+        slug="case", title="case", tokens=tuple(tokens or (f"t{i}" for i in range(n))), E=E, projections=kind,
+        W_Q=Ws[0], W_K=Ws[1], W_V=Ws[2], scale=scale, causal=causal, decimals=decimals, path=Path("case"),
+    )  # fmt: skip
+
+
+def expected_mix(tokens, weights_row, V, output_row, decimals: int) -> str:
+    """Step 3 written out, as selfattn_ref.publish.tables writes docs/generated/<slug>/mix_<i>.md."""
+    width = max(len(num(w, decimals)) for w in weights_row)
+    lines = [
+        f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"
+        for j, w in enumerate(weights_row)
+    ]
+    return "\n".join([*lines, f"= {vector(output_row, decimals)}"])
+
+
+def page_text_has_no_nan(page: Page) -> None:
+    text = page.locator("body").inner_text()
+    found = re.findall(r"\b(NaN|-?Infinity|undefined)\b", text)
+    assert not found, f"the page shows {found}"
+
+
+def weights_cells(page: Page) -> list[list[str]]:
+    return read_table(page, "pg-weights")["rows"]
+
+
+# --- parity with selfattn_ref -----------------------------------------------------------------------
+
+
+def random_cases(seed: int = 20240601, count: int = 240) -> list[dict]:
+    """Varied sizes (1-16 words × 1-16 dimensions, the corners included), signs, integers and decimals,
+    scaling and the causal mask on and off, projections none, identity and random matrices (d_k and
+    d_v not always d)."""
+    rng = np.random.default_rng(seed)
+    corners = [(1, 1), (16, 16), (1, 16), (16, 1), (2, 3), (3, 4)]
+    cases = []
+    for c in range(count):
+        n, d = corners[c] if c < len(corners) else (int(rng.integers(1, 17)), int(rng.integers(1, 17)))
+        style = c % 3
+        if style == 0:
+            E = rng.integers(-3, 4, (n, d)).astype(float)
+        elif style == 1:
+            E = np.round(rng.normal(0, 2, (n, d)), 3)
+        else:
+            E = rng.normal(0, 1, (n, d)) * 10.0 ** rng.integers(-2, 2)
+        kind = ["none", "identity", "matrices"][c % 3 if c >= len(corners) else int(rng.integers(3))]
+        case = {"E": E.tolist(), "projections": kind, "scale": bool(rng.integers(2)), "causal": bool(rng.integers(2))}
+        if kind == "matrices":
+            dk = d if rng.random() < 0.5 else int(rng.integers(1, 17))
+            dv = d if rng.random() < 0.5 else int(rng.integers(1, 17))
+            std = float(rng.uniform(0.1, 1.5))
+            case.update(W_Q=rng.normal(0, std, (d, dk)).tolist(), W_K=rng.normal(0, std, (d, dk)).tolist(),
+                        W_V=rng.normal(0, std, (d, dv)).tolist())  # fmt: skip
+        cases.append(case)
+    return cases
+
+
+PARITY_JS = """async ([url, cases]) => {
+  const m = await import(url);
+  return cases.map((c) => {
+    const r = m.attention(c);
+    return {Q: r.Q, K: r.K, V: r.V, scores: r.scores, scaled: r.scaled, logits: r.logits,
+            weights: r.weights, output: r.output};
+  });
+}"""
+
+
+def assert_close(name: str, got, want, where: str) -> None:
+    got = np.asarray(got, dtype=float)
+    want = np.asarray(want, dtype=float)
+    assert got.shape == want.shape, f"{where}: {name} has shape {got.shape}, NumPy's {want.shape}"
+    both_inf = np.isneginf(got) & np.isneginf(want)
+    with np.errstate(invalid="ignore"):  # -inf - -inf where both are masked
+        err = np.where(both_inf, 0.0, np.abs(got - want) / np.maximum(1.0, np.abs(want)))
+    assert np.all(np.isfinite(err)) and err.max() <= TOL, f"{where}: {name} differs by {err.max():.3g}"
+
+
+def test_math_module_equals_numpy_reference(pg, site):
+    page, watch = pg
+    page.goto(site.base_url)
+    cases = random_cases()
+    assert len(cases) >= 200
+    results = page.evaluate(PARITY_JS, [site.base_url + "assets/playground/attention.js", cases])
+    sizes = set()
+    for i, (case, js) in enumerate(zip(cases, results, strict=True)):
+        W = [case[k] for k in ("W_Q", "W_K", "W_V")] if case["projections"] == "matrices" else None
+        ex = example_of(case["E"], case["projections"], W, case["scale"], case["causal"])
+        st = examples.run(ex)
+        shape = f"{len(case['E'])}×{len(case['E'][0])}"
+        where = f"case {i} ({shape}, {case['projections']}, scale={case['scale']}, causal={case['causal']})"
+        sizes.add((len(case["E"]), len(case["E"][0])))
+        for name in ("Q", "K", "V", "scores", "weights", "output"):
+            assert_close(name, js[name], getattr(st, name), where)
+        if st.scaled is None:
+            assert js["scaled"] is None, where
+        else:
+            assert_close("scaled", js["scaled"], st.scaled, where)
+        logits = st.scaled if st.scaled is not None else st.scores
+        if st.mask is not None:
+            logits = np.where(st.mask, logits, -np.inf)
+            assert np.all(np.asarray(js["weights"])[~st.mask] == 0), f"{where}: a masked weight is not 0"
+        assert_close("logits", js["logits"], logits, where)
+    assert {(1, 1), (16, 16), (1, 16), (16, 1)} <= sizes
+    watch.check()
+
+
+FORMAT_JS = """async ([url, pairs, vectors]) => {
+  const f = await import(url);
+  return {
+    num: pairs.map(([x, d]) => f.num(x, d)),
+    integral: pairs.map(([x]) => (Number.isInteger(x) ? f.cell(x, 0, true) : null)),
+    vector: vectors.map(([v, d]) => f.vector(v, d)),
+  };
+}"""
+
+
+def test_numbers_are_formatted_as_the_pages_do(pg, site):
+    """format.js against selfattn_ref.publish.fmt: Python's rounding (ties to even, from the exact
+    binary value), no "-0.000", integers as integers."""
+    page, watch = pg
+    page.goto(site.base_url)
+    rng = np.random.default_rng(7)
+    values = [0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.0625, 2.675, 1.0005, 0.0005, -0.0005, -0.0004, 1e-12,
+              -1e-12, 0.0, -0.0, 0.1, 0.665, 0.245, 123456.5, 9.9995, -9.9995, 1e15 + 0.5, 2.0**53 + 2, 1e21,
+              1e22, -1e22, 4.5e27, 1e6, -1e6, 0.09003057317038046]  # fmt: skip
+    values += [k / 2**j for j in range(1, 12) for k in range(-9, 10, 2)]  # exact ties at many places
+    values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(-6, 7, 150))
+    pairs = [[float(x), d] for x in values for d in (0, 1, 2, 3, 4, 6, 10)]
+    vectors = [[rng.normal(0, 1, 4).round(k).tolist(), 3] for k in (0, 2, 5)] + [[[1.0, 0.0, -0.0, 2.0], 3]]
+    out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors])
+    wrong = [(x, d, js, num(x, d)) for (x, d), js in zip(pairs, out["num"], strict=True) if js != num(x, d)]
+    assert not wrong, f"{len(wrong)} of {len(pairs)} differ, e.g. (x, decimals, JS, Python): {wrong[:8]}"
+    for (x, _), js in zip(pairs, out["integral"], strict=True):
+        if js is not None:
+            assert js == cell(x, 0, True), x
+    for (v, d), js in zip(vectors, out["vector"], strict=True):
+        assert js == vector(np.array(v), d)
+    watch.check()
+
+
+# --- presets ------------------------------------------------------------------------------------
+
+
+def open_details(page: Page) -> None:
+    """Open "Q, K and V" (filled in only while open) and wait for its tables to be drawn."""
+    page.evaluate("() => { for (const d of document.querySelectorAll('#playground details')) d.open = true; }")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")  # the toggle event
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#playground details:not([hidden]) table')].every((t) => t.tHead)"
+    )
+
+
+def check_matches_generated(page: Page, slug: str) -> None:
+    ex = examples.load(slug)
+    if ex.projections != "none":
+        open_details(page)
+    gen = GENERATED / slug
+    tables = {"pg-weights": "weights.md", "pg-output": "output.md", "pg-scores": "scores.md"}
+    if ex.projections != "none":
+        tables |= {"pg-Q": "Q.md", "pg-K": "K.md", "pg-V": "V.md"}
+    if ex.projections == "random":
+        tables |= {"pg-learned-W_Q": "W_Q.md", "pg-learned-W_K": "W_K.md", "pg-learned-W_V": "W_V.md"}
+    for table_id, name in tables.items():
+        got, want = read_table(page, table_id), generated_table(gen / name)
+        assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{name} has {want}"
+    if ex.scale or ex.causal:
+        got = read_table(page, "pg-scaled")
+        if ex.scale:
+            want = generated_table(gen / "scaled.md")
+        else:
+            want = generated_table(gen / "scores.md")
+        if ex.causal:  # the masked entries: −∞, as docs/generated/masking/masked_scores.md shows them
+            for i, row in enumerate(want["rows"]):
+                row[2 + i :] = ["−∞"] * len(row[2 + i :])
+        assert got == want, f"{slug}: the scaled scores show {got}, the page's table {want}"
+    else:
+        expect(page.locator("#pg-scaled")).to_be_hidden()
+    for i in range(len(ex.tokens)):
+        page.select_option("#pg-selected", str(i))
+        expect(page.locator("#pg-mix")).to_have_text(generated_mix(gen / f"mix_{i}.md"), use_inner_text=False)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_each_preset_shows_its_pages_numbers(pg, site, slug):
+    page, watch = pg
+    open_playground(page, site, f"#preset={slug}")
+    ex = examples.load(slug)
+    expect(page.locator("#pg-preset")).to_have_value(slug)
+    expect(page.locator("#pg-decimals")).to_have_value(str(ex.decimals))
+    assert page.is_checked("#pg-scale") == ex.scale
+    assert page.is_checked("#pg-causal") == ex.causal
+    check_matches_generated(page, slug)
+    page_text_has_no_nan(page)
+    watch.check()
+
+
+@pytest.mark.parametrize("slug", ["bank_of_river", "the_cat_sat", "learned"])
+def test_page_links_open_their_example(pg, site, slug):
+    """The form the worked-example pages link with: playground/?preset=<slug> (here with the key that
+    Material's search adds to the links of its results, which the playground leaves alone)."""
+    page, watch = pg
+    open_playground(page, site, f"?preset={slug}&h=attention")
+    check_matches_generated(page, slug)
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    watch.check()
+
+
+def test_choosing_a_preset_from_the_list(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    check_matches_generated(page, DEFAULT)
+    page.select_option("#pg-preset", "the_cat_sat")
+    check_matches_generated(page, "the_cat_sat")
+    expect(page.locator("#pg-projections")).to_have_value("identity")
+    page.select_option("#pg-preset", "learned")
+    assert page.evaluate("location.hash") == "#preset=learned"  # a worked example as it is: a short link
+    check_matches_generated(page, "learned")  # which writes out step 3 for each word in turn
+    expect(page.locator("#pg-projections")).to_have_value("learned")
+    expect(page.locator("#pg-preset")).to_have_value("learned")  # still the example: no number changed
+    page.select_option("#pg-decimals", "6")
+    page.wait_for_function("() => location.hash === '#preset=learned&word=3&decimals=6'")
+    watch.check()
+
+
+def test_short_link_with_word_and_decimals(pg, site):
+    page, watch = pg
+    open_playground(page, site, "#preset=learned&word=2&decimals=6")
+    expect(page.locator("#pg-selected")).to_have_value("1")
+    expect(page.locator("#pg-decimals")).to_have_value("6")
+    ex = examples.load("learned")
+    st = examples.run(ex)
+    tokens = list(ex.tokens)
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 6, "query ↓ key →")
+    assert page.locator("#pg-mix").text_content() == expected_mix(tokens, st.weights[1], st.V, st.output[1], 6)
+    watch.check()
+
+
+# --- editing ----------------------------------------------------------------------------------------
+
+
+def test_editing_recalculates_every_step(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    page.fill("#pg-x-0-1", "-0.5")
+    page.fill("#pg-x-2-3", "2.25")
+    page.fill("#pg-name-0", "shore")
+    E = np.array(PRESETS["presets"][0]["embeddings"], dtype=float)
+    E[0, 1], E[2, 3] = -0.5, 2.25
+    tokens = ["shore", "of", "river"]
+    st = examples.run(example_of(E))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    assert read_table(page, "pg-output") == expected_table(st.output, tokens, ["x1", "x2", "x3", "x4"], 3, "output")
+    assert read_table(page, "pg-scores") == expected_table(st.scores, tokens, tokens, 3, "query ↓ key →")
+    assert page.locator("#pg-mix").text_content() == expected_mix(tokens, st.weights[0], st.V, st.output[0], 3)
+    expect(page.locator("#pg-preset")).to_have_value("")  # no longer a worked example as it is
+    # The reader's choice of decimals, scaling and the causal mask.
+    page.select_option("#pg-decimals", "6")
+    page.check("#pg-scale")
+    page.check("#pg-causal")
+    st = examples.run(example_of(E, scale=True, causal=True))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 6, "query ↓ key →")
+    scaled = read_table(page, "pg-scaled")["rows"]
+    assert scaled[0][1] == num(st.scaled[0, 0], 6) and scaled[0][2] == "−∞" and scaled[1][3] == "−∞"
+    assert read_table(page, "pg-weights")["rows"][0][2:] == ["0.000000", "0.000000"]
+    page_text_has_no_nan(page)
+    watch.check()
+
+
+def test_projection_choices(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    E = np.array(PRESETS["presets"][0]["embeddings"], dtype=float)
+    tokens = ["bank", "of", "river"]
+    learned = examples.load("learned")
+    # The learned weights on bank / of / river (4 dimensions: allowed).
+    page.select_option("#pg-projections", "learned")
+    st = examples.run(example_of(E, "matrices", (learned.W_Q, learned.W_K, learned.W_V), tokens=tokens))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    # A fifth dimension: the learned weights no longer fit; they become the reader's, padded with the identity.
+    page.click("#pg-add-dim")
+    expect(page.locator("#pg-projections")).to_have_value("custom")
+    expect(page.locator("#pg-projections-message")).to_contain_text("learned weights need vectors of 4")
+    Ws = []
+    for W in (learned.W_Q, learned.W_K, learned.W_V):
+        P = np.eye(5)
+        P[:4, :4] = W
+        Ws.append(P)
+    E5 = np.column_stack([E, np.zeros(3)])
+    st = examples.run(example_of(E5, "matrices", Ws, tokens=tokens))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    assert float(page.input_value("#pg-W_Q-0-0")) == learned.W_Q[0, 0]
+    # Asking for the learned weights with 5 dimensions is refused, with the reason next to the list.
+    page.select_option("#pg-projections", "learned")
+    expect(page.locator("#pg-projections")).to_have_value("custom")
+    message = page.locator("#pg-projections-message")
+    expect(message).to_contain_text("these have 5")
+    assert message.get_attribute("role") == "alert"
+    # The reader's own matrices, edited.
+    page.fill("#pg-W_K-4-1", "-1.5")
+    Ws[1][4, 1] = -1.5
+    page.fill("#pg-x-1-4", "2")
+    E5[1, 4] = 2
+    open_details(page)
+    st = examples.run(example_of(E5, "matrices", Ws, tokens=tokens))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    assert read_table(page, "pg-V") == expected_table(st.V, tokens, [f"c{j}" for j in range(1, 6)], 3, "V")
+    # Identity, then none: Q = K = V = X.
+    page.select_option("#pg-projections", "identity")
+    st = examples.run(example_of(E5, "identity", tokens=tokens))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    page.select_option("#pg-projections", "none")
+    expect(page.locator("#pg-Q")).to_be_hidden()
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    # Custom from the identity.
+    page.select_option("#pg-projections", "custom")
+    assert page.input_value("#pg-W_V-2-2") == "1" and page.input_value("#pg-W_V-2-3") == "0"
+    watch.check()
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+
+def assert_field_error(page: Page, selector: str, contains: str | None = None) -> None:
+    """The field is marked invalid and described by a visible message in an alert region next to the grid."""
+    field_ = page.locator(selector)
+    expect(field_).to_have_attribute("aria-invalid", "true")
+    described = field_.get_attribute("aria-describedby")
+    assert described, f"{selector} has no aria-describedby"
+    message = page.locator(f"#{described}")
+    expect(message).to_be_visible()
+    if contains:
+        expect(message).to_contain_text(contains)
+    region = message.locator("xpath=ancestor::*[@role='alert'][1]")
+    assert region.count() == 1, f"the message for {selector} is not inside a role=alert region"
+    # Next to the field: in the same section of the page, right below the grid it belongs to.
+    assert page.evaluate(
+        "([f, m]) => document.querySelector(f).closest('section') === document.getElementById(m).closest('section')",
+        [selector, described],
+    )
+
+
+BAD_NUMBERS = {
+    "empty": ("", "Empty"),
+    "letters": ("abc", "Not a number"),
+    "overflow": ("1e999", "Too large"),
+    "nan": ("NaN", "Not a number"),
+    "infinity": ("Infinity", "Not a number"),
+    "too large": ("2e6", "Too large"),
+    "two points": ("1.2.3", "Not a number"),
+}
+
+
+@pytest.mark.parametrize("value,message", BAD_NUMBERS.values(), ids=BAD_NUMBERS.keys())
+def test_bad_number_keeps_the_last_result(pg, site, value, message):
+    page, watch = pg
+    open_playground(page, site)
+    before = weights_cells(page)
+    output_before = read_table(page, "pg-output")
+    page.fill("#pg-x-1-2", value)
+    assert_field_error(page, "#pg-x-1-2", message)
+    expect(page.locator("#pg-stale")).to_be_visible()
+    assert weights_cells(page) == before
+    assert read_table(page, "pg-output") == output_before
+    page_text_has_no_nan(page)
+    # The link keeps the last good state.
+    page.wait_for_timeout(400)
+    assert "s=" not in page.evaluate("location.hash")
+    # Fixed: the message goes, the results follow.
+    page.fill("#pg-x-1-2", "0.5")
+    expect(page.locator("#pg-x-1-2")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#pg-words-errors li")).to_have_count(0)
+    expect(page.locator("#pg-stale")).to_be_hidden()
+    assert weights_cells(page) != before
+    watch.check()
+
+
+BAD_NAMES = {
+    "duplicate": ("bank", "Two words have this name"),
+    "empty": ("", "Empty"),
+    "blank": ("   ", "Empty"),
+    "10,000 characters": ("n" * 10_000, "at most 40 characters, this one has 10,000"),
+}
+
+
+@pytest.mark.parametrize("value,message", BAD_NAMES.values(), ids=BAD_NAMES.keys())
+def test_bad_name_keeps_the_last_result(pg, site, value, message):
+    page, watch = pg
+    open_playground(page, site)
+    before = read_table(page, "pg-weights")
+    page.fill("#pg-name-1", value)
+    assert_field_error(page, "#pg-name-1", message)
+    assert read_table(page, "pg-weights") == before
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page_text_has_no_nan(page)
+    page.fill("#pg-name-1", "off")
+    expect(page.locator("#pg-name-1")).not_to_have_attribute("aria-invalid", "true")
+    assert read_table(page, "pg-weights")["head"] == ["query ↓ key →", "bank", "off", "river"]
+    watch.check()
+
+
+def refused_click(page: Page, selector: str) -> None:
+    """Press a button that refuses (aria-disabled, so Playwright will not click it) with the keyboard."""
+    page.locator(selector).first.focus()
+    page.keyboard.press("Enter")
+
+
+def test_word_and_dimension_limits(pg, site):
+    """1-16 words and 1-16 dimensions: past a limit the button says why, next to it, and nothing changes."""
+    page, watch = pg
+    open_playground(page, site)
+    rows = page.locator("#pg-words tbody tr")
+    for _ in range(13):
+        page.click("#pg-add-word")
+    expect(rows).to_have_count(16)
+    expect(page.locator("#pg-add-word")).to_have_attribute("aria-disabled", "true")
+    refused_click(page, "#pg-add-word")  # a 17th word
+    expect(rows).to_have_count(16)
+    message = page.locator("#pg-structure-message")
+    expect(message).to_contain_text("at most 16 words")
+    assert message.get_attribute("role") == "alert"
+    expect(page.locator("#pg-add-word")).to_have_attribute("aria-describedby", "pg-structure-message")
+    assert len(weights_cells(page)) == 16
+    for _ in range(15):
+        page.locator("#pg-words .pg-remove").first.click()
+    expect(rows).to_have_count(1)
+    refused_click(page, "#pg-words .pg-remove")  # zero words
+    expect(rows).to_have_count(1)
+    expect(message).to_contain_text("at least one word")
+    assert weights_cells(page) == [["word16", "1"]]  # one word attends only to itself
+    for _ in range(12):
+        page.click("#pg-add-dim")
+    expect(page.locator("#pg-words thead th")).to_have_count(1 + 16 + 1)
+    refused_click(page, "#pg-add-dim")
+    expect(message).to_contain_text("at most 16 numbers")
+    expect(page.locator("#pg-words thead th")).to_have_count(1 + 16 + 1)
+    for _ in range(15):
+        page.click("#pg-remove-dim")
+    refused_click(page, "#pg-remove-dim")
+    expect(message).to_contain_text("at least one number")
+    expect(page.locator("#pg-words thead th")).to_have_count(1 + 1 + 1)
+    page_text_has_no_nan(page)
+    watch.check()
+
+
+def _b64(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+BANK = state_of("bank_of_river")
+ONE_WORD = '{"v":1,"words":["a"],"X":[[X]],"scale":false,"causal":false,"projections":"none","decimals":3}'
+BAD_LINKS = {
+    "zero words": link({**BANK, "words": [], "X": []}),
+    "17 words": link({**BANK, "words": [f"w{i}" for i in range(17)], "X": [[1, 0]] * 17}),
+    "ragged row": link({**BANK, "X": [[1, 0, 1, 0], [0, 1, 0], [1, 1, 0, 0]]}),
+    "17 dimensions": link({**BANK, "X": [[1] * 17] * 3}),
+    "duplicate names": link({**BANK, "words": ["bank", "bank", "river"]}),
+    "10,000-character name": link({**BANK, "words": ["b" * 10_000, "of", "river"]}),
+    "a string for a number": link({**BANK, "X": [["1", 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]}),
+    "NaN": "#s=" + _b64(ONE_WORD.replace("X", "NaN")),
+    "1e999": "#s=" + _b64(ONE_WORD.replace("X", "1e999")),
+    "learned weights on 3 dimensions": link({**BANK, "X": [[1, 0, 1]] * 3, "projections": "learned"}),
+    "custom matrices missing": link({**BANK, "projections": "custom"}),
+    "unknown key": link({**BANK, "extra": 1}),
+    "decimals 11": link({**BANK, "decimals": 11}),
+    "not base64": "#s=***",
+    "not JSON": "#s=" + _b64("<script>alert(1)</script>"),
+    "not UTF-8": "#s=" + base64.urlsafe_b64encode(b"\xff\xfe").decode(),
+    "unknown preset": "#preset=nope",
+    "two states": "#preset=bank_of_river&s=e30",
+    "word out of range": "#preset=bank_of_river&word=4",
+    "decimals not a number": "#preset=bank_of_river&decimals=x",
+    "an option twice": "#preset=bank_of_river&word=1&word=2",
+    "unknown option": "#preset=bank_of_river&zoom=2",
+    "script in the hash": "#s=<script>alert(1)</script>",
+    "script as a preset": "#preset=<img src=x onerror=alert(1)>",
+    "unknown key in the hash": "#x=1",
+    "javascript: state": "#s=javascript:alert(1)",
+    "too long": "#s=" + "A" * 30_000,
+}
+
+
+@pytest.mark.parametrize("fragment", BAD_LINKS.values(), ids=BAD_LINKS.keys())
+def test_bad_link_falls_back_to_the_default_with_a_notice(pg, site, fragment):
+    page, watch = pg
+    open_playground(page, site, fragment)
+    notice = page.locator("#pg-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("This link could not be opened")
+    expect(notice).to_contain_text("bank of river")
+    assert notice.get_attribute("role") == "alert"
+    assert page.evaluate("location.hash") == "#preset=bank_of_river"  # the broken state is gone from the address
+    check_matches_generated(page, DEFAULT)
+    page.wait_for_timeout(200)  # time for anything a hostile link might have started
+    page_text_has_no_nan(page)
+    page.get_by_role("button", name="Dismiss").click()
+    expect(notice).to_be_hidden()
+    watch.check()
+
+
+# --- safety -----------------------------------------------------------------------------------------
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", '"><svg onload=alert(3)>']
+
+
+def assert_nothing_injected(page: Page) -> None:
+    page.wait_for_timeout(300)
+    selector = ", ".join(f"#playground {tag}" for tag in ("img", "script", "svg", "iframe"))
+    injected = page.evaluate("(s) => document.querySelectorAll(s).length", selector)
+    assert injected == 0
+
+
+def test_a_typed_name_is_text_and_runs_nothing(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    page.fill("#pg-name-0", HOSTILE[0])
+    assert read_table(page, "pg-weights")["head"][1] == HOSTILE[0]
+    assert read_table(page, "pg-output")["rows"][0][0] == HOSTILE[0]
+    assert page.locator("#pg-mix").text_content().splitlines()[0].endswith(f"({HOSTILE[0]})")
+    expect(page.locator("#pg-selected option").first).to_have_text(HOSTILE[0])
+    assert_nothing_injected(page)
+    watch.check()  # no dialog opened
+
+
+def test_a_hash_that_is_no_state_is_ignored(pg, site):
+    """A #part without "=" is an anchor (Material's skip link, a heading's permalink): no state, no
+    notice, nothing run; the default example shows."""
+    page, watch = pg
+    open_playground(page, site, "#<script>alert(1)</script>")
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    check_matches_generated(page, DEFAULT)
+    assert_nothing_injected(page)
+    watch.check()
+
+
+def test_a_link_carrying_script_runs_nothing(pg, site):
+    page, watch = pg
+    state = {**BANK, "words": HOSTILE}
+    open_playground(page, site, link(state))
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    assert read_table(page, "pg-weights")["head"][1:] == HOSTILE
+    assert [page.input_value(f"#pg-name-{i}") for i in range(3)] == HOSTILE
+    assert_nothing_injected(page)
+    watch.check()
+
+
+# --- sharing ----------------------------------------------------------------------------------------
+
+
+def test_the_link_restores_the_whole_state(pg, site, browser):
+    page, watch = pg
+    open_playground(page, site)
+    page.fill("#pg-name-2", "stream")
+    page.fill("#pg-x-2-1", "-1.25")
+    page.click("#pg-add-word")
+    page.fill("#pg-name-3", "bank2")
+    page.fill("#pg-x-3-3", "0.75")
+    page.check("#pg-causal")
+    page.check("#pg-scale")
+    page.select_option("#pg-decimals", "5")
+    page.select_option("#pg-projections", "custom")
+    page.fill("#pg-W_Q-1-2", "0.3")
+    page.select_option("#pg-selected", "2")
+    page.wait_for_function("() => location.hash.startsWith('#s=')")
+    page.wait_for_timeout(400)  # the address follows 300 ms after the last change
+    url = page.url
+    open_details(page)
+    snapshot = """() => ({
+      inputs: [...document.querySelectorAll('#playground input')]
+        .map((i) => [i.id, i.type === 'checkbox' ? i.checked : i.value]),
+      selects: [...document.querySelectorAll('#playground select')].map((s) => [s.id, s.value]),
+      tables: [...document.querySelectorAll('#playground table:not(.pg-input)')].map((t) => [t.id, t.textContent]),
+      mix: document.getElementById('pg-mix').textContent,
+    })"""
+    before = page.evaluate(snapshot)
+    other = browser.new_context().new_page()
+    other_watch = Watch().attach(other)
+    other.goto(url)
+    other.wait_for_selector("#playground[data-state=ready]")
+    open_details(other)
+    assert other.evaluate(snapshot) == before
+    expect(other.locator("#pg-notice")).to_be_hidden()
+    other.context.close()
+    # A worked example as it is gets the short link.
+    page.select_option("#pg-preset", "the_cat_sat")
+    page.wait_for_function("() => location.hash === '#preset=the_cat_sat'")
+    watch.check()
+    other_watch.check()
+
+
+def change_hash(page: Page, fragment: str) -> None:
+    """Set location.hash, as a link pasted into the address bar does, and let the page settle: the
+    first change of the #part after a full load makes Material fetch the page again and swap its
+    content in (instant navigation), which mounts a new playground."""
+    page.evaluate("(h) => { location.hash = h; }", fragment)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_selector("#playground[data-state=ready]")
+
+
+@pytest.mark.parametrize("order", ["good link first", "bad link first"])
+def test_a_new_link_in_the_same_tab(pg, site, order):
+    """Only the #part changes: no reload, the state (or the notice about a bad link) follows."""
+    page, watch = pg
+    open_playground(page, site)
+    page.evaluate("() => { window.__noReload = true; }")
+    fragments = ["#preset=the_cat_sat", "#preset=missing"]
+    for fragment in fragments if order == "good link first" else fragments[::-1]:
+        change_hash(page, fragment)
+        if fragment == "#preset=the_cat_sat":
+            expect(page.locator("#pg-preset")).to_have_value("the_cat_sat")
+            expect(page.locator("#pg-notice")).to_be_hidden()
+            check_matches_generated(page, "the_cat_sat")
+        else:
+            expect(page.locator("#pg-notice")).to_contain_text("could not be opened: there is no example named")
+            check_matches_generated(page, DEFAULT)
+    assert page.evaluate("window.__noReload === true")
+    watch.check()
+
+
+def test_copy_link_button(pg, site, browser):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    watch = Watch().attach(page)
+    open_playground(page, site)
+    page.fill("#pg-x-0-0", "3")
+    page.click("#pg-copy")
+    expect(page.locator("#pg-copy-status")).to_have_text("Link copied.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.url and "#s=" in copied
+    context.close()
+    watch.check()
+
+
+# --- keyboard, screens, colours, accessibility --------------------------------------------------------
+
+
+def test_keyboard_alone(pg, site):
+    """Tab order: the skip link, then the settings, then the grid; typing recalculates; arrows move."""
+    page, watch = pg
+    open_playground(page, site)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('md-skip')")
+    page.keyboard.press("Enter")  # Material handles the jump (instant navigation): wait for it
+    page.wait_for_function("() => location.hash === '#try-it-yourself'")
+    page.wait_for_timeout(100)
+    order = []
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate("document.activeElement.id || document.activeElement.tagName"))
+        if order[-1] == "pg-name-0":
+            break
+    assert order[-1] == "pg-name-0", f"Tab did not reach the grid: {order}"
+    settings = ["pg-preset", "pg-projections", "pg-scale", "pg-causal", "pg-decimals", "pg-copy"]
+    assert [o for o in order if o in settings] == settings, order
+    # Every field has an accessible name.
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('#playground input, #playground select, #playground button')]
+          .filter((e) => !(e.labels?.length || e.getAttribute('aria-label') || e.textContent.trim()))
+          .map((e) => e.id)"""
+    )
+    assert unnamed == []
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "pg-x-0-0"
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "bank, x1"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    assert read_table(page, "pg-scores")["rows"][0][1] == "10"  # bank · bank = 3×3 + 1×1
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.id") == "pg-x-1-0"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "pg-x-2-0"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.type("-2")  # the arrow selects the cell's text: typing replaces it
+    assert read_table(page, "pg-scores")["rows"][1][1] == "-6"  # of · bank: 3×(-2) + 0 + 0 + 0
+    watch.check()
+
+
+COLOUR_JS = """([url, steps]) => import(url).then((m) => {
+  const out = {};
+  for (const scheme of ['default', 'slate']) {
+    out[scheme] = Array.from({length: steps + 1}, (_, i) => m.heatColours(i / steps, scheme));
+  }
+  return out;
+})"""
+
+
+def _contrast(a: str, b: str) -> float:
+    def rgb(s):
+        if s.startswith("#"):
+            digits = s[1:] if len(s) == 7 else "".join(c * 2 for c in s[1:])  # #fff -> ffffff
+            return [int(digits[2 * i : 2 * i + 2], 16) for i in range(3)]
+        return [int(v) for v in re.findall(r"\d+", s)[:3]]
+
+    def lum(c):
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted([lum(rgb(a)), lum(rgb(b))], reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_heatmap_text_contrast_for_every_weight(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/app.js", 1000])
+    for scheme, cells in colours.items():
+        worst = min(_contrast(c["background"], c["color"]) for c in cells)
+        assert worst >= 4.5, f"{scheme}: a heatmap cell's text has contrast {worst:.2f}"
+    watch.check()
+
+
+AXE_JS = """([include, options]) => axe.run(include ? {include: [[include]]} : document, options)
+  .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} -> `
+      + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')))"""
+COLOURS = {"runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}}
+
+
+def sixteen_by_sixteen() -> dict:
+    rng = np.random.default_rng(3)
+    return {**BANK, "words": [f"w{i}" for i in range(16)], "X": np.round(rng.normal(0, 1.5, (16, 16)), 2).tolist(),
+            "scale": True, "causal": True, "projections": "identity", "decimals": 3}  # fmt: skip
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_serious(site, browser, scheme):
+    """All of axe's rules in the light scheme, its colour rules in the dark (slate) one, on the default
+    example, on a 16 × 16 heatmap, and with error messages showing."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    watch = Watch().attach(page)
+    expected = "slate" if scheme == "dark" else "default"
+    problems = []
+    for fragment, edit in [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc")]:
+        open_playground(page, site, fragment)
+        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", expected)
+        if edit is not None:
+            page.fill("#pg-x-0-0", edit)
+            page.fill("#pg-name-1", "The")
+            expect(page.locator("#pg-words-errors li")).to_have_count(3)  # x1 of The, and both "The"s
+        open_details(page)
+        page.evaluate(AXE_SCRIPT)
+        if scheme == "light":
+            problems += [f"{fragment[:20]} {v}" for v in page.evaluate(AXE_JS, [None, {"resultTypes": ["violations"]}])]
+        else:
+            problems += [f"{fragment[:20]} {v}" for v in page.evaluate(AXE_JS, ["#playground", COLOURS])]
+    assert not problems, "\n".join(problems)
+    context.close()
+    watch.check()
+
+
+def test_dark_scheme_follows_the_toggle(pg, site):
+    """The heatmap repaints when the reader switches the scheme on the page."""
+    page, watch = pg
+    open_playground(page, site)
+    cell_ = page.locator("#pg-weights tbody tr").first.locator("td").first
+    light = cell_.evaluate("(e) => getComputedStyle(e).backgroundColor")
+    page.locator("[data-md-component=palette] label:not([hidden])").click()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    expect(cell_).not_to_have_css("background-color", light)
+    watch.check()
+
+
+def test_narrow_screen(browser, site, tmp_path):
+    """At 375 px the page itself never scrolls sideways; a 16 × 16 grid scrolls inside its own box."""
+    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=1)
+    page = context.new_page()
+    watch = Watch().attach(page)
+    open_playground(page, site, link(sixteen_by_sixteen()))
+    open_details(page)
+    widths = page.evaluate(
+        "() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth})"
+    )
+    assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
+    for box in ("#pg-words", "#pg-weights", "#pg-output", "#pg-mix"):
+        page.locator(box).scroll_into_view_if_needed()  # off screen, the browser skips laying it out
+        scroll = page.evaluate(
+            """(sel) => { const e = document.querySelector(sel); const box = e.closest('.pg-scroll');
+                 return {overflow: getComputedStyle(box).overflowX, inner: box.scrollWidth, outer: box.clientWidth,
+                         right: box.getBoundingClientRect().right}; }""",
+            box,
+        )
+        assert scroll["overflow"] == "auto" and scroll["inner"] > scroll["outer"], (box, scroll)
+        assert scroll["right"] <= widths["view"], (box, scroll)
+    # A box that scrolls and holds no field can take focus, so that the keyboard can scroll it.
+    for box in ("#pg-weights", "#pg-output"):
+        wrap = page.locator(box).locator("xpath=..")
+        assert wrap.get_attribute("tabindex") == "0" and wrap.get_attribute("role") == "region"
+    assert page.locator("#pg-mix").get_attribute("tabindex") == "0"
+    shot = tmp_path / "playground-375.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 0
+    print(f"screenshot: {shot}")
+    context.close()
+    watch.check()
+
+
+def test_instant_navigation_mounts_and_unmounts(pg, site):
+    """Reached through a page's link (Material's instant navigation, no reload), left and come back to."""
+    page, watch = pg
+    page.goto(site.base_url + "real-numbers/")
+    page.evaluate("() => { window.__noReload = true; }")
+    page.get_by_role("link", name="open the playground on this example").click()
+    page.wait_for_url(re.compile(r"/playground/\?preset=bank_of_river"))
+    page.wait_for_selector("#playground[data-state=ready]")
+    assert page.evaluate("window.__noReload === true"), "the link reloaded the page"
+    check_matches_generated(page, "bank_of_river")
+    page.fill("#pg-x-0-0", "2")
+    page.wait_for_function("() => location.hash.startsWith('#s=')")
+    assert "preset=" not in urlsplit(page.url).query
+    page.locator("a.md-header__button.md-logo").click()  # home, instantly
+    page.wait_for_url(site.base_url)
+    assert page.evaluate("window.__noReload === true")
+    assert "#" not in page.url, "the playground wrote its state into another page's address"
+    page.go_back()
+    page.wait_for_selector("#playground[data-state=ready]")
+    assert page.input_value("#pg-x-0-0") == "2"
+    assert page.evaluate("document.querySelectorAll('#playground .pg-controls').length") == 1
+    watch.check()
+
+
+def test_fields_and_results_stay_finite_with_extreme_numbers(pg, site):
+    """The largest numbers allowed give finite results: no NaN and no Infinity on the page."""
+    page, watch = pg
+    state = {**BANK, "X": [[1e6, -1e6, 1e6, 1e6], [-1e6, 1e6, 0, 1e-6], [0.5, 0, 0, -1e6]], "scale": True}
+    open_playground(page, site, link(state))
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    st = examples.run(example_of(state["X"], scale=True))
+    tokens = BANK["words"]
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
+    assert read_table(page, "pg-scores") == expected_table(st.scores, tokens, tokens, 3, "query ↓ key →")
+    page_text_has_no_nan(page)
+    assert math.isfinite(float(read_table(page, "pg-scores")["rows"][0][1]))
+    watch.check()
