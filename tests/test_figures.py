@@ -21,7 +21,7 @@ from selfattn_ref.positional import sinusoidal_positional_encoding
 from selfattn_ref.publish import GENERATED
 from selfattn_ref.publish.figures import BACKGROUND, BAR, contrast
 from selfattn_ref.publish.fmt import cell, is_integral, num
-from selfattn_ref.publish.sources import masking, multi_head, positional_encoding
+from selfattn_ref.publish.sources import masking, multi_head, positional_encoding, rnn_comparison
 
 from pages import PAGES, page_id
 
@@ -49,6 +49,7 @@ def reference() -> dict[str, tuple]:
         tok = examples.load(slug).tokens
         w = positional_encoding.with_positions(slug)["weights"]
         out[f"positional_encoding/{slug}_weights.md"] = (w, tok, tok, positional_encoding.DECIMALS)
+    out["rnn_comparison/weights.md"] = rnn_comparison.attention_weights()
     n, d = positional_encoding.LONG
     out["positional_encoding/encoding_heatmap.md"] = (
         sinusoidal_positional_encoding(n, d),

@@ -35,16 +35,8 @@ from selfattn_ref.publish.notebook_hooks import clean, tex
 from selfattn_ref.publish.tables import generate
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
-WORKED_EXAMPLE_PAGES = {
-    "real-numbers",
-    "queries-keys-values",
-    "learned-weights",
-    "scaling",
-    "masking",
-    "positional-encoding",
-    "multi-head",
-    "rnn-comparison",
-}
+# Every page that shows code (a worked example) has a notebook of that code.
+WORKED_EXAMPLE_PAGES = {p.stem for p in DOCS.glob("*.md") if '--8<-- "snippets/' in p.read_text(encoding="utf-8")}
 NOTEBOOKS = {nb.page: nb for nb in nbs.NOTEBOOKS}
 PAGES = sorted(NOTEBOOKS)
 

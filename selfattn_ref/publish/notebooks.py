@@ -39,6 +39,7 @@ NOTEBOOKS = (
     Notebook("real-numbers"),
     Notebook("queries-keys-values"),
     Notebook("learned-weights"),
+    Notebook("where-used"),
     Notebook("scaling"),
     Notebook("masking"),
     Notebook("positional-encoding", "The training run has no NumPy version: that cell needs PyTorch."),

@@ -15,7 +15,7 @@ from ...comparison import compare, load_rnn_example, run_rnn_example
 from ...rnn import rnn_encoder
 from ..fmt import num, vector
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table
+from ..tables import generated, matrix_table, weights_table
 
 SLUG = "the_cat_sat"
 # The (n, d) pairs of the cost table: the tiny example, a 64-token sentence at the original
@@ -147,6 +147,19 @@ def _attention():
     M = np.column_stack([st.additive_scores, st.additive_weights, st.dot_scores, st.dot_weights])
     cols = ["additive score", "additive weight", "dot score", "dot weight"]
     return matrix_table(M, _states(ex), cols, ex.decimals, "encoder state")
+
+
+def attention_weights():
+    """(weights (2, n): additive row then dot-product row, row labels, column labels, decimals)."""
+    ex, st = _example()
+    return np.vstack([st.additive_weights, st.dot_weights]), ["additive", "dot product"], _states(ex), ex.decimals
+
+
+@generated("rnn_comparison/weights.md")
+def _weights():
+    W, rows, cols, dec = attention_weights()
+    title = "attention weights of the decoder state s"
+    return weights_table(W, rows, cols, dec, title=title, corner="scoring ↓ state →")
 
 
 @generated("rnn_comparison/contexts.md")
