@@ -52,8 +52,22 @@ def blocked_modules(path: Path) -> list[str]:
     return blocked
 
 
+_RUNS: dict[tuple[str, int, int], Result] = {}
+
+
 def run(path: Path, timeout: float = 120) -> Result:
-    """Run one snippet in a fresh interpreter, from a neutral folder, and capture its output."""
+    """Run one snippet in a fresh interpreter, from a neutral folder, and capture its output.
+
+    A run is remembered for as long as the file is unchanged (same modification time and size),
+    so the generic snippet tests and the per-page tests share one run of each file."""
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _RUNS:
+        _RUNS[key] = _run(path, timeout)
+    return _RUNS[key]
+
+
+def _run(path: Path, timeout: float) -> Result:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONIOENCODING"] = "utf-8"
