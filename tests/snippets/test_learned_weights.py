@@ -14,20 +14,14 @@ from selfattn_ref import examples
 from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 
+from snippet_checks import as_numpy, close
+
 FOLDER = SNIPPETS / "learned_weights"
 NUMPY = FOLDER / "learned_weights_numpy.py"
 TORCH = FOLDER / "learned_weights_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
 # The PyTorch version also imports numpy, for NumPy's seeded generator: the page says so.
 ALLOWED_IMPORTS = {NUMPY: {"numpy"}, TORCH: {"numpy", "torch"}}
-
-
-def as_numpy(x) -> np.ndarray:
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 @pytest.fixture(scope="module")

@@ -16,18 +16,12 @@ from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 from selfattn_ref.publish.sources import masking as source
 
+from snippet_checks import as_numpy, close
+
 FOLDER = SNIPPETS / "masking"
 NAMES = ["causal", "zeroing", "padding"]
 SNIPPET_PATHS = [FOLDER / f"{name}_{lib}.py" for name in NAMES for lib in ("numpy", "torch")]
 # causal_numpy.py, causal_torch.py, zeroing_numpy.py, zeroing_torch.py, padding_numpy.py, padding_torch.py
-
-
-def as_numpy(x) -> np.ndarray:
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 def load(name: str, lib: str) -> dict:

@@ -16,19 +16,13 @@ from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 from selfattn_ref.publish.sources import multi_head as source
 
+from snippet_checks import close
+
 FOLDER = SNIPPETS / "multi_head"
 NUMPY = FOLDER / "two_heads_numpy.py"
 TORCH = FOLDER / "two_heads_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
 ALLOWED_IMPORTS = {NUMPY: {"numpy"}, TORCH: {"torch"}}
-
-
-def as_numpy(x) -> np.ndarray:
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,8 @@ from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 from selfattn_ref.publish.sources.positional_encoding import with_positions
 
+from snippet_checks import close
+
 FOLDER = SNIPPETS / "positional_encoding"
 PERM_NUMPY = FOLDER / "permutation_numpy.py"
 PERM_TORCH = FOLDER / "permutation_torch.py"
@@ -31,14 +33,6 @@ TRAIN = FOLDER / "train_torch.py"
 PAIRS = [(PERM_NUMPY, PERM_TORCH), (POS_NUMPY, POS_TORCH)]
 SNIPPET_PATHS = [PERM_NUMPY, PERM_TORCH, POS_NUMPY, POS_TORCH, TRAIN]
 ALLOWED_IMPORTS = {p: {"numpy"} if p.stem.endswith("_numpy") else {"torch"} for p in SNIPPET_PATHS}
-
-
-def as_numpy(x) -> np.ndarray:
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 def torch_namespace(path):

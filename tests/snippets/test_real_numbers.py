@@ -20,6 +20,8 @@ from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.fmt import num
 from selfattn_ref.publish.snippets import namespace, run
 
+from snippet_checks import as_numpy, close
+
 FOLDER = SNIPPETS / "real_numbers"
 NAMES = ("self_attention", "word_order", "stable_softmax")
 LIBS = ("numpy", "torch")
@@ -32,15 +34,6 @@ SNIPPET_PATHS = [
     FOLDER / "stable_softmax_torch.py",
 ]
 assert SNIPPET_PATHS == [FOLDER / f"{name}_{lib}.py" for name in NAMES for lib in LIBS]
-
-
-def as_numpy(x) -> np.ndarray:
-    """A torch tensor or a NumPy array as a NumPy array."""
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 def snippet(name: str, lib: str):

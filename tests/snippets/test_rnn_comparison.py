@@ -17,6 +17,8 @@ from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 from selfattn_ref.publish.sources import rnn_comparison as page_source
 
+from snippet_checks import close
+
 FOLDER = SNIPPETS / "rnn_comparison"
 ENCODER = [FOLDER / "rnn_encoder_numpy.py", FOLDER / "rnn_encoder_torch.py"]
 DECODER = [FOLDER / "decoder_attention_numpy.py", FOLDER / "decoder_attention_torch.py"]
@@ -25,15 +27,6 @@ SNIPPET_PATHS = ENCODER + DECODER
 
 def library(path) -> str:
     return "torch" if path.stem.endswith("_torch") else "numpy"
-
-
-def as_numpy(x) -> np.ndarray:
-    """A torch tensor or a NumPy array as a NumPy array."""
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 @pytest.fixture(scope="module")

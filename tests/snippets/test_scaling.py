@@ -18,6 +18,8 @@ from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 from selfattn_ref.publish.sources import scaling as page_source
 
+from snippet_checks import as_numpy
+
 FOLDER = SNIPPETS / "scaling"
 VARIANCE = {"numpy": FOLDER / "variance_numpy.py", "torch": FOLDER / "variance_torch.py"}
 LARGEST = {"numpy": FOLDER / "largest_weight_numpy.py", "torch": FOLDER / "largest_weight_torch.py"}
@@ -26,10 +28,6 @@ SNIPPET_PATHS = [*VARIANCE.values(), *LARGEST.values()]
 
 def library(path) -> str:
     return "torch" if path.stem.endswith("_torch") else "numpy"
-
-
-def as_numpy(x) -> np.ndarray:
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
 
 
 @pytest.fixture(scope="module")

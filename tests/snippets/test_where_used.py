@@ -13,19 +13,13 @@ from selfattn_ref import examples
 from selfattn_ref.publish import SNIPPETS
 from selfattn_ref.publish.snippets import namespace, run
 
+from snippet_checks import as_numpy, close
+
 FOLDER = SNIPPETS / "where_used"
 NUMPY = FOLDER / "causal_mask_numpy.py"
 TORCH = FOLDER / "causal_mask_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
 ALLOWED_IMPORTS = {NUMPY: {"numpy"}, TORCH: {"torch"}}
-
-
-def as_numpy(x) -> np.ndarray:
-    return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
-
-
-def close(actual, expected):
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
 
 
 @pytest.fixture(scope="module")
