@@ -6,14 +6,16 @@ PYTHON ?= python3
 STAMP := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: help venv chromium serve test test-fast update offline build lint format lock clean vendor
+.PHONY: help venv chromium serve test test-fast update example offline build lint format lock clean vendor bench
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
 	@echo "make test     build the environment, install Chromium if missing, run every test"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
+	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
+	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~25 min)"
 
 venv: $(STAMP)
 
@@ -44,6 +46,11 @@ test-fast: venv
 update: venv
 	$(PY) -m selfattn_ref update
 
+# A new worked example: selfattn_ref/examples/$(NAME).toml and everything generated from it.
+example: venv
+	@if [ -z "$(NAME)" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
+	$(PY) -m selfattn_ref new-example "$(NAME)" $(if $(TITLE),--title "$(TITLE)") $(if $(FROM),--from "$(FROM)")
+
 build: venv
 	$(VENV)/bin/mkdocs build --strict
 
@@ -66,6 +73,11 @@ lock: venv
 # Refresh the vendored KaTeX and iframe-worker from npm (versions pinned in the script); commit the result.
 vendor:
 	scripts/vendor_katex.sh
+
+# Medians of several runs on this machine, each against its budget (bench/run.py: BENCH_ARGS="--quick"
+# for one run of each, "--markdown PATH" to write the table for a note).
+bench: venv chromium
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf site site-offline .pytest_cache .hypothesis

@@ -27,9 +27,9 @@ def scores(Q, K) -> np.ndarray:
 def softmax(S, axis: int = -1) -> np.ndarray:
     """Softmax along ``axis``: positive weights that sum to 1.
 
-    S: any shape. Subtracting the largest entry first keeps exp() from overflowing and
-    changes nothing else, because softmax(s + c) = softmax(s). Entries of -inf (masked
-    scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
+    S: any shape -> the same shape. Subtracting the largest entry first keeps exp() from
+    overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
+    -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
     """
     try:
         S = np.asarray(S)

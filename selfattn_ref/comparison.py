@@ -201,7 +201,11 @@ def load_rnn_file(path: Path | str) -> RNNExample:
 
 
 def run_rnn_example(ex: RNNExample) -> RNNSteps:
-    """Every step of the worked RNN, computed with the package's functions."""
+    """Every step of the worked RNN, computed with the package's functions.
+
+    The encoder's states H (n, d_h), then for each kind of scoring the scores and weights
+    (n,) and the context (d_h,); :class:`RNNSteps` lists every field with its shape.
+    """
     H = rnn_encoder(ex.E, ex.W_xh, ex.W_hh)  # (n, d_h), one state after another
     previous = np.vstack([np.zeros((1, H.shape[1])), H[:-1]])  # (n, d_h): h_0 = 0, h_1, .., h_{n-1}
     from_input, from_previous = ex.E @ ex.W_xh, previous @ ex.W_hh

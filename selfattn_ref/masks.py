@@ -20,8 +20,8 @@ def causal_mask(n) -> np.ndarray:
 def padding_mask(lengths, n) -> np.ndarray:
     """(batch, 1, n) mask for sentences padded to length n: key j is real if j < length.
 
-    lengths: one positive length per sentence, none above n. The middle axis of size 1
-    broadcasts over the queries, so the mask fits scores of shape (batch, n, n).
+    lengths: (batch,), one positive length per sentence, none above n. The middle axis of
+    size 1 broadcasts over the queries, so the mask fits scores of shape (batch, n, n).
     """
     n = _check_length(n)
     lengths_arr = np.asarray(lengths)

@@ -28,6 +28,17 @@ def pytest_runtest_makereport(item, call):
 REPO = Path(__file__).resolve().parents[1]
 
 
+def pytest_sessionstart(session):
+    """A bad worked-example spec stops the whole run at once, with the message naming the file,
+    the key and the line (the tests parametrized over the examples could not be collected)."""
+    from selfattn_ref import examples
+
+    try:
+        examples.load_all()
+    except examples.SpecError as exc:
+        raise pytest.UsageError(f"bad worked-example spec: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Build:
     proc: subprocess.CompletedProcess

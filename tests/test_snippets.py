@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from selfattn_ref import examples
 from selfattn_ref.publish import ROOT, SNIPPETS
 from selfattn_ref.publish import snippets as sn
 
@@ -19,9 +20,11 @@ def rel(p):
 
 
 @pytest.fixture(scope="session")
-def results():
-    """Every snippet run once, in fresh interpreters, on all cores."""
-    return {r.path: r for r in sn.run_many(ALL)}
+def results(request):
+    """Every snippet this session's tests ask for, run once, in fresh interpreters, on all cores."""
+    params = (getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items)
+    wanted = {p["path"] for p in params if p.get("path") in ALL}
+    return {r.path: r for r in sn.run_many(sorted(wanted) or ALL)}
 
 
 def test_there_are_snippets_in_numpy_and_torch():
@@ -50,6 +53,9 @@ def test_snippet_has_a_pair_and_a_content_test(path):
     assert single or path.with_name(stem[: -len(suffix)] + twin[suffix] + ".py").is_file(), (
         f"{rel(path)} has no {twin[suffix]} twin (or a '# no-twin: <reason>' line)"
     )
+    if path.parent == SNIPPETS / "examples":  # generated from a spec: tests/snippets/test_examples.py covers each
+        assert stem[: -len(suffix)] in examples.available(), f"{rel(path)} has no spec; run `make update`"
+        return
     tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "snippets").glob("test_*.py"))
     assert path.name in tests, f"no test in tests/snippets/ names {path.name}"
 

@@ -9,11 +9,19 @@ Keys of a spec file:
 token, all the same length), ``projections`` ("none" for softmax(X·Xᵀ)·X, "identity",
 "random" with ``seed`` (int) and ``std`` (number), or "given" with ``W_Q``, ``W_K``,
 ``W_V`` matrices), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
-``decimals`` (int, the rounding the pages print).
+``decimals`` (int, the rounding the pages print); optional ``description`` (Markdown, the
+first paragraphs of the example's page).
+
+A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
+starting with a letter. Every example gets a page of its own on the site
+(:mod:`selfattn_ref.publish.example_pages`), so titles must differ too; :func:`load_all`
+checks both. ``python -m selfattn_ref new-example <slug>`` writes a new file from
+:func:`template`.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +31,19 @@ import numpy as np
 from ..attention import project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
 
-EXAMPLES_DIR = Path(__file__).parent
+EXAMPLES_DIR = Path(__file__).resolve().parent
 
 _REQUIRED = {"title", "tokens", "embeddings", "projections", "scale", "causal", "decimals"}
 _OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description"}
 _PROJECTIONS = ("none", "identity", "random", "given")
+SLUG = re.compile(r"[a-z][a-z0-9_]*")
+MAX_SLUG = 60
+# The playground's grid goes up to 16 x 16, and a page's tables stay readable.
+MAX_TOKENS = 16
+MAX_WIDTH = 16
+# A token is one word as a reader would type it; characters that Markdown tables or HTML would
+# read as markup (|, `, <, >, *, [, ], \\) are not allowed.
+TOKEN = re.compile(r"[^\s|`<>*\[\]\\]{1,24}")
 
 
 class SpecError(ValueError):
@@ -53,6 +69,7 @@ class Example:
     path: Path
     seed: int | None = None  # projections = "random" only
     std: float | None = None  # projections = "random" only
+    description: str = ""  # Markdown
 
 
 @dataclass(frozen=True)
@@ -119,16 +136,29 @@ def load_file(path: Path | str) -> Example:
     missing = sorted(_REQUIRED - set(spec))
     if missing:
         raise SpecError(f"{path}: missing key '{missing[0]}'")
-    if not isinstance(spec["title"], str) or not spec["title"].strip():
-        raise SpecError(f"{where('title')}: 'title' must be a non-empty string")
+    title = spec["title"]
+    if not isinstance(title, str) or not title.strip() or "\n" in title or len(title) > 80:
+        raise SpecError(f"{where('title')}: 'title' must be a non-empty string of one line, at most 80 characters")
+    if "description" in spec and not isinstance(spec["description"], str):
+        raise SpecError(f"{where('description')}: 'description' must be a string (Markdown)")
     tokens = spec["tokens"]
     if not isinstance(tokens, list) or not tokens or not all(isinstance(t, str) and t.strip() for t in tokens):
         raise SpecError(f"{where('tokens')}: 'tokens' must be a non-empty list of non-empty strings")
+    for t in tokens:
+        if not TOKEN.fullmatch(t):
+            raise SpecError(
+                f"{where('tokens')}: token {t!r} must be one word of 1 to 24 characters, without spaces "
+                "or any of | ` < > * [ ] \\"
+            )
+    if len(tokens) > MAX_TOKENS:
+        raise SpecError(f"{where('tokens')}: 'tokens' has {len(tokens)} tokens; at most {MAX_TOKENS}")
     E = _matrix(spec["embeddings"], where("embeddings"), "embeddings")
     if E.shape[0] != len(tokens):
         raise SpecError(
             f"{where('embeddings')}: 'embeddings' has {E.shape[0]} vectors but 'tokens' has {len(tokens)} tokens"
         )
+    if E.shape[1] > MAX_WIDTH:
+        raise SpecError(f"{where('embeddings')}: the embeddings have {E.shape[1]} numbers each; at most {MAX_WIDTH}")
     for key in ("scale", "causal"):
         if not isinstance(spec[key], bool):
             raise SpecError(f"{where(key)}: '{key}' must be true or false, got {spec[key]!r}")
@@ -162,7 +192,8 @@ def load_file(path: Path | str) -> Example:
         raise SpecError(f"{where(key)}: '{key}' has no effect with projections = {kind!r}")
     return Example(
         slug=path.stem,
-        title=spec["title"],
+        title=title,
+        description=spec.get("description", "").strip(),
         tokens=tuple(tokens),
         E=E,
         projections=kind,
@@ -182,6 +213,43 @@ def random_projections(seed: int, d: int, std: float = 0.5) -> tuple[np.ndarray,
     """W_Q, W_K, W_V (d, d) drawn from default_rng(seed).normal(0, std), in that order."""
     rng = np.random.default_rng(seed)
     return tuple(rng.normal(0, std, (d, d)) for _ in range(3))
+
+
+def slug_problem(slug: str) -> str | None:
+    """Why ``slug`` cannot name an example, or None if it can."""
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG:
+        return (
+            f"{slug!r} is not a valid example name: use lower-case letters, digits and underscores, "
+            f"starting with a letter, at most {MAX_SLUG} characters (for example 'river_bank')"
+        )
+    return None
+
+
+def load_all(folder: Path | None = None) -> list[Example]:
+    """Every example, checked one by one (:func:`load_file`) and together: each file name is a
+    valid slug, and no two examples share a slug (even in another case) or a title.
+    Raises SpecError naming the file, the key and the line."""
+    out: list[Example] = []
+    seen_slug: dict[str, Path] = {}
+    seen_title: dict[str, Path] = {}
+    for path in sorted((folder or EXAMPLES_DIR).glob("*.toml")):
+        if problem := slug_problem(path.stem):
+            raise SpecError(f"{path}: the file name gives the example's slug, and {problem}")
+        if path.stem.lower() in seen_slug:
+            raise SpecError(f"{path}: duplicate slug {path.stem!r}: {seen_slug[path.stem.lower()]} has it too")
+        seen_slug[path.stem.lower()] = path
+        ex = load_file(path)
+        key = " ".join(ex.title.casefold().split())
+        if key in seen_title:
+            other = seen_title[key]
+            raise SpecError(
+                f"{path}{_line_of(path.read_text(encoding='utf-8'), 'title')}: 'title' {ex.title!r} is also the "
+                f"title of {other}{_line_of(other.read_text(encoding='utf-8'), 'title')}; every example has a "
+                "page of its own, so titles must differ"
+            )
+        seen_title[key] = path
+        out.append(ex)
+    return out
 
 
 def load(slug: str) -> Example:
@@ -206,3 +274,94 @@ def run(example: Example) -> Steps:
     return Steps(
         Q=Q, K=K, V=V, scores=S, scaled=S * scale if example.scale else None, weights=weights, output=output, mask=mask
     )
+
+
+def _toml_number(x: float) -> str:
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
+
+
+def _toml_rows(M, labels=None) -> str:
+    rows = [", ".join(_toml_number(x) for x in row) for row in np.asarray(M)]
+    width = max(len(r) for r in rows) + 3
+    lines = []
+    for i, r in enumerate(rows):
+        cell = f"  [{r}],"
+        lines.append(f"{cell:<{width + 2}}  # {labels[i]}" if labels else cell)
+    return "[\n" + "\n".join(lines) + "\n]"
+
+
+def template(slug: str, title: str, base: Example) -> str:
+    """The text of a new spec file: ``base``'s data under a new title, every key explained."""
+    tokens = ", ".join(_toml_string(t) for t in base.tokens)
+    lines = [
+        f"# The worked example '{slug}'. Its page (docs/examples/{slug}.md), tables, NumPy and",
+        "# PyTorch scripts, recorded outputs and notebook are all generated from this file:",
+        "# edit the values below, then run `make update`, `make serve` (the page is under",
+        "# 'Worked examples') and `make test`. See the site's page 'Add a worked example'.",
+        "",
+        f"title = {_toml_string(title)}  # the page's title; no other example may have it",
+        "# Markdown that opens the page: what the example shows and what to look for.",
+        'description = """',
+        "Say in a sentence or two what this example shows and what to look for in its tables.",
+        '"""',
+        "",
+        f"tokens = [{tokens}]  # one word each, at most {MAX_TOKENS}",
+        f"# One row of numbers per token, every row the same length (at most {MAX_WIDTH}): the embeddings.",
+        f"embeddings = {_toml_rows(base.E, base.tokens)}",
+        "",
+        '# "none": softmax(X·Xᵀ)·X, the embeddings compared and mixed as they are;',
+        '# "identity": W_Q = W_K = W_V = I; "random": drawn from numpy.random.default_rng(seed)',
+        '# .normal(0, std), needs seed and std; "given": needs W_Q, W_K and W_V (d rows each).',
+        f"projections = {_toml_string(base.projections)}",
+    ]
+    if base.projections == "random":
+        lines += [f"seed = {base.seed}", f"std = {_toml_number(base.std)}"]
+    elif base.projections == "given":
+        lines += [f"{name} = {_toml_rows(getattr(base, name))}" for name in ("W_Q", "W_K", "W_V")]
+    lines += [
+        f"scale = {str(base.scale).lower()}  # divide the scores by √d_k",
+        f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
+        f"decimals = {base.decimals}  # how many decimals the page prints (0 to 10)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escaping is valid TOML)."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def new_example(slug: str, title: str | None = None, base: str = "the_cat_sat") -> Path:
+    """Write ``<slug>.toml`` from :func:`template` and return its path. ValueError when the slug is
+    invalid or taken, or ``base`` is not an example."""
+    if problem := slug_problem(slug):
+        raise ValueError(problem)
+    path = EXAMPLES_DIR / f"{slug}.toml"
+    taken = {p.stem.lower() for p in EXAMPLES_DIR.glob("*.toml")}
+    if slug.lower() in taken:
+        raise ValueError(f"an example named {slug!r} already exists: {path}; choose another name")
+    source = load(base)
+    title = title if title is not None else slug.replace("_", " ").capitalize()
+    titles = {" ".join(ex.title.casefold().split()): ex.slug for ex in load_all()}
+    if " ".join(title.casefold().split()) in titles:
+        raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")
+    text = template(slug, title, source)
+    load_file_text(text, path)  # the scaffold must be valid as written
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def load_file_text(text: str, path: Path) -> Example:
+    """:func:`load_file` on ``text`` as if it were the file ``path`` (which need not exist)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp) / path.name
+        tmp_path.write_text(text, encoding="utf-8")
+        try:
+            return load_file(tmp_path)
+        except SpecError as exc:
+            raise SpecError(str(exc).replace(str(tmp_path), str(path))) from None

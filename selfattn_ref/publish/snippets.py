@@ -106,13 +106,63 @@ def describe_difference(result: Result) -> str:
     return "\n".join(msgs[:10] + ([f"... and {len(msgs) - 10} more lines"] if len(msgs) > 10 else []))
 
 
-def record_all(verbose: bool = True) -> int:
-    """Run every snippet and rewrite recordings that differ; return how many changed."""
+# What each recording was made from: a hash of the snippet and of its recording, and the
+# versions of Python, NumPy and PyTorch. A snippet's output depends on nothing else (it runs alone,
+# cannot import selfattn_ref, and draws from seeded generators), so `make update` runs only the
+# snippets whose entry no longer matches. The tests never use this file: they run every snippet.
+MANIFEST = SNIPPETS / "recordings.json"
+
+
+def _versions() -> dict[str, str]:
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": platform.python_version()}
+    for name in ("numpy", "torch"):
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "missing"
+    return out
+
+
+def _fingerprint(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256(path.read_bytes())
+    rec = path.with_suffix(".out")
+    digest.update(b"\0" + (rec.read_bytes() if rec.is_file() else b"<none>"))
+    digest.update(b"\0" + ",".join(blocked_modules(path)).encode())
+    return digest.hexdigest()
+
+
+def _read_manifest() -> dict:
+    import json
+
+    try:
+        data = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"versions": {}, "files": {}}
+    if not isinstance(data, dict) or data.get("versions") != _versions() or not isinstance(data.get("files"), dict):
+        return {"versions": _versions(), "files": {}}
+    return data
+
+
+def record_all(verbose: bool = True, only: list[Path] | None = None, force: bool = False) -> int:
+    """Run the snippets (those of ``only``, or every one) whose recording is not known to be current,
+    and rewrite the recordings that differ; return how many changed. ``force`` runs them all."""
+    import json
+
+    manifest = _read_manifest()
+    files: dict[str, str] = {k: v for k, v in manifest["files"].items() if (SNIPPETS / k).is_file()}
+    key = lambda p: p.relative_to(SNIPPETS).as_posix()  # noqa: E731
+    todo = [p for p in (all_snippets() if only is None else only) if force or files.get(key(p)) != _fingerprint(p)]
     changed = 0
     failures = []
-    for result in run_many(all_snippets()):
+    for result in run_many(todo):
         if result.returncode != 0:
             failures.append(f"{result.path.relative_to(ROOT)} failed:\n{result.stderr}")
+            files.pop(key(result.path), None)
             continue
         rec = result.recording
         if not rec.is_file() or rec.read_text(encoding="utf-8") != result.stdout:
@@ -120,6 +170,12 @@ def record_all(verbose: bool = True) -> int:
             changed += 1
             if verbose:
                 print(f"recorded {rec.relative_to(ROOT)}")
+        files[key(result.path)] = _fingerprint(result.path)
+    text = json.dumps({"versions": _versions(), "files": dict(sorted(files.items()))}, indent=1) + "\n"
+    if not MANIFEST.is_file() or MANIFEST.read_text(encoding="utf-8") != text:
+        MANIFEST.write_text(text, encoding="utf-8")
+    if verbose and todo:
+        print(f"ran {len(todo)} of {len(all_snippets())} snippets (the others are unchanged since their recording)")
     if failures:
         raise RuntimeError("\n\n".join(failures))
     return changed

@@ -152,16 +152,38 @@ def generated_file(docs_relpath: str):
     return register
 
 
+# Generated files anywhere in the repository, by a function of the current examples (each
+# worked example's page, scripts and notebook: selfattn_ref/publish/example_pages.py).
+_GENERATED_SETS: list[Callable[[list[examples.Example]], dict[Path, str]]] = []
+
+
+def generated_set(fn):
+    """Register ``fn(examples) -> {path: text}``, called with every worked example."""
+    _GENERATED_SETS.append(fn)
+    return fn
+
+
 def generate() -> dict[Path, str]:
-    """Every generated file, by path: each worked example's, then each registered one."""
-    from . import notebooks  # noqa: F401 - registers the notebooks
+    """Every generated file, by path: each worked example's, then each registered one.
+    SpecError when an example's spec is bad (:func:`selfattn_ref.examples.load_all`)."""
+    from . import example_pages, notebooks  # noqa: F401 - they register their files
     from .sources import load_all
 
     load_all()
+    every = examples.load_all()
+    topics = {relpath.split("/")[0] for relpath in _GENERATED}
+    for ex in every:
+        if ex.slug in topics:
+            raise examples.SpecError(
+                f"{ex.path}: the slug {ex.slug!r} is taken by the generated tables of a page "
+                f"(docs/generated/{ex.slug}/); rename the file"
+            )
     out: dict[Path, str] = {}
-    for slug in examples.available():
-        for name, text in example_files(examples.load(slug)).items():
-            out[GENERATED / slug / name] = text
+    for ex in every:
+        for name, text in example_files(ex).items():
+            out[GENERATED / ex.slug / name] = text
+    for fn in _GENERATED_SETS:
+        out.update(fn(every))
     for relpath, fn in sorted(_GENERATED.items()):
         text = fn()
         out[GENERATED / relpath] = HEADER + "\n" + text if relpath.endswith(".md") else text  # JSON has no comments
