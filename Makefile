@@ -15,7 +15,7 @@ help:
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
-	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~25 min)"
+	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~40 min)"
 
 venv: $(STAMP)
 
@@ -36,12 +36,13 @@ chromium:
 serve: venv
 	SITE_URL=http://127.0.0.1:8000/ $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
+# On every core (pytest-xdist); tests/conftest.py keeps the tests that share a build on one worker.
 test: venv chromium
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 # The suite without the browser layer, for quick iterations.
 test-fast: venv
-	$(PY) -m pytest -m "not browser"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not browser"
 
 update: venv
 	$(PY) -m selfattn_ref update
@@ -67,7 +68,7 @@ format: venv
 	$(VENV)/bin/ruff format .
 
 lock: venv
-	@{ head -2 requirements.lock; $(PY) -m pip freeze --exclude-editable | sed 's/^torch==\([0-9.]*\)+cpu/torch==\1/'; } > requirements.lock.new
+	@{ head -3 requirements.lock; $(PY) -m pip freeze --exclude-editable | sed 's/^torch==\([0-9.]*\)+cpu/torch==\1/'; } > requirements.lock.new
 	@mv requirements.lock.new requirements.lock
 
 # Refresh the vendored KaTeX and iframe-worker from npm (versions pinned in the script); commit the result.

@@ -14,28 +14,27 @@ other) and measures inside the page with performance.now():
   off, so this counts work, not the wait for the display's next refresh.
 
 Prints the median and the 90th percentile of each, in milliseconds. The target is a frame under
-16 ms at 16×16. This is a benchmark, not a test: nothing fails.
+16 ms at 16×16. bench/run.py (`make bench`) uses measure() for its table. This is a benchmark,
+not a test: nothing fails.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
-import functools
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
+from common import launch_chromium, mkdocs_build, start, static_server
 from playwright.sync_api import sync_playwright
 
-REPO = Path(__file__).resolve().parents[1]
+BUDGET_FRAME_MS = 16.0
+# Frames are not held back to the display's refresh rate: the time to the next frame is work.
+CHROMIUM_EXTRA_ARGS = ("--disable-frame-rate-limit", "--disable-gpu-vsync")
 
 MEASURE_JS = """async ([edits, keys]) => {
   const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => {
@@ -62,11 +61,6 @@ MEASURE_JS = """async ([edits, keys]) => {
 }"""
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002
-        pass
-
-
 def state_link(words: int, dims: int, projections: str) -> str:
     rng = np.random.default_rng(0)
     X = np.round(rng.normal(0, 1, (words, dims)), 2).tolist()
@@ -85,6 +79,36 @@ def summary(values: list[float]) -> str:
     return f"{statistics.median(values):6.2f} ms (p90 {p90:6.2f})"
 
 
+def cases() -> list[tuple[str, str, list[str]]]:
+    """(label, URL fragment, ids of the cells to edit in turn) of each measured case."""
+    return [
+        ("3×4, bank of river (no projections)", "#preset=bank_of_river", ["x-0-1", "x-1-2", "x-2-3"]),
+        ("3×4, learned weights", "#preset=learned", ["x-0-1", "x-1-2", "x-2-3"]),
+        ("16×16, identity, scaled, causal", state_link(16, 16, "identity"), ["x-3-5", "x-10-2", "x-15-15"]),
+        ("16×16, own matrices, scaled, causal", state_link(16, 16, "custom"), ["x-3-5", "W_Q-4-7", "W_V-15-0"]),
+    ]
+
+
+def measure(browser, base: str, edits: int = 30) -> tuple[dict[str, dict[str, list[float]]], list[str]]:
+    """For each case, the milliseconds of every edit ({"handler": [...], "layout": [...],
+    "frame": [...]}), after 5 edits to warm up; and the console errors seen. ``browser`` should
+    be launched with CHROMIUM_EXTRA_ARGS; the site is served at ``base``."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    results = {}
+    try:
+        for label, fragment, keys in cases():
+            page.goto("about:blank")  # a new document each time: a new #part alone would not reload
+            page.goto(base + "playground/" + fragment)
+            page.wait_for_selector("#playground[data-state=ready]")
+            page.evaluate(MEASURE_JS, [5, keys])  # warm-up: JIT, fonts, first layout
+            results[label] = page.evaluate(MEASURE_JS, [edits, keys])
+    finally:
+        page.close()
+    return results, errors
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--edits", type=int, default=30)
@@ -93,43 +117,24 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-        base = f"http://127.0.0.1:{httpd.server_address[1]}/"
-        env = {**os.environ, "SITE_URL": base, "NO_MKDOCS_2_WARNING": "1"}
-        print(f"building the site into {site} ...", flush=True)
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--site-dir", str(site)],
-                       cwd=REPO, env=env, check=True)  # fmt: skip
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        cases = [
-            ("3×4, bank of river (no projections)", "#preset=bank_of_river", ["x-0-1", "x-1-2", "x-2-3"]),
-            ("3×4, learned weights", "#preset=learned", ["x-0-1", "x-1-2", "x-2-3"]),
-            ("16×16, identity, scaled, causal", state_link(16, 16, "identity"), ["x-3-5", "x-10-2", "x-15-15"]),
-            ("16×16, own matrices, scaled, causal", state_link(16, 16, "custom"), ["x-3-5", "W_Q-4-7", "W_V-15-0"]),
-        ]
-        with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=args.chromium,
-                args=["--no-sandbox", "--disable-gpu", "--disable-frame-rate-limit", "--disable-gpu-vsync"],
-            )
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            errors: list[str] = []
-            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-            print(f"\n{args.edits} edits each (after 5 to warm up); median and 90th percentile\n")
-            print(f"{'case':40} {'handler':>24} {'handler + layout':>24} {'to the next frame':>24}")
-            for label, fragment, keys in cases:
-                page.goto("about:blank")  # a new document each time: a new #part alone would not reload
-                page.goto(base + "playground/" + fragment)
-                page.wait_for_selector("#playground[data-state=ready]")
-                page.evaluate(MEASURE_JS, [5, keys])  # warm-up: JIT, fonts, first layout
-                r = page.evaluate(MEASURE_JS, [args.edits, keys])
-                print(f"{label:40} {summary(r['handler']):>24} {summary(r['layout']):>24} {summary(r['frame']):>24}")
-            browser.close()
-            if errors:
-                print("console errors:", *errors, sep="\n  ")
-                return 1
-        httpd.shutdown()
-        httpd.server_close()
-    print("\ntarget: under 16 ms from an edit to the next frame at 16×16")
+        with static_server(site) as (httpd, base):
+            print(f"building the site into {site} ...", flush=True)
+            mkdocs_build(site, base, strict=False)
+            start(httpd)
+            with sync_playwright() as p:
+                browser = launch_chromium(p, args.chromium, CHROMIUM_EXTRA_ARGS)
+                print(f"\n{args.edits} edits each (after 5 to warm up); median and 90th percentile\n")
+                print(f"{'case':40} {'handler':>24} {'handler + layout':>24} {'to the next frame':>24}")
+                results, errors = measure(browser, base, args.edits)
+                for label, r in results.items():
+                    print(
+                        f"{label:40} {summary(r['handler']):>24} {summary(r['layout']):>24} {summary(r['frame']):>24}"
+                    )
+                browser.close()
+                if errors:
+                    print("console errors:", *errors, sep="\n  ")
+                    return 1
+    print(f"\ntarget: under {BUDGET_FRAME_MS:.0f} ms from an edit to the next frame at 16×16")
     return 0
 
 

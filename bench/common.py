@@ -1,0 +1,166 @@
+"""What the benchmark scripts share: the repository, a quiet static server on 127.0.0.1,
+`mkdocs build`, Debian's Chromium, and a temporary copy of the repository.
+
+Nothing here reaches another host: the server binds 127.0.0.1 and the browser only opens its
+pages (a request elsewhere is reported by the script that made it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# As in tests/browser/conftest.py: no sandbox (root in a container), nothing in the background
+# that would call Google (component updates, sync, field trials).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+BUILD_TIMEOUT = 900  # seconds; a cold build takes well under a minute
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - http.server's signature
+        pass
+
+
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a browser that closes a connection early (a cancelled font) is not news
+
+
+@contextlib.contextmanager
+def static_server(directory: Path) -> Iterator[tuple[Server, str]]:
+    """A threaded http.server bound to a free port of 127.0.0.1, serving ``directory`` (which
+    may not exist yet: the port, hence the base URL, is known before the build). Yields
+    (server, "http://127.0.0.1:PORT/"); call ``start(server)`` once the site is built."""
+    httpd = Server(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
+    try:
+        yield httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        if getattr(httpd, "_bench_thread", None) is not None:
+            httpd.shutdown()
+            httpd._bench_thread.join(timeout=5)
+        httpd.server_close()
+
+
+def start(httpd: Server) -> None:
+    """Serve requests from a daemon thread (until the static_server block ends)."""
+    httpd._bench_thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
+    httpd._bench_thread.start()
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 that nothing listens on right now (for `mkdocs serve`)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mkdocs_env(site_url: str | None = None, root: Path = REPO) -> dict[str, str]:
+    """The environment of a build as published (notebooks executed). For a copy of the
+    repository, PYTHONPATH puts the copy's package ahead of the editable install (which points
+    at this repository)."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("NOTEBOOKS_EXECUTE", None)
+    if site_url is not None:
+        env["SITE_URL"] = site_url
+    if root != REPO:
+        env["PYTHONPATH"] = os.pathsep.join([str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return env
+
+
+def mkdocs_build(site: Path, site_url: str | None = None, root: Path = REPO, strict: bool = True) -> float:
+    """`mkdocs build [--strict]` of ``root`` into ``site`` (emptied first); its wall time in
+    seconds. Raises RuntimeError with mkdocs' output if the build fails."""
+    shutil.rmtree(root / ".cache" / "mkdocs-jupyter", ignore_errors=True)  # unused (cache: false), gone all the same
+    shutil.rmtree(site, ignore_errors=True)
+    cmd = [PYTHON, "-m", "mkdocs", "build", *(["--strict"] if strict else []), "--site-dir", str(site)]
+    start_time = time.perf_counter()
+    proc = subprocess.run(
+        cmd, cwd=root, env=mkdocs_env(site_url, root), capture_output=True, text=True, timeout=BUILD_TIMEOUT
+    )
+    elapsed = time.perf_counter() - start_time
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+        raise RuntimeError(f"mkdocs build{' --strict' if strict else ''} failed (exit {proc.returncode}):\n{tail}")
+    return elapsed
+
+
+def launch_chromium(playwright, executable: str = CHROMIUM, extra_args: tuple[str, ...] = ()):
+    """Debian's Chromium, headless, with the test suite's flags (Playwright's own browsers
+    cannot be downloaded here)."""
+    return playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args])
+
+
+def project_files(repo: Path = REPO) -> list[str]:
+    """The files a fresh clone would have plus work in progress: tracked files that still exist
+    and untracked files git does not ignore (`git ls-files --cached --others --exclude-standard`)."""
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return sorted({f for f in out.split("\0") if f and (repo / f).is_file()})
+
+
+def copy_repo(dest: Path, repo: Path = REPO) -> Path:
+    """Copy the project's files (see project_files) into ``dest``/repo and return that folder.
+    The copy has no .venv: run this repository's Python in it with mkdocs_env(root=copy),
+    and check where the package comes from with package_location()."""
+    root = dest / "repo"
+    for name in project_files(repo):
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo / name, target)
+    return root
+
+
+def package_location(root: Path) -> Path:
+    """Where `import selfattn_ref` resolves from, run in ``root`` with mkdocs_env(root=root)."""
+    proc = subprocess.run(
+        [PYTHON, "-c", "import selfattn_ref; print(selfattn_ref.__file__)"],
+        cwd=root,
+        env=mkdocs_env(root=root),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(proc.stdout.strip()).resolve()
+
+
+@contextlib.contextmanager
+def temporary_copy(prefix: str) -> Iterator[Path]:
+    """A copy of the repository in a temporary folder, removed afterwards; refuses to go on if
+    the package would be imported from anywhere but the copy."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        root = copy_repo(Path(tmp))
+        where = package_location(root)
+        if not where.is_relative_to(root.resolve()):
+            raise RuntimeError(f"in the copy {root}, selfattn_ref is imported from {where}, not from the copy")
+        yield root
+
+
+def log(message: str) -> None:
+    """Progress, on stderr (stdout is for the results)."""
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,686 @@
+"""`make bench`: how fast the site builds, tests, loads and grows on this machine, as one table.
+
+Run:  make bench [BENCH_ARGS="..."], or
+      .venv/bin/python bench/run.py [--runs 3] [--suite-runs 1] [--growth-test-runs 1] [--quick]
+                                    [--only FIGURES] [--markdown PATH] [--verbose] [--strict]
+
+Prints one table on stdout, columns figure | median | runs | budget | status, each figure the
+median of several runs; status is OK or OVER against its budget ("—" for a figure without one)
+and ERROR when the figure could not be measured (the error is in the row, the details below the
+table: the other figures are measured all the same). Progress goes to stderr. With --markdown
+the same table is also written as Markdown, with the machine's CPU count, load average and
+commit, for a note. Nothing leaves the machine: every server binds 127.0.0.1.
+
+The figures (--only takes a comma-separated list of the names in brackets):
+
+[build]  Cold `mkdocs build --strict`: mkdocs-jupyter's cache folder removed, a new temporary
+         site folder, every notebook executed; wall time. Budget: under 30 s.
+[serve]  Rebuild under `mkdocs serve`: `make serve`'s command line (--livereload, SITE_URL set,
+         a free port of 127.0.0.1) in a temporary copy of the repository (the real docs/ is never
+         touched). After the first build ("Serving on" in its log), one line (an HTML comment) is
+         appended to docs/scaling.md, and the time runs until the server logs "Reloading
+         browsers", i.e. the change was noticed (watchdog, mkdocs' 0.25 s debounce), the whole
+         site rebuilt, every notebook executed again, and the open pages told to reload. Each
+         run edits the page again. No budget.
+[suite]  The whole test suite as `make test` runs it, `python -m pytest -n auto --dist loadgroup`
+         in the repository (set-up done: the venv exists, Chromium is installed), wall time.
+         Budget: under 3 minutes. Then its layers, from the per-test times of pytest's JUnit XML
+         (set-up + call + tear-down of each test, so a session fixture such as the strict build
+         counts in the first test that uses it):
+         package (tests/test_package_*, test_cli*, test_examples*), snippets (test_snippets*,
+         tests/snippets/), browser (tests/browser/), docs (every other file: the pages, numbers
+         audit, notebooks, figures, strict build, playground presets, lint; a new test file
+         lands here unless its name or folder says otherwise; --verbose prints which file went
+         where); and all of them added up, which exceeds the wall time by what the workers ran side
+         by side. Layers have no budget.
+         Default: one run (--suite-runs), as the suite takes minutes.
+[pages]  Every page of the built site (every .html but 404.html and assets), served from
+         127.0.0.1 by a static server, opened in a fresh headless Chromium context (no cache):
+         bytes transferred (headers and bodies of every response, Playwright's request.sizes())
+         and the time from the start of the navigation to the end of the load event (Navigation
+         Timing's loadEventEnd). One row per page, and the largest of each over all pages.
+         Budgets: under 1 MB and under 1 s per page. A request to any other host is listed.
+[playground]  The time from an edit in the playground's grid to the next frame that shows it
+         (bench/playground.py: the median of 30 edits after 5 to warm up, per run), at 3×4 (two
+         presets) and 16×16 (identity and own matrices). Budget: under 16 ms at 16×16.
+[growth] In a temporary copy of the repository (git's tracked and untracked-but-not-ignored
+         files, so work in progress counts; run with this venv's Python and PYTHONPATH set to the
+         copy, which is checked), K generated worked examples are added (selfattn_ref/examples/
+         growth_NNN.toml: 3 to 6 tokens, d = 4, small integer embeddings from a seeded NumPy
+         generator, unique titles; written through `python -m selfattn_ref new-example` when the
+         command exists, directly otherwise) and `python -m selfattn_ref update` regenerates
+         what they produce. Then: the wall time of `mkdocs build --strict`, and of
+         `pytest -m "not browser"` (the tests that grow with examples: they are parametrized
+         over the examples; the browser layer is left out to keep the bench short), for K = 0,
+         10 and 50 (--quick: 0 and 10). Per added example: (t_50 - t_0) / 50. Budget: under 1 s
+         of build time per added example. Linearity: the cost per example from 10 to 50 divided
+         by the cost per example from 0 to 10; OVER above 1.5 (a slope under 10 ms per example
+         counts as 10 ms: below that, it is noise). Each build --runs times (3: from 0 to 10 the
+         build grows by a couple of seconds, no more than the spread between cold builds on a
+         busy machine), the tests once (--growth-test-runs: minutes each).
+
+--quick (for working on this script): one run of each figure, growth at 0 and 10 only.
+The default run takes about 40 minutes on the 2-core machine (37 with other work going on and
+one build per growth step); the suite and growth are most of it.
+This is a benchmark, not a test: the exit status is 0 unless --strict is given and a figure is
+OVER or in ERROR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import json
+import os
+import queue
+import signal
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+import tomllib
+import traceback
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import build as build_bench
+import numpy as np
+import playground as playground_bench
+from common import (
+    CHROMIUM,
+    PYTHON,
+    REPO,
+    free_port,
+    launch_chromium,
+    log,
+    mkdocs_build,
+    mkdocs_env,
+    start,
+    static_server,
+    temporary_copy,
+)
+from playwright.sync_api import sync_playwright
+
+FIGURES = ("build", "serve", "suite", "pages", "playground", "growth")
+
+BUDGET_BUILD = 30.0  # s, cold strict build
+BUDGET_SUITE = 180.0  # s, whole suite after set-up
+BUDGET_PAGE_BYTES = build_bench.BUDGET_BYTES  # 1 MB
+BUDGET_PAGE_LOAD = build_bench.BUDGET_LOAD_SECONDS  # 1 s
+BUDGET_FRAME_MS = playground_bench.BUDGET_FRAME_MS  # 16 ms at 16×16
+BUDGET_BUILD_PER_EXAMPLE = 1.0  # s of build time per added example
+BUDGET_SLOPE_RATIO = 1.5  # cost per example from 10 to 50 over that from 0 to 10
+SLOPE_FLOOR = 0.01  # s per example: a smaller slope is noise
+
+SERVE_PAGE = "docs/scaling.md"  # the page the serve figure edits (in a copy)
+SERVE_TIMEOUT = 600  # s, for the first build and for each rebuild
+PYTEST_TIMEOUT = 3600  # s
+GROWTH_STEPS = (0, 10, 50)
+
+
+# --------------------------------------------------------------------------------------------
+# The table
+
+
+@dataclass
+class Row:
+    figure: str
+    median: str
+    runs: str
+    budget: str = "—"
+    status: str = "—"  # OK, OVER, ERROR, or — without a budget
+
+
+@dataclass
+class Table:
+    rows: list[Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # problems and details, printed under the table
+
+    def add(self, row: Row) -> None:
+        self.rows.append(row)
+        log(f"  {row.figure}: {row.median} ({row.runs} runs) {row.status}")
+
+    def error(self, figure: str, exc: BaseException) -> None:
+        """An ERROR row: the last line of the error (where a tool's output ends) in the median
+        column; below the table, the whole message (a traceback, unless the error is one of ours)."""
+        lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()] or [type(exc).__name__]
+        self.add(Row(figure, f"error: {lines[-1][:80]}", "—", status="ERROR"))
+        ours = isinstance(exc, RuntimeError | subprocess.SubprocessError)
+        details = str(exc).strip() if ours else "".join(traceback.format_exception(exc)).rstrip()
+        self.notes.append(f"{figure}: {details}")
+
+    def judged(self, figure: str, values: list[float], unit: Callable[[float], str], budget: float | None = None,
+               budget_text: str = "", runs: int | None = None) -> float:  # fmt: skip
+        """A row with the median of ``values``; OK when it is under ``budget`` (shown as
+        ``budget_text``, by default "< " and the budget in ``unit``). ``runs``: for a figure
+        computed from medians, the runs behind each. Returns the median."""
+        median = statistics.median(values)
+        status = "—" if budget is None else ("OK" if median < budget else "OVER")
+        shown = "—" if budget is None else (budget_text or f"< {unit(budget)}")
+        self.add(Row(figure, unit(median), str(runs or len(values)), shown, status))
+        return median
+
+    def columns(self) -> list[list[str]]:
+        return [["figure", "median", "runs", "budget", "status"]] + [
+            [r.figure, r.median, r.runs, r.budget, r.status] for r in self.rows
+        ]
+
+    def text(self) -> str:
+        cells = self.columns()
+        widths = [max(len(row[i]) for row in cells) for i in range(5)]
+        right = {1, 2, 3}
+        lines = []
+        for n, row in enumerate(cells):
+            padded = (
+                c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))
+            )
+            lines.append("  ".join(padded).rstrip())
+            if n == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        cells = self.columns()
+        escape = lambda c: c.replace("|", "\\|")  # noqa: E731
+        lines = ["| " + " | ".join(cells[0]) + " |", "|---|---:|---:|---:|---|"]
+        lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in cells[1:]]
+        return "\n".join(lines)
+
+
+def seconds(x: float) -> str:
+    return f"{x:.0f} s" if abs(x) >= 100 else f"{x:.1f} s" if abs(x) >= 10 else f"{x:.2f} s"
+
+
+def millis(x: float) -> str:
+    return f"{x:.1f} ms"
+
+
+def kilobytes(x: float) -> str:
+    return f"{x / 1000:,.0f} kB"
+
+
+def ratio(x: float) -> str:
+    return f"{x:.2f}×"
+
+
+# --------------------------------------------------------------------------------------------
+# build: cold `mkdocs build --strict`
+
+
+def bench_build(table: Table, runs: int) -> None:
+    times = []
+    with tempfile.TemporaryDirectory(prefix="bench-cold-") as tmp:
+        with static_server(Path(tmp) / "site") as (_, base):  # only for a site_url that could be served
+            for run in range(runs):
+                log(f"cold build {run + 1}/{runs} ...")
+                times.append(build_bench.cold_build(Path(tmp) / "site", base))
+                log(f"  {times[-1]:.1f} s")
+    table.judged("cold `mkdocs build --strict`", times, seconds, BUDGET_BUILD, "< 30 s")
+
+
+# --------------------------------------------------------------------------------------------
+# serve: the rebuild after an edit under `mkdocs serve`
+
+
+class ServeLog:
+    """`mkdocs serve`'s log, read line by line in a thread, each line with the time it came."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        self.tail: list[str] = []
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.put((time.perf_counter(), line.rstrip()))
+        self.lines.put((time.perf_counter(), None))  # the server exited
+
+    def wait_for(self, needle: str, timeout: float, fail: tuple[str, ...] = ()) -> float:
+        """The time of the next line containing ``needle``; RuntimeError on a line containing one
+        of ``fail``, on the server's exit, or after ``timeout`` seconds."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            try:
+                when, line = self.lines.get(timeout=max(0.0, deadline - time.perf_counter()))
+            except queue.Empty:
+                raise RuntimeError(f"no {needle!r} from mkdocs serve within {timeout:.0f} s") from None
+            if line is None:
+                raise RuntimeError("mkdocs serve exited:\n" + "\n".join(self.tail[-15:]))
+            self.tail.append(line)
+            if needle in line:
+                return when
+            if any(f in line for f in fail):
+                raise RuntimeError(f"mkdocs serve: {line}\n" + "\n".join(self.tail[-15:]))
+
+    def settle(self, quiet: float = 3.0, timeout: float = SERVE_TIMEOUT) -> None:
+        """Wait until the log has been quiet for ``quiet`` seconds; a rebuild that starts in the
+        meantime (a second file event) is waited for."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            try:
+                _, line = self.lines.get(timeout=quiet)
+            except queue.Empty:
+                return
+            if line is None:
+                raise RuntimeError("mkdocs serve exited:\n" + "\n".join(self.tail[-15:]))
+            self.tail.append(line)
+            if "Detected file changes" in line:
+                self.wait_for("Reloading browsers", timeout)
+
+
+@contextlib.contextmanager
+def mkdocs_serve(root: Path) -> Iterator[ServeLog]:
+    """`make serve`'s command in ``root`` on a free port; stopped (its process group: notebook
+    kernels included) at the end."""
+    port = free_port()
+    cmd = [PYTHON, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}", "--livereload"]
+    env = mkdocs_env(f"http://127.0.0.1:{port}/", root)
+    proc = subprocess.Popen(
+        cmd, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+    )
+    try:
+        yield ServeLog(proc)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def bench_serve(table: Table, runs: int) -> None:
+    times = []
+    with temporary_copy("bench-serve-") as root, mkdocs_serve(root) as server:
+        log("mkdocs serve: first build ...")
+        started = time.perf_counter()
+        server.wait_for("Serving on", SERVE_TIMEOUT)
+        log(f"  serving after {time.perf_counter() - started:.1f} s")
+        server.settle()
+        page = root / SERVE_PAGE
+        for run in range(runs):
+            log(f"edit {SERVE_PAGE}, rebuild {run + 1}/{runs} ...")
+            edited = time.perf_counter()
+            with page.open("a", encoding="utf-8") as f:
+                f.write(f"\n<!-- bench: edit {run + 1} -->\n")
+            done = server.wait_for("Reloading browsers", SERVE_TIMEOUT, fail=("An error happened during the rebuild",))
+            times.append(done - edited)
+            log(f"  {times[-1]:.1f} s")
+            server.settle()
+    table.judged(f"rebuild under `mkdocs serve` after editing {SERVE_PAGE}", times, seconds, None)
+
+
+# --------------------------------------------------------------------------------------------
+# suite: the whole suite and its layers
+
+LAYERS = ("package", "snippets", "docs", "browser")
+
+
+def layer_of(path: str) -> str:
+    """The layer of a test file (a path relative to the repository), by folder and name."""
+    p = PurePosixPath(path)
+    folders, name = p.parts[:-1], p.name
+    if "browser" in folders:
+        return "browser"
+    if "snippets" in folders or name.startswith("test_snippets"):
+        return "snippets"
+    if name.startswith(("test_package", "test_cli", "test_examples")):
+        return "package"
+    return "docs"
+
+
+@dataclass
+class PytestRun:
+    wall: float
+    exit_code: int
+    per_file: dict[str, float]  # seconds of the tests of each file (set-up, call, tear-down)
+    counts: dict[str, int]  # tests, failures, errors, skipped
+
+
+# As `make test` runs the suite: on every core, the tests that share a build on one worker.
+PYTEST_PARALLEL = ("-n", "auto", "--dist", "loadgroup")
+
+
+def run_pytest(root: Path, *extra: str) -> PytestRun:
+    """`python -m pytest -n auto --dist loadgroup -q -p no:cacheprovider` in ``root`` (`make test`'s
+    options), timed, with its JUnit XML read."""
+    with tempfile.TemporaryDirectory(prefix="bench-junit-") as tmp:
+        xml = Path(tmp) / "junit.xml"
+        cmd = [PYTHON, "-m", "pytest", *PYTEST_PARALLEL, "-q", "-p", "no:cacheprovider", "-o",
+               "junit_family=xunit1", f"--junitxml={xml}", *extra]  # fmt: skip
+        env = mkdocs_env(root=root)
+        start_time = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=PYTEST_TIMEOUT)
+        wall = time.perf_counter() - start_time
+        if not xml.is_file():
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+            raise RuntimeError(f"pytest wrote no JUnit XML (exit {proc.returncode}):\n{tail}")
+        tree = ET.parse(xml)
+    per_file: dict[str, float] = defaultdict(float)
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for case in tree.iter("testcase"):
+        path = case.get("file") or _file_of_classname(root, case.get("classname", ""))
+        per_file[path] += float(case.get("time") or 0)
+        counts["tests"] += 1
+        for kind, key in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+            if case.find(kind) is not None:
+                counts[key] += 1
+    return PytestRun(wall, proc.returncode, dict(per_file), counts)
+
+
+def _file_of_classname(root: Path, classname: str) -> str:
+    """tests.browser.test_site.TestX -> tests/browser/test_site.py (when xunit1's file is missing)."""
+    parts = classname.split(".")
+    for n in range(len(parts), 0, -1):
+        candidate = "/".join(parts[:n]) + ".py"
+        if (root / candidate).is_file():
+            return candidate
+    return classname or "(unknown)"
+
+
+def describe(run: PytestRun) -> str:
+    c = run.counts
+    return f"{c['tests']} tests, {c['failures']} failed, {c['errors']} errors, {c['skipped']} skipped"
+
+
+def bench_suite(table: Table, runs: int, verbose: bool) -> None:
+    results = []
+    for run in range(runs):
+        log(f"test suite {run + 1}/{runs} (minutes) ...")
+        results.append(run_pytest(REPO))
+        log(f"  {results[-1].wall:.0f} s, exit {results[-1].exit_code}: {describe(results[-1])}")
+    table.judged("test suite, whole (wall, after set-up)", [r.wall for r in results], seconds, BUDGET_SUITE, "< 3 min")
+    by_layer: dict[str, list[float]] = {layer: [] for layer in LAYERS}
+    total = []
+    for r in results:
+        sums = dict.fromkeys(LAYERS, 0.0)
+        for path, t in r.per_file.items():
+            sums[layer_of(path)] += t
+        for layer in LAYERS:
+            by_layer[layer].append(sums[layer])
+        total.append(sum(sums.values()))
+    for layer in LAYERS:
+        table.judged(f"  {layer} layer (sum of its tests' times)", by_layer[layer], seconds, None)
+    # The workers run side by side: the tests' times add up to more than the wall time.
+    table.judged(f"  all tests' times added up ({os.cpu_count()} workers)", total, seconds, None)
+    for r in results:
+        if r.exit_code != 0:
+            table.notes.append(f"test suite: pytest exited with {r.exit_code} ({describe(r)}); its times are shown")
+    if verbose:
+        files = sorted(results[-1].per_file)
+        for layer in LAYERS:
+            log(f"{layer} layer:")
+            for path in files:
+                if layer_of(path) == layer:
+                    log(f"  {path}: {results[-1].per_file[path]:.1f} s")
+
+
+# --------------------------------------------------------------------------------------------
+# pages and playground: one build, served on 127.0.0.1
+
+
+@contextlib.contextmanager
+def served_build() -> Iterator[tuple[Path, str]]:
+    """A strict build of the repository, served from 127.0.0.1: (site folder, base URL)."""
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as tmp:
+        site = Path(tmp) / "site"
+        with static_server(site) as (httpd, base):
+            log("building the site to serve it ...")
+            mkdocs_build(site, base)
+            start(httpd)
+            yield site, base
+
+
+def bench_pages(table: Table, runs: int, site: Path, base: str, chromium: str) -> None:
+    pages = build_bench.site_pages(site)
+    loads: dict[str, list] = {path: [] for path in pages}
+    with sync_playwright() as p:
+        browser = launch_chromium(p, chromium)
+        try:
+            build_bench.load_page(browser, base, base)  # warm-up, not counted: a reader's browser is running
+            for run in range(runs):
+                log(f"first load of {len(pages)} pages, run {run + 1}/{runs} ...")
+                for path in pages:
+                    loads[path].append(build_bench.load_page(browser, base + path, base))
+        finally:
+            browser.close()
+    elsewhere = sorted({url for results in loads.values() for r in results for url in r.elsewhere})
+    budget = "< 1 MB · < 1 s"
+    largest = [(0.0, ""), (0.0, "")]  # (bytes, page), (seconds, page)
+    for path, results in loads.items():
+        size = statistics.median(r.total for r in results)
+        load = statistics.median(r.load for r in results)
+        largest = [max(largest[0], (size, path)), max(largest[1], (load, path))]
+        ok = size < BUDGET_PAGE_BYTES and load < BUDGET_PAGE_LOAD
+        table.add(Row(f"page /{path}: bytes · load event", f"{kilobytes(size)} · {seconds(load)}", str(runs),
+                      budget, "OK" if ok else "OVER"))  # fmt: skip
+    (size, heaviest), (load, slowest) = largest
+    ok = size < BUDGET_PAGE_BYTES and load < BUDGET_PAGE_LOAD
+    table.add(Row(f"pages, largest of {len(pages)}: bytes (/{heaviest}) · load event (/{slowest})",
+                  f"{kilobytes(size)} · {seconds(load)}", str(runs), budget, "OK" if ok else "OVER"))  # fmt: skip
+    if elsewhere:
+        table.rows[-1].status = "OVER"
+        table.notes.append("pages: requests to other hosts (there should be none):\n  " + "\n  ".join(elsewhere))
+
+
+def bench_playground(table: Table, runs: int, base: str, chromium: str) -> None:
+    frames: dict[str, list[float]] = defaultdict(list)
+    with sync_playwright() as p:
+        browser = launch_chromium(p, chromium, playground_bench.CHROMIUM_EXTRA_ARGS)
+        try:
+            for run in range(runs):
+                log(f"playground, run {run + 1}/{runs} ...")
+                results, errors = playground_bench.measure(browser, base)
+                for label, r in results.items():
+                    frames[label].append(statistics.median(r["frame"]))
+                if errors:
+                    table.notes.append("playground: console errors:\n  " + "\n  ".join(errors))
+        finally:
+            browser.close()
+    for label, values in frames.items():
+        budget = BUDGET_FRAME_MS if label.startswith("16×16") else None
+        table.judged(f"playground, edit → frame, {label}", values, millis, budget, "< 16 ms")
+
+
+# --------------------------------------------------------------------------------------------
+# growth: build and test time with K generated worked examples
+
+WORDS = ("the", "cat", "sat", "on", "mat", "dog", "ran", "far", "big", "red", "sun", "sky", "old", "sea")
+
+
+def toml_value(value) -> str:
+    """The few TOML values a spec file holds: strings, booleans, numbers, lists of them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        return "[\n" + "".join(f"  {toml_value(row)},\n" for row in value) + "]"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def growth_spec(base: dict, i: int) -> dict:
+    """Example number ``i``: ``base`` (a spec) with its own title, tokens and embeddings."""
+    rng = np.random.default_rng(1000 + i)
+    n = int(rng.integers(3, 7))
+    tokens = [str(w) for w in rng.choice(WORDS, size=n, replace=False)]
+    embeddings = rng.integers(-2, 3, size=(n, 4)).tolist()
+    spec = {**base, "title": f"Growth example {i:03d}", "tokens": tokens, "embeddings": embeddings}
+    spec["description"] = "A generated example, one of those bench/run.py adds to a copy to time the growth."
+    spec["projections"], spec["causal"] = "identity", bool(i % 2)
+    for key in ("seed", "std", "W_Q", "W_K", "W_V"):  # identity projections take none of these
+        spec.pop(key, None)
+    return spec
+
+
+def add_examples(root: Path, first: int, last: int) -> str:
+    """Add growth examples number first..last-1 to the copy at ``root``; how they were added."""
+    env = mkdocs_env(root=root)
+    examples = root / "selfattn_ref" / "examples"
+    base = tomllib.loads((examples / "the_cat_sat.toml").read_text(encoding="utf-8"))
+    cli = [PYTHON, "-m", "selfattn_ref"]
+    scaffold = subprocess.run([*cli, "new-example", "--help"], cwd=root, env=env, capture_output=True).returncode == 0
+    for i in range(first, last):
+        slug = f"growth_{i:03d}"
+        spec = growth_spec(base, i)
+        path = examples / f"{slug}.toml"
+        if scaffold:  # what a contributor runs; its file then gets this example's numbers
+            cmd = [*cli, "new-example", slug, "--title", spec["title"], "--from", "the_cat_sat", "--no-update"]
+            proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=300)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{' '.join(cmd[1:])} failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
+            spec = {**tomllib.loads(path.read_text(encoding="utf-8")), **spec}
+        text = "# Generated by bench/run.py (growth).\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in spec.items())
+        if tomllib.loads(text) != spec:
+            raise RuntimeError(f"toml_value() wrote {path.name} wrong:\n{text}")
+        path.write_text(text, encoding="utf-8")
+    return "new-example" if scaffold else "spec files written directly"
+
+
+def bench_growth(table: Table, steps: tuple[int, ...], build_runs: int, test_runs: int) -> None:
+    build_t: dict[int, list[float]] = defaultdict(list)
+    test_t: dict[int, list[float]] = defaultdict(list)
+    update_t: dict[int, float] = {}  # `update` after adding the examples up to K
+    with temporary_copy("bench-growth-") as root, tempfile.TemporaryDirectory(prefix="bench-growth-site-") as tmp:
+        added = 0
+        for k in steps:
+            if k > added:
+                log(f"growth: adding examples {added} to {k - 1} ...")
+                how = add_examples(root, added, k)
+                added = k
+                log(f"  ({how}); python -m selfattn_ref update ...")
+                started = time.perf_counter()
+                proc = subprocess.run([PYTHON, "-m", "selfattn_ref", "update"], cwd=root, env=mkdocs_env(root=root),
+                                      capture_output=True, text=True, timeout=PYTEST_TIMEOUT)  # fmt: skip
+                if proc.returncode != 0:
+                    raise RuntimeError(
+                        f"`update` with +{k} examples failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}"
+                    )
+                update_t[k] = time.perf_counter() - started
+                log(f"  update took {update_t[k]:.1f} s")
+            for n in range(build_runs):
+                log(f"growth +{k}: mkdocs build --strict {n + 1}/{build_runs} ...")
+                build_t[k].append(mkdocs_build(Path(tmp) / "site", root=root))
+                log(f"  {build_t[k][-1]:.1f} s")
+            for n in range(test_runs):
+                log(f"growth +{k}: pytest -m 'not browser' {n + 1}/{test_runs} (minutes) ...")
+                run = run_pytest(root, "-m", "not browser")
+                test_t[k].append(run.wall)
+                log(f"  {run.wall:.0f} s: {describe(run)}")
+                if run.exit_code != 0:
+                    table.notes.append(
+                        f"growth +{k}: pytest -m 'not browser' exited with {run.exit_code} ({describe(run)})"
+                    )
+    build_m = {k: table.judged(f"growth: `mkdocs build --strict`, +{k} examples", build_t[k], seconds) for k in steps}
+    test_m = {k: table.judged(f"growth: pytest -m 'not browser', +{k} examples", test_t[k], seconds) for k in steps}
+    previous = steps[0]
+    for k, t in update_t.items():
+        table.judged(f"growth: `python -m selfattn_ref update` after adding {previous + 1}–{k}", [t], seconds, None)
+        previous = k
+    first, last = steps[0], steps[-1]
+    measured = (("build", build_m, build_runs), ("tests", test_m, test_runs))
+    for name, t, n in measured:
+        per = (t[last] - t[first]) / (last - first)
+        budget = BUDGET_BUILD_PER_EXAMPLE if name == "build" else None
+        table.judged(f"growth: {name} time per added example ({first}→{last})", [per], seconds, budget, "< 1 s", n)
+    if len(steps) >= 3:
+        a, b, c = steps[-3:]
+        for name, t, n in measured:
+            early = (t[b] - t[a]) / (b - a)
+            late = (t[c] - t[b]) / (c - b)
+            value = late / max(early, SLOPE_FLOOR)
+            label = f"growth: {name} cost per example, {b}→{c} ÷ {a}→{b}"
+            table.judged(label, [value], ratio, BUDGET_SLOPE_RATIO, "≤ 1.5×", n)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    """CPUs, load average, date and commit, for the record."""
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    commit = head.stdout.strip() + (" with uncommitted changes" if dirty else "")
+    when = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    return f"{when}, {os.cpu_count()} CPUs, load average {load} (1, 5, 15 min), commit {commit}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs of each figure (default 3)")
+    parser.add_argument("--suite-runs", type=int, default=1, help="runs of the test suite (default 1: minutes each)")
+    parser.add_argument("--growth-test-runs", type=int, default=1, help="test runs per growth step (default 1)")
+    parser.add_argument("--quick", action="store_true", help="one run of everything, growth at 0 and 10 only")
+    parser.add_argument("--only", default=",".join(FIGURES), help=f"comma-separated, of: {', '.join(FIGURES)}")
+    parser.add_argument("--markdown", type=Path, help="also write the table as Markdown to this file")
+    parser.add_argument("--chromium", default=CHROMIUM)
+    parser.add_argument("--verbose", action="store_true", help="print which test file went into which layer")
+    parser.add_argument("--strict", action="store_true", help="exit 1 if a figure is OVER or in ERROR")
+    args = parser.parse_args()
+    only = [f.strip() for f in args.only.split(",") if f.strip()]
+    unknown = sorted(set(only) - set(FIGURES))
+    if unknown:
+        parser.error(f"unknown figure(s) {unknown}; known: {', '.join(FIGURES)}")
+    runs = 1 if args.quick else args.runs
+    suite_runs = 1 if args.quick else args.suite_runs
+    growth_test_runs = 1 if args.quick else args.growth_test_runs
+    steps = GROWTH_STEPS[:2] if args.quick else GROWTH_STEPS
+
+    before = machine()
+    log(f"bench: {before}")
+    started = time.perf_counter()
+    table = Table()
+
+    def attempt(figure: str, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except Exception as exc:  # one figure failing does not stop the others
+            table.error(figure, exc)
+
+    if "build" in only:
+        attempt("cold `mkdocs build --strict`", lambda: bench_build(table, runs))
+    if "serve" in only:
+        attempt("rebuild under `mkdocs serve`", lambda: bench_serve(table, runs))
+    if "pages" in only or "playground" in only:
+        try:
+            with served_build() as (site, base):
+                if "pages" in only:
+                    attempt("pages", lambda: bench_pages(table, runs, site, base, args.chromium))
+                if "playground" in only:
+                    attempt("playground", lambda: bench_playground(table, runs, base, args.chromium))
+        except Exception as exc:
+            table.error("pages and playground (their build)", exc)
+    if "suite" in only:
+        attempt("test suite", lambda: bench_suite(table, suite_runs, args.verbose))
+    if "growth" in only:
+        attempt("growth", lambda: bench_growth(table, steps, runs, growth_test_runs))
+
+    minutes = (time.perf_counter() - started) / 60
+    after = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    header = f"{before}; load average at the end {after}; the bench took {minutes:.0f} min"
+    print(table.text())
+    print(f"\n{header}")
+    for note in table.notes:
+        print(f"\n{note}")
+    if args.markdown:
+        notes = "".join(f"\n```\n{note}\n```\n" for note in table.notes)
+        args.markdown.write_text(f"`make bench`: {header}.\n\n{table.markdown()}\n{notes}", encoding="utf-8")
+        log(f"wrote {args.markdown}")
+    failed = any(r.status in ("OVER", "ERROR") for r in table.rows)
+    return 1 if args.strict and failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
