@@ -1,22 +1,21 @@
 """Fixtures for the browser layer: the built site, served on 127.0.0.1, and Debian's Chromium.
 
-One build and one browser per session. The site is served by a threaded http.server on a free
-port; the port is taken before the build so that site_url (SITE_URL) matches the server, which
-Material's instant navigation needs (it follows only links found in sitemap.xml, whose entries
-come from site_url). Playwright's own browser downloads cannot run here, so pytest-playwright's
-`browser` fixture is pointed at /usr/bin/chromium; without it the tests skip (and under CI=true
-the suite's conftest turns that skip into a failure).
+One build and one browser per session: the build is the session's strict build
+(tests/conftest.py), served by a threaded http.server on a free port. The port is taken before
+the build so that site_url (SITE_URL) matches the server, which Material's instant navigation
+needs (it follows only links found in sitemap.xml, whose entries come from site_url).
+Playwright's own browser downloads cannot run here, so pytest-playwright's `browser` fixture is
+pointed at /usr/bin/chromium; without it the tests skip (and under CI=true the suite's conftest
+turns that skip into a failure).
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import subprocess
 import sys
 import threading
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -43,11 +42,6 @@ def mkdocs_build(site_dir: Path, **env: str) -> None:
     )
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature is http.server's
-        pass
-
-
 @dataclass(frozen=True)
 class Site:
     dir: Path  # the built site
@@ -66,29 +60,27 @@ class Site:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    site_dir = tmp_path_factory.mktemp("site") / "site"
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)  # bound now: the port is known
-    base_url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    try:
-        mkdocs_build(site_dir, SITE_URL=base_url)
-    except BaseException:
-        httpd.server_close()
-        raise
+def site(strict_build, site_server) -> Site:
+    """The session's strict build (tests/conftest.py), served on 127.0.0.1 at its site_url."""
+    proc = strict_build.proc
+    assert proc.returncode == 0, (
+        f"mkdocs build --strict failed with exit code {proc.returncode}:\n{proc.stdout}{proc.stderr}"
+    )
+    _, httpd = site_server
     thread = threading.Thread(target=httpd.serve_forever, name="site-server", daemon=True)
     thread.start()
-    yield Site(dir=site_dir, base_url=base_url)
+    yield Site(dir=strict_build.dir, base_url=strict_build.base_url)
     httpd.shutdown()
-    httpd.server_close()
     thread.join(timeout=5)
 
 
 @pytest.fixture(scope="session")
 def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The OFFLINE=true build (`make offline`), meant to be opened from disk."""
+    """The OFFLINE=true build (`make offline`), meant to be opened from disk. Its notebooks are not
+    executed (NOTEBOOKS_EXECUTE=false): what the offline test checks, links and search from disk, is
+    the same with or without their outputs, and the session's strict build executes them all."""
     site_dir = tmp_path_factory.mktemp("site-offline") / "site"
-    mkdocs_build(site_dir, OFFLINE="true")
+    mkdocs_build(site_dir, OFFLINE="true", NOTEBOOKS_EXECUTE="false")
     return site_dir
 
 

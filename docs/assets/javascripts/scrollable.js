@@ -2,8 +2,8 @@
 // overflow: auto on div.arithmatex and .md-typeset__scrollwrap). A keyboard user can scroll
 // such a block only if it can take focus, so each one that overflows gets tabindex="0"
 // (axe-core rule scrollable-region-focusable, serious). Blocks that fit get no tab stop.
-// Runs after katex.js (listed after it in mkdocs.yml), on every page Material shows, and
-// again once the fonts have loaded and when the window is resized.
+// Runs on every page Material shows, again once katex.js has rendered the math and its fonts
+// have loaded, and when the window is resized.
 (function () {
   "use strict";
 
@@ -25,7 +25,12 @@
   if (typeof document$ !== "undefined") {
     document$.subscribe(update);
   }
-  // KaTeX's fonts arrive after the first render and change the width of the math.
+  // KaTeX loads and renders after this runs (katex.js), and its fonts arrive later still:
+  // both change the width of the math.
+  document.addEventListener("katex:rendered", function () {
+    update();
+    document.fonts.ready.then(update);
+  });
   document.fonts.ready.then(update);
   let pending = 0;
   window.addEventListener("resize", function () {
