@@ -332,8 +332,7 @@ def run_new_example(args) -> int:
 
     if args.base not in examples.available():
         raise CLIError(f"--from {args.base!r} is not an example; available: {', '.join(examples.available())}")
-    try:
-        examples.load_all()  # a bad spec elsewhere would stop the update below
+    try:  # new_example checks every spec (load_all), so a bad one elsewhere stops it here
         path = examples.new_example(args.slug, title=args.title, base=args.base)
     except (ValueError, examples.SpecError) as exc:
         raise CLIError(str(exc)) from None

@@ -239,6 +239,14 @@ def test_the_messages_on_the_page_are_the_checks_own():
         ), (what, message)
 
 
+def test_the_pages_key_table_states_the_checks_limits():
+    """The limits the page types by hand are the ones load_file enforces."""
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (.+) \|$", WALKTHROUGH.read_text(), re.M)}
+    assert f"at most {examples.MAX_TOKENS}" in rows["tokens"]
+    assert f"at most {examples.MAX_WIDTH}" in rows["embeddings"]
+    assert f"0 to {examples.MAX_DECIMALS}" in rows["decimals"]
+
+
 # --- the walk-through of docs/add-an-example.md ----------------------------------------------------
 
 

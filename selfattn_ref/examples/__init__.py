@@ -41,6 +41,7 @@ MAX_SLUG = 60
 # The playground's grid goes up to 16 x 16, and a page's tables stay readable.
 MAX_TOKENS = 16
 MAX_WIDTH = 16
+MAX_DECIMALS = 10
 # A token is one word as a reader would type it; characters that Markdown tables or HTML would
 # read as markup (|, `, <, >, *, [, ], \\) are not allowed.
 TOKEN = re.compile(r"[^\s|`<>*\[\]\\]{1,24}")
@@ -119,7 +120,12 @@ def _matrix(value, where: str, key: str, *, rows: int | None = None) -> np.ndarr
 def load_file(path: Path | str) -> Example:
     """Read and check one spec file; raise SpecError naming the file, key and line."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    return load_text(path.read_text(encoding="utf-8"), path)
+
+
+def load_text(text: str, path: Path) -> Example:
+    """Check ``text`` as the spec file ``path`` (which need not exist: its name gives the slug, and
+    the messages name it); raise SpecError naming the file, key and line."""
     try:
         spec = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -163,8 +169,10 @@ def load_file(path: Path | str) -> Example:
         if not isinstance(spec[key], bool):
             raise SpecError(f"{where(key)}: '{key}' must be true or false, got {spec[key]!r}")
     decimals = spec["decimals"]
-    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 10:
-        raise SpecError(f"{where('decimals')}: 'decimals' must be an integer from 0 to 10, got {decimals!r}")
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
+        raise SpecError(
+            f"{where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, got {decimals!r}"
+        )
     kind = spec["projections"]
     if kind not in _PROJECTIONS:
         raise SpecError(f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {kind!r}")
@@ -276,13 +284,14 @@ def run(example: Example) -> Steps:
     )
 
 
-def _toml_number(x: float) -> str:
+def number_literal(x: float) -> str:
+    """``x`` as TOML and Python write it: integral values without a point, others in full (repr)."""
     x = float(x)
     return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
 
 
 def _toml_rows(M, labels=None) -> str:
-    rows = [", ".join(_toml_number(x) for x in row) for row in np.asarray(M)]
+    rows = [", ".join(number_literal(x) for x in row) for row in np.asarray(M)]
     width = max(len(r) for r in rows) + 3
     lines = []
     for i, r in enumerate(rows):
@@ -316,13 +325,13 @@ def template(slug: str, title: str, base: Example) -> str:
         f"projections = {_toml_string(base.projections)}",
     ]
     if base.projections == "random":
-        lines += [f"seed = {base.seed}", f"std = {_toml_number(base.std)}"]
+        lines += [f"seed = {base.seed}", f"std = {number_literal(base.std)}"]
     elif base.projections == "given":
         lines += [f"{name} = {_toml_rows(getattr(base, name))}" for name in ("W_Q", "W_K", "W_V")]
     lines += [
         f"scale = {str(base.scale).lower()}  # divide the scores by √d_k",
         f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
-        f"decimals = {base.decimals}  # how many decimals the page prints (0 to 10)",
+        f"decimals = {base.decimals}  # how many decimals the page prints (0 to {MAX_DECIMALS})",
     ]
     return "\n".join(lines) + "\n"
 
@@ -349,19 +358,6 @@ def new_example(slug: str, title: str | None = None, base: str = "the_cat_sat") 
     if " ".join(title.casefold().split()) in titles:
         raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")
     text = template(slug, title, source)
-    load_file_text(text, path)  # the scaffold must be valid as written
+    load_text(text, path)  # the scaffold must be valid as written
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def load_file_text(text: str, path: Path) -> Example:
-    """:func:`load_file` on ``text`` as if it were the file ``path`` (which need not exist)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp_path = Path(tmp) / path.name
-        tmp_path.write_text(text, encoding="utf-8")
-        try:
-            return load_file(tmp_path)
-        except SpecError as exc:
-            raise SpecError(str(exc).replace(str(tmp_path), str(path))) from None

@@ -59,14 +59,9 @@ def spec_relpath(ex: examples.Example) -> str:
 # --- the scripts ----------------------------------------------------------------------------
 
 
-def _literal(x: float) -> str:
-    x = float(x)
-    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
-
-
 def _rows(M, labels, indent: str) -> list[str]:
     """The rows of a matrix literal, one per line, each with its label as a comment."""
-    rows = [f"[{', '.join(_literal(x) for x in row)}]" for row in np.asarray(M)]
+    rows = [f"[{', '.join(examples.number_literal(x) for x in row)}]" for row in np.asarray(M)]
     width = max(len(r) for r in rows) + 1
     out = []
     for i, r in enumerate(rows):
@@ -139,7 +134,7 @@ def script(ex: examples.Example, library: str) -> str:
         elif ex.projections == "random":
             lines.append(f"rng = np.random.default_rng({ex.seed})  # W_Q, W_K, W_V drawn in this order")
             for name in ("W_Q", "W_K", "W_V"):
-                draw = f"rng.normal(0, {_literal(ex.std)}, ({d}, {d}))"
+                draw = f"rng.normal(0, {examples.number_literal(ex.std)}, ({d}, {d}))"
                 lines.append(f"{name} = {draw}" if npy else f"{name} = torch.from_numpy({draw})")
         else:  # given
             for name in ("W_Q", "W_K", "W_V"):
