@@ -229,9 +229,11 @@ def _decimals(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 10, got {text!r}") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"must be an integer from 0 to 10, got {value}")
+        raise argparse.ArgumentTypeError(
+            f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {text!r}"
+        ) from None
+    if not 0 <= value <= examples.MAX_DECIMALS:
+        raise argparse.ArgumentTypeError(f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {value}")
     return value
 
 
