@@ -24,6 +24,10 @@ $(STAMP): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@# The library is installed (editable); the publishing tools (publish/) and the MkDocs hooks
+	@# (overrides/hooks/) are not part of it, and import from the repository's root: a .pth file
+	@# puts that root on the venv's path, so `mkdocs` and `python -m publish` find them anywhere.
+	$(PY) -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "selfattn-site-tools.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
 	@touch $@
 
 chromium:
@@ -45,12 +49,12 @@ test-fast: venv
 	$(PY) -m pytest -n auto --dist loadgroup -m "not browser"
 
 update: venv
-	$(PY) -m selfattn_ref update
+	$(PY) -m publish update
 
 # A new worked example: selfattn_ref/examples/$(NAME).toml and everything generated from it.
 example: venv
 	@if [ -z "$(NAME)" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
-	$(PY) -m selfattn_ref new-example "$(NAME)" $(if $(TITLE),--title "$(TITLE)") $(if $(FROM),--from "$(FROM)")
+	$(PY) -m publish new-example "$(NAME)" $(if $(TITLE),--title "$(TITLE)") $(if $(FROM),--from "$(FROM)")
 
 build: venv
 	$(VENV)/bin/mkdocs build --strict

@@ -98,7 +98,7 @@ def site_pages(site: Path) -> list[str]:
 
 def notebook_pages() -> list[str]:
     """Each notebook page and, after it, the article page it comes from."""
-    from selfattn_ref.publish.notebooks import NOTEBOOKS
+    from publish.notebooks import NOTEBOOKS
 
     return [path for nb in NOTEBOOKS for path in (f"notebooks/{nb.page}/", f"{nb.page}/")]
 

@@ -27,12 +27,9 @@ The figures (--only takes a comma-separated list of the names in brackets):
          Budget: under 3 minutes. Then its layers, from the per-test times of pytest's JUnit XML
          (set-up + call + tear-down of each test, so a session fixture such as the strict build
          counts in the first test that uses it):
-         package (tests/test_package_*, test_cli*, test_examples*), snippets (test_snippets*,
-         tests/snippets/), browser (tests/browser/), docs (every other file: the pages, numbers
-         audit, notebooks, figures, strict build, playground presets, lint; a new test file
-         lands here unless its name or folder says otherwise; --verbose prints which file went
-         where); and all of them added up, which exceeds the wall time by what the workers ran side
-         by side. Layers have no budget.
+         package, snippets, docs and browser, each the folder tests/<layer>/ (a test file
+         elsewhere is an error; --verbose prints which file went where); and all of them added
+         up, which exceeds the wall time by what the workers ran side by side. Layers have no budget.
          Default: one run (--suite-runs), as the suite takes minutes.
 [pages]  Every page of the built site (every .html but 404.html and assets), served from
          127.0.0.1 by a static server, opened in a fresh headless Chromium context (no cache):
@@ -47,8 +44,8 @@ The figures (--only takes a comma-separated list of the names in brackets):
          files, so work in progress counts; run with this venv's Python and PYTHONPATH set to the
          copy, which is checked), K generated worked examples are added (selfattn_ref/examples/
          growth_NNN.toml: 3 to 6 tokens, d = 4, small integer embeddings from a seeded NumPy
-         generator, unique titles; written through `python -m selfattn_ref new-example` when the
-         command exists, directly otherwise) and `python -m selfattn_ref update` regenerates
+         generator, unique titles; written through `python -m publish new-example` when the
+         command exists, directly otherwise) and `python -m publish update` regenerates
          what they produce. Then: the wall time of `mkdocs build --strict`, and of
          `pytest -m "not browser"` (the tests that grow with examples: they are parametrized
          over the examples; the browser layer is left out to keep the bench short), for K = 0,
@@ -324,16 +321,11 @@ LAYERS = ("package", "snippets", "docs", "browser")
 
 
 def layer_of(path: str) -> str:
-    """The layer of a test file (a path relative to the repository), by folder and name."""
-    p = PurePosixPath(path)
-    folders, name = p.parts[:-1], p.name
-    if "browser" in folders:
-        return "browser"
-    if "snippets" in folders or name.startswith("test_snippets"):
-        return "snippets"
-    if name.startswith(("test_package", "test_cli", "test_examples")):
-        return "package"
-    return "docs"
+    """The layer of a test file (a path relative to the repository): its folder, tests/<layer>/."""
+    parts = PurePosixPath(path).parts
+    if len(parts) < 3 or parts[0] != "tests" or parts[1] not in LAYERS:
+        raise ValueError(f"{path}: a test file belongs in one of tests/{{{','.join(LAYERS)}}}/")
+    return parts[1]
 
 
 @dataclass
@@ -529,7 +521,7 @@ def add_examples(root: Path, first: int, last: int) -> str:
     env = mkdocs_env(root=root)
     examples = root / "selfattn_ref" / "examples"
     base = tomllib.loads((examples / "the_cat_sat.toml").read_text(encoding="utf-8"))
-    cli = [PYTHON, "-m", "selfattn_ref"]
+    cli = [PYTHON, "-m", "publish"]
     scaffold = subprocess.run([*cli, "new-example", "--help"], cwd=root, env=env, capture_output=True).returncode == 0
     for i in range(first, last):
         slug = f"growth_{i:03d}"
@@ -559,9 +551,9 @@ def bench_growth(table: Table, steps: tuple[int, ...], build_runs: int, test_run
                 log(f"growth: adding examples {added} to {k - 1} ...")
                 how = add_examples(root, added, k)
                 added = k
-                log(f"  ({how}); python -m selfattn_ref update ...")
+                log(f"  ({how}); python -m publish update ...")
                 started = time.perf_counter()
-                proc = subprocess.run([PYTHON, "-m", "selfattn_ref", "update"], cwd=root, env=mkdocs_env(root=root),
+                proc = subprocess.run([PYTHON, "-m", "publish", "update"], cwd=root, env=mkdocs_env(root=root),
                                       capture_output=True, text=True, timeout=PYTEST_TIMEOUT)  # fmt: skip
                 if proc.returncode != 0:
                     raise RuntimeError(
@@ -586,7 +578,7 @@ def bench_growth(table: Table, steps: tuple[int, ...], build_runs: int, test_run
     test_m = {k: table.judged(f"growth: pytest -m 'not browser', +{k} examples", test_t[k], seconds) for k in steps}
     previous = steps[0]
     for k, t in update_t.items():
-        table.judged(f"growth: `python -m selfattn_ref update` after adding {previous + 1}–{k}", [t], seconds, None)
+        table.judged(f"growth: `python -m publish update` after adding {previous + 1}–{k}", [t], seconds, None)
         previous = k
     first, last = steps[0], steps[-1]
     measured = (("build", build_m, build_runs), ("tests", test_m, test_runs))

@@ -291,98 +291,30 @@ def add_explain(subparsers) -> None:
     p.set_defaults(func=run_explain)
 
 
-# --------------------------------------------------------------------------------------------
-# Subcommands. To add one (for example `update`): write add_<name>(subparsers) that calls
-# subparsers.add_parser("<name>", help=...) and p.set_defaults(func=<function (args) -> int>),
-# then list it here. Raise CLIError for bad input.
+# To add a subcommand: write add_<name>(subparsers) that calls subparsers.add_parser("<name>", help=...)
+# and p.set_defaults(func=<function (args) -> int>), then list it here. Raise CLIError for bad input.
+# (The contributor's commands, `update` and `new-example`, are the publishing tools' own command
+# line, `python -m publish`, which reuses build_parser and run.)
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_explain]
 
 
-def run_update(args) -> int:
-    from .examples import SpecError
-    from .publish.update import update
-
-    try:
-        changed = update(verbose=not args.quiet, force=args.all)
-    except SpecError as exc:
-        raise CLIError(f"bad worked-example spec: {exc}") from None
-    print(f"{changed} file(s) changed" if changed else "everything recorded is up to date")
-    return 0
-
-
-def add_update(subparsers) -> None:
-    p = subparsers.add_parser(
-        "update",
-        help="regenerate the site's tables (docs/generated/) and recorded snippet outputs (snippets/*.out)",
-        description="Rewrite every generated file (tables, worked-example pages and scripts, notebooks) from the\n"
-        "reference as it is now, and run every snippet that changed since its recording (all of them with\n"
-        "--all; snippets/recordings.json remembers what each recording was made from) and rewrite its\n"
-        "recorded output. Run it from a clone of the repository after changing the package, an example or\n"
-        "a snippet, and commit what it changes. CI never runs it: the tests run every snippet and only\n"
-        "compare, and on a difference tell you to run `make update`.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("--quiet", action="store_true", help="print only the summary")
-    p.add_argument("--all", action="store_true", help="run every snippet, even those unchanged since their recording")
-    p.set_defaults(func=run_update)
-
-
-def run_new_example(args) -> int:
-    from . import examples
-    from .publish import ROOT
-    from .publish import example_pages as ep
-    from .publish.update import update
-
-    if args.base not in examples.available():
-        raise CLIError(f"--from {args.base!r} is not an example; available: {', '.join(examples.available())}")
-    try:  # new_example checks every spec (load_all), so a bad one elsewhere stops it here
-        path = examples.new_example(args.slug, title=args.title, base=args.base)
-    except (ValueError, examples.SpecError) as exc:
-        raise CLIError(str(exc)) from None
-    print(f"wrote {path.relative_to(ROOT)}")
-    if not args.no_update:
-        update(verbose=True, only=[ep.snippet_path(args.slug, lib) for lib in ep.LIBRARIES])
-    rel = path.relative_to(ROOT)
-    print(
-        f"\nNext: edit {rel} (title, description, tokens, embeddings, options), then\n"
-        f"  make update   # regenerates the page docs/examples/{args.slug}.md, its tables, scripts and notebook\n"
-        f"  make serve    # the page is under 'Worked examples': http://127.0.0.1:8000/examples/{args.slug}/\n"
-        "  make test     # checks every number of it"
-    )
-    return 0
-
-
-def add_new_example(subparsers) -> None:
-    p = subparsers.add_parser(
-        "new-example",
-        help="scaffold a worked example: a spec file that becomes a page, scripts, a notebook and tests",
-        description="Write selfattn_ref/examples/SLUG.toml, a valid spec with every key explained, holding the\n"
-        "numbers of an existing example (--from) under a new title, and generate its page, tables, NumPy and\n"
-        "PyTorch scripts, recorded outputs and notebook. Edit the file, then run `make update`.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("slug", metavar="SLUG", help="the example's name: lower-case letters, digits and underscores")
-    p.add_argument("--title", help="the page's title (default: from the slug)")
-    p.add_argument(
-        "--from", dest="base", default="the_cat_sat", metavar="EXAMPLE", help="start from this example's numbers"
-    )
-    p.add_argument("--no-update", action="store_true", help="write the spec file only; run `make update` later")
-    p.set_defaults(func=run_new_example)
-
-
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_explain, add_update, add_new_example]
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(
+    prog: str = PROG,
+    subcommands: Sequence[Callable[[argparse._SubParsersAction], None]] = SUBCOMMANDS,
+    description: str = "The reference implementation behind the self-attention site.",
+    epilog: str | None = None,
+) -> argparse.ArgumentParser:
+    if epilog is None:
+        epilog = (
+            f"examples:\n  {prog} explain bank_of_river\n"
+            f'  {prog} explain --tokens bank of river --vectors "1 0 1 0; 0 1 0 1; 1 1 0 0" --scale\n\n'
+            f"Run '{prog} COMMAND --help' for a command's options, e.g. '{prog} explain --help'."
+        )
     parser = _Parser(
-        prog=PROG,
-        description="The reference implementation behind the self-attention site.",
-        epilog=f"examples:\n  {PROG} explain bank_of_river\n"
-        f'  {PROG} explain --tokens bank of river --vectors "1 0 1 0; 0 1 0 1; 1 1 0 0" --scale\n\n'
-        f"Run '{PROG} COMMAND --help' for a command's options, e.g. '{PROG} explain --help'.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog=prog, description=description, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    for add in SUBCOMMANDS:
+    for add in subcommands:
         add(subparsers)
     parser.set_defaults(command_names=list(subparsers.choices))
     return parser
@@ -390,14 +322,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
-    parser = build_parser()
+    return run(build_parser(), argv)
+
+
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` with ``parser``, run the chosen subcommand, and turn a CLIError into one line
+    ``error: ...`` on stderr and exit status 2."""
     try:
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help (status 0)
             return exc.code if isinstance(exc.code, int) else 0
         if args.command is None:
-            raise CLIError(f"choose a command: {', '.join(args.command_names)} (see {PROG} --help)")
+            raise CLIError(f"choose a command: {', '.join(args.command_names)} (see {parser.prog} --help)")
         return args.func(args)
     except CLIError as exc:
         message = " ".join(str(exc).split())  # one line, whatever the message held

@@ -42,7 +42,7 @@ def pytest_itemcollected(item):
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
     if SITE_FIXTURES & set(getattr(item, "fixturenames", ())) or path.startswith("browser/"):
         item.add_marker(pytest.mark.xdist_group("site"))
-    elif path == "test_snippets.py" or path.startswith("snippets/"):
+    elif path.startswith("snippets/"):
         item.add_marker(pytest.mark.xdist_group("snippets"))
 
 

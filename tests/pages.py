@@ -7,7 +7,7 @@ from pathlib import Path
 
 import markdown
 
-from selfattn_ref.publish import DOCS, ROOT
+from publish import DOCS, ROOT
 
 # The site's pages: every Markdown file under docs/ except generated includes and vendored assets.
 PAGES = sorted(p for p in DOCS.rglob("*.md") if not {"generated", "assets"} & set(p.relative_to(DOCS).parts))

@@ -14,9 +14,9 @@ first paragraphs of the example's page).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
 starting with a letter. Every example gets a page of its own on the site
-(:mod:`selfattn_ref.publish.example_pages`), so titles must differ too; :func:`load_all`
-checks both. ``python -m selfattn_ref new-example <slug>`` writes a new file from
-:func:`template`.
+(made by the publishing tools beside this package), so titles must differ too;
+:func:`load_all` checks both. ``python -m publish new-example <slug>`` (a contributor's
+command, in the repository) writes a new file.
 """
 
 from __future__ import annotations
@@ -288,76 +288,3 @@ def number_literal(x: float) -> str:
     """``x`` as TOML and Python write it: integral values without a point, others in full (repr)."""
     x = float(x)
     return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
-
-
-def _toml_rows(M, labels=None) -> str:
-    rows = [", ".join(number_literal(x) for x in row) for row in np.asarray(M)]
-    width = max(len(r) for r in rows) + 3
-    lines = []
-    for i, r in enumerate(rows):
-        cell = f"  [{r}],"
-        lines.append(f"{cell:<{width + 2}}  # {labels[i]}" if labels else cell)
-    return "[\n" + "\n".join(lines) + "\n]"
-
-
-def template(slug: str, title: str, base: Example) -> str:
-    """The text of a new spec file: ``base``'s data under a new title, every key explained."""
-    tokens = ", ".join(_toml_string(t) for t in base.tokens)
-    lines = [
-        f"# The worked example '{slug}'. Its page (docs/examples/{slug}.md), tables, NumPy and",
-        "# PyTorch scripts, recorded outputs and notebook are all generated from this file:",
-        "# edit the values below, then run `make update`, `make serve` (the page is under",
-        "# 'Worked examples') and `make test`. See the site's page 'Add a worked example'.",
-        "",
-        f"title = {_toml_string(title)}  # the page's title; no other example may have it",
-        "# Markdown that opens the page: what the example shows and what to look for.",
-        'description = """',
-        "Say in a sentence or two what this example shows and what to look for in its tables.",
-        '"""',
-        "",
-        f"tokens = [{tokens}]  # one word each, at most {MAX_TOKENS}",
-        f"# One row of numbers per token, every row the same length (at most {MAX_WIDTH}): the embeddings.",
-        f"embeddings = {_toml_rows(base.E, base.tokens)}",
-        "",
-        '# "none": softmax(X·Xᵀ)·X, the embeddings compared and mixed as they are;',
-        '# "identity": W_Q = W_K = W_V = I; "random": drawn from numpy.random.default_rng(seed)',
-        '# .normal(0, std), needs seed and std; "given": needs W_Q, W_K and W_V (d rows each).',
-        f"projections = {_toml_string(base.projections)}",
-    ]
-    if base.projections == "random":
-        lines += [f"seed = {base.seed}", f"std = {number_literal(base.std)}"]
-    elif base.projections == "given":
-        lines += [f"{name} = {_toml_rows(getattr(base, name))}" for name in ("W_Q", "W_K", "W_V")]
-    lines += [
-        f"scale = {str(base.scale).lower()}  # divide the scores by √d_k",
-        f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
-        f"decimals = {base.decimals}  # how many decimals the page prints (0 to {MAX_DECIMALS})",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _toml_string(text: str) -> str:
-    """A TOML basic string (JSON's escaping is valid TOML)."""
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
-
-
-def new_example(slug: str, title: str | None = None, base: str = "the_cat_sat") -> Path:
-    """Write ``<slug>.toml`` from :func:`template` and return its path. ValueError when the slug is
-    invalid or taken, or ``base`` is not an example."""
-    if problem := slug_problem(slug):
-        raise ValueError(problem)
-    path = EXAMPLES_DIR / f"{slug}.toml"
-    taken = {p.stem.lower() for p in EXAMPLES_DIR.glob("*.toml")}
-    if slug.lower() in taken:
-        raise ValueError(f"an example named {slug!r} already exists: {path}; choose another name")
-    source = load(base)
-    title = title if title is not None else slug.replace("_", " ").capitalize()
-    titles = {" ".join(ex.title.casefold().split()): ex.slug for ex in load_all()}
-    if " ".join(title.casefold().split()) in titles:
-        raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")
-    text = template(slug, title, source)
-    load_text(text, path)  # the scaffold must be valid as written
-    path.write_text(text, encoding="utf-8")
-    return path

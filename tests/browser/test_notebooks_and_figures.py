@@ -18,9 +18,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_site import palette_toggle, recorded_context, report, wait_for_math
 
-from selfattn_ref.publish import ROOT
-from selfattn_ref.publish.figures import contrast
-from selfattn_ref.publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, notebook_snippets
+from publish import ROOT
+from publish.figures import contrast
+from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, notebook_snippets
 
 pytestmark = pytest.mark.browser
 

@@ -23,10 +23,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
+from publish import GENERATED
+from publish.fmt import cell, is_integral, num, vector
+from publish.sources import playground
 from selfattn_ref import examples
-from selfattn_ref.publish import GENERATED
-from selfattn_ref.publish.fmt import cell, is_integral, num, vector
-from selfattn_ref.publish.sources import playground
 
 pytestmark = pytest.mark.browser
 
@@ -144,7 +144,7 @@ def generated_mix(path: Path) -> str:
 
 
 def expected_table(M, rows, cols, decimals: int, corner: str) -> dict:
-    """What selfattn_ref.publish.tables.matrix_table would print."""
+    """What publish.tables.matrix_table would print."""
     M = np.asarray(M, dtype=float)
     integral = is_integral(M)
     body = [[r, *(cell(x, decimals, integral) for x in row)] for r, row in zip(rows, M, strict=True)]
@@ -167,7 +167,7 @@ def example_of(E, projections="none", W=None, scale=False, causal=False, decimal
 
 
 def expected_mix(tokens, weights_row, V, output_row, decimals: int) -> str:
-    """Step 3 written out, as selfattn_ref.publish.tables writes docs/generated/<slug>/mix_<i>.md."""
+    """Step 3 written out, as publish.tables writes docs/generated/<slug>/mix_<i>.md."""
     width = max(len(num(w, decimals)) for w in weights_row)
     lines = [
         f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"
@@ -277,7 +277,7 @@ FORMAT_JS = """async ([url, pairs, vectors]) => {
 
 
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
-    """format.js against selfattn_ref.publish.fmt: Python's rounding (ties to even, from the exact
+    """format.js against publish.fmt: Python's rounding (ties to even, from the exact
     binary value), no "-0.000", integers as integers."""
     page, watch = pg
     page.goto(site.base_url)

@@ -462,7 +462,7 @@ def test_edit_links_point_to_the_page_source(page: Page, site):
             continue
         href = edit_link(html)
         # A worked example's page is generated from its spec: its edit link opens the spec, and
-        # the gallery, generated from all of them, has none (selfattn_ref/publish/example_hooks.py).
+        # the gallery, generated from all of them, has none (publish/example_hooks.py).
         if rel == "examples/index.html":
             if href is not None:
                 problems.append(f"{rel}: the generated gallery has an edit link {href!r}")

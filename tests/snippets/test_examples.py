@@ -1,6 +1,6 @@
 """The generated scripts of every worked example (snippets/examples/<slug>_{numpy,torch}.py),
 held equal to the reference package: parametrized over the spec files, so a new example is
-covered with no further wiring. tests/test_snippets.py runs each script on its own and compares
+covered with no further wiring. tests/snippets/test_recordings.py runs each script on its own and compares
 it with its recording; here the recording's numbers and the scripts' arrays are checked."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import re
 import numpy as np
 import pytest
 
+from publish import example_pages as ep
+from publish.fmt import num
+from publish.snippets import namespace
 from selfattn_ref import examples
-from selfattn_ref.publish import example_pages as ep
-from selfattn_ref.publish.fmt import num
-from selfattn_ref.publish.snippets import namespace
 
 from snippet_checks import as_numpy
 

@@ -1,6 +1,6 @@
 """Snippets of docs/masking.md: a causal mask on "The cat sat" (the example the_cat_sat_causal),
 zeroing weights after the softmax instead, and a padded batch, in NumPy and PyTorch, held equal
-to the reference package and to selfattn_ref/publish/sources/masking.py; and the facts the page
+to the reference package and to publish/sources/masking.py; and the facts the page
 states."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import selfattn_ref
+from publish import SNIPPETS
+from publish.snippets import namespace, run
+from publish.sources import masking as source
 from selfattn_ref import examples
-from selfattn_ref.publish import SNIPPETS
-from selfattn_ref.publish.snippets import namespace, run
-from selfattn_ref.publish.sources import masking as source
 
 from snippet_checks import as_numpy, close
 

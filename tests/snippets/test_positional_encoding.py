@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import selfattn_ref
+from publish import SNIPPETS
+from publish.snippets import namespace, run
+from publish.sources.positional_encoding import with_positions
 from selfattn_ref import examples
-from selfattn_ref.publish import SNIPPETS
-from selfattn_ref.publish.snippets import namespace, run
-from selfattn_ref.publish.sources.positional_encoding import with_positions
 
 from snippet_checks import close
 

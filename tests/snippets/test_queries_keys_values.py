@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import selfattn_ref
+from publish import SNIPPETS
+from publish.snippets import namespace, run
 from selfattn_ref import examples
-from selfattn_ref.publish import SNIPPETS
-from selfattn_ref.publish.snippets import namespace, run
 
 from snippet_checks import as_numpy, close
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 import selfattn_ref
+from publish import SNIPPETS
+from publish.snippets import namespace, run
+from publish.sources import rnn_comparison as page_source
 from selfattn_ref import comparison, examples
-from selfattn_ref.publish import SNIPPETS
-from selfattn_ref.publish.snippets import namespace, run
-from selfattn_ref.publish.sources import rnn_comparison as page_source
 
 from snippet_checks import close
 

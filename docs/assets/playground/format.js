@@ -1,5 +1,5 @@
-// Numbers as the pages print them: the twin of selfattn_ref/publish/fmt.py and of the tables
-// and worked lines in selfattn_ref/publish/tables.py. No DOM here.
+// Numbers as the pages print them: the twin of publish/fmt.py and of the tables
+// and worked lines in publish/tables.py. No DOM here.
 //
 // Python formats f"{x:.3f}" from the exact binary value and rounds a tie (a value that lies
 // exactly halfway, such as 0.125 or 2.5) to the even digit; JavaScript's toFixed rounds a tie
@@ -31,14 +31,14 @@ function fixedAbs(a, decimals) {
   return lastDigit % 2 === 0 ? truncated : rounded; // down to the even digit, or up to it
 }
 
-/** `x` at `decimals` places, with no "-0.000" (selfattn_ref.publish.fmt.num). */
+/** `x` at `decimals` places, with no "-0.000" (publish.fmt.num). */
 export function num(x, decimals) {
   let s = (x < 0 ? "-" : "") + fixedAbs(Math.abs(x), decimals);
   if (s.replace(/^-+/, "").replace(/^[0.]+|[0.]+$/g, "") === "") s = s.replace(/^-+/, "");
   return s;
 }
 
-/** Whether every finite entry is a whole number (selfattn_ref.publish.fmt.is_integral). */
+/** Whether every finite entry is a whole number (publish.fmt.is_integral). */
 export function isIntegral(values) {
   for (const x of values) {
     if (Array.isArray(x)) {
@@ -56,7 +56,7 @@ export function cell(x, decimals, integral) {
   return integral ? BigInt(x).toString() : num(x, decimals);
 }
 
-/** "[0.910, 0.335, 0.665, 0.090]", integers staying integers (selfattn_ref.publish.fmt.vector). */
+/** "[0.910, 0.335, 0.665, 0.090]", integers staying integers (publish.fmt.vector). */
 export function vector(v, decimals) {
   const integral = isIntegral(v);
   return "[" + v.map((x) => cell(x, decimals, integral)).join(", ") + "]";

@@ -1,0 +1,104 @@
+"""The contributors' command line: ``python -m publish COMMAND`` (``make update``, ``make example``).
+
+``update`` rewrites every generated file and recorded output; ``new-example`` scaffolds a worked
+example. The reader's command, ``python -m selfattn_ref explain``, is the library's; this one
+reuses its parser and its one-line errors (:func:`selfattn_ref.cli.run`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from selfattn_ref.cli import CLIError, build_parser, run
+
+PROG = "python -m publish"
+
+
+# then list it here. Raise CLIError for bad input.
+
+
+def run_update(args) -> int:
+    from selfattn_ref.examples import SpecError
+
+    from .update import update
+
+    try:
+        changed = update(verbose=not args.quiet, force=args.all)
+    except SpecError as exc:
+        raise CLIError(f"bad worked-example spec: {exc}") from None
+    print(f"{changed} file(s) changed" if changed else "everything recorded is up to date")
+    return 0
+
+
+def add_update(subparsers) -> None:
+    p = subparsers.add_parser(
+        "update",
+        help="regenerate the site's tables (docs/generated/) and recorded snippet outputs (snippets/*.out)",
+        description="Rewrite every generated file (tables, worked-example pages and scripts, notebooks) from the\n"
+        "reference as it is now, and run every snippet that changed since its recording (all of them with\n"
+        "--all; snippets/recordings.json remembers what each recording was made from) and rewrite its\n"
+        "recorded output. Run it from a clone of the repository after changing the package, an example or\n"
+        "a snippet, and commit what it changes. CI never runs it: the tests run every snippet and only\n"
+        "compare, and on a difference tell you to run `make update`.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.add_argument("--all", action="store_true", help="run every snippet, even those unchanged since their recording")
+    p.set_defaults(func=run_update)
+
+
+def run_new_example(args) -> int:
+    from selfattn_ref import examples
+
+    from . import ROOT
+    from . import example_pages as ep
+    from .scaffold import new_example
+    from .update import update
+
+    if args.base not in examples.available():
+        raise CLIError(f"--from {args.base!r} is not an example; available: {', '.join(examples.available())}")
+    try:  # new_example checks every spec (load_all), so a bad one elsewhere stops it here
+        path = new_example(args.slug, title=args.title, base=args.base)
+    except (ValueError, examples.SpecError) as exc:
+        raise CLIError(str(exc)) from None
+    print(f"wrote {path.relative_to(ROOT)}")
+    if not args.no_update:
+        update(verbose=True, only=[ep.snippet_path(args.slug, lib) for lib in ep.LIBRARIES])
+    rel = path.relative_to(ROOT)
+    print(
+        f"\nNext: edit {rel} (title, description, tokens, embeddings, options), then\n"
+        f"  make update   # regenerates the page docs/examples/{args.slug}.md, its tables, scripts and notebook\n"
+        f"  make serve    # the page is under 'Worked examples': http://127.0.0.1:8000/examples/{args.slug}/\n"
+        "  make test     # checks every number of it"
+    )
+    return 0
+
+
+def add_new_example(subparsers) -> None:
+    p = subparsers.add_parser(
+        "new-example",
+        help="scaffold a worked example: a spec file that becomes a page, scripts, a notebook and tests",
+        description="Write selfattn_ref/examples/SLUG.toml, a valid spec with every key explained, holding the\n"
+        "numbers of an existing example (--from) under a new title, and generate its page, tables, NumPy and\n"
+        "PyTorch scripts, recorded outputs and notebook. Edit the file, then run `make update`.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("slug", metavar="SLUG", help="the example's name: lower-case letters, digits and underscores")
+    p.add_argument("--title", help="the page's title (default: from the slug)")
+    p.add_argument(
+        "--from", dest="base", default="the_cat_sat", metavar="EXAMPLE", help="start from this example's numbers"
+    )
+    p.add_argument("--no-update", action="store_true", help="write the spec file only; run `make update` later")
+    p.set_defaults(func=run_new_example)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the contributors' command line with ``argv`` and return the exit status."""
+    parser = build_parser(
+        prog=PROG,
+        subcommands=[add_update, add_new_example],
+        description="The publishing tools of the self-attention site (run in a clone of its repository).",
+        epilog=f"examples:\n  {PROG} update\n  {PROG} new-example river_bank --from bank_of_river\n",
+    )
+    return run(parser, argv)

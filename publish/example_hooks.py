@@ -1,0 +1,80 @@
+"""MkDocs hook (mkdocs.yml, ``hooks:``): the worked examples, from their spec files to the site.
+
+- Before anything is built, every spec in ``selfattn_ref/examples/`` is loaded and checked
+  (:func:`selfattn_ref.examples.load_all`): a bad spec (an unknown key, ragged embeddings, a
+  token count that differs from the vector count, a seed that is not an integer, a duplicate
+  slug or title) stops the build with the message naming the file, the key and the line.
+- Each example's generated files (its page, scripts, notebook and tables) must be what the
+  spec gives now; if one is missing or stale the build stops and says to run ``make update``.
+- The navigation entry ``Worked examples`` becomes a section: the gallery, then one page per
+  example, in the order of the slugs. mkdocs.yml names no example, so a new one needs no wiring.
+- A generated page's "edit" button opens its spec file (the page itself is not to be edited);
+  the gallery, generated from all of them, has none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from publish import GENERATED, ROOT
+from publish import example_pages as ep
+from publish.tables import example_files
+
+# MkDocs loads a hook from its file, outside any package: the imports are absolute, and
+# on_config checks that they found the package of the project being built.
+from selfattn_ref import examples
+
+NAV_TITLE = "Worked examples"
+
+
+def _stale(every: list[examples.Example]) -> list[Path]:
+    want: dict[Path, str] = ep.files(every)
+    for ex in every:
+        want.update({GENERATED / ex.slug / name: text for name, text in example_files(ex).items()})
+    return sorted(p for p, text in want.items() if not p.is_file() or p.read_text(encoding="utf-8") != text)
+
+
+def on_config(config):
+    project = Path(config.config_file_path).resolve().parent
+    if ROOT.resolve() != project:
+        raise PluginError(
+            f"the hook imported selfattn_ref from {ROOT}, but the site being built is {project}: "
+            "run mkdocs from the project's root, or set PYTHONPATH to it"
+        )
+    try:
+        every = examples.load_all()
+    except examples.SpecError as exc:
+        raise PluginError(f"bad worked-example spec: {exc}") from None
+    stale = _stale(every)
+    if stale:
+        names = ", ".join(p.relative_to(ROOT).as_posix() for p in stale[:5]) + (" ..." if len(stale) > 5 else "")
+        raise PluginError(
+            f"{len(stale)} generated file(s) of the worked examples are missing or out of date with "
+            f"selfattn_ref/examples/*.toml ({names}); run `make update`"
+        )
+    nav = config.nav or []
+    for i, item in enumerate(nav):
+        if isinstance(item, dict) and NAV_TITLE in item:
+            pages = [{"All examples": f"{ep.FOLDER}/index.md"}]
+            pages += [{ex.title: f"{ep.FOLDER}/{ex.slug}.md"} for ex in every]
+            nav[i] = {NAV_TITLE: pages}
+            break
+    else:
+        raise PluginError(f"mkdocs.yml: the nav has no '{NAV_TITLE}' entry for the worked examples")
+    # Editing a spec under `mkdocs serve` rebuilds, and the check above then says to run `make update`.
+    config.watch.append(str(examples.EXAMPLES_DIR))
+    return config
+
+
+def on_page_context(context, page, config, nav):
+    src = page.file.src_uri
+    if src.startswith(f"{ep.FOLDER}/") and src.endswith(".md") and page.edit_url:
+        base = page.edit_url[: -len(f"docs/{src}")] if page.edit_url.endswith(f"docs/{src}") else None
+        slug = src[len(ep.FOLDER) + 1 : -len(".md")]
+        if slug == "index" or base is None:
+            page.edit_url = None
+        else:
+            page.edit_url = f"{base}selfattn_ref/examples/{slug}.toml"
+    return context

@@ -1,0 +1,464 @@
+"""A page, two scripts and a notebook for every worked example, generated from its spec file.
+
+A contributor adds one file, ``selfattn_ref/examples/<slug>.toml`` (``python -m selfattn_ref
+new-example <slug>`` writes a valid one), and ``make update`` writes from it:
+
+- ``snippets/examples/<slug>_numpy.py`` and ``<slug>_torch.py``: standalone scripts with the
+  example's numbers typed in, which compute every step and print it (they print the very same
+  text, a test holds them to it); ``make update`` then records what they print (``.out``);
+- ``docs/examples/<slug>.md``: the page, with the step tables and heatmap of
+  ``docs/generated/<slug>/`` (:func:`.tables.example_files`), the two scripts and their
+  recorded output, a sentence per token on where its attention goes, and links to the
+  playground (``playground.md?preset=<slug>``) and to the notebook;
+- ``docs/notebooks/examples/<slug>.ipynb``: the NumPy script as a notebook, with the recorded
+  output as the cell's output (mkdocs.yml leaves these notebooks unexecuted at build time: the
+  output is the script's recorded run, which the tests compare with a fresh run);
+- ``docs/examples/index.md``: the gallery, one row per example.
+
+The site hook (:mod:`.example_hooks`) lists the pages under "Worked examples" in the navigation,
+and the tests are parametrized over :func:`selfattn_ref.examples.available`, so a new example
+needs no wiring. Nothing here is written by hand: the tests hold every file equal to what this
+module gives now.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from selfattn_ref import examples
+
+from . import DOCS, ROOT, SNIPPETS
+from .fmt import num
+from .notebooks import _code, _markdown, dumps
+from .tables import generated_set
+
+FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
+PAGES_DIR = DOCS / FOLDER
+SNIPPETS_DIR = SNIPPETS / FOLDER
+NOTEBOOKS_DIR = DOCS / "notebooks" / FOLDER
+LIBRARIES = ("numpy", "torch")
+
+
+def page_path(slug: str):
+    return PAGES_DIR / f"{slug}.md"
+
+
+def snippet_path(slug: str, library: str):
+    return SNIPPETS_DIR / f"{slug}_{library}.py"
+
+
+def notebook_path(slug: str):
+    return NOTEBOOKS_DIR / f"{slug}.ipynb"
+
+
+def spec_relpath(ex: examples.Example) -> str:
+    return ex.path.relative_to(ROOT).as_posix()
+
+
+# --- the scripts ----------------------------------------------------------------------------
+
+
+def _rows(M, labels, indent: str) -> list[str]:
+    """The rows of a matrix literal, one per line, each with its label as a comment."""
+    rows = [f"[{', '.join(examples.number_literal(x) for x in row)}]" for row in np.asarray(M)]
+    width = max(len(r) for r in rows) + 1
+    out = []
+    for i, r in enumerate(rows):
+        text = f"{r}," if i < len(rows) - 1 else f"{r}"
+        out.append(f"{indent}{text:<{width}}  # {labels[i]}" if labels else f"{indent}{text}")
+    return out
+
+
+def _matrix(name: str, M, labels, library: str, comment: str) -> list[str]:
+    opener = f"{name} = np.array([" if library == "numpy" else f"{name} = torch.tensor(["
+    closer = "], dtype=np.float64)" if library == "numpy" else "], dtype=torch.float64)"
+    lines = [opener, *_rows(M, labels, "    "), closer + f"  # {comment}"]
+    return lines
+
+
+# Printing is the same code in both scripts, so that both print exactly the same text.
+def _printing(decimals: int) -> list[str]:
+    return [
+        "",
+        "",
+        "def fmt(x):",
+        f'    """x at {decimals} decimals ("-inf" for a masked score), never "-0"."""',
+        f'    text = f"{{x:.{decimals}f}}"',
+        '    return text[1:] if text.startswith("-") and float(text) == 0 else text',
+        "",
+        "",
+        "def show(title, M, rows, columns):",
+        '    """Print M with a label on every row and column."""',
+        "    cells = [[fmt(x) for x in row] for row in M.tolist()]",
+        "    width = 2 + max(len(c) for c in [*columns, *(c for row in cells for c in row)])",
+        "    left = max(len(r) for r in rows)",
+        "    print(title)",
+        '    print(" " * left + "".join(f"{c:>{width}}" for c in columns))',
+        "    for label, row in zip(rows, cells, strict=True):",
+        '        print(f"{label:<{left}}" + "".join(f"{c:>{width}}" for c in row))',
+        "    print()",
+        "",
+        "",
+    ]
+
+
+def script(ex: examples.Example, library: str) -> str:
+    """The standalone script of ``ex`` for ``library`` ("numpy" or "torch")."""
+    if library not in LIBRARIES:
+        raise ValueError(f"library must be one of {LIBRARIES}, got {library!r}")
+    st = examples.run(ex)
+    npy = library == "numpy"
+    n, d = ex.E.shape
+    d_k = st.Q.shape[1]
+    tokens = list(ex.tokens)
+    lines = [
+        f"# {ex.title}: self-attention step by step, in {'NumPy' if npy else 'PyTorch'}.",
+        f"# Generated from {spec_relpath(ex)} by `make update`.",
+    ]
+    if npy:
+        lines.append("import numpy as np")
+    else:
+        if ex.projections == "random":
+            lines.append("import numpy as np  # only for NumPy's seeded generator, so both versions draw the same W")
+        lines.append("import torch")
+    lines += ["", f"tokens = [{', '.join(json.dumps(t, ensure_ascii=False) for t in tokens)}]"]
+    lines += _matrix("X", ex.E, tokens, library, f"({n}, {d}): one embedding per token")
+    lines.append("")
+    if ex.projections == "none":
+        lines.append("Q = K = V = X  # no projections: each embedding is its own query, key and value")
+    else:
+        if ex.projections == "identity":
+            eye = f"np.eye({d})" if npy else f"torch.eye({d}, dtype=torch.float64)"
+            lines.append(f"W_Q = W_K = W_V = {eye}  # identity projections")
+        elif ex.projections == "random":
+            lines.append(f"rng = np.random.default_rng({ex.seed})  # W_Q, W_K, W_V drawn in this order")
+            for name in ("W_Q", "W_K", "W_V"):
+                draw = f"rng.normal(0, {examples.number_literal(ex.std)}, ({d}, {d}))"
+                lines.append(f"{name} = {draw}" if npy else f"{name} = torch.from_numpy({draw})")
+        else:  # given
+            for name in ("W_Q", "W_K", "W_V"):
+                W = getattr(ex, name)
+                lines += _matrix(name, W, None, library, f"({W.shape[0]}, {W.shape[1]})")
+        lines.append(
+            f"Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # ({n}, {d_k}) queries and keys, ({n}, {st.V.shape[1]}) values"
+        )
+    lines.append(f"scores = Q @ K.T  # ({n}, {n}): row i holds query i against every key")
+    logits = "scores"
+    if ex.scale:
+        sqrt = "np.sqrt(K.shape[1])" if npy else "K.shape[1] ** 0.5"
+        lines.append(f"scaled = scores / {sqrt}  # divided by √d_k, d_k = {d_k}")
+        logits = "scaled"
+    if ex.causal:
+        if npy:
+            lines.append(f"mask = np.tril(np.ones(({n}, {n}), dtype=bool))  # token i may attend to tokens 0..i")
+            lines.append(f"{logits} = np.where(mask, {logits}, -np.inf)  # e^-inf = 0: no weight on later tokens")
+        else:
+            lines.append(
+                f"mask = torch.tril(torch.ones({n}, {n}, dtype=torch.bool))  # token i may attend to tokens 0..i"
+            )
+            lines.append(
+                f'{logits} = {logits}.masked_fill(~mask, float("-inf"))  # e^-inf = 0: no weight on later tokens'
+            )
+    if npy:
+        lines.append(f"weights = np.exp({logits} - {logits}.max(axis=1, keepdims=True))  # the row max subtracted")
+        lines.append("weights = weights / weights.sum(axis=1, keepdims=True)  # softmax: each row sums to 1")
+    else:
+        lines.append(f"weights = torch.softmax({logits}, dim=1)  # each row sums to 1")
+    lines.append(f"output = weights @ V  # ({n}, {st.V.shape[1]}): row i mixes the values with row i's weights")
+    lines += _printing(ex.decimals)
+    qk_cols = f'[f"c{{j + 1}}" for j in range({d_k})]'
+    out_cols = (
+        f'[f"x{{j + 1}}" for j in range({st.output.shape[1]})]'
+        if ex.projections == "none"
+        else (f'[f"c{{j + 1}}" for j in range({st.V.shape[1]})]')
+    )
+    if ex.projections != "none":
+        lines += [
+            f'show("Q = X W_Q", Q, tokens, {qk_cols})',
+            f'show("K = X W_K", K, tokens, {qk_cols})',
+            f'show("V = X W_V", V, tokens, {out_cols})',
+        ]
+    lines.append('show("scores Q K^T", scores, tokens, tokens)')
+    if ex.scale:
+        lines.append('show("scaled by sqrt(d_k)", scaled, tokens, tokens)')
+    lines += [
+        'show("weights (softmax of each row)", weights, tokens, tokens)',
+        f'show("output", output, tokens, {out_cols})',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --- the page -------------------------------------------------------------------------------
+
+_PROJECTIONS = {
+    "none": "No projections: each embedding serves as its own query, key and value, so the page computes "
+    "softmax(X·Xᵀ)·X, as in [Self-attention with real numbers](../real-numbers.md).",
+    "identity": "Identity projections: W_Q = W_K = W_V = I, so the queries, keys and values equal the "
+    "embeddings (see [Queries, keys and values](../queries-keys-values.md)).",
+    "random": "Random projections, standing in for learned ones: W_Q, W_K and W_V are drawn, in this order, "
+    "from NumPy's generator with the seed and the standard deviation of the spec file (the script below "
+    "shows the call; see [Learned weights](../learned-weights.md)).",
+    "given": "Projection matrices given in the spec file: W_Q, W_K and W_V below.",
+}
+
+
+def _include(path: str, indent: str = "") -> str:
+    return f'{indent}--8<-- "{path}"\n'
+
+
+def _tables(slug: str, name: str, indent: str = "") -> str:
+    return _include(f"docs/generated/{slug}/{name}.md", indent)
+
+
+def _other_rows(ex: examples.Example, name: str) -> list[str]:
+    """The rows after the first of a step written out (``softmax_<i>``, ``mix_<i>``), folded away."""
+    if len(ex.tokens) == 1:
+        return []
+    parts = ['??? note "The other rows"', ""]
+    for i in range(1, len(ex.tokens)):
+        parts += [f"    “{ex.tokens[i]}”:", "", _tables(ex.slug, f"{name}_{i}", "    ")]
+    return parts
+
+
+def _focus(ex: examples.Example, st: examples.Steps) -> list[str]:
+    """One line per token: the token(s) it gives its largest weight to, at the page's rounding.
+    The weights themselves are in the table just above, so the sentences repeat no number."""
+    lines = []
+    for i, token in enumerate(ex.tokens):
+        shown = [num(w, ex.decimals) for w in st.weights[i]]
+        top = max(range(len(shown)), key=lambda j: st.weights[i, j])
+        ties = [("itself" if j == i else f"“{ex.tokens[j]}”") for j in range(len(shown)) if shown[j] == shown[top]]
+        who = ", ".join(ties[:-1]) + (" and " if len(ties) > 1 else "") + ties[-1]
+        if ex.causal and i == 0:
+            lines.append(f"- **{token}** comes first and can only attend to itself.")
+        elif len(ties) > 1:
+            lines.append(f"- **{token}** attends most, equally, to {who}.")
+        else:
+            lines.append(f"- **{token}** attends most to {who}.")
+    return lines
+
+
+def page(ex: examples.Example) -> str:
+    """The Markdown of the example's page."""
+    st = examples.run(ex)
+    slug = ex.slug
+    n, d = ex.E.shape
+    d_k = st.Q.shape[1]
+    parts: list[str] = [
+        "---",
+        "audit:",
+        f"  sources: [{slug}]",
+        # Tables of numbers, as many as there are examples: kept out of the search index, which
+        # every page downloads (the gallery lists each example's title and tokens for search).
+        "search:",
+        "  exclude: true",
+        "---",
+        "",
+        f"<!-- Generated by make update from {spec_relpath(ex)}; do not edit. -->",
+        "",
+        f"# {ex.title}",
+        "",
+    ]
+    if ex.description:
+        parts += [ex.description, ""]
+    parts += [
+        '!!! info "Generated from one file"',
+        f"    This page, its tables, its code and its notebook are generated from `{spec_relpath(ex)}` "
+        "by the project's reference code; every number on it is what that code computes, at the rounding "
+        "shown. [Add a worked example](../add-an-example.md) of your own the same way.",
+        "",
+        f"[Open in the playground](../playground.md?preset={slug}){{ .md-button .md-button--primary }}",
+        f"[Open as a notebook](../notebooks/examples/{slug}.ipynb){{ .md-button }}",
+        "",
+        "## The input",
+        "",
+        f"{n} tokens, each an embedding of {d} numbers:",
+        "",
+        _tables(slug, "embeddings"),
+        "- " + _PROJECTIONS[ex.projections],
+        "- " + ("The scores are divided by √d_k before the softmax." if ex.scale else "The scores are not scaled."),
+        "- "
+        + (
+            "A causal mask: each token attends only to itself and the tokens before it."
+            if ex.causal
+            else "No mask: every token attends to every token."
+        ),
+        f"- Numbers are rounded to {ex.decimals} decimals.",
+        "",
+    ]
+    step = 1
+    if ex.projections != "none":
+        parts += [f"## Step {step}: queries, keys and values", ""]
+        step += 1
+        if ex.projections in ("random", "given"):
+            parts += ["The three projection matrices, one row per embedding feature:", ""]
+            for name in ("W_Q", "W_K", "W_V"):
+                parts += [f'=== "{name}"', "", _tables(slug, name, "    ")]
+        parts += ["Each token's query, key and value are its embedding times W_Q, W_K and W_V:", ""]
+        for name in ("Q", "K", "V"):
+            parts += [f'=== "{name}"', "", _tables(slug, name, "    ")]
+    parts += [
+        f"## Step {step}: score",
+        "",
+        "Every query is compared with every key by a dot product: row *i*, column *j* is how much "
+        "token *i*'s query matches token *j*'s key.",
+        "",
+        f'??? note "All {n * n} dot products"',
+        "",
+        _tables(slug, "dot_products", "    "),
+        _tables(slug, "scores"),
+    ]
+    step += 1
+    if ex.scale:
+        parts += [
+            f"## Step {step}: scale",
+            "",
+            f"Divided by √d_k, the square root of the width of a key (d_k = {d_k}), the scores stay in a "
+            "range where the softmax does not pick a single token (see [Why divide by √d](../scaling.md)):",
+            "",
+            _tables(slug, "scaled"),
+        ]
+        step += 1
+    label = "scaled score" if ex.scale else "score"
+    parts += [f"## Step {step}: softmax", ""]
+    step += 1
+    if ex.causal:
+        parts += [
+            "The causal mask sets the scores of later tokens to −∞ before the softmax, so they get a weight "
+            "of exactly 0 (see [Masking](../masking.md)).",
+            "",
+        ]
+    parts += [
+        f"Each row becomes weights that add up to 1: e to the power of each {label}, divided by the "
+        f"row's total. For “{ex.tokens[0]}”:",
+        "",
+        _tables(slug, "softmax_0"),
+    ]
+    parts += _other_rows(ex, "softmax")
+    parts += ["All the weights, and the same as a heatmap:", "", _tables(slug, "weights")]
+    parts += _focus(ex, st)
+    parts += [
+        "",
+        f"## Step {step}: mix",
+        "",
+        "Each token's output is the sum of the value vectors, each times the weight in that token's row. "
+        f"For “{ex.tokens[0]}”:",
+        "",
+        _tables(slug, "mix_0"),
+    ]
+    parts += _other_rows(ex, "mix")
+    parts += ["The output, one row per token:", "", _tables(slug, "output")]
+    parts += [
+        "## In code",
+        "",
+        "The whole calculation as a script you can copy and run; both versions print the same.",
+        "",
+    ]
+    for library, name in (("numpy", "NumPy"), ("torch", "PyTorch")):
+        rel = snippet_path(slug, library).relative_to(ROOT).as_posix()
+        parts += [
+            f'=== "{name}"',
+            "",
+            f'    ```python title="{slug}_{library}.py"',
+            f'    --8<-- "{rel}"',
+            "    ```",
+            "",
+            "    <!--pytest-codeblocks:expected-output-->",
+            '    ```text title="Output"',
+            f'    --8<-- "{rel[: -len(".py")]}.out"',
+            "    ```",
+            "",
+        ]
+    parts += [
+        "## Try it yourself",
+        "",
+        f"- [Open the playground on this example](../playground.md?preset={slug}) and change any number.",
+        f"- [Run it as a notebook](../notebooks/examples/{slug}.ipynb) (the page offers the `.ipynb` file).",
+        f"- In a clone of the repository, `python -m selfattn_ref explain {slug}` prints every step.",
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def index(every: list[examples.Example]) -> str:
+    """The gallery page: one row per example."""
+    rows = [
+        "| Example | Tokens | Size | Projections | Scaled | Mask |",
+        "|---|---|---|---|---|---|",
+    ]
+    for ex in every:
+        n, d = ex.E.shape
+        rows.append(
+            f"| [{ex.title}]({ex.slug}.md) | {' '.join(ex.tokens)} | {n} × {d} | {ex.projections} | "
+            f"{'yes' if ex.scale else 'no'} | {'causal' if ex.causal else 'none'} |"
+        )
+    return "\n".join(
+        [
+            "<!-- Generated by make update from selfattn_ref/examples/*.toml; do not edit. -->",
+            "",
+            "# Worked examples",
+            "",
+            "Every example here is one spec file in `selfattn_ref/examples/`: a few tokens, their "
+            "embeddings and the options (projections, scaling, a causal mask). From that file alone the "
+            "site generates a page with every step as a table, the weights as a heatmap, a NumPy and a "
+            "PyTorch script with the output they print, a notebook, and a link that opens the playground "
+            "on the same numbers.",
+            "",
+            *rows,
+            "",
+            "Size is the number of tokens × the width of an embedding. Want to add one? "
+            "[Add a worked example](../add-an-example.md) takes one command and one file.",
+            "",
+        ]
+    )
+
+
+# --- the notebook ---------------------------------------------------------------------------
+
+
+def _stream(text: str) -> dict:
+    return {"name": "stdout", "output_type": "stream", "text": text.splitlines(keepends=True)}
+
+
+def notebook(ex: examples.Example) -> str:
+    """The NumPy script as a notebook, with its recorded output (if recorded yet) as the cell's output."""
+    path = snippet_path(ex.slug, "numpy")
+    code = _code("01-script", script(ex, "numpy"))
+    recording = path.with_suffix(".out")
+    if recording.is_file():
+        code["execution_count"] = 1
+        code["outputs"] = [_stream(recording.read_text(encoding="utf-8"))]
+    intro = (
+        f"# Notebook: {ex.title}\n\n"
+        f"The worked example *{ex.title}* as one script, generated from `{spec_relpath(ex)}`: it computes "
+        "every step of self-attention with NumPy and prints it. The output under the cell is the script's "
+        "recorded run; run the cell to compute it again."
+    )
+    nb = {
+        "cells": [_markdown("intro", intro), _markdown("01-script-text", f"`{path.name}`"), code],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+            "selfattn_ref": {
+                "generated_from": spec_relpath(ex),
+                "note": "Written by `make update` (publish/example_pages.py); do not edit.",
+            },
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return dumps(nb)
+
+
+@generated_set
+def files(every: list[examples.Example]) -> dict:
+    """Every file this module generates, by path."""
+    out = {PAGES_DIR / "index.md": index(every)}
+    for ex in every:
+        out[page_path(ex.slug)] = page(ex)
+        for library in LIBRARIES:
+            out[snippet_path(ex.slug, library)] = script(ex, library)
+        out[notebook_path(ex.slug)] = notebook(ex)
+    return out

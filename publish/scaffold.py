@@ -1,0 +1,85 @@
+"""Scaffolding a new worked example: ``python -m publish new-example SLUG`` writes
+``selfattn_ref/examples/SLUG.toml``, a valid spec with every key explained, holding the numbers
+of an existing example under a new title. A contributor's tool, not part of the library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from selfattn_ref import examples
+from selfattn_ref.examples import MAX_DECIMALS, MAX_TOKENS, MAX_WIDTH, Example, number_literal
+
+
+def _toml_rows(M, labels=None) -> str:
+    rows = [", ".join(number_literal(x) for x in row) for row in np.asarray(M)]
+    width = max(len(r) for r in rows) + 3
+    lines = []
+    for i, r in enumerate(rows):
+        cell = f"  [{r}],"
+        lines.append(f"{cell:<{width + 2}}  # {labels[i]}" if labels else cell)
+    return "[\n" + "\n".join(lines) + "\n]"
+
+
+def template(slug: str, title: str, base: Example) -> str:
+    """The text of a new spec file: ``base``'s data under a new title, every key explained."""
+    tokens = ", ".join(_toml_string(t) for t in base.tokens)
+    lines = [
+        f"# The worked example '{slug}'. Its page (docs/examples/{slug}.md), tables, NumPy and",
+        "# PyTorch scripts, recorded outputs and notebook are all generated from this file:",
+        "# edit the values below, then run `make update`, `make serve` (the page is under",
+        "# 'Worked examples') and `make test`. See the site's page 'Add a worked example'.",
+        "",
+        f"title = {_toml_string(title)}  # the page's title; no other example may have it",
+        "# Markdown that opens the page: what the example shows and what to look for.",
+        'description = """',
+        "Say in a sentence or two what this example shows and what to look for in its tables.",
+        '"""',
+        "",
+        f"tokens = [{tokens}]  # one word each, at most {MAX_TOKENS}",
+        f"# One row of numbers per token, every row the same length (at most {MAX_WIDTH}): the embeddings.",
+        f"embeddings = {_toml_rows(base.E, base.tokens)}",
+        "",
+        '# "none": softmax(X·Xᵀ)·X, the embeddings compared and mixed as they are;',
+        '# "identity": W_Q = W_K = W_V = I; "random": drawn from numpy.random.default_rng(seed)',
+        '# .normal(0, std), needs seed and std; "given": needs W_Q, W_K and W_V (d rows each).',
+        f"projections = {_toml_string(base.projections)}",
+    ]
+    if base.projections == "random":
+        lines += [f"seed = {base.seed}", f"std = {number_literal(base.std)}"]
+    elif base.projections == "given":
+        lines += [f"{name} = {_toml_rows(getattr(base, name))}" for name in ("W_Q", "W_K", "W_V")]
+    lines += [
+        f"scale = {str(base.scale).lower()}  # divide the scores by √d_k",
+        f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
+        f"decimals = {base.decimals}  # how many decimals the page prints (0 to {MAX_DECIMALS})",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escaping is valid TOML)."""
+    import json  # noqa: PLC0415
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def new_example(slug: str, title: str | None = None, base: str = "the_cat_sat") -> Path:
+    """Write ``<slug>.toml`` from :func:`template` and return its path. ValueError when the slug is
+    invalid or taken, or ``base`` is not an example."""
+    if problem := examples.slug_problem(slug):
+        raise ValueError(problem)
+    path = examples.EXAMPLES_DIR / f"{slug}.toml"
+    taken = {p.stem.lower() for p in examples.EXAMPLES_DIR.glob("*.toml")}
+    if slug.lower() in taken:
+        raise ValueError(f"an example named {slug!r} already exists: {path}; choose another name")
+    source = examples.load(base)
+    title = title if title is not None else slug.replace("_", " ").capitalize()
+    titles = {" ".join(ex.title.casefold().split()): ex.slug for ex in examples.load_all()}
+    if " ".join(title.casefold().split()) in titles:
+        raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")
+    text = template(slug, title, source)
+    examples.load_text(text, path)  # the scaffold must be valid as written
+    path.write_text(text, encoding="utf-8")
+    return path

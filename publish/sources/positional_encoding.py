@@ -1,0 +1,138 @@
+"""docs/positional-encoding.md: what the page may quote and the tables it includes.
+
+The sinusoidal encoding at d = 4 (and a longer one), "dog bites man" and "man bites dog"
+with each word's position encoding added to its embedding (softmax(X·Xᵀ)·X as in the
+worked examples, no projections, no scaling), and the word-order experiment of
+``selfattn_ref.torch.word_order``, trained once per process.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from selfattn_ref import examples
+from selfattn_ref.attention import scaled_dot_product_attention, scores
+from selfattn_ref.positional import sinusoidal_positional_encoding
+
+from ..figures import SIGNED, bars, heatmap
+from ..quantities import Quantity, source
+from ..tables import generated, matrix_table, weights_table
+
+SENTENCES = ("dog_bites_man", "man_bites_dog")
+DECIMALS = 3  # as the two examples
+SHORT = (4, 4)  # positions 0-3 at d = 4
+LONG = (10, 8)  # positions 0-9 at d = 8
+
+
+def _dims(d: int) -> list[str]:
+    return [f"x{k + 1}" for k in range(d)]
+
+
+def with_positions(slug: str) -> dict[str, np.ndarray]:
+    """One example with its positions encoded: the encoding P (n, d), X = E + P (n, d), the
+    scores X·Xᵀ (n, n), the weights (n, n) and the outputs (n, d), and the outputs' mean
+    over the words (d,)."""
+    ex = examples.load(slug)
+    n, d = ex.E.shape
+    P = sinusoidal_positional_encoding(n, d)
+    X = ex.E + P
+    output, weights = scaled_dot_product_attention(X, X, X, scale=1.0)
+    return {"P": P, "X": X, "scores": scores(X, X), "weights": weights, "output": output, "mean": output.mean(axis=0)}
+
+
+def _grid(prefix: str, M, rows, cols, proportion: bool = False) -> list[Quantity]:
+    return [
+        Quantity(f"{prefix}[{r}, {c}]", float(M[i, j]), proportion)
+        for i, r in enumerate(rows)
+        for j, c in enumerate(cols)
+    ]
+
+
+@source("positional_encoding")
+def _quantities() -> list[Quantity]:
+    n, d = SHORT
+    q = _grid("PE", sinusoidal_positional_encoding(n, d), [f"pos {p}" for p in range(n)], _dims(d))
+    # Only what the page quotes: the encoded vectors and the scores. The weights and outputs
+    # are in tables and recorded outputs; registered too, their 3-decimal values would let a
+    # changed digit elsewhere on the page pass as one of them.
+    for slug in SENTENCES:
+        tok = list(examples.load(slug).tokens)
+        st = with_positions(slug)
+        q += _grid(f"{slug} with positions: E + PE", st["X"], tok, _dims(d))
+        q += _grid(f"{slug} with positions: scores", st["scores"], tok, tok)
+    from selfattn_ref.torch.word_order import experiment, person_bites_probability  # torch only for the experiment
+
+    without, with_pe = experiment()
+    for run, name in ((without, "without"), (with_pe, "with")):
+        q += [
+            Quantity(f"word order, {name} positional encoding: training accuracy", run.train_accuracy, True),
+            Quantity(f"word order, {name} positional encoding: held-out accuracy", run.held_out_accuracy, True),
+            Quantity(f"word order, {name} positional encoding: training loss", run.train_loss),
+        ]
+        for slug in SENTENCES:
+            sentence = examples.load(slug).title
+            p = person_bites_probability(run.model, sentence)
+            q.append(Quantity(f"word order, {name} positional encoding: P(the person bites | {sentence})", p, True))
+    q.append(Quantity("ln 2, the loss of answering 50/50", math.log(2)))
+    return q
+
+
+@generated("positional_encoding/encoding.md")
+def _encoding() -> str:
+    n, d = SHORT
+    cols = ["x1 = sin(pos)", "x2 = cos(pos)", "x3 = sin(pos/100)", "x4 = cos(pos/100)"]
+    return matrix_table(sinusoidal_positional_encoding(n, d), [str(p) for p in range(n)], cols, DECIMALS, "pos")
+
+
+@generated("positional_encoding/encoding_long.md")
+def _encoding_long() -> str:
+    n, d = LONG
+    return matrix_table(sinusoidal_positional_encoding(n, d), [str(p) for p in range(n)], _dims(d), DECIMALS, "pos")
+
+
+def _sentence_tables(slug: str) -> dict[str, str]:
+    tok = list(examples.load(slug).tokens)
+    st = with_positions(slug)
+    rows = [f"{t} (pos {p})" for p, t in enumerate(tok)]
+    return {
+        "embeddings": matrix_table(st["X"], rows, _dims(st["X"].shape[1]), DECIMALS, "E + PE"),
+        "scores": matrix_table(st["scores"], tok, tok, DECIMALS, "query ↓ key →"),
+        "weights": weights_table(
+            st["weights"], tok, tok, DECIMALS, f"attention weights of “{' '.join(tok)}” with positions"
+        ),
+    }
+
+
+def _register(slug: str, name: str) -> None:
+    generated(f"positional_encoding/{slug}_{name}.md")(lambda: _sentence_tables(slug)[name])
+
+
+for _slug in SENTENCES:
+    for _name in ("embeddings", "scores", "weights"):
+        _register(_slug, _name)
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+@generated("positional_encoding/encoding_heatmap.md")
+def _encoding_heatmap() -> str:
+    """The encoding of the collapsed table (positions 0-9 at d = 8) as a heatmap."""
+    n, d = LONG
+    title = f"sinusoidal positional encoding, positions 0 to {n - 1} at d = {d}"
+    P = sinusoidal_positional_encoding(n, d)
+    rows = [str(p) for p in range(n)]
+    figure = heatmap(P, rows, _dims(d), DECIMALS, title=title, row_title="position", col_title="column", scale=SIGNED)
+    return figure + "\n"
+
+
+@generated("positional_encoding/accuracy.md")
+def _accuracy() -> str:
+    """The experiment's accuracies, as the page quotes them (one decimal of a percent)."""
+    from selfattn_ref.torch.word_order import experiment
+
+    runs = zip(("Without positional encoding", "With positional encoding"), experiment(), strict=True)
+    groups = [(name, [("training", run.train_accuracy), ("held-out", run.held_out_accuracy)]) for name, run in runs]
+    return bars(groups, title="accuracy of the word-order classifier, without and with positional encoding") + "\n"

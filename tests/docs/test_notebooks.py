@@ -1,0 +1,297 @@
+"""The notebooks: generated from the pages' snippet files, executed by the build, showing the
+pages' numbers, loading nothing from elsewhere, never served from a stale cache.
+
+- Each worked-example page has a notebook (docs/notebooks/<page>.ipynb) in the nav, linked from
+  the page; the file is what publish/notebooks.py writes now (the suite's staleness
+  test covers it as well), valid nbformat, with fixed cell ids, and its code cells are the
+  page's snippet files, byte for byte, in the page's order.
+- In the site that `mkdocs build --strict` builds (the session's build, conftest.py), every code
+  cell of every notebook shows as its output exactly the snippet's recorded output, the .out
+  file the page shows under the same code; and the page offers the .ipynb for download.
+- Nothing of mkdocs-jupyter's template that would load from a CDN is left in the pages.
+- Execution is never cached: a notebook whose file is unchanged but whose output would change
+  shows the new output on the next build. (The notebooks import neither selfattn_ref nor any
+  file of the repository, so a change there reaches them only through a snippet, which changes
+  the notebook file; the cache is off all the same, and this test shows that it would bite.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from publish import DOCS, ROOT
+from publish import notebooks as nbs
+from publish.notebook_hooks import clean, tex
+from publish.tables import generate
+
+# The worked examples' pages, as the issue that asked for notebooks lists them.
+# Every page that shows code (a worked example) has a notebook of that code.
+WORKED_EXAMPLE_PAGES = {p.stem for p in DOCS.glob("*.md") if '--8<-- "snippets/' in p.read_text(encoding="utf-8")}
+NOTEBOOKS = {nb.page: nb for nb in nbs.NOTEBOOKS}
+PAGES = sorted(NOTEBOOKS)
+
+
+class _Loader(yaml.SafeLoader):
+    """mkdocs.yml as the build reads it with no environment set: `!ENV [NAME, default]` is the default."""
+
+
+_Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+MKDOCS = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
+JUPYTER = next(p["mkdocs-jupyter"] for p in MKDOCS["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
+
+
+def _nav_files(items) -> list[str]:
+    out = []
+    for item in items:
+        for value in item.values() if isinstance(item, dict) else [item]:
+            out += _nav_files(value) if isinstance(value, list) else [value]
+    return out
+
+
+# --- the files ------------------------------------------------------------------------------
+
+
+def test_every_worked_example_page_has_a_notebook():
+    assert set(NOTEBOOKS) == WORKED_EXAMPLE_PAGES
+    nav = _nav_files(MKDOCS["nav"])
+    missing = [nbs.relpath(nb) for nb in nbs.NOTEBOOKS if nbs.relpath(nb) not in nav]
+    assert not missing, f"notebooks missing from the nav of mkdocs.yml: {missing}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_page_links_to_its_notebook(name):
+    text = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    assert f"](notebooks/{name}.ipynb)" in text, f"docs/{name}.md has no link to notebooks/{name}.ipynb"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_notebook_file_is_generated_and_current(name):
+    path = nbs.NOTEBOOKS_DIR / f"{name}.ipynb"
+    want = generate()
+    assert path in want, f"{path.relative_to(ROOT)} is not registered with the generated files"
+    assert path.is_file() and path.read_text(encoding="utf-8") == want[path], (
+        f"{path.relative_to(ROOT)} differs from what the page and its snippets give now; run `make update`"
+    )
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_notebook_is_valid_and_saved_as_jupyter_saves_it(name):
+    text = (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_text(encoding="utf-8")
+    nb = nbformat.reads(text, as_version=4)
+    nbformat.validate(nb)
+    assert nbformat.writes(nb) + "\n" == text, "opening and saving the notebook in Jupyter would change the file"
+    ids = [c.id for c in nb.cells]
+    assert len(set(ids)) == len(ids), f"duplicate cell ids: {ids}"
+    assert all(c.cell_type != "code" or (c.outputs == [] and c.execution_count is None) for c in nb.cells)
+    assert nb.metadata.kernelspec.name == "python3"
+
+
+def test_cell_ids_name_the_cell():
+    """Cell ids are the cell's place and its snippet's name: fixed, and the same on every run."""
+    nb = nbs.notebook(NOTEBOOKS["real-numbers"])
+    assert [c["id"] for c in nb["cells"]] == [
+        "intro",
+        "01-stable_softmax_numpy-text",
+        "01-stable_softmax_numpy",
+        "02-self_attention_numpy-text",
+        "02-self_attention_numpy",
+        "03-word_order_numpy-text",
+        "03-word_order_numpy",
+    ]
+    assert nbs.dumps(nb) == nbs.dumps(nbs.notebook(NOTEBOOKS["real-numbers"]))
+
+
+INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$', re.M)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_code_cells_are_the_pages_snippets_in_order(name):
+    """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
+    page's order, each cell the file itself: no second copy of code that could drift."""
+    included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
+    expected = [
+        s
+        for s in included
+        if s.endswith("_numpy.py")
+        or (s.endswith("_torch.py") and not (ROOT / s.replace("_torch.py", "_numpy.py")).exists())
+    ]
+    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert len(code) == len(expected) > 0, (code, expected)
+    for source, snippet in zip(code, expected, strict=True):
+        assert source == (ROOT / snippet).read_text(encoding="utf-8").rstrip("\n"), f"the cell for {snippet} differs"
+    # The one PyTorch cell, and only where the page's code has no NumPy version.
+    torch_cells = [s for s in expected if s.endswith("_torch.py")]
+    assert torch_cells == (["snippets/positional_encoding/train_torch.py"] if name == "positional-encoding" else [])
+
+
+# --- the built site ---------------------------------------------------------------------------
+
+
+def _built(strict_build) -> Path:
+    assert strict_build.proc.returncode == 0, strict_build.proc.stdout + strict_build.proc.stderr
+    return strict_build.dir
+
+
+def _page(strict_build, page: str) -> BeautifulSoup:
+    html = _built(strict_build) / "notebooks" / page / "index.html"
+    assert html.is_file(), f"the build has no {html.relative_to(strict_build.dir)}"
+    return BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+
+
+def _code_cells(soup: BeautifulSoup):
+    """(cell id, code shown, stdout shown, other outputs) for each code cell of a built notebook."""
+    out = []
+    for cell in soup.select(".jp-CodeCell[id^='cell-']"):
+        code = cell.select_one(".jp-InputArea pre code")
+        stdout = "".join(
+            pre.get_text() for pre in cell.select(".jp-OutputArea-output[data-mime-type='text/plain'] pre")
+        )
+        other = [
+            o.get("data-mime-type")
+            for o in cell.select(".jp-OutputArea-output")
+            if o.get("data-mime-type") != "text/plain"
+        ]
+        out.append((cell["id"].removeprefix("cell-"), code.get_text() if code else None, stdout, other))
+    return out
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_built_notebook_prints_what_the_page_shows(strict_build, name):
+    """Executed by the build, each cell prints exactly the recorded output of its snippet: the
+    .out file the page includes under the same code, so every number agrees with the page."""
+    cells = _code_cells(_page(strict_build, name))
+    snippets = [ROOT / b.snippet for b in nbs.notebook_snippets(name)]
+    assert [c[0] for c in cells] == [f"{i:02d}-{p.stem}" for i, p in enumerate(snippets, start=1)]
+    for (cell_id, code, stdout, other), snippet in zip(cells, snippets, strict=True):
+        assert code is not None and code.rstrip("\n") == snippet.read_text(encoding="utf-8").rstrip("\n"), cell_id
+        assert not other, f"{name}: cell {cell_id} has outputs other than printed text: {other}"
+        recorded = snippet.with_suffix(".out").read_text(encoding="utf-8")
+        assert stdout == recorded, (
+            f"notebook {name}, cell {cell_id}: the build's output differs from {snippet.with_suffix('.out').name}:\n"
+            f"--- built\n{stdout}\n--- recorded\n{recorded}"
+        )
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_built_notebook_offers_its_file_for_download(strict_build, name):
+    soup = _page(strict_build, name)
+    link = soup.select_one("p.notebook-download a[download]")
+    assert link is not None, f"notebooks/{name}/ has no download link"
+    target = (strict_build.dir / "notebooks" / name / link["href"]).resolve()
+    assert target.is_file(), f"the download link {link['href']!r} names no file of the built site"
+    assert target.read_bytes() == (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
+
+
+CDN_WORDS = re.compile(r"mathjax|require\.?js|mermaid|cdnjs|jsdelivr|unpkg|clipboard-copy", re.I)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_built_notebook_loads_nothing_from_elsewhere(strict_build, name):
+    """No script or style of mkdocs-jupyter's template is left: no CDN URL, nothing inline."""
+    html = (_built(strict_build) / "notebooks" / name / "index.html").read_text(encoding="utf-8")
+    article = BeautifulSoup(html, "html.parser").select_one("article")
+    assert article.find(["script", "style", "link"]) is None
+    assert not CDN_WORDS.search(html), CDN_WORDS.search(html).group(0)
+    soup = BeautifulSoup(html, "html.parser")
+    loads = [t.get("src") for t in soup.find_all(src=True)]
+    loads += [t.get("href") for t in soup.find_all("link") if "canonical" not in (t.get("rel") or [])]
+    outside = [u for u in loads if re.match(r"(https?:)?//", u or "")]
+    assert not outside, f"notebooks/{name}/ loads from other hosts: {outside}"
+    assert len(html) < 150_000, f"notebooks/{name}/index.html is {len(html)} bytes: did the inline CSS come back?"
+
+
+def test_math_in_a_notebook_is_marked_for_katex(strict_build):
+    """A heading with math ("Why $-\\infty$ ...") in the content and in the table of contents."""
+    soup = _page(strict_build, "masking")
+    math = [m.get_text() for m in soup.select(".jupyter-wrapper .arithmatex")]
+    assert "\\(-\\infty\\)" in math, math
+    toc = " ".join(a.get_text() for a in soup.select(".md-sidebar--secondary .md-nav__link"))
+    assert "\\(-\\infty\\)" in toc and "$" not in toc, toc
+
+
+def test_clean_removes_the_template_and_marks_math():
+    html = (
+        '<script src="https://cdn.example/mathjax.js"> </script><style>pre { line-height: 125%; }</style>'
+        '<div class="jp-RenderedMarkdown"><h2>Why $-\\infty$ and $$x^2$$<a class="anchor-link" href="#w">¶</a>'
+        "</h2><p><code>$kept$</code> costs $5</p></div>"
+        '<div class="jp-InputArea"><clipboard-copy for="cell-1">c</clipboard-copy>'
+        '<div class="highlight"><pre><span>print(1)</span></pre></div>'
+        '<div class="clipboard-copy-txt">print(1)</div></div>'
+        '<div class="jp-OutputArea-output highlight" tabindex="0"><pre>1\n</pre></div>'
+    )
+    out = clean(html, notebook="x.ipynb")
+    assert "<script" not in out and "<style" not in out and "clipboard" not in out and "cdn" not in out
+    assert '<span class="arithmatex">\\(-\\infty\\)</span>' in out
+    assert '<div class="arithmatex">\\[x^2\\]</div>' in out
+    assert "<code>$kept$</code> costs $5" in out  # code, and a lone dollar, are not math
+    assert "<pre><code><span>print(1)</span></code></pre>" in out
+    assert '<span class="filename">Output</span><pre><code>1\n</code></pre>' in out
+    assert 'class="headerlink"' in out and "tabindex" not in out
+    assert '<a download="" href="x.ipynb">' in out
+    assert tex("a $b$ c $$d$$") == "a \\(b\\) c \\[d\\]"
+
+
+# --- no stale output from a cache --------------------------------------------------------------
+
+
+def test_the_site_config_executes_every_notebook_without_a_cache():
+    assert JUPYTER["execute"] is True
+    assert JUPYTER["allow_errors"] is False
+    assert JUPYTER["cache"] is False
+    assert JUPYTER["include_source"] is True
+    assert JUPYTER["include_requirejs"] is False
+
+
+def _probe_build(project: Path, data: Path, value: str, plugin: dict) -> str:
+    """Build a one-notebook site whose cell prints the file ``data``, holding ``value``; return
+    what the built page shows."""
+    data.write_text(value, encoding="utf-8")
+    config = {"site_name": "probe", "plugins": [{"mkdocs-jupyter": plugin}]}
+    (project / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(project / "site")],
+        cwd=project,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    html = (project / "site" / "notebooks" / "probe" / "index.html").read_text(encoding="utf-8")
+    return BeautifulSoup(html, "html.parser").select_one(".jp-OutputArea-output pre").get_text().strip()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cache", [None, True], ids=["site-config", "cache-on"])
+def test_a_changed_output_is_never_served_from_a_cache(tmp_path, cache):
+    """The notebook file stays the same while what it prints changes (as a notebook would if it
+    read selfattn_ref): with the site's settings the second build shows the new output; with
+    mkdocs-jupyter's cache turned on it would show the old one, so the test can tell."""
+    project = tmp_path / "probe"
+    (project / "docs" / "notebooks").mkdir(parents=True)
+    (project / "docs" / "index.md").write_text("# Probe\n", encoding="utf-8")
+    data = tmp_path / "value.txt"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f"print(open({str(data)!r}).read())", id="probe")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, project / "docs" / "notebooks" / "probe.ipynb")
+    plugin = {k: v for k, v in JUPYTER.items() if k in ("include", "execute", "allow_errors", "cache", "kernel_name")}
+    if cache is not None:
+        plugin["cache"] = cache
+    assert _probe_build(project, data, "first", plugin) == "first"
+    second = _probe_build(project, data, "second", plugin)
+    if cache:
+        assert second == "first", "with the cache on, the probe was expected to show the stale output"
+    else:
+        assert second == "second", "the second build showed the first build's output: it came from a cache"

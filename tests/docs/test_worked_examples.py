@@ -1,0 +1,313 @@
+"""Worked examples from one spec file each: the generated pages, the scaffolding command, bad
+specs stopping the build, the tests and `make update`, and the walk-through of
+docs/add-an-example.md run as a newcomer would run it, in a copy of the repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bs4 import BeautifulSoup
+
+from publish import DOCS, ROOT, scaffold
+from publish import cli as publish_cli
+from publish import example_pages as ep
+from publish.fmt import cell, is_integral, num
+from publish.sources import contributing
+from selfattn_ref import examples
+from selfattn_ref.cli import EXIT_USAGE
+
+SLUGS = examples.available()
+WALKTHROUGH = DOCS / "add-an-example.md"
+IGNORED = shutil.ignore_patterns(
+    ".git", ".venv", "site", "site-offline", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis"
+)
+
+
+# --- the generated files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_example_has_a_page_scripts_and_a_notebook(slug):
+    missing = [
+        p.relative_to(ROOT).as_posix()
+        for p in (ep.page_path(slug), ep.notebook_path(slug), *(ep.snippet_path(slug, lib) for lib in ep.LIBRARIES))
+        if not p.is_file()
+    ]
+    assert not missing, f"missing {missing}; run `make update`"
+    gallery = (ep.PAGES_DIR / "index.md").read_text(encoding="utf-8")
+    assert f"]({slug}.md)" in gallery
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_page_shows_every_step_the_code_and_the_links(slug):
+    ex = examples.load(slug)
+    text = ep.page_path(slug).read_text(encoding="utf-8")
+    includes = set(re.findall(r'--8<-- "([^"]+)"', text))
+    tables = {f"docs/generated/{slug}/{name}.md" for name in ("embeddings", "scores", "weights", "output")}
+    tables |= {f"docs/generated/{slug}/{s}_{i}.md" for s in ("softmax", "mix") for i in range(len(ex.tokens))}
+    if ex.scale:
+        tables.add(f"docs/generated/{slug}/scaled.md")
+    if ex.projections != "none":
+        tables |= {f"docs/generated/{slug}/{m}.md" for m in "QKV"}
+    scripts = {f"snippets/examples/{slug}_{lib}{ext}" for lib in ep.LIBRARIES for ext in (".py", ".out")}
+    assert tables | scripts <= includes, sorted((tables | scripts) - includes)
+    assert f"(../playground.md?preset={slug})" in text
+    assert f"(../notebooks/examples/{slug}.ipynb)" in text
+    assert f"# {ex.title}\n" in text
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_where_each_token_looks_is_the_largest_weight(slug):
+    ex = examples.load(slug)
+    w = examples.run(ex).weights
+    text = ep.page_path(slug).read_text(encoding="utf-8")
+    for i, token in enumerate(ex.tokens):
+        if ex.causal and i == 0:
+            assert f"- **{token}** comes first and can only attend to itself." in text
+            continue
+        line = re.search(rf"^- \*\*{re.escape(token)}\*\* attends most(, equally,)? to (.+)\.$", text, re.M)
+        assert line, f"no sentence for {token!r}"
+        named = re.findall(r"“([^”]+)”|(itself)", line.group(2))
+        named = [token if itself else quoted for quoted, itself in named]
+        top = [ex.tokens[j] for j in range(len(w[i])) if num(w[i, j], ex.decimals) == num(w[i].max(), ex.decimals)]
+        assert named == top and bool(line.group(1)) == (len(top) > 1), (line.group(0), top)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_notebook_shows_the_scripts_recorded_output(slug):
+    nb = json.loads(ep.notebook_path(slug).read_text(encoding="utf-8"))
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert len(code) == 1
+    script = ep.snippet_path(slug, "numpy")
+    assert "".join(code[0]["source"]) + "\n" == script.read_text(encoding="utf-8")
+    assert "".join(code[0]["outputs"][0]["text"]) == script.with_suffix(".out").read_text(encoding="utf-8")
+
+
+# --- the built site ---------------------------------------------------------------------------
+
+
+def weights_cells(html: Path) -> list[list[str]]:
+    soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+    table = soup.select_one(".weights-figure table")
+    return [[td.get_text(strip=True) for td in tr.find_all("td")][1:] for tr in table.find("tbody").find_all("tr")]
+
+
+def expected_weights(ex: examples.Example) -> list[list[str]]:
+    w = examples.run(ex).weights
+    return [[cell(x, ex.decimals, is_integral(w)) for x in row] for row in w]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_built_page_is_in_the_nav_and_shows_the_references_weights(strict_build, slug):
+    assert strict_build.proc.returncode == 0, strict_build.proc.stderr
+    ex = examples.load(slug)
+    html = strict_build.dir / "examples" / slug / "index.html"
+    assert html.is_file()
+    assert weights_cells(html) == expected_weights(ex)
+    soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+    nav = {a.get("href") for a in soup.select("nav.md-nav--primary a")}
+    assert f"../{slug}/" in nav or "./" in nav, sorted(h for h in nav if h)
+    edit = soup.select_one("a.md-content__button[rel=edit]")
+    assert edit is not None and edit["href"].endswith(f"/selfattn_ref/examples/{slug}.toml")
+    assert (strict_build.dir / "notebooks" / "examples" / slug / "index.html").is_file()
+
+
+def test_the_gallery_lists_every_example_in_the_nav(strict_build):
+    html = (strict_build.dir / "index.html").read_text(encoding="utf-8")
+    soup = BeautifulSoup(html, "html.parser")
+    hrefs = {a.get("href") for a in soup.select("nav.md-nav--primary a")}
+    assert {f"examples/{slug}/" for slug in SLUGS} | {"examples/"} <= hrefs
+
+
+# --- the scaffolding command --------------------------------------------------------------------
+
+
+@pytest.fixture
+def examples_dir(tmp_path, monkeypatch):
+    """A copy of the examples folder that new_example and load_all use instead of the package's."""
+    folder = tmp_path / "examples"
+    folder.mkdir()
+    for path in examples.EXAMPLES_DIR.glob("*.toml"):
+        shutil.copy(path, folder / path.name)
+    monkeypatch.setattr(examples, "EXAMPLES_DIR", folder)
+    return folder
+
+
+def test_new_example_writes_a_valid_spec_from_another(examples_dir):
+    path = scaffold.new_example("river_bank", title="The river bank", base="learned")
+    assert path == examples_dir / "river_bank.toml"
+    new, base = examples.load_file(path), examples.load("learned")
+    assert new.title == "The river bank" and new.slug == "river_bank"
+    assert (new.seed, new.std, new.projections, new.scale, new.causal) == (42, 0.5, "random", True, False)
+    np.testing.assert_array_equal(new.E, base.E)
+    np.testing.assert_array_equal(new.W_Q, base.W_Q)
+    assert "river_bank" in [ex.slug for ex in examples.load_all()]
+
+
+@pytest.mark.parametrize(
+    ("slug", "title", "message"),
+    [
+        ("River", None, "'River' is not a valid example name"),
+        ("river-bank", None, "'river-bank' is not a valid example name"),
+        ("the_cat_sat", None, "an example named 'the_cat_sat' already exists"),
+        ("new_one", "The  CAT sat", "the title 'The CAT sat' is taken by the example 'the_cat_sat'"),
+    ],
+)
+def test_new_example_refuses(examples_dir, capsys, slug, title, message):
+    argv = ["new-example", slug, "--no-update", *(["--title", title] if title else [])]
+    assert publish_cli.main(argv) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert sorted(p.stem for p in examples_dir.glob("*.toml")) == SLUGS
+
+
+def test_new_example_from_an_unknown_example(examples_dir, capsys):
+    assert publish_cli.main(["new-example", "x", "--from", "nope", "--no-update"]) == EXIT_USAGE
+    assert "--from 'nope' is not an example" in capsys.readouterr().err
+
+
+# --- a bad spec stops everything, naming the file, the key and the line ---------------------------
+
+
+def repo_copy(tmp_path: Path) -> Path:
+    """A copy of the repository as a contributor's clone would hold it (no .git, no venv, no build)."""
+    copy = tmp_path / "clone"
+    shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
+    return copy
+
+
+def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
+    """Run a command in the copy with this interpreter's environment, importing the copy's package."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("NOTEBOOKS_EXECUTE",)}
+    environ |= {"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
+    return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def broken_clone(tmp_path_factory):
+    """A copy whose examples include a ragged spec (the case the page shows second)."""
+    copy = repo_copy(tmp_path_factory.mktemp("broken"))
+    what, line, message = contributing.cases()[1]
+    assert what == "Ragged embeddings"
+    base = (copy / "selfattn_ref/examples/the_cat_sat.toml").read_text(encoding="utf-8")
+    text = base.replace('title = "The cat sat"', 'title = "The river bank"').replace("[0, 1, 0, 1],  # cat", line)
+    (copy / "selfattn_ref/examples/river_bank.toml").write_text(text, encoding="utf-8")
+    return copy, message
+
+
+def test_a_bad_spec_stops_the_build(broken_clone):
+    copy, message = broken_clone
+    proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
+    assert proc.returncode != 0
+    assert f"{copy}/{message}" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_a_bad_spec_stops_the_tests(broken_clone):
+    copy, message = broken_clone
+    proc = run_in(copy, sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/package/test_cli.py")
+    assert proc.returncode == pytest.ExitCode.USAGE_ERROR
+    assert f"bad worked-example spec: {copy}/{message}" in proc.stderr
+
+
+def test_a_bad_spec_stops_make_update(broken_clone):
+    copy, message = broken_clone
+    proc = run_in(copy, sys.executable, "-m", "publish", "update")
+    assert proc.returncode == EXIT_USAGE
+    assert proc.stderr == f"error: bad worked-example spec: {copy}/{message}\n"
+
+
+def test_the_messages_on_the_page_are_the_checks_own():
+    cases = contributing.cases()
+    assert [what for what, _, _ in cases] == [
+        "A misspelt key",
+        "Ragged embeddings",
+        "More tokens than vectors",
+        "A seed that is not an integer",
+        "A title that another example has",
+    ]
+    for what, _, message in cases:
+        assert re.match(
+            r"selfattn_ref/examples/\w+\.toml, line \d+: '\w+'|selfattn_ref/examples/\w+\.toml, line \d+: unknown key",
+            message,
+        ), (what, message)
+
+
+def test_the_pages_key_table_states_the_checks_limits():
+    """The limits the page types by hand are the ones load_file enforces."""
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (.+) \|$", WALKTHROUGH.read_text(), re.M)}
+    assert f"at most {examples.MAX_TOKENS}" in rows["tokens"]
+    assert f"at most {examples.MAX_WIDTH}" in rows["embeddings"]
+    assert f"0 to {examples.MAX_DECIMALS}" in rows["decimals"]
+
+
+# --- the walk-through of docs/add-an-example.md ----------------------------------------------------
+
+
+def walkthrough() -> tuple[list[tuple[str, str]], str]:
+    """(the shell commands of the page in order, as (title, command)), and the spec it shows."""
+    text = WALKTHROUGH.read_text(encoding="utf-8")
+    blocks = re.findall(r'^```(\w+) title="([^"]+)"\n(.*?)^```', text, re.S | re.M)
+    commands = [(title, body.strip()) for lang, title, body in blocks if lang == "bash"]
+    specs = [body for lang, title, body in blocks if lang == "toml"]
+    assert len(specs) == 1, "the page shows one spec file"
+    return commands, specs[0]
+
+
+# The tests that cover a worked example (their ids name its slug); the built-site ones need a
+# second build, which the walk-through checks itself below.
+WALKTHROUGH_TESTS = [
+    "tests/snippets/test_examples.py",
+    "tests/snippets/test_recordings.py",
+    "tests/docs/test_docs_numbers.py",
+    "tests/docs/test_docs_codeblocks.py",
+    "tests/docs/test_playground_presets.py",
+    "tests/docs/test_worked_examples.py",
+    "--deselect",
+    "tests/docs/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
+]
+
+
+@pytest.mark.slow
+def test_the_walkthrough_adds_a_checked_page(tmp_path):
+    commands, spec = walkthrough()
+    assert [title for title, _ in commands] == ["Scaffold", "Regenerate", "Preview", "Test"]
+    copy = repo_copy(tmp_path)
+    slug = None
+    for title, command in commands:
+        args = shlex.split(command)
+        if title == "Preview":  # `make serve`: what it serves is the strict build of the site
+            assert args == ["make", "serve"]
+            proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"),
+                          NOTEBOOKS_EXECUTE="false")  # fmt: skip
+        elif title == "Test":  # `make test`: the tests that cover a worked example, for this one
+            assert args == ["make", "test"]
+            proc = run_in(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+                          "-k", slug, *WALKTHROUGH_TESTS)  # fmt: skip
+        else:
+            assert args[:3] == ["python", "-m", "publish"], command
+            proc = run_in(copy, sys.executable, *args[1:])
+        assert proc.returncode == 0, f"{title}: {command}\n{proc.stdout}\n{proc.stderr}"
+        if title == "Scaffold":
+            slug = args[args.index("new-example") + 1]
+            path = copy / "selfattn_ref" / "examples" / f"{slug}.toml"
+            assert path.is_file() and (copy / "docs" / "examples" / f"{slug}.md").is_file()
+            path.write_text(spec, encoding="utf-8")  # step 2: the contributor edits the one file
+        if title == "Test":
+            counts = re.search(r"(\d+) passed", proc.stdout)
+            assert counts and int(counts.group(1)) >= 15 and "failed" not in proc.stdout, proc.stdout
+    ex = examples.load_file(copy / "selfattn_ref" / "examples" / f"{slug}.toml")
+    html = copy / "site" / "examples" / slug / "index.html"
+    assert weights_cells(html) == expected_weights(ex)
+    page = html.read_text(encoding="utf-8")
+    assert ex.title in page and f"playground/?preset={slug}" in page
+    out = (copy / "snippets" / "examples" / f"{slug}_numpy.out").read_text(encoding="utf-8")
+    assert num(examples.run(ex).output[0, 0], ex.decimals) in out

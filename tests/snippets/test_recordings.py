@@ -1,0 +1,105 @@
+"""Layer 2: every snippet runs on its own and prints exactly its recorded output."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from publish import ROOT, SNIPPETS
+from publish import snippets as sn
+from selfattn_ref import examples
+
+from pages import PAGES
+
+ALL = sn.all_snippets()
+
+
+def rel(p):
+    return str(p.relative_to(ROOT))
+
+
+@pytest.fixture(scope="session")
+def results(request):
+    """Every snippet this session's tests ask for, run once, in fresh interpreters, on all cores."""
+    params = (getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items)
+    wanted = {p["path"] for p in params if p.get("path") in ALL}
+    return {r.path: r for r in sn.run_many(sorted(wanted) or ALL)}
+
+
+def test_there_are_snippets_in_numpy_and_torch():
+    assert any(p.stem.endswith("_numpy") for p in ALL) and any(p.stem.endswith("_torch") for p in ALL), ALL
+
+
+@pytest.mark.parametrize("path", ALL, ids=rel)
+def test_snippet_prints_its_recorded_output(path, results):
+    r = results[path]
+    assert r.returncode == 0, f"{rel(path)} failed when run on its own:\n{r.stderr}"
+    assert r.recording.is_file(), f"{rel(path)} has no recorded output; run `make update`"
+    problem = sn.describe_difference(r)
+    assert r.recording.read_text(encoding="utf-8") == r.stdout, f"{problem}\nIf the code is right, run `make update`."
+
+
+@pytest.mark.parametrize("path", ALL, ids=rel)
+def test_snippet_has_a_pair_and_a_content_test(path):
+    """NumPy and PyTorch versions go together, and a test in tests/snippets/ holds the
+    snippet's results equal to selfattn_ref's."""
+    stem = path.stem
+    twin = {"_numpy": "_torch", "_torch": "_numpy"}
+    suffix = next((s for s in twin if stem.endswith(s)), None)
+    assert suffix, f"{rel(path)}: a snippet's name ends in _numpy or _torch"
+    source = path.read_text(encoding="utf-8")
+    single = re.search(r"^# no-twin: (\S.*)$", source, re.M)  # e.g. training a model: PyTorch only
+    assert single or path.with_name(stem[: -len(suffix)] + twin[suffix] + ".py").is_file(), (
+        f"{rel(path)} has no {twin[suffix]} twin (or a '# no-twin: <reason>' line)"
+    )
+    if path.parent == SNIPPETS / "examples":  # generated from a spec: tests/snippets/test_examples.py covers each
+        assert stem[: -len(suffix)] in examples.available(), f"{rel(path)} has no spec; run `make update`"
+        return
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "snippets").glob("test_*.py"))
+    assert path.name in tests, f"no test in tests/snippets/ names {path.name}"
+
+
+def test_every_recording_has_its_snippet():
+    orphans = [rel(p) for p in SNIPPETS.rglob("*.out") if not p.with_suffix(".py").is_file()]
+    assert not orphans, orphans
+
+
+def test_every_snippet_is_shown_on_a_page():
+    included = set()
+    for page in PAGES:
+        included |= set(re.findall(r'--8<--\s+"(snippets/[^":]+)', page.read_text(encoding="utf-8")))
+    unused = [rel(p) for p in ALL if rel(p) not in included]
+    assert not unused, f"snippets no page shows: {unused}"
+
+
+def test_numpy_snippets_cannot_import_torch_or_the_package(tmp_path):
+    """The runner blocks what a reader's copy would not have: prove that it does."""
+    probe = tmp_path / "probe_numpy.py"
+    probe.write_text("import torch\n", encoding="utf-8")
+    r = sn.run(probe)
+    assert r.returncode != 0 and "ModuleNotFoundError" in r.stderr or "ImportError" in r.stderr, r.stderr
+    probe = tmp_path / "probe_torch.py"
+    probe.write_text("import selfattn_ref\n", encoding="utf-8")
+    r = sn.run(probe)
+    assert r.returncode != 0 and "selfattn_ref" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("path", [p for p in ALL if p.with_suffix(".out").is_file()], ids=rel)
+def test_a_changed_digit_in_a_recording_is_reported(path, results):
+    """Change one digit of a recorded output: the comparison fails and names the file, the
+    line, what is recorded and what the code prints."""
+    r = results[path]
+    text = r.recording.read_text(encoding="utf-8")
+    m = re.search(r"\d", text)
+    assert m, f"{rel(r.recording)} prints no number"
+    line = text.count("\n", 0, m.start()) + 1
+    changed = text[: m.start()] + str((int(m.group()) + 1) % 10) + text[m.end() :]
+    fake = sn.Result(r.path, r.stdout, r.stderr, r.returncode)
+    original = r.recording.read_text(encoding="utf-8")
+    try:
+        r.recording.write_text(changed, encoding="utf-8")
+        message = sn.describe_difference(fake)
+    finally:
+        r.recording.write_text(original, encoding="utf-8")
+    assert f"{rel(r.recording)}, line {line}: recorded" in message and "the code prints" in message, message
