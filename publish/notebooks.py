@@ -45,6 +45,7 @@ NOTEBOOKS = (
     Notebook("positional-encoding", "The training run has no NumPy version: that cell needs PyTorch."),
     Notebook("multi-head"),
     Notebook("rnn-comparison"),
+    Notebook("mistakes"),
 )
 
 _INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$')

@@ -1,0 +1,31 @@
+import torch
+
+tokens = ["The", "cat", "sat"]
+E = torch.tensor([[1, 0, 1, 0],   # The
+              [0, 1, 0, 1],   # cat
+              [1, 1, 1, 1]],  # sat
+             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = E
+d_k = E.shape[1]
+S = E @ E.T / d_k**0.5                # (3, 3): row = query, column = key
+
+
+def softmax(S, axis=-1):
+    e = torch.exp(S - S.amax(dim=axis, keepdim=True))  # the largest score subtracted first
+    return e / e.sum(dim=axis, keepdim=True)
+
+
+right = softmax(S, axis=-1)               # each query's row adds up to 1
+wrong = softmax(S, axis=0)                # WRONG: each key's column adds up to 1
+
+
+def show(title, M):
+    """M with one labelled row per token, 4 decimals."""
+    print(title)
+    print("       " + "".join(f"{t:>8}" for t in tokens))
+    for token, row in zip(tokens, M.tolist(), strict=True):
+        print(f"  {token:<5}" + "".join(f"{x:8.4f}" for x in row))
+
+
+show("softmax along rows (axis=-1)", right)
+show("softmax down columns (axis=0, wrong)", wrong)
+print("row sums (wrong):", ", ".join(f"{x:.4f}" for x in wrong.sum(dim=1).tolist()))

@@ -1,0 +1,125 @@
+"""Snippets of docs/mistakes.md: each classic mistake next to the right code, in NumPy and PyTorch.
+Each script's right and wrong arrays equal selfattn_ref.topics.mistakes, and what the page says each
+mistake does is true of them. (The generic test in test_recordings.py runs each script and compares it
+with its recording.)
+
+head_scale_numpy.py head_scale_torch.py transposed_mask_numpy.py transposed_mask_torch.py
+zeroed_numpy.py zeroed_torch.py wrong_axis_numpy.py wrong_axis_torch.py overflow_numpy.py
+overflow_torch.py mask_added_numpy.py mask_added_torch.py shared_qk_numpy.py shared_qk_torch.py
+padded_rows_numpy.py padded_rows_torch.py
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+import pytest
+
+from publish import SNIPPETS
+from publish.snippets import namespace
+from selfattn_ref.topics import mistakes as m
+
+from snippet_checks import as_numpy, close
+
+FOLDER = SNIPPETS / "mistakes"
+NAMES = [
+    "head_scale", "transposed_mask", "zeroed", "wrong_axis", "overflow", "mask_added", "shared_qk", "padded_rows",
+]  # fmt: skip
+LIBS = ["numpy", "torch"]
+REFERENCE = {
+    "head_scale": lambda: (m.head_scale().right[0], m.head_scale().wrong[0]),
+    "transposed_mask": lambda: (m.transposed_mask().right, m.transposed_mask().wrong),
+    "zeroed": lambda: (m.zeroed_not_renormalized().right, m.zeroed_not_renormalized().wrong),
+    "wrong_axis": lambda: (m.wrong_axis().right, m.wrong_axis().wrong),
+    "overflow": lambda: (m.no_max_subtraction().right, m.no_max_subtraction().wrong),
+    "mask_added": lambda: (m.mask_added().right, m.mask_added().wrong),
+    "shared_qk": lambda: (m.shared_qk().right, m.shared_qk().wrong),
+    "padded_rows": lambda: (m.padded_rows().pooled_right, m.padded_rows().pooled_wrong),
+}
+
+
+def test_every_mistake_has_a_script_in_each_library():
+    assert sorted(p.name for p in FOLDER.glob("*.py")) == sorted(f"{n}_{lib}.py" for n in NAMES for lib in LIBS)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("name", NAMES)
+def test_imports_only_its_library(name, lib):
+    tree = ast.parse((FOLDER / f"{name}_{lib}.py").read_text(encoding="utf-8"))
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported == {lib}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_and_torch_print_the_same(name):
+    assert (FOLDER / f"{name}_numpy.out").read_text(encoding="utf-8") == (FOLDER / f"{name}_torch.out").read_text(
+        encoding="utf-8"
+    )
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("name", NAMES)
+def test_right_and_wrong_equal_the_reference(name, lib):
+    if lib == "torch":
+        pytest.importorskip("torch")
+    ns = namespace(FOLDER / f"{name}_{lib}.py")
+    right, wrong = REFERENCE[name]()
+    close(ns["right"], right)
+    np.testing.assert_allclose(as_numpy(ns["wrong"]), wrong, rtol=0, atol=1e-12)  # NaN where the reference has NaN
+
+
+# --- what the page says each mistake does ------------------------------------------------------
+
+
+def test_head_scale_flattens_every_row():
+    h = m.head_scale()
+    assert (h.d_k, h.d_model) == (2, 4)
+    assert (h.wrong.max(axis=-1) < h.right.max(axis=-1)).all() and (h.wrong.min(axis=-1) > h.right.min(axis=-1)).all()
+
+
+def test_transposed_mask_lets_the_first_token_see_the_future():
+    p = m.transposed_mask()
+    assert p.wrong[0, 2] > 0.4 and p.right[0, 2] == 0
+    assert p.wrong[2, 2] == 1.0  # the last token sees only itself
+
+
+def test_zeroing_leaves_rows_that_do_not_add_up_to_one():
+    sums = m.zeroed_not_renormalized().wrong.sum(axis=1)
+    assert sums[0] < 1 and sums[1] < 1 and sums[2] == pytest.approx(1)
+
+
+def test_wrong_axis_normalizes_columns_not_rows():
+    p = m.wrong_axis()
+    np.testing.assert_allclose(p.wrong.sum(axis=0), 1)
+    assert not np.allclose(p.wrong.sum(axis=1), 1)
+    np.testing.assert_allclose(np.diag(p.wrong), np.diag(p.right))  # the diagonal survives (symmetric scores)
+
+
+def test_overflow_gives_nan_only_without_the_max_subtraction():
+    p = m.no_max_subtraction()
+    assert np.isnan(p.wrong).any() and np.isfinite(p.right).all()
+    with np.errstate(over="ignore"):  # the limits the page states
+        assert m.big_scores().max() > m.EXP_LIMIT_FLOAT64 and np.isinf(np.exp(np.float64(900)))
+        assert np.isfinite(np.exp(np.float64(709.78))) and np.isinf(np.exp(np.float64(709.79)))
+        assert np.isfinite(np.exp(np.float32(88.72))) and np.isinf(np.exp(np.float32(88.73)))
+
+
+def test_added_mask_leaves_weight_on_hidden_keys():
+    p = m.mask_added()
+    hidden = ~np.tril(np.ones((3, 3), dtype=bool))
+    assert (p.wrong[hidden] > 0).all() and (p.right[hidden] == 0).all()
+    np.testing.assert_allclose(p.wrong[2], p.right[2])  # a row with nothing hidden is unchanged
+
+
+def test_shared_matrix_makes_scores_symmetric():
+    s = m.shared_qk()
+    np.testing.assert_allclose(s.wrong, s.wrong.T)
+    assert not np.allclose(s.right, s.right.T)
+
+
+def test_padding_row_has_an_output_that_changes_the_average():
+    p = m.padded_rows()
+    assert p.tokens[-1] == "[PAD]" and np.abs(p.output[-1]).max() > 0
+    assert not np.allclose(p.pooled_right, p.pooled_wrong)
