@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
+# CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
+# runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
+TORCH_INDEX_URL ?=
 
 .PHONY: help venv chromium serve test test-fast update example offline build lint format lock clean vendor bench
 
@@ -22,6 +25,8 @@ venv: $(STAMP)
 # Re-install only when the pins or the project metadata change.
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(if $(TORCH_INDEX_URL),$(PY) -m pip install --quiet --disable-pip-version-check --no-deps \
+	  --index-url $(TORCH_INDEX_URL) "$$(grep -m1 '^torch==' requirements.lock)")
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $@
