@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 # runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
 TORCH_INDEX_URL ?=
 
-.PHONY: help venv chromium serve test test-fast update example offline build lint format lock clean vendor bench
+.PHONY: help venv chromium serve test test-fast update example offline zensical build lint format lock clean vendor bench
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
@@ -17,6 +17,7 @@ help:
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
+	@echo "make zensical build the site with Zensical (site-zensical/) and list what differs from MkDocs"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
 	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~40 min)"
 
@@ -64,6 +65,11 @@ offline: venv
 	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
 	@echo "Open site-offline/index.html in a browser: pages and search work from disk."
 
+# Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
+# publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
+zensical: venv
+	$(PY) publish/zensical_report.py --site-dir site-zensical
+
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -86,4 +92,4 @@ bench: venv chromium
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf site site-offline .pytest_cache .hypothesis
+	rm -rf site site-offline site-zensical .pytest_cache .hypothesis
