@@ -63,7 +63,7 @@ build: venv
 
 offline: venv
 	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
-	@echo "Open site-offline/index.html in a browser: pages and search work from disk."
+	@echo "Open site-offline/index.html in a browser: pages, search, math and the playground work from disk."
 
 # Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
 # publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
