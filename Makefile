@@ -5,8 +5,11 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
+# CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
+# runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
+TORCH_INDEX_URL ?=
 
-.PHONY: help venv chromium serve test test-fast update example offline build lint format lock clean vendor bench
+.PHONY: help venv chromium serve test test-fast update example offline zensical build lint format lock clean vendor bench
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
@@ -14,6 +17,7 @@ help:
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
+	@echo "make zensical build the site with Zensical (site-zensical/) and list what differs from MkDocs"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
 	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~40 min)"
 
@@ -22,6 +26,8 @@ venv: $(STAMP)
 # Re-install only when the pins or the project metadata change.
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(if $(TORCH_INDEX_URL),$(PY) -m pip install --quiet --disable-pip-version-check --no-deps \
+	  --index-url $(TORCH_INDEX_URL) "$$(grep -m1 '^torch==' requirements.lock)")
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@# The library is installed (editable); the publishing tools (publish/) and the MkDocs hooks
@@ -61,7 +67,12 @@ build: venv
 
 offline: venv
 	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
-	@echo "Open site-offline/index.html in a browser: pages and search work from disk."
+	@echo "Open site-offline/index.html in a browser: pages, search, math and the playground work from disk."
+
+# Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
+# publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
+zensical: venv
+	$(PY) -m publish.zensical_report --site-dir site-zensical
 
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -85,4 +96,4 @@ bench: venv chromium
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf site site-offline .pytest_cache .hypothesis
+	rm -rf site site-offline site-zensical .pytest_cache .hypothesis

@@ -43,7 +43,7 @@ def project_copy(tmp_path: Path) -> Path:
     copy = tmp_path / "project"
     copy.mkdir()
     for entry in REPO.iterdir():
-        if entry.name in {"docs", ".git", ".venv", "site", "site-offline"}:
+        if entry.name in {"docs", ".git", ".venv", "site", "site-offline", "site-zensical"}:
             continue
         (copy / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
     shutil.copytree(REPO / "docs", copy / "docs", ignore=shutil.ignore_patterns("__pycache__"))

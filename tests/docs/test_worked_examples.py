@@ -28,8 +28,9 @@ from selfattn_ref.cli import EXIT_USAGE
 SLUGS = examples.available()
 WALKTHROUGH = DOCS / "add-an-example.md"
 IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "site", "site-offline", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis"
-)
+    ".git", ".venv", "site", "site-offline", "site-zensical", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache",
+    ".hypothesis",
+)  # fmt: skip
 
 
 # --- the generated files ---------------------------------------------------------------------

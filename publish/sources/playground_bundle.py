@@ -1,0 +1,19 @@
+"""docs/playground.md from disk: the playground's modules as one classic script, for `make update`.
+
+The bundle, docs/assets/playground/app.bundle.js, is written by :mod:`publish.playground_bundle`;
+this module only registers it, so that `make update` writes it and the tests that hold generated
+files up to date check it. It inlines the presets as this run of `make update` generates them, not
+as the file on disk was before.
+"""
+
+from __future__ import annotations
+
+from .. import DOCS, GENERATED
+from ..playground_bundle import playground_bundle
+from ..tables import generated_file
+from .playground import RELPATH, _presets_json
+
+
+@generated_file((DOCS / "assets" / "playground" / "app.bundle.js").relative_to(DOCS).as_posix())
+def _playground_bundle() -> str:
+    return playground_bundle({GENERATED / RELPATH: _presets_json()})
