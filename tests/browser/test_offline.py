@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from publish import playground_bundle as pb
-from selfattn_ref import examples
 from publish.fmt import num
+from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from publish import playground_bundle as pb
 from publish import GENERATED
+from publish import playground_bundle as pb
 from publish.sources.playground import RELPATH, _presets_json
 from publish.update import stale_generated
 
