@@ -342,7 +342,7 @@ def load_file(path: Path) -> list[Exercise]:
             message = _text(mistake["message"], at("mistakes"), "message")
             mistakes.append((wrong, _fill(message, context, decimals, at("mistakes"))))
 
-        def fill(key: str, value, spec=spec) -> str:
+        def fill(key: str, value, at=at, context=context, decimals=decimals) -> str:
             return _fill(_text(value, at(key), key), context, decimals, at(key))
 
         out.append(
@@ -412,15 +412,17 @@ def block(page: str) -> str:
         data = html.escape(json.dumps(grader_data(ex), ensure_ascii=False, sort_keys=True), quote=True)
         anchor = f"exercise-{page}-{ex.id}"
         hints = "".join(
-            f'<div class="exercise-hint" data-hint="{i}" hidden markdown>\n\n**Hint {i} of {len(ex.hints)}.** {h}\n\n</div>\n\n'
+            f'<div class="exercise-hint" data-hint="{i}" hidden markdown>\n\n'
+            f"**Hint {i} of {len(ex.hints)}.** {h}\n\n</div>\n\n"
             for i, h in enumerate(ex.hints, 1)
         )
         labels = ", ".join(ex.answer.labels)
+        order = f"; in the order {html.escape(labels)}" if labels else ""
         parts.append(
             f'<div class="exercise" id="{anchor}" data-exercise="{data}" markdown>\n\n'
             f"**Exercise {k}.** {ex.question}\n\n"
             f'<form class="exercise-form" novalidate>\n'
-            f'<label for="{anchor}-input">Your answer ({_unit(ex)}{"; in the order " + html.escape(labels) if labels else ""})</label>\n'
+            f'<label for="{anchor}-input">Your answer ({_unit(ex)}{order})</label>\n'
             f'<span class="exercise-controls">'
             f'<input id="{anchor}-input" class="exercise-input" type="text" inputmode="decimal" autocomplete="off" '
             f'spellcheck="false" maxlength="200" aria-describedby="{anchor}-feedback">'
