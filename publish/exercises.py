@@ -1,0 +1,442 @@
+"""Exercises graded in the page: ``docs/exercises/<page>.toml`` becomes the block that
+``docs/<page>.md`` includes at its end (``docs/generated/exercises/<page>.md``).
+
+A spec file holds a list of ``[[exercise]]`` tables. Each one names what the reader computes as an
+*answer expression* over a worked example of :mod:`selfattn_ref.examples` (or over the cost model
+of :func:`selfattn_ref.comparison.compare`), and the expected answer is computed here, from the
+package, when ``make update`` runs: nobody types it. The page's script
+(``docs/assets/javascripts/exercises.js``) grades what the reader types against it, at the
+rounding the question asks for.
+
+Keys of an ``[[exercise]]`` (see ``docs/exercises/real-numbers.toml`` for a commented one):
+
+- ``id``: a name, unique on the page (lower-case letters, digits and hyphens);
+- ``question``, ``solution`` (Markdown) and ``hints`` (a list of 1 to 4 Markdown strings, shown one at
+  a time); numbers in them are written as ``{{expression}}`` and filled in from the package, so that
+  no number in an exercise is typed by hand;
+- ``example``: the worked example's slug; with optional overrides ``scale``, ``causal`` (booleans),
+  ``positions`` (true: add the sinusoidal positional encoding to the embeddings), ``heads`` and
+  ``head`` (look at one head: head ``head`` of ``heads`` equal slices of Q, K and V, scaled by
+  1/√d_head) and ``embedding`` (``{token = "river", vector = [...]}``: that token's embedding changed);
+- or ``compare``: ``{n = ..., d = ...}``, the cost model of the RNN comparison page;
+- ``answer``: the expression; ``decimals`` (0 to 6) and ``percent`` (true: asked as a percentage);
+- ``mistakes`` (optional): ``[{answer = "...", message = "..."}]``, answers a reader gets by a known
+  mistake, with what to tell them.
+
+Expressions: ``M[row, col]`` is one number and ``M[row]`` a row, for M one of ``E``, ``Q``, ``K``,
+``V``, ``scores``, ``scaled``, ``weights``, ``output``, ``exp`` (the softmax's numerators
+e^score), ``scores_over_dk`` (the scores divided by d_k: a known mistake), ``W_Q``, ``W_K``, ``W_V``
+(rows by position) and ``PE`` (the positional encoding, with ``positions``); rows are named by their token (or
+their 1-based position), columns of a token-by-token matrix by token, other columns by position.
+``total[row]`` is a row's sum of e^score, and ``sqrt_dk`` is √d_k. With ``compare``, an expression is
+a key of its result: ``ratio``, ``rnn.multiply_adds``, ``self_attention.longest_path``, ...
+
+A bad spec raises :class:`ExerciseSpecError` naming the file, the key and the line.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import tomllib
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from selfattn_ref import examples
+from selfattn_ref.attention import scaled_dot_product_attention
+from selfattn_ref.positional import sinusoidal_positional_encoding
+
+from . import DOCS
+from .fmt import num
+
+SPEC_DIR = DOCS / "exercises"
+MAX_DECIMALS = 6
+_ID = re.compile(r"[a-z][a-z0-9-]{0,40}")
+_KEYS = {
+    "id", "question", "hints", "solution", "example", "compare", "answer", "decimals", "percent", "mistakes",
+    "scale", "causal", "positions", "heads", "head", "embedding",
+}  # fmt: skip
+_REQUIRED = {"id", "question", "hints", "solution", "answer", "decimals"}
+_EXPR = re.compile(r"^\s*([A-Za-z_]+)\s*\[\s*([^,\]]+?)\s*(?:,\s*([^\]]+?)\s*)?\]\s*$")
+_SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk")  # token-by-token matrices
+_PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
+# A decimal or a percentage typed in prose: numbers come from placeholders.
+_TYPED_NUMBER = re.compile(r"(?<![\w.{])\d+(?:\.\d+)?\s?%|(?<![\w.{])\d+\.\d+")
+
+
+class ExerciseSpecError(ValueError):
+    """A spec file of exercises is wrong; the message names the file, the key and the line."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    values: tuple[float, ...]  # one number, or a row
+    labels: tuple[str, ...]  # what each number is (a row's tokens), empty for one number
+
+
+@dataclass(frozen=True)
+class Exercise:
+    page: str
+    id: str
+    question: str
+    hints: tuple[str, ...]
+    solution: str
+    answer: Answer
+    decimals: int
+    percent: bool
+    mistakes: tuple[tuple[Answer, str], ...]
+    context: object  # what expressions are evaluated against
+
+
+def _line(text: str, key: str, occurrence: int = 0) -> str:
+    """ ", line N" of the occurrence-th line that sets ``key`` (the exercise's own), or ""."""
+    found = [i for i, line in enumerate(text.splitlines(), 1) if line.split("=")[0].strip() == key]
+    return f", line {found[min(occurrence, len(found) - 1)]}" if found else ""
+
+
+# --- what an expression is evaluated against ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExampleContext:
+    tokens: tuple[str, ...]
+    matrices: dict  # name -> (n, k) array
+    sqrt_dk: float
+
+
+def _example_context(ex_spec: dict, where: str) -> ExampleContext:
+    slug = ex_spec["example"]
+    if slug not in examples.available():
+        raise ExerciseSpecError(
+            f"{where}: 'example' is {slug!r}, not a worked example; choose one of {examples.available()}"
+        )
+    ex = examples.load(slug)
+    changes = {k: ex_spec[k] for k in ("scale", "causal") if k in ex_spec}
+    for k, v in changes.items():
+        if not isinstance(v, bool):
+            raise ExerciseSpecError(f"{where}: '{k}' must be true or false, got {v!r}")
+    E = ex.E.copy()
+    if "embedding" in ex_spec:
+        change = ex_spec["embedding"]
+        if not isinstance(change, dict) or set(change) != {"token", "vector"} or change["token"] not in ex.tokens:
+            raise ExerciseSpecError(
+                f"{where}: 'embedding' must be {{token = <one of {list(ex.tokens)}>, vector = [...]}}"
+            )
+        vector = change["vector"]
+        if (
+            not isinstance(vector, list)
+            or len(vector) != E.shape[1]
+            or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in vector)
+        ):
+            raise ExerciseSpecError(f"{where}: 'embedding.vector' must be {E.shape[1]} numbers")
+        E[ex.tokens.index(change["token"])] = np.array(vector, dtype=np.float64)
+    PE = None
+    if ex_spec.get("positions", False):
+        PE = sinusoidal_positional_encoding(*E.shape)
+        E = E + PE
+    ex = replace(ex, E=E, **changes)
+    st = examples.run(ex)
+    Q, K, V, scaled = st.Q, st.K, st.V, st.scaled
+    weights, output, scores = st.weights, st.output, st.scores
+    d_k = Q.shape[1]
+    if "heads" in ex_spec or "head" in ex_spec:
+        heads, head = ex_spec.get("heads"), ex_spec.get("head")
+        if not (isinstance(heads, int) and isinstance(head, int) and heads >= 1 and 1 <= head <= heads):
+            raise ExerciseSpecError(f"{where}: 'heads' and 'head' go together: 1 <= head <= heads")
+        if Q.shape[1] % heads or V.shape[1] % heads:
+            raise ExerciseSpecError(f"{where}: 'heads' = {heads} must divide the width {Q.shape[1]}")
+        cols = slice((head - 1) * (Q.shape[1] // heads), head * (Q.shape[1] // heads))
+        vcols = slice((head - 1) * (V.shape[1] // heads), head * (V.shape[1] // heads))
+        Q, K, V = Q[:, cols], K[:, cols], V[:, vcols]
+        d_k = Q.shape[1]
+        mask = st.mask
+        output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=1 / np.sqrt(d_k))
+        scores = Q @ K.T
+        scaled = scores / np.sqrt(d_k)
+    logits = scaled if (scaled is not None and ex.scale) or ("heads" in ex_spec) else scores
+    allowed = np.ones_like(logits, bool) if st.mask is None else st.mask
+    e = np.where(allowed, np.exp(np.where(allowed, logits, 0.0)), 0.0)
+    matrices = {"E": E, "Q": Q, "K": K, "V": V, "scores": scores, "weights": weights, "output": output, "exp": e}
+    matrices["scores_over_dk"] = scores / d_k  # a known mistake: dividing by d_k, not √d_k
+    if ex.W_Q is not None and "heads" not in ex_spec:
+        matrices |= {"W_Q": ex.W_Q, "W_K": ex.W_K, "W_V": ex.W_V}
+    if scaled is not None:
+        matrices["scaled"] = scaled
+    if PE is not None:
+        matrices["PE"] = PE
+    return ExampleContext(ex.tokens, matrices, float(np.sqrt(d_k)))
+
+
+def _label_index(label: str, names: tuple[str, ...], what: str, where: str) -> int:
+    if label in names:
+        return names.index(label)
+    if label.isdigit() and 1 <= int(label) <= len(names):
+        return int(label) - 1
+    raise ExerciseSpecError(f"{where}: {what} {label!r} is not one of {list(names)} (or a position 1..{len(names)})")
+
+
+def evaluate(expr: str, context, where: str) -> Answer:
+    """The value of an answer expression in a context; ExerciseSpecError when it names nothing."""
+    expr = expr.strip()
+    if isinstance(context, dict):  # compare()
+        value = context
+        for part in expr.split("."):
+            if not isinstance(value, dict) or part not in value:
+                raise ExerciseSpecError(f"{where}: {expr!r} is not a value of compare(); it has {sorted(context)}")
+            value = value[part]
+        if isinstance(value, dict) or isinstance(value, bool):
+            raise ExerciseSpecError(f"{where}: {expr!r} is not a number of compare()")
+        return Answer((float(value),), ())
+    if expr == "sqrt_dk":
+        return Answer((context.sqrt_dk,), ())
+    m = _EXPR.match(expr)
+    if not m:
+        raise ExerciseSpecError(f"{where}: {expr!r} is not an answer expression such as weights[bank, river]")
+    name, row, col = m.groups()
+    tokens = context.tokens
+    if name == "total":
+        if col is not None:
+            raise ExerciseSpecError(f"{where}: total[row] takes one label, got {expr!r}")
+        i = _label_index(row, tokens, "row", where)
+        return Answer((float(context.matrices["exp"][i].sum()),), ())
+    if name not in context.matrices:
+        raise ExerciseSpecError(f"{where}: {name!r} is not a matrix here; choose one of {sorted(context.matrices)}")
+    M = np.asarray(context.matrices[name], dtype=np.float64)
+    rows = tuple(str(k + 1) for k in range(M.shape[0])) if name.startswith("W_") else tokens
+    i = _label_index(row, rows, "row", where)
+    columns = tokens if M.shape[1] == len(tokens) and name in _SQUARE else tuple(str(k + 1) for k in range(M.shape[1]))
+    if col is None:
+        return Answer(tuple(float(x) for x in M[i]), columns)
+    return Answer((float(M[i, _label_index(col, columns, "column", where)]),), ())
+
+
+# --- formatting ------------------------------------------------------------------------------------
+
+
+def shown(x: float, decimals: int, percent: bool) -> str:
+    """A number as the page and the grader show it: ``decimals`` places, a percentage if asked."""
+    return num(100 * x if percent else x, decimals)
+
+
+def _fill(text: str, context, decimals: int, where: str) -> str:
+    """``{{expression}}`` replaced by its value at the exercise's decimals; ``{{expression|N}}`` at N
+    decimals, ``{{expression|%}}`` (or ``|%N``) as a percentage. Whole numbers print as whole numbers."""
+
+    def one(m: re.Match) -> str:
+        if m.group(1).startswith("dot:"):
+            return _dot_terms(m.group(1).removeprefix("dot:"), context, decimals, where)
+        expr, _, fmt = m.group(1).partition("|")
+        fmt = fmt.strip()
+        percent = fmt.startswith("%")
+        places = fmt.removeprefix("%")
+        if places and (not places.isdigit() or int(places) > MAX_DECIMALS):
+            raise ExerciseSpecError(
+                f"{where}: {{{{{m.group(1)}}}}}: after | comes N, % or %N, N from 0 to {MAX_DECIMALS}"
+            )
+        dec = int(places) if places else decimals
+        ans = evaluate(expr, context, where)
+        integral = not percent and all(float(v).is_integer() for v in ans.values)
+        cells = [str(int(v)) if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
+        return cells[0] if len(cells) == 1 else "[" + ", ".join(cells) + "]"
+
+    return _PLACEHOLDER.sub(one, text)
+
+
+def _dot_terms(args: str, context, decimals: int, where: str) -> str:
+    """``{{dot: cat, sat}}``: Q[cat] · K[sat] written out term by term, "0×1 + 1×1 + ..."."""
+    if isinstance(context, dict) or args.count(",") != 1:
+        raise ExerciseSpecError(f"{where}: {{{{dot: row, row}}}} names two tokens of an example")
+    a, b = (x.strip() for x in args.split(","))
+    q = context.matrices["Q"][_label_index(a, context.tokens, "row", where)]
+    k = context.matrices["K"][_label_index(b, context.tokens, "row", where)]
+
+    def cell(x: float) -> str:
+        return str(int(x)) if float(x).is_integer() else num(x, decimals)
+
+    return " + ".join(f"{cell(x)}×{cell(y)}" for x, y in zip(q, k, strict=True))
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def _text(value, where: str, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ExerciseSpecError(f"{where}: '{key}' must be non-empty text")
+    if "--8<--" in value or re.search(r"<\s*/?\s*[A-Za-z!]", value) or re.search(r"\{\s*[:#.]", value):
+        raise ExerciseSpecError(f"{where}: '{key}' must be plain Markdown: no HTML, includes or attribute lists")
+    if typed := _TYPED_NUMBER.findall(_PLACEHOLDER.sub("", value)):
+        raise ExerciseSpecError(
+            f"{where}: '{key}' types the number {typed[0]!r}; write it as {{{{expression}}}} so that the code gives it"
+        )
+    return value.strip()
+
+
+def load_file(path: Path) -> list[Exercise]:
+    text = path.read_text(encoding="utf-8")
+    page = path.stem
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ExerciseSpecError(f"{path}: not valid TOML: {exc}") from None
+    if set(data) != {"exercise"} or not isinstance(data["exercise"], list) or not data["exercise"]:
+        raise ExerciseSpecError(f"{path}: a spec of exercises is a list of [[exercise]] tables, and nothing else")
+    if not (DOCS / f"{page}.md").is_file():
+        raise ExerciseSpecError(f"{path}: there is no page docs/{page}.md for these exercises")
+    out: list[Exercise] = []
+    for k, spec in enumerate(data["exercise"]):
+
+        def at(key: str, spec=spec, k=k) -> str:
+            return f"{path}, exercise {k + 1} ({spec.get('id', '?')}), key '{key}'{_line(text, key, k)}"
+
+        if unknown := sorted(set(spec) - _KEYS):
+            raise ExerciseSpecError(f"{at(unknown[0])}: unknown key; the keys are {sorted(_KEYS)}")
+        if missing := sorted(_REQUIRED - set(spec)):
+            raise ExerciseSpecError(f"{path}, exercise {k + 1}: '{missing[0]}' is missing")
+        if ("example" in spec) == ("compare" in spec):
+            raise ExerciseSpecError(f"{path}, exercise {k + 1}: give either 'example' or 'compare'")
+        if not isinstance(spec["id"], str) or not _ID.fullmatch(spec["id"]):
+            raise ExerciseSpecError(f"{at('id')}: lower-case letters, digits and hyphens, starting with a letter")
+        if spec["id"] in {e.id for e in out}:
+            raise ExerciseSpecError(f"{at('id')}: {spec['id']!r} is used twice on the page")
+        decimals = spec["decimals"]
+        if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
+            raise ExerciseSpecError(f"{at('decimals')}: a whole number from 0 to {MAX_DECIMALS}")
+        percent = spec.get("percent", False)
+        if not isinstance(percent, bool):
+            raise ExerciseSpecError(f"{at('percent')}: true or false")
+        if "compare" in spec:
+            args = spec["compare"]
+            if not isinstance(args, dict) or not set(args) <= {"n", "d", "d_in"}:
+                raise ExerciseSpecError(f"{at('compare')}: {{n = ..., d = ...}}")
+            from selfattn_ref.comparison import compare
+
+            try:
+                context = compare(**args)
+            except ValueError as exc:
+                raise ExerciseSpecError(f"{at('compare')}: {exc}") from None
+        else:
+            context = _example_context(spec, at("example"))
+        if not isinstance(spec["answer"], str):
+            raise ExerciseSpecError(f"{at('answer')}: an expression such as weights[bank, river]")
+        answer = evaluate(spec["answer"], context, at("answer"))
+        if not all(np.isfinite(answer.values)):
+            raise ExerciseSpecError(f"{at('answer')}: the answer is not finite")
+        hints = spec["hints"]
+        if not isinstance(hints, list) or not 1 <= len(hints) <= 4:
+            raise ExerciseSpecError(f"{at('hints')}: a list of 1 to 4 hints")
+        mistakes = []
+        for mistake in spec.get("mistakes", []):
+            if not isinstance(mistake, dict) or set(mistake) != {"answer", "message"}:
+                raise ExerciseSpecError(f"{at('mistakes')}: each is {{answer = ..., message = ...}}")
+            wrong = evaluate(mistake["answer"], context, at("mistakes"))
+            if len(wrong.values) != len(answer.values):
+                raise ExerciseSpecError(f"{at('mistakes')}: {mistake['answer']!r} is not the same shape as the answer")
+            if [shown(v, decimals, percent) for v in wrong.values] == [
+                shown(v, decimals, percent) for v in answer.values
+            ]:
+                raise ExerciseSpecError(f"{at('mistakes')}: {mistake['answer']!r} shows as the right answer")
+            message = _text(mistake["message"], at("mistakes"), "message")
+            mistakes.append((wrong, _fill(message, context, decimals, at("mistakes"))))
+
+        def fill(key: str, value, at=at, context=context, decimals=decimals) -> str:
+            return _fill(_text(value, at(key), key), context, decimals, at(key))
+
+        out.append(
+            Exercise(
+                page=page,
+                id=spec["id"],
+                question=fill("question", spec["question"]),
+                hints=tuple(fill("hints", h) for h in hints),
+                solution=fill("solution", spec["solution"]),
+                answer=answer,
+                decimals=decimals,
+                percent=percent,
+                mistakes=tuple(mistakes),
+                context=context,
+            )
+        )
+    return out
+
+
+@cache
+def load_all() -> dict[str, tuple[Exercise, ...]]:
+    """Every page's exercises, by page name (the stem of its spec file)."""
+    return {p.stem: tuple(load_file(p)) for p in sorted(SPEC_DIR.glob("*.toml"))}
+
+
+# --- the block a page includes ----------------------------------------------------------------------
+
+
+def grader_data(ex: Exercise) -> dict:
+    """What the page's script needs to grade one exercise: the expected answer as shown, and the
+    answers of known mistakes with their messages."""
+    return {
+        "id": ex.id,
+        "decimals": ex.decimals,
+        "percent": ex.percent,
+        "answer": [shown(v, ex.decimals, ex.percent) for v in ex.answer.values],
+        "labels": list(ex.answer.labels),
+        "rowSumsToOne": ex.answer.labels != () and _is_weights_row(ex),
+        "mistakes": [
+            {"answer": [shown(v, ex.decimals, ex.percent) for v in wrong.values], "message": message}
+            for wrong, message in ex.mistakes
+        ],
+    }
+
+
+def _is_weights_row(ex: Exercise) -> bool:
+    return abs(sum(ex.answer.values) - 1) < 1e-9 and all(v >= 0 for v in ex.answer.values)
+
+
+def _unit(ex: Exercise) -> str:
+    if ex.answer.labels:
+        what = f"{len(ex.answer.values)} numbers, separated by commas"
+    else:
+        what = "a percentage" if ex.percent else ("a whole number" if not ex.decimals else "a number")
+    places = f"{ex.decimals} decimal{'s' if ex.decimals != 1 else ''}"
+    return f"{what}, to {places}" if ex.decimals else what
+
+
+def block(page: str) -> str:
+    """The Markdown (with HTML for the controls) of a page's exercises."""
+    parts = [
+        f'<div class="exercises" data-page="{html.escape(page, quote=True)}" markdown>\n',
+        "<noscript><p>The answers are checked by the page's script: turn on JavaScript to use them. "
+        "The worked solutions are under each question.</p></noscript>\n",
+    ]
+    for k, ex in enumerate(load_all()[page], 1):
+        data = html.escape(json.dumps(grader_data(ex), ensure_ascii=False, sort_keys=True), quote=True)
+        anchor = f"exercise-{page}-{ex.id}"
+        hints = "".join(
+            f'<div class="exercise-hint" data-hint="{i}" hidden markdown>\n\n'
+            f"**Hint {i} of {len(ex.hints)}.** {h}\n\n</div>\n\n"
+            for i, h in enumerate(ex.hints, 1)
+        )
+        labels = ", ".join(ex.answer.labels)
+        order = f"; in the order {html.escape(labels)}" if labels else ""
+        parts.append(
+            f'<div class="exercise" id="{anchor}" data-exercise="{data}" markdown>\n\n'
+            f"**Exercise {k}.** {ex.question}\n\n"
+            f'<form class="exercise-form" novalidate>\n'
+            f'<label for="{anchor}-input">Your answer ({_unit(ex)}{order})</label>\n'
+            f'<span class="exercise-controls">'
+            f'<input id="{anchor}-input" class="exercise-input" type="text" inputmode="decimal" autocomplete="off" '
+            f'spellcheck="false" maxlength="200" aria-describedby="{anchor}-feedback">'
+            f'<button type="submit" class="md-button md-button--primary exercise-check">Check</button>'
+            f'<button type="button" class="md-button exercise-hint-button">Show a hint</button>'
+            f"</span>\n"
+            f'<p class="exercise-feedback" id="{anchor}-feedback" role="status" aria-live="polite"></p>\n'
+            f"</form>\n\n"
+            f"{hints}"
+            f'<div class="exercise-solution" hidden markdown>\n\n**Worked solution.** {ex.solution}\n\n</div>\n\n'
+            f"</div>\n\n"
+        )
+    parts.append(
+        '<p class="exercise-progress"><button type="button" class="md-button exercise-reset">'
+        "Clear my answers on this page</button> Your progress is kept in this browser only.</p>\n\n</div>\n"
+    )
+    return "".join(parts)

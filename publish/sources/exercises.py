@@ -1,0 +1,14 @@
+"""The exercises at the end of the pages (publish/exercises.py): one generated block a page."""
+
+from __future__ import annotations
+
+from ..exercises import SPEC_DIR, block
+from ..tables import generated
+
+
+def _register(page: str) -> None:
+    generated(f"exercises/{page}.md")(lambda: block(page))
+
+
+for _spec in sorted(SPEC_DIR.glob("*.toml")):
+    _register(_spec.stem)

@@ -1,0 +1,203 @@
+"""The exercises at the end of the pages, graded in Chromium: every right answer is accepted in
+every form a reader may type it, a one-digit-off answer is rejected, hostile input gets a message
+and changes nothing, hints come one at a time, the solution after an attempt, progress stays in the
+browser and can be cleared, and it all works at 375 px and from the offline copy on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from publish import exercises as exr
+
+PAGES = sorted(exr.load_all())
+STORE = "selfattn-exercises/v1"
+
+
+def accepted_forms(data: dict) -> list[str]:
+    """Ways a reader may type the right answer: as shown, without trailing zeros, without the
+    leading 0, with or without a percent sign, a row with brackets, spaces or semicolons."""
+    shown = data["answer"]
+
+    def variants(s: str) -> list[str]:
+        out = [s]
+        if "." in s:
+            short = s.rstrip("0").rstrip(".")
+            out.append(short)
+            if short.startswith("0."):
+                out.append(short[1:])
+            out.append(s + "4")  # more digits than asked, rounding to the same
+        if data["percent"]:
+            out += [v + "%" for v in list(out)] + [s + " %"]
+        if s.startswith("-"):
+            out.append("\u2212" + s[1:])
+        return out
+
+    if len(shown) == 1:
+        return variants(shown[0])
+    forms = [", ".join(shown), "[" + ", ".join(shown) + "]", " ".join(shown), "; ".join(shown)]
+    forms.append(", ".join(variants(x)[-1 if "." not in x else 1] for x in shown))  # trailing zeros dropped
+    return forms
+
+
+def one_digit_off(data: dict) -> str:
+    """The right answer with the last digit of its first number changed."""
+    first = data["answer"][0]
+    digit = str((int(first[-1]) + 1) % 10)
+    return ", ".join([first[:-1] + digit, *data["answer"][1:]])
+
+
+def exercises_of(page: Page) -> list[tuple[str, dict]]:
+    return page.locator(".exercise[data-exercise]").evaluate_all(
+        "(els) => els.map((e) => [e.id, JSON.parse(e.dataset.exercise)])"
+    )
+
+
+def check(page: Page, anchor: str, text: str) -> str:
+    field = page.locator(f"#{anchor}-input")
+    field.fill(text)
+    field.press("Enter")
+    feedback = page.locator(f"#{anchor}-feedback")
+    expect(feedback).not_to_have_text("")
+    kind = feedback.get_attribute("data-kind")
+    return kind
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", PAGES)
+def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
+    context = new_context()
+    errors = []
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(site.url(f"{name}/"))
+    found = exercises_of(page)
+    assert len(found) == len(exr.load_all()[name]) >= 2
+    for anchor, data in found:
+        solution = page.locator(f"#{anchor} .exercise-solution")
+        expect(solution).to_be_hidden()
+        off = one_digit_off(data)
+        assert check(page, anchor, off) == "wrong", (anchor, off)
+        expect(solution).to_be_visible()  # after an attempt
+        for form in accepted_forms(data):
+            assert check(page, anchor, form) == "right", (anchor, form)
+        expect(page.locator(f"#{anchor} .exercise-badge")).to_have_text("Solved")
+    stored = json.loads(page.evaluate(f"() => localStorage.getItem('{STORE}')"))
+    assert set(stored[name]) == {data["id"] for _, data in found}
+    assert not errors, errors
+
+
+@pytest.mark.browser
+def test_the_grader_says_what_is_off(page: Page, site):
+    page.goto(site.url("real-numbers/"))
+    grade = "([spec, text]) => window.SelfAttnExercises.grade(spec, text)"
+    row = {"answer": ["0.090", "0.665", "0.245"], "decimals": 3, "percent": False, "labels": ["bank", "of", "river"],
+           "rowSumsToOne": True, "mistakes": []}  # fmt: skip
+    share = {"answer": ["66.5"], "decimals": 1, "percent": True, "labels": [], "rowSumsToOne": False,
+             "mistakes": [{"answer": ["24.5"], "message": "That is river."}]}  # fmt: skip
+    scaled = {"answer": ["2.0000"], "decimals": 4, "percent": False, "labels": [], "rowSumsToOne": False,
+              "mistakes": [{"answer": ["4.0000"], "message": "Divide by the square root of d_k."}]}  # fmt: skip
+    cases = [
+        (row, "0.1, 0.7, 0.3", "wrong", "Your row adds up to 1.100, but the weights of a row always add up to 1."),
+        (row, "0.090, 0.664, 0.246", "wrong", "Not quite: the numbers for of, river are off."),
+        (row, "0.090, 0.665, 0.246", "wrong", "Not quite: the number for river is off."),
+        (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
+        (share, "0.665", "wrong", "Give it as a percentage: multiply the share by 100."),
+        (share, "24.5%", "wrong", "That is river."),
+        (scaled, "4", "wrong", "Divide by the square root of d_k."),
+        (scaled, "2%", "input", "Give it as a decimal, not as a percentage"),
+        (scaled, "-0.0000", "wrong", "Not quite."),
+    ]
+    for spec, text, kind, message in cases:
+        result = page.evaluate(grade, [spec, text])
+        assert result["kind"] == kind and result["message"].startswith(message), (text, result)
+    assert (
+        page.evaluate(
+            "() => window.SelfAttnExercises.toFixedDigits(window.SelfAttnExercises.parseNumber('0.44445'), 4)"
+        )
+        == "0.4445"
+    )  # noqa: E501
+    assert (
+        page.evaluate(
+            "() => window.SelfAttnExercises.toFixedDigits(window.SelfAttnExercises.parseNumber('-0.00004'), 4)"
+        )
+        == "0.0000"
+    )  # noqa: E501
+
+
+HOSTILE = [
+    "<script>window.__pwned = 1</script>",
+    '<img src=x onerror="window.__pwned = 1">',
+    "1e999",
+    "NaN",
+    "Infinity",
+    "",
+    "   ",
+    "0x1A",
+    "1,5",
+    "9" * 300,
+]
+
+
+@pytest.mark.browser
+def test_hostile_input_gets_a_message_and_changes_nothing(page: Page, site):
+    page.goto(site.url("real-numbers/"))
+    anchor, _ = exercises_of(page)[0]
+    before = page.evaluate(f"() => localStorage.getItem('{STORE}')")
+    for text in HOSTILE:
+        field = page.locator(f"#{anchor}-input")
+        field.evaluate("(el, v) => { el.value = v; }", text)  # past maxlength too, as a script could
+        field.press("Enter")
+        feedback = page.locator(f"#{anchor}-feedback")
+        expect(feedback).to_have_attribute("data-kind", "input")
+        assert feedback.evaluate("(el) => el.children.length") == 0, text  # text, not markup
+        assert feedback.inner_text().strip(), text
+        expect(page.locator(f"#{anchor} .exercise-solution")).to_be_hidden()
+    assert page.evaluate("() => window.__pwned") is None
+    assert page.evaluate(f"() => localStorage.getItem('{STORE}')") == before
+
+
+@pytest.mark.browser
+def test_hints_one_at_a_time_and_progress_kept_then_cleared(page: Page, site):
+    page.goto(site.url("queries-keys-values/"))
+    anchor, data = exercises_of(page)[1]
+    hints = page.locator(f"#{anchor} .exercise-hint")
+    button = page.locator(f"#{anchor} .exercise-hint-button")
+    total = hints.count()
+    assert total >= 2
+    for shown in range(total):
+        assert hints.evaluate_all("(hs) => hs.filter((h) => !h.hidden).length") == shown
+        expect(button).to_have_text(f"Show hint {shown + 1} of {total}")
+        button.press("Enter")  # a real button: the keyboard works
+    expect(button).to_be_disabled()
+    assert check(page, anchor, ", ".join(data["answer"])) == "right"
+    page.reload()
+    expect(page.locator(f"#{anchor} .exercise-badge")).to_have_text("Solved")
+    expect(page.locator(f"#{anchor} .exercise-solution")).to_be_visible()
+    page.locator(".exercise-reset").click()
+    expect(page.locator(f"#{anchor} .exercise-badge")).to_have_count(0)
+    expect(page.locator(f"#{anchor} .exercise-solution")).to_be_hidden()
+    stored = json.loads(page.evaluate(f"() => localStorage.getItem('{STORE}')") or "{}")
+    assert "queries-keys-values" not in stored
+
+
+@pytest.mark.browser
+def test_controls_fit_a_phone(new_context, site):
+    context = new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.goto(site.url("real-numbers/"))
+    for anchor, _ in exercises_of(page):
+        for selector in (f"#{anchor}-input", f"#{anchor} .exercise-check", f"#{anchor} .exercise-hint-button"):
+            box = page.locator(selector).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375, (selector, box)
+
+
+@pytest.mark.browser
+def test_exercises_work_from_the_offline_copy(new_context, offline_site: Path):
+    page = new_context().new_page()
+    page.goto((offline_site / "real-numbers" / "index.html").as_uri())
+    anchor, data = exercises_of(page)[0]
+    assert check(page, anchor, data["answer"][0]) == "right"
