@@ -145,9 +145,7 @@ CHAIN = re.compile(r"[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*(?:\s*(?:=|�
 def chain_spans(line: str) -> list[tuple[int, int]]:
     """(start, end) of each equation on the line that has an operator: worked arithmetic."""
     return [
-        (m.start(), m.end())
-        for m in CHAIN.finditer(line)
-        if any(_has_operator(p) for p in EQ_SPLIT.split(m.group(0)))
+        (m.start(), m.end()) for m in CHAIN.finditer(line) if any(_has_operator(p) for p in EQ_SPLIT.split(m.group(0)))
     ]
 
 

@@ -22,7 +22,7 @@ from selfattn_ref import examples
 from ..fmt import cell, is_integral, num
 from .arithmetic import CHAIN, arithmetic_problems
 from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
-from .numbers import Token, as_shown, number_tokens, shown, states
+from .numbers import Token, as_shown, number_tokens, states
 from .page import Line, Page, read_page
 
 
@@ -58,7 +58,11 @@ def bindings(page: Page, line: Line, text: str | None = None) -> tuple[list[Bind
         span = _target(visible, m.start())
         if span is None:
             errors.append(
-                (claim, "a claim follows the number it binds, or the $math$, `code` or [list] whose numbers it binds", [])
+                (
+                    claim,
+                    "a claim follows the number it binds, or the $math$, `code` or [list] whose numbers it binds",
+                    [],
+                )
             )
             continue
         bound = [t for t in tokens if span[0] <= t.start and t.end <= span[1]]
@@ -127,7 +131,10 @@ def _unclaimed_message(tok: Token, page: Page, line: Line) -> str:
     """A bare number: say how to claim it, with the quantities of the line's sources it could be."""
     sources = [line.source] if line.source else list(page.spec.sources)
     could = [
-        (s, name) for s in sources for name, q in quantity_names(s).items() if not name.startswith(s + " ") and states(tok, q)
+        (s, name)
+        for s in sources
+        for name, q in quantity_names(s).items()
+        if not name.startswith(s + " ") and states(tok, q)
     ]
     prefix = (lambda s: "") if line.source or len(sources) == 1 else (lambda s: s + ": ")
     hint = (
@@ -223,6 +230,3 @@ def audit_text(text: str, page: str) -> list[Problem]:
 
 def audit_page(path: Path, root: Path) -> list[Problem]:
     return audit_text(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
-
-
-

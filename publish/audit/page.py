@@ -83,7 +83,7 @@ def page_spec(meta: dict, page: str) -> PageSpec:
 
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_SOURCE = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
+SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
 _STRIP = [
     re.compile(r"<!--.*?-->"),  # HTML comments
     re.compile(r"\]\([^)]*\)"),  # link targets: ](url)
@@ -124,7 +124,7 @@ def read_page(text: str, page: str) -> Page:
             continue
         if "--8<--" in raw:
             continue
-        declared = _SOURCE.match(raw)
+        declared = SOURCE_DECLARATION.match(raw)
         if declared:
             source = declared.group(1)
             if source not in spec.sources:
