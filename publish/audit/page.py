@@ -83,6 +83,7 @@ def page_spec(meta: dict, page: str) -> PageSpec:
 
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
 _STRIP = [
     re.compile(r"<!--.*?-->"),  # HTML comments
@@ -140,7 +141,10 @@ def clean_line(raw: str) -> str:
     """One line of prose with markup that carries no number stripped and LaTeX operators
     turned into the characters the arithmetic parser reads. Claims are kept, between
     OPEN and CLOSE, out of reach of the stripping."""
-    line = CLAIM.sub(lambda m: OPEN + m.group(1) + CLOSE, raw)
+    # Inline code shows a claim as written (the extension leaves code alone), so the audit reads
+    # it as written too: only claims outside code spans are kept.
+    parts = _CODE_SPAN.split(raw)
+    line = "".join(p if i % 3 else CLAIM.sub(lambda m: OPEN + m.group(1) + CLOSE, p) for i, p in enumerate(parts))
     for pat in _STRIP:
         line = pat.sub(" ", line)
     for pat, rep in _LATEX:

@@ -324,3 +324,12 @@ def test_claims_in_code_and_math_are_shown_as_written():
     html = _render("`66.5%{{weights[bank, bank]}}` and $x^{{2}}$ and [a](b.md){ .md-button }\n")
     assert "<code>66.5%{{weights[bank, bank]}}</code>" in html and "x^{{2}}" in html, html
     assert 'class="md-button"' in html, html
+
+
+def test_a_claim_in_inline_code_is_code_not_a_claim():
+    """The page shows `66.5%{{...}}` in code as written, so the audit reads it as written: its
+    number has no claim."""
+    page = "---\naudit: {sources: [bank_of_river]}\n---\nWrite `66.5%{{weights[bank, bank]}}` so.\n"
+    found = problems_of(page)
+    assert found and "page.md:4: 66.5%: no claim says which quantity this is" in found[0], found
+    assert problems_of(page.replace("`66.5%{{weights[bank, bank]}}`", "66.5%{{weights[bank, bank]}}")) == []
