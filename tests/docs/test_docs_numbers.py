@@ -248,6 +248,7 @@ def test_audit_names_page_line_number_the_claim_and_the_codes_value(old, new, ex
             "names the source 'man_bites_dog', which is not one of audit.sources",
         ),
         ("<!-- audit source: bank_of_river -->\n", "", "names no source"),
+        ("66.5%{{weights[bank, bank]}}", "66.5% {{weights[bank, bank]}}", "a claim follows the number it binds"),
         (
             "; _; weights[bank, of]",
             "; _; weights[bank, river]",
