@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from number_mutations import auditable_tokens, single_digit_changes, swaps
 
 from publish import audit
 from publish.update import stale_generated
@@ -22,24 +23,54 @@ def test_page_numbers_are_the_codes(page):
     assert not problems, "numbers audit:\n" + "\n".join(map(str, problems))
 
 
+def _caught(lineno, new, problems) -> bool:
+    return any(p.line == lineno and (new in p.number or new.rstrip("%") in p.number) for p in problems)
+
+
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_single_digit_change_is_caught(page):
     """Change any one digit of any audited number on the page: the audit must object, on
     that line, naming the changed number."""
     text = page.read_text(encoding="utf-8")
     survivors, checked = [], 0
-    for lineno, old, new, problems in audit.single_digit_changes(text, page_id(page)):
+    for lineno, old, new, problems in single_digit_changes(text, page_id(page)):
         checked += 1
-        if not any(p.line == lineno and (new in p.number or new.rstrip("%") in p.number) for p in problems):
+        if not _caught(lineno, new, problems):
             survivors.append(f"line {lineno}: {old} -> {new}")
     assert not survivors, f"{len(survivors)} of {checked} digit changes pass the audit:\n" + "\n".join(survivors[:40])
 
 
-QUOTING = [p for p in PAGES if any(t.decimals or t.percent for _, t in audit.auditable_tokens(p.read_text("utf-8")))]
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_every_swap_for_another_value_of_the_page_is_caught(page):
+    """Replace any bound number with any other value the page's sources give at the same
+    precision (another cell, another row, another example on the page): the audit must object,
+    on that line, naming the new number."""
+    text = page.read_text(encoding="utf-8")
+    survivors, checked = [], 0
+    for lineno, old, new, problems in swaps(text, page_id(page)):
+        checked += 1
+        if not _caught(lineno, new, problems):
+            survivors.append(f"line {lineno}: {old} -> {new}")
+    assert not survivors, f"{len(survivors)} of {checked} swaps pass the audit:\n" + "\n".join(survivors[:40])
+    assert checked or page not in QUOTING, "a page that quotes numbers binds none of them"
+
+
+def _read(p):
+    return audit.read_page(p.read_text("utf-8"), page_id(p))
+
+
+QUOTING = [p for p in PAGES if any(t.decimals or t.percent for _, t in auditable_tokens(_read(p)))]
 
 
 def test_pages_quote_numbers():
     assert len(QUOTING) >= 4, [page_id(p) for p in QUOTING]
+
+
+def test_the_pages_bind_their_numbers():
+    """Counts that keep the mutation tests honest: the pages bind numbers, and swaps are tried."""
+    pages = [_read(p) for p in QUOTING]
+    bound = sum(len(audit.bindings(page, line)[0]) for page in pages for line in page.lines)
+    assert bound >= 200, bound
 
 
 @pytest.mark.parametrize("page", QUOTING, ids=page_id)
@@ -47,7 +78,7 @@ def test_a_changed_digit_in_the_page_file_is_reported(page, tmp_path):
     """End to end on the file itself: change the last digit of the first audited decimal
     or percentage and the report names the page, the line, the number and the code's value."""
     text = page.read_text(encoding="utf-8")
-    tokens = [(ln, t) for ln, t in audit.auditable_tokens(text) if t.decimals or t.percent]
+    tokens = [(line.number, t) for line, t in auditable_tokens(_read(page)) if t.decimals or t.percent]
     lineno, tok = tokens[0]
     lines = text.split("\n")
     raw = lines[lineno - 1]
@@ -62,6 +93,64 @@ def test_a_changed_digit_in_the_page_file_is_reported(page, tmp_path):
     report = "\n".join(map(str, problems))
     assert f"{page_id(page)}:{lineno}:" in report, report
     assert changed in report and "the code gives" in report, report
+
+
+# --- issue 18: the edits that passed the audit when any value of the page's sources would do ---
+
+REAL = ROOT / "docs" / "real-numbers.md"
+
+
+def _edit(old: str, new: str) -> tuple[int, str]:
+    """(line number, report) of real-numbers.md with ``old`` replaced by ``new`` once."""
+    text = REAL.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    lineno = text[: text.index(old)].count("\n") + 1
+    return lineno, "\n".join(map(str, audit.audit_text(text.replace(old, new), "docs/real-numbers.md")))
+
+
+def test_another_cell_of_the_same_example_is_caught():
+    """ "bank puts 66.5% of its focus on itself, 21.2% on river": 21.2% is river's share of bank."""
+    lineno, report = _edit(
+        'itself, 24.5%{{weights[bank, river]}} on "river"', 'itself, 21.2%{{weights[bank, river]}} on "river"'
+    )
+    assert (
+        f"docs/real-numbers.md:{lineno}: 21.2%: the sentence claims bank_of_river weights[bank, river], "
+        "and the code gives 24.5% for it (0.244728), not 21.2%" in report
+    ), report
+
+
+def test_two_numbers_swapped_are_caught():
+    lineno, report = _edit(
+        '24.5%{{weights[bank, river]}} on "river" and 9%{{weights[bank, of]}} on "of"',
+        '9%{{weights[bank, river]}} on "river" and 24.5%{{weights[bank, of]}} on "of"',
+    )
+    assert f"docs/real-numbers.md:{lineno}: 9%: the sentence claims bank_of_river weights[bank, river]" in report
+    assert f"docs/real-numbers.md:{lineno}: 24.5%: the sentence claims bank_of_river weights[bank, of]" in report
+    assert "the code gives 24% for it" in report and "the code gives 9.0% for it" in report, report
+
+
+def test_a_value_of_another_example_is_caught():
+    """42.2% is a weight of "The cat sat", 66.5% one of "dog bites man", the page's third source."""
+    for value in ("42.2%", "66.5%"):
+        lineno, report = _edit(
+            '(24.5%{{weights[bank, river]}}) than from "of"', f'({value}{{{{weights[bank, river]}}}}) than from "of"'
+        )
+        assert f"docs/real-numbers.md:{lineno}: {value}: the sentence claims bank_of_river weights[bank, river]" in (
+            report
+        ), report
+
+
+def test_a_labelled_line_must_use_its_own_row():
+    """ "of: 1 / 11.107 = 0.090" written with river's numbers adds up, and is still caught."""
+    lineno, report = _edit("- of: $1 / 11.107 = 0.090$", "- of: $2.718 / 11.107 = 0.245$")
+    assert f"docs/real-numbers.md:{lineno}: 2.718: the sentence claims bank_of_river e^score[bank, of]" in report
+    assert f"docs/real-numbers.md:{lineno}: 0.245: the sentence claims bank_of_river weights[bank, of]" in report
+
+
+def test_a_bare_number_is_an_error_that_names_what_it_could_be():
+    lineno, report = _edit('9%{{weights[bank, of]}} of "of"', '9% of "of"')
+    assert f"docs/real-numbers.md:{lineno}: 9%: no claim says which quantity this is" in report, report
+    assert "it could be 9%{{weights[bank, of]}} or 9%{{weights[of, bank]}}" in report, report
 
 
 def test_generated_tables_are_up_to_date():
@@ -85,16 +174,20 @@ def test_every_generated_table_the_pages_include_exists():
 
 PAGE = """---
 audit:
-  sources: [bank_of_river]
+  sources: [bank_of_river, dog_bites_man]
   constants:
     - value: "2.718"
       reason: "e, rounded as the article does"
 ---
-"bank" puts 66.5% of its focus on itself and 9% on "of"; e is about 2.718.
-Plain division would give 0.67, 0 and 0.33.
+<!-- audit source: bank_of_river -->
+"bank" puts 66.5%{{weights[bank, bank]}} of its focus on itself and 9%{{weights[bank, of]}} on "of"; e is about 2.718.
+Plain division would give 0.67{{score share[bank, bank]}}, 0 and 0.33{{score share[bank, river]}}.
 
 - bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1
-- $0.665 \\times 1 + 0.090 \\times 0 + 0.245 \\times 1 = 0.910$
+- $0.090 + 0.245 = 0.335${{weights[bank, of]; weights[bank, river]; output[bank, x2]}}
+- $0.665 \\times 1 + 0.090 \\times 0 + 0.245 \\times 1 = 0.910${{weights[bank, bank]; _; weights[bank, of]; _; \
+weights[bank, river]; _; output[bank, x1]}}
+- "dog" keeps 66.5%{{dog_bites_man: weights[dog, dog]}} for itself.
 
 ```python
 print(0.123)  # code is tested by running it, not by the audit
@@ -113,19 +206,67 @@ def test_audit_accepts_a_correct_page():
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("66.5%", "66.6%", "page.md:8: 66.6%: not a number the code gives"),
-        ("66.5%", "66.6%", "the code gives 66.5% for the nearest quantity, bank_of_river weights[bank, bank]"),
-        ("0.67,", "0.68,", "page.md:9: 0.68"),
-        ("0×1 + 1×0", "0×1 + 1×1", "the factors are not bank's and river's vectors"),
+        ("66.5%{{weights[bank, bank]}}", "66.6%{{weights[bank, bank]}}", "page.md:9: 66.6%: the sentence claims"),
+        (
+            "66.5%{{weights[bank, bank]}}",
+            "66.6%{{weights[bank, bank]}}",
+            "the sentence claims bank_of_river weights[bank, bank], and the code gives 66.5% for it (0.665241)",
+        ),
+        ("66.5%{{weights[bank, bank]}}", "24.5%{{weights[bank, bank]}}", "page.md:9: 24.5%: the sentence claims"),
+        ("0.67{{", "0.68{{", "page.md:10: 0.68"),
+        ("0×1 + 1×0", "0×1 + 1×1", "the factors are not bank's and river's vectors in bank_of_river"),
         ("= 0.910$", "= 0.920$", "does not round to '0.920'"),
-        ("= 0.910$", "= 0.911$", "page.md:12: 0.911: not a number the code gives"),
-        ("about 2.718", "about 2.719", "page.md:8: 2.719"),
+        ("= 0.910${{weights[bank, bank]", "= 0.911${{weights[bank, bank]", "page.md:14: 0.911: the sentence claims"),
+        ("= 0.335$", "= 0.336$", "page.md:13: 0.336: the sentence claims bank_of_river output[bank, x2]"),
+        ("about 2.718", "about 2.719", "page.md:9: 2.719: no claim says which quantity this is"),
+        (
+            "keeps 66.5%{{dog",
+            "keeps 9.0%{{dog",
+            "page.md:15: 9.0%: the sentence claims dog_bites_man weights[dog, dog]",
+        ),
     ],
 )
-def test_audit_names_page_line_number_and_the_codes_value(old, new, expected):
+def test_audit_names_page_line_number_the_claim_and_the_codes_value(old, new, expected):
     assert old in PAGE
     found = problems_of(PAGE.replace(old, new, 1))
     assert any(expected in p for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "{{weights[bank, bank]}}",
+            "{{weight[bank, bank]}}",
+            "bank_of_river has no quantity 'weight[bank, bank]'; did you mean",
+        ),
+        ("{{weights[bank, bank]}}", "{{weights[bank]}}", "names 3 quantities for the 1 numbers it binds (66.5%)"),
+        ("{{weights[bank, of]; weights", "{{_; weights[bank, of]; weights", "names 4 quantities for the 3 numbers"),
+        (
+            "{{dog_bites_man: weights",
+            "{{man_bites_dog: weights",
+            "names the source 'man_bites_dog', which is not one of audit.sources",
+        ),
+        ("<!-- audit source: bank_of_river -->\n", "", "names no source"),
+        ("66.5%{{weights[bank, bank]}}", "66.5% {{weights[bank, bank]}}", "a claim follows the number it binds"),
+        (
+            "; _; weights[bank, of]",
+            "; _; weights[bank, river]",
+            "0.090: the sentence claims bank_of_river weights[bank, river]",
+        ),
+        ("= 0.910${{weights[bank, bank]; _;", "= 0.910${{_; _;", "0.665: '_' stands only for an integer"),
+        ("= 0.910${{weights[bank, bank]; _;", "= 0.910${{weights[bank, bank]; weights[bank, bank];", "not an integer"),
+    ],
+)
+def test_a_claim_that_cannot_bind_is_reported(old, new, expected):
+    assert old in PAGE, old
+    found = problems_of(PAGE.replace(old, new, 1))
+    assert any(expected in p for p in found), found
+
+
+def test_a_source_declaration_must_name_a_source_of_the_page():
+    with pytest.raises(audit.AuditConfigError, match="'audit source: man_bites_dog' is not one of the page's"):
+        audit.audit_text(PAGE.replace("source: bank_of_river -->", "source: man_bites_dog -->"), "page.md")
 
 
 def test_a_constant_needs_a_reason_and_must_be_used():
@@ -137,12 +278,12 @@ def test_a_constant_needs_a_reason_and_must_be_used():
 
 def test_an_unknown_source_is_named():
     with pytest.raises(ValueError, match="unknown audit source 'bank_of_rivers'"):
-        audit.audit_text(PAGE.replace("[bank_of_river]", "[bank_of_rivers]"), "page.md")
+        audit.audit_text(PAGE.replace("[bank_of_river, dog", "[bank_of_rivers, dog"), "page.md")
 
 
 def test_a_page_without_sources_cannot_quote_decimals():
     found = problems_of("---\ntitle: x\n---\nThe weight is 0.665.\n")
-    assert found and "page.md:4: 0.665" in found[0], found
+    assert found and "page.md:4: 0.665: no claim says which quantity" in found[0], found
 
 
 def test_vector_sums_are_checked():
@@ -152,7 +293,44 @@ def test_vector_sums_are_checked():
     assert found and "does not round to '[1, 1, 3]'" in found[0], found
 
 
-def test_integers_count_only_inside_arithmetic():
+def test_integers_count_only_inside_arithmetic_or_a_claim():
     assert problems_of("---\naudit: {sources: [bank_of_river]}\n---\nThree words, 4 numbers each, 512 × 64.\n") == []
     found = problems_of("---\naudit: {sources: [bank_of_river]}\n---\nSo 2 × 3 = 7.\n")
     assert found and "'2 × 3' gives 6" in found[0], found
+    found = problems_of("---\naudit: {sources: [bank_of_river]}\n---\nThe score is 2{{scores[bank, river]}}.\n")
+    assert found and "the sentence claims bank_of_river scores[bank, river], and the code gives 1" in found[0], found
+
+
+# --- the page as the reader sees it: the claims are gone ----------------------------------
+
+
+def _render(text: str) -> str:
+    import markdown
+
+    md = markdown.Markdown(
+        extensions=["attr_list", "md_in_html", "pymdownx.arithmatex", "pymdownx.superfences", "publish.claims"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+    return md.convert(text)
+
+
+def test_the_extension_removes_claims_and_declarations_and_nothing_else():
+    html = _render(PAGE.split("---\n", 2)[2])
+    assert "{{" not in html.split("<pre")[0] and "audit source" not in html, html
+    assert '"bank" puts 66.5% of its focus on itself and 9% on "of"' in html, html
+    assert "0.910\\)</span></li>" in html, html
+
+
+def test_claims_in_code_and_math_are_shown_as_written():
+    html = _render("`66.5%{{weights[bank, bank]}}` and $x^{{2}}$ and [a](b.md){ .md-button }\n")
+    assert "<code>66.5%{{weights[bank, bank]}}</code>" in html and "x^{{2}}" in html, html
+    assert 'class="md-button"' in html, html
+
+
+def test_a_claim_in_inline_code_is_code_not_a_claim():
+    """The page shows `66.5%{{...}}` in code as written, so the audit reads it as written: its
+    number has no claim."""
+    page = "---\naudit: {sources: [bank_of_river]}\n---\nWrite `66.5%{{weights[bank, bank]}}` so.\n"
+    found = problems_of(page)
+    assert found and "page.md:4: 66.5%: no claim says which quantity this is" in found[0], found
+    assert problems_of(page.replace("`66.5%{{weights[bank, bank]}}`", "66.5%{{weights[bank, bank]}}")) == []

@@ -1,0 +1,31 @@
+"""The numbers audit: every number a page types is the quantity its claim names.
+
+Split by job:
+
+- :mod:`.page` reads a page: its front matter (``audit: sources``, ``constants``), the lines of
+  prose it checks, and which source each line's claims name;
+- :mod:`.claims` is the claim syntax (``66.5%{{weights[bank, bank]}}``) and what a claim names;
+- :mod:`.numbers` finds the numbers a line states and compares one with a quantity;
+- :mod:`.arithmetic` evaluates worked arithmetic with the rounding of the numbers shown;
+- :mod:`.check` runs the checks on each line and reports each problem with the page, the
+  line, the number, the quantity claimed and what the code gives.
+"""
+
+from .check import Binding, Problem, audit_page, audit_text, bindings, check_line
+from .claims import CLAIM, ClaimError
+from .page import AuditConfigError, Line, Page, read_page
+
+__all__ = [
+    "CLAIM",
+    "AuditConfigError",
+    "Binding",
+    "ClaimError",
+    "Line",
+    "Page",
+    "Problem",
+    "audit_page",
+    "audit_text",
+    "bindings",
+    "check_line",
+    "read_page",
+]

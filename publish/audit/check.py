@@ -1,0 +1,232 @@
+"""The checks, line by line, and the report.
+
+On each line the audit reads:
+
+- every claim: each number it binds is the quantity it names, at the rounding shown;
+- every decimal and percentage that no claim binds is an error, unless the front matter
+  lists it as a constant with a reason;
+- every worked arithmetic line adds up within the rounding of the numbers shown, and in a
+  labelled dot product (``bank · river = 1×1 + 0×1 + ...``) the factors are the two tokens'
+  query and key vectors in the source declared for the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from selfattn_ref import examples
+
+from ..fmt import cell, is_integral, num
+from .arithmetic import CHAIN, arithmetic_problems
+from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
+from .numbers import Token, as_shown, number_tokens, states
+from .page import Line, Page, read_page
+
+
+@dataclass(frozen=True)
+class Problem:
+    page: str
+    line: int
+    number: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.page}:{self.line}: {self.number}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A number and the quantity a claim says it is (None for '_', an integer taken as written)."""
+
+    token: Token
+    entry: Entry
+
+
+def bindings(page: Page, line: Line, text: str | None = None) -> tuple[list[Binding], list[tuple[str, str, list]]]:
+    """(each number a claim on the line binds, with its entry; (claim, message, the numbers it
+    was to bind) for each claim that cannot bind). ``text`` replaces the line's text (the tests
+    change numbers on purpose)."""
+    text = line.text if text is None else text
+    visible = blank(text)
+    tokens = number_tokens(visible)
+    out, errors = [], []
+    for m in KEPT.finditer(text):
+        claim = "{{" + m.group(1) + "}}"
+        span = _target(visible, m.start())
+        if span is None:
+            errors.append(
+                (
+                    claim,
+                    "a claim follows the number it binds, or the $math$, `code` or [list] whose numbers it binds",
+                    [],
+                )
+            )
+            continue
+        bound = [t for t in tokens if span[0] <= t.start and t.end <= span[1]]
+        try:
+            entries = resolve(m.group(1), line.source, page.spec.sources)
+        except ClaimError as exc:
+            errors.append((claim, str(exc), bound))
+            continue
+        if len(entries) != len(bound):
+            errors.append(
+                (
+                    claim,
+                    f"names {len(entries)} quantities for the {len(bound)} numbers it binds "
+                    f"({', '.join(t.text for t in bound) or 'none'})",
+                    bound,
+                )
+            )
+            continue
+        out += [Binding(t, e) for t, e in zip(bound, entries, strict=True)]
+    return out, errors
+
+
+def _target(visible: str, at: int) -> tuple[int, int] | None:
+    """(start, end) of what a claim at ``at`` binds: the math, code or list just before it, or
+    the number that ends there."""
+    before = visible[:at]
+    if before.endswith(("$", "`")):
+        start = before.rfind(before[-1], 0, len(before) - 1)
+        return None if start < 0 else (start, at)
+    if before.endswith("]"):
+        depth = 0
+        for i in range(len(before) - 1, -1, -1):
+            depth += {"]": 1, "[": -1}.get(before[i], 0)
+            if depth == 0:
+                return (i, at)
+        return None
+    toks = number_tokens(before)
+    return (toks[-1].start, at) if toks and toks[-1].end == len(before) else None
+
+
+def check_line(page: Page, line: Line, text: str | None = None) -> list[Problem]:
+    """Every problem on one line. ``text`` replaces the line's text (the tests change numbers on purpose)."""
+    text = line.text if text is None else text
+    visible = blank(text)
+    problems = [Problem(page.name, line.number, t, msg) for t, msg in arithmetic_problems(visible)]
+    problems += [Problem(page.name, line.number, t, msg) for t, msg in _dot_label_problems(page, line, visible)]
+    bound, errors = bindings(page, line, text)
+    problems += [Problem(page.name, line.number, claim, msg) for claim, msg, _ in errors]
+    for b in bound:
+        q = b.entry.quantity
+        if q is None:
+            if b.token.decimals or b.token.percent:
+                problems.append(Problem(page.name, line.number, b.token.text, "'_' stands only for an integer"))
+        elif not states(b.token, q):
+            problems.append(Problem(page.name, line.number, b.token.text, _claim_message(b.token, b.entry)))
+    covered = {b.token.start for b in bound}
+    constants = {c.text.replace(" ", "") for c in page.spec.constants}
+    covered |= {t.start for _, _, failed in errors for t in failed}  # their claim's problem names them
+    for tok in number_tokens(visible):
+        if (tok.decimals or tok.percent) and tok.start not in covered and tok.text.replace(" ", "") not in constants:
+            problems.append(Problem(page.name, line.number, tok.text, _unclaimed_message(tok, page, line)))
+    return problems
+
+
+def _unclaimed_message(tok: Token, page: Page, line: Line) -> str:
+    """A bare number: say how to claim it, with the quantities of the line's sources it could be."""
+    sources = [line.source] if line.source else list(page.spec.sources)
+    could = [
+        (s, name)
+        for s in sources
+        for name, q in quantity_names(s).items()
+        if not name.startswith(s + " ") and states(tok, q)
+    ]
+    prefix = (lambda s: "") if line.source or len(sources) == 1 else (lambda s: s + ": ")
+    hint = (
+        "; it could be " + " or ".join(f"{tok.text.strip()}{{{{{prefix(s)}{n}}}}}" for s, n in could[:4])
+        if could
+        else f"; no quantity of {', '.join(sources) or 'any source'} is {tok.text.strip()} at the rounding shown"
+    )
+    return (
+        "no claim says which quantity this is: write it right after the number, as "
+        f"{tok.text.strip()}{{{{QUANTITY}}}}, or list the number under audit.constants with a reason" + hint
+    )
+
+
+def _claim_message(tok: Token, entry: Entry) -> str:
+    q = entry.quantity
+    what = f"the sentence claims {describe(entry)}"
+    if tok.percent and not q.proportion:
+        return f"{what} = {q.value:.6g}, which is not a share, so not a percentage"
+    if tok.decimals == 0 and not tok.percent and abs(q.value - round(q.value)) >= 1e-9:
+        return f"{what} = {q.value:.6g}, not an integer: show it with its decimals"
+    return f"{what}, and the code gives {as_shown(q, tok)} for it ({q.value:.6g}), not {tok.text.strip()}"
+
+
+def describe(entry: Entry) -> str:
+    """'bank_of_river weights[bank, river]', or 'scaling: the_cat_sat weights[sat, sat]' for a
+    quantity whose name does not start with its source."""
+    name = entry.quantity.name
+    return name if name.startswith(entry.source + " ") else f"{entry.source}: {name}"
+
+
+_DOT_LABEL = re.compile(r"(\S+)\s*·\s*(\S+)\s*=\s*$")
+
+
+def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str, str]]:
+    """In 'bank · river = 1×1 + 0×1 + ...' the factors must be the two tokens' query and key
+    vectors in the line's source."""
+    problems = []
+    for m in CHAIN.finditer(visible):
+        label = _DOT_LABEL.search(visible[: m.start()])
+        if not label:
+            continue
+        chain = m.group(0).strip().rstrip(",.;:")
+        expr = re.split(r"\s*(?:=|≈)\s*", chain)[0]
+        a, b = label.group(1).strip("*`\"'“”"), label.group(2).strip("*`\"'“”")
+        candidates = [s for s in page.spec.sources if s in examples.available()]
+        if not any(a in examples.load(s).tokens and b in examples.load(s).tokens for s in candidates):
+            continue
+        if line.source is None:
+            problems.append(
+                (chain, f"'{a} · {b}' is a dot product of which example? Declare it: <!-- audit source: NAME -->")
+            )
+            continue
+        if line.source not in candidates:
+            continue
+        ex = examples.load(line.source)
+        if a not in ex.tokens or b not in ex.tokens:
+            problems.append((chain, f"{line.source} has no tokens '{a}' and '{b}'"))
+            continue
+        st = examples.run(ex)
+        u, v = st.Q[ex.tokens.index(a)], st.K[ex.tokens.index(b)]
+        got = []
+        for t in (t.strip() for t in re.split(r"\s*\+\s*", expr)):
+            fs = re.split(r"\s*[×·*]\s*", t)
+            if len(fs) != 2:
+                got = None
+                break
+            got.append(tuple(f.strip() for f in fs))
+        if got is None:
+            continue
+        want = [(num(x, ex.decimals), num(y, ex.decimals)) for x, y in zip(u, v, strict=True)]
+        if [tuple(Decimal(x) for x in p) for p in got] != [tuple(Decimal(x) for x in p) for p in want]:
+            integral = is_integral(u) and is_integral(v)
+            shown_ = " + ".join(
+                f"{cell(x, ex.decimals, integral)}×{cell(y, ex.decimals, integral)}" for x, y in zip(u, v, strict=True)
+            )
+            problems.append(
+                (chain, f"the factors are not {a}'s and {b}'s vectors in {line.source}: the code gives {shown_}")
+            )
+    return problems
+
+
+def audit_text(text: str, page: str) -> list[Problem]:
+    doc = read_page(text, page)
+    problems = []
+    for line in doc.lines:
+        problems += check_line(doc, line)
+    seen = {t.text.replace(" ", "") for line in doc.lines for t in number_tokens(blank(line.text))}
+    for c in doc.spec.constants:
+        if c.text.replace(" ", "") not in seen:
+            problems.append(Problem(page, 1, c.text, "listed as a constant but not used on the page"))
+    return problems
+
+
+def audit_page(path: Path, root: Path) -> list[Problem]:
+    return audit_text(path.read_text(encoding="utf-8"), str(path.relative_to(root)))

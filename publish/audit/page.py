@@ -1,0 +1,152 @@
+"""Reading a page as the audit sees it: its front matter, and the lines of prose it checks.
+
+The audit reads the Markdown as written: prose, inline code and math, not fenced code and not
+``--8<--`` includes (files the tests check on their own). Markup that carries no number is
+stripped; a claim (``{{...}}``, see :mod:`publish.audit.claims`) is kept, and a line that
+declares the source of the claims below it (``<!-- audit source: bank_of_river -->``) sets
+:attr:`Line.source`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+from ..quantities import quantities
+from .claims import CLAIM, CLOSE, OPEN
+
+
+class AuditConfigError(ValueError):
+    """The page's front matter, or a source declaration in it, does not say what the audit needs."""
+
+
+@dataclass(frozen=True)
+class Constant:
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    sources: tuple[str, ...]  # the sources the page's claims may name
+    constants: tuple[Constant, ...]
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # in the file, front matter included
+    text: str  # markup stripped, claims kept (as OPEN ... CLOSE)
+    source: str | None  # the source a claim without one names: the last declaration above, or the page's only one
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    spec: PageSpec
+    lines: tuple[Line, ...]
+
+
+_FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+
+
+def split_front_matter(text: str) -> tuple[dict, int, str]:
+    """(front matter as a dict, number of lines it takes, the rest)."""
+    m = _FRONT.match(text)
+    if not m:
+        return {}, 0, text
+    meta = yaml.safe_load(m.group(1)) or {}
+    return meta, m.group(0).count("\n"), text[m.end() :]
+
+
+def page_spec(meta: dict, page: str) -> PageSpec:
+    audit = meta.get("audit") or {}
+    if not isinstance(audit, dict):
+        raise AuditConfigError(f"{page}: front matter 'audit' must be a mapping with 'sources' and 'constants'")
+    unknown = set(audit) - {"sources", "constants"}
+    if unknown:
+        raise AuditConfigError(f"{page}: unknown key 'audit.{sorted(unknown)[0]}' (use 'sources' and 'constants')")
+    sources = audit.get("sources") or []
+    if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+        raise AuditConfigError(f"{page}: 'audit.sources' must be a list of source names")
+    for s in sources:
+        quantities(s)  # raises ValueError naming the unknown source
+    constants = []
+    for c in audit.get("constants") or []:
+        if not isinstance(c, dict) or "value" not in c or not str(c.get("reason", "")).strip():
+            raise AuditConfigError(
+                f"{page}: each of 'audit.constants' needs a 'value' and a non-empty 'reason', got {c!r}"
+            )
+        constants.append(Constant(str(c["value"]).strip(), str(c["reason"])))
+    return PageSpec(tuple(sources), tuple(constants))
+
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
+_STRIP = [
+    re.compile(r"<!--.*?-->"),  # HTML comments
+    re.compile(r"\]\([^)]*\)"),  # link targets: ](url)
+    re.compile(r"\]\[[^\]]*\]"),  # reference links: ][ref]
+    re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$"),  # link definitions
+    re.compile(r"\{:?[^}]*[#.=][^}]*\}"),  # attribute lists
+    re.compile(r"</?[A-Za-z][^>]*>"),  # HTML tags
+    re.compile(r"&#?\w+;"),  # HTML entities
+]
+# LaTeX that stands for an operator or a root; other commands are dropped with their name.
+_LATEX = [
+    (re.compile(r"\\sqrt\{([^{}]*)\}"), r"√\1"),
+    (re.compile(r"\\(times)\b"), "×"),
+    (re.compile(r"\\(cdot)\b"), "·"),
+    (re.compile(r"\\(approx)\b"), "≈"),
+    (re.compile(r"\\[,;:! ]"), " "),
+    (re.compile(r"\\(left|right)\b"), ""),
+    (re.compile(r"\\%"), "%"),
+]
+
+
+def read_page(text: str, page: str) -> Page:
+    """The page's audit settings and every line the audit reads."""
+    meta, front_lines, body = split_front_matter(text)
+    spec = page_spec(meta, page)
+    source = spec.sources[0] if len(spec.sources) == 1 else None
+    lines = []
+    fence = None
+    for offset, raw in enumerate(body.split("\n")):
+        lineno = front_lines + 1 + offset
+        m = _FENCE.match(raw)
+        if fence:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        if m:
+            fence = m.group(1)
+            continue
+        if "--8<--" in raw:
+            continue
+        declared = SOURCE_DECLARATION.match(raw)
+        if declared:
+            source = declared.group(1)
+            if source not in spec.sources:
+                raise AuditConfigError(
+                    f"{page}:{lineno}: 'audit source: {source}' is not one of the page's audit.sources "
+                    f"{list(spec.sources)}"
+                )
+        lines.append(Line(lineno, clean_line(raw), source))
+    return Page(page, spec, tuple(lines))
+
+
+def clean_line(raw: str) -> str:
+    """One line of prose with markup that carries no number stripped and LaTeX operators
+    turned into the characters the arithmetic parser reads. Claims are kept, between
+    OPEN and CLOSE, out of reach of the stripping."""
+    # Inline code shows a claim as written (the extension leaves code alone), so the audit reads
+    # it as written too: only claims outside code spans are kept.
+    parts = _CODE_SPAN.split(raw)
+    line = "".join(p if i % 3 else CLAIM.sub(lambda m: OPEN + m.group(1) + CLOSE, p) for i, p in enumerate(parts))
+    for pat in _STRIP:
+        line = pat.sub(" ", line)
+    for pat, rep in _LATEX:
+        line = pat.sub(rep, line)
+    return line
