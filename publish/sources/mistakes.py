@@ -47,4 +47,5 @@ def _quantities() -> list[Quantity]:
     dims = [f"x{k + 1}" for k in range(p.output.shape[1])]
     q += _grid("mistakes padded output", p.output, p.tokens, dims)
     q += [Quantity(f"mistakes pooled, real rows[{c}]", float(x)) for c, x in zip(dims, p.pooled_right, strict=True)]
+    q += [Quantity(f"mistakes pooled, every row[{c}]", float(x)) for c, x in zip(dims, p.pooled_wrong, strict=True)]
     return q
