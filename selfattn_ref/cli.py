@@ -373,11 +373,17 @@ def add_explain(subparsers) -> None:
         metavar="EXAMPLE",
         help=f"a worked example by name, one of: {', '.join(examples.available())}",
     )
-    p.add_argument("--tokens", nargs="+", metavar="TOKEN", help="your own tokens, e.g. --tokens bank of river")
+    p.add_argument(
+        "--tokens",
+        nargs="+",
+        metavar="TOKEN",
+        help=f"your own tokens, at most {examples.MAX_TOKENS}, one word each, e.g. --tokens bank of river",
+    )
     p.add_argument(
         "--vectors",
         metavar="ROWS",
-        help='one vector per token: rows separated by ";", numbers by spaces, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
+        help='one vector per token: rows separated by ";", numbers by spaces, '
+        f'at most {examples.MAX_WIDTH} a row, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
     )
     p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d) (only with --tokens)")
     p.add_argument(
@@ -389,7 +395,8 @@ def add_explain(subparsers) -> None:
         "--decimals",
         type=_decimals,
         metavar="N",
-        help="round to N decimals, 0 to 10 (default: the example's own rounding, or 4 for --tokens)",
+        help=f"round to N decimals, 0 to {examples.MAX_DECIMALS} "
+        "(default: the example's own rounding, or 4 for --tokens)",
     )
     p.set_defaults(func=run_explain)
 
