@@ -199,6 +199,8 @@ def _example_from_args(args: argparse.Namespace) -> Example:
             raise CLIError(f"unknown example {shown(args.example)}; available: {', '.join(examples.available())}")
         try:
             example = examples.load(args.example)
+        except (OSError, UnicodeDecodeError) as exc:  # a spec file that cannot be read
+            raise CLIError(f"cannot read example {args.example!r}: {exc}") from None
         except ValueError as exc:  # an unknown name, or a SpecError from a broken file
             raise CLIError(str(exc)) from None
         if args.decimals is not None:
@@ -434,7 +436,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
 
     A reader who closes the pipe early (``explain ... | head -1``) has what they wanted: the
-    command stops quietly, with status 0 and no traceback.
+    command stops quietly, with status 0 and no traceback. Output that cannot be written at
+    all (a full disk) is one line ``error: ...`` and status 2, like every other failure.
     """
     try:
         code = run(build_parser(), argv)
@@ -442,11 +445,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # a closed pipe shows here, not while Python exits
         return code
     except BrokenPipeError:
-        try:  # nothing more can be written; point stdout at /dev/null so that the exit's flush is quiet
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):  # no real file behind stdout (in-process callers)
-            pass
+        _drop_stdout()
         return 0
+    except OSError as exc:  # e.g. ENOSPC: the output went nowhere
+        _drop_stdout()
+        _print(f"error: cannot write the output: {display(' '.join(str(exc).split()))}", sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: nothing more can be written, and Python's flush at exit stays quiet."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (in-process callers)
+        pass
 
 
 def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:

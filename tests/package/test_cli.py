@@ -549,3 +549,21 @@ def test_head_1_prints_one_line_and_nothing_else(tmp_path):
         timeout=60,
     )
     assert result.stdout.splitlines() == ["t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15", "status 0"]
+
+
+def test_output_that_cannot_be_written_is_one_line_and_exit_2():
+    with open("/dev/full", "w") as full:  # every write fails with ENOSPC
+        result = _subprocess("explain", "learned", stdout=full, stderr=subprocess.PIPE)
+    assert result.returncode == 2
+    assert result.stderr == b"error: cannot write the output: [Errno 28] No space left on device\n"
+
+
+def test_a_spec_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
+    def unreadable(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(examples, "load_file", unreadable)
+    code, out, err = run(capsys, "explain", "learned")
+    path = examples.EXAMPLES_DIR / "learned.toml"
+    assert (code, out) == (2, "")
+    assert err == f"error: cannot read example 'learned': [Errno 13] Permission denied: '{path}'\n"
