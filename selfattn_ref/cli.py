@@ -91,6 +91,8 @@ def shown(text: str, limit: int = 60) -> str:
 
 def _print(text: str, stream) -> None:
     """Print ``text`` to ``stream``; characters its encoding cannot write become escapes."""
+    if stream is None:  # started with that stream closed: print(file=None) would write to stdout
+        return
     encoding = getattr(stream, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
