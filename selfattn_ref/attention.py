@@ -2,14 +2,16 @@
 
 Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
 their width and ``d_v`` for the width of the values. Any leading batch dimensions
-``...`` pass through. Float32 input stays float32; anything else becomes float64.
+``...`` pass through (they must broadcast together). Float32 input stays float32;
+anything else becomes float64. A result that overflows (infinite or NaN from finite
+input) is a ValueError naming the arguments that were too large, not a RuntimeWarning.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_bool_mask, as_float_array
+from ._validate import as_bool_mask, as_float_array, as_scale, batch_shape, finite, to_real_array
 
 
 def scores(Q, K) -> np.ndarray:
@@ -21,7 +23,10 @@ def scores(Q, K) -> np.ndarray:
     K = as_float_array(K, "K", min_ndim=2)
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"Q and K must have the same width, got Q {Q.shape} and K {K.shape}")
-    return Q @ np.swapaxes(K, -1, -2)  # (..., n, d) @ (..., d, m) -> (..., n, m)
+    batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        S = Q @ np.swapaxes(K, -1, -2)  # (..., n, d) @ (..., d, m) -> (..., n, m)
+    return finite(S, "the scores Q K^T overflow", Q=Q, K=K)
 
 
 def softmax(S, axis: int = -1) -> np.ndarray:
@@ -31,15 +36,7 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
     -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
     """
-    try:
-        S = np.asarray(S)
-    except ValueError as exc:  # ragged rows
-        raise ValueError(f"S must be an array of numbers: {exc}") from None
-    if S.dtype != np.float32:
-        try:
-            S = S.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"S must be an array of numbers: {exc}") from None
+    S = to_real_array(S, "S")  # float32 kept, else float64; -inf allowed
     if S.ndim == 0 or S.size == 0:
         raise ValueError(f"S must have at least one entry along axis {axis}, got shape {S.shape}")
     if not -S.ndim <= axis < S.ndim:
@@ -64,7 +61,10 @@ def mix(A, V) -> np.ndarray:
     V = as_float_array(V, "V", min_ndim=2)
     if A.shape[-1] != V.shape[-2]:
         raise ValueError(f"A must have one column per row of V, got A {A.shape} and V {V.shape}")
-    return A @ V
+    batch_shape(("A", A.shape, 2), ("V", V.shape, 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        Z = A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
+    return finite(Z, "the weighted sums A V overflow", A=A, V=V)
 
 
 def self_attention(X) -> np.ndarray:
@@ -73,7 +73,9 @@ def self_attention(X) -> np.ndarray:
     X: (..., n, d) -> (..., n, d).
     """
     X = as_float_array(X, "X", min_ndim=2)
-    return mix(softmax(scores(X, X)), X)
+    with np.errstate(over="ignore", invalid="ignore"):
+        S = finite(X @ np.swapaxes(X, -1, -2), "the scores X X^T overflow", X=X)  # (..., n, n)
+    return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
 
 
 def project(E, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -88,7 +90,8 @@ def project(E, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         W = as_float_array(W, name, ndim=2)
         if W.shape[0] != E.shape[-1]:
             raise ValueError(f"{name} must have one row per embedding dimension, got E {E.shape} and {name} {W.shape}")
-        out.append(E @ W)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out.append(finite(E @ W, f"the product E {name} overflows", E=E, **{name: W}))
     Q, K, V = out
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"W_Q and W_K must have the same number of columns, got {Q.shape[-1]} and {K.shape[-1]}")
@@ -108,15 +111,16 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.nda
     V = as_float_array(V, "V", min_ndim=2)
     if K.shape[-2] != V.shape[-2]:
         raise ValueError(f"K and V must have the same length, got K {K.shape} and V {V.shape}")
-    if scale is None:
-        scale = 1.0 / np.sqrt(Q.shape[-1])
-    elif isinstance(scale, bool) or not (
-        isinstance(scale, (int, float, np.floating, np.integer)) and np.isfinite(scale)
-    ):
-        raise ValueError(f"scale must be a finite number or None, got {scale!r}")
-    S = scores(Q, K) * float(scale)  # (..., n, m); a Python float keeps float32 input float32
+    batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2), ("V", V.shape, 2))
+    given = as_scale(scale)
+    scale = 1.0 / np.sqrt(Q.shape[-1]) if given is None else given
+    with np.errstate(over="ignore", invalid="ignore"):
+        S = scores(Q, K) * float(scale)  # (..., n, m); a Python float keeps float32 input float32
+    finite(S, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=float(scale))
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)
         S = np.where(allowed, S, -np.inf)
     weights = softmax(S, axis=-1)
-    return mix(weights, V), weights
+    with np.errstate(over="ignore", invalid="ignore"):
+        output = finite(weights @ V, "the outputs (the weights times V) overflow", V=V)  # (..., n, d_v)
+    return output, weights

@@ -8,13 +8,21 @@ each subcommand is a function ``add_<name>(subparsers)`` listed in :data:`SUBCOM
 that adds its parser and sets ``func`` (a function ``(args) -> int`` returning the exit
 status). A subcommand reports bad input by raising :class:`CLIError`; :func:`main` turns
 that into one line ``error: ...`` on stderr and exit status 2.
+
+Whatever the user or a spec supplies (tokens, titles, names) is printed safely: control
+characters and escape sequences show escaped (``\x1b``, ``\n``), and characters the
+terminal's encoding cannot show are written as ``\xe9``-style escapes, so the output
+never carries terminal commands, never breaks the grid and never fails to encode. A pipe
+closed early (``explain ... | head -1``) ends the command quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -39,6 +47,63 @@ class _Parser(argparse.ArgumentParser):
 
 
 # --------------------------------------------------------------------------------------------
+# Printing text safely
+
+
+def display(text: str, encoding: str | None = "utf-8") -> str:
+    """``text`` as it can be printed: characters that are not printable (control characters,
+    escape sequences, line breaks, format characters such as right-to-left overrides, lone
+    surrogates) are shown as Python escapes (``\x1b``, ``\n``, ``\u202e``), and so are the
+    characters that ``encoding`` cannot write (``café`` in ASCII is ``caf\xe9``)."""
+    text = str(text)
+    out = []
+    for c in text:
+        if c.isprintable():
+            try:
+                c.encode(encoding or "utf-8")
+            except (UnicodeEncodeError, LookupError):
+                c = c.encode("ascii", "backslashreplace").decode("ascii")
+        elif "\udc80" <= c <= "\udcff":  # a byte that argv could not decode (surrogateescape)
+            c = f"\\x{ord(c) - 0xDC00:02x}"
+        else:
+            c = c.encode("unicode_escape").decode("ascii")
+        out.append(c)
+    return "".join(out)
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` (already made printable) takes: wide East Asian
+    characters take two, combining marks none."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int, left: bool) -> str:
+    fill = " " * max(0, width - display_width(text))
+    return text + fill if left else fill + text
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted and escaped for a one-line message, cut to ``limit`` characters."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def _print(text: str, stream) -> None:
+    """Print ``text`` to ``stream``; characters its encoding cannot write become escapes."""
+    if stream is None:  # started with that stream closed: print(file=None) would write to stdout
+        return
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        text = text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:
+        pass
+    print(text, file=stream)
+
+
+# --------------------------------------------------------------------------------------------
 # Formatting numbers and grids
 
 
@@ -54,18 +119,36 @@ def format_number(x: float, decimals: int) -> str:
     return text
 
 
-def format_grid(matrix, row_labels: Sequence[str], col_labels: Sequence[str], decimals: int) -> str:
-    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned."""
+def format_short(x: float, decimals: int) -> str:
+    """``x`` rounded to ``decimals`` places without trailing zeros after the point:
+    sqrt(4) is "2", sqrt(100) is "10" (also with decimals 0), sqrt(2) at 3 decimals "1.414"."""
+    text = format_number(x, decimals)
+    mantissa, e, exponent = text.partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return mantissa + e + exponent
+
+
+def format_grid(
+    matrix, row_labels: Sequence[str], col_labels: Sequence[str], decimals: int, encoding: str | None = "utf-8"
+) -> str:
+    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned.
+
+    Labels are printed with :func:`display` (escaped where needed for ``encoding``), so a
+    label holding a line break or an escape sequence cannot break the grid.
+    """
     M = np.asarray(matrix, dtype=np.float64)
     if M.ndim != 2 or M.shape != (len(row_labels), len(col_labels)):
         raise ValueError(f"grid of shape {M.shape} does not fit {len(row_labels)} x {len(col_labels)} labels")
+    rows = [display(r, encoding) for r in row_labels]
+    cols = [display(c, encoding) for c in col_labels]
     cells = [[format_number(float(x), decimals) for x in row] for row in M]
-    label_width = max(len(str(r)) for r in row_labels)
-    widths = [max(len(str(c)), *(len(row[j]) for row in cells)) for j, c in enumerate(col_labels)]
-    lines = [" " * label_width + "".join("  " + str(c).rjust(w) for c, w in zip(col_labels, widths, strict=True))]
-    for label, row in zip(row_labels, cells, strict=True):
+    label_width = max(display_width(r) for r in rows)
+    widths = [max(display_width(c), *(len(row[j]) for row in cells)) for j, c in enumerate(cols)]
+    lines = [" " * label_width + "".join("  " + _pad(c, w, False) for c, w in zip(cols, widths, strict=True))]
+    for label, row in zip(rows, cells, strict=True):
         lines.append(
-            str(label).ljust(label_width) + "".join("  " + x.rjust(w) for x, w in zip(row, widths, strict=True))
+            _pad(label, label_width, True) + "".join("  " + x.rjust(w) for x, w in zip(row, widths, strict=True))
         )
     return "\n".join(lines)
 
@@ -114,8 +197,12 @@ def _example_from_args(args: argparse.Namespace) -> Example:
         for flag in ("scale", "causal"):
             if getattr(args, flag):
                 raise CLIError(f"--{flag} applies to --tokens/--vectors input; example {args.example!r} sets its own")
+        if examples.slug_problem(args.example):  # refused before any file is looked for
+            raise CLIError(f"unknown example {shown(args.example)}; available: {', '.join(examples.available())}")
         try:
             example = examples.load(args.example)
+        except (OSError, UnicodeDecodeError) as exc:  # a spec file that cannot be read
+            raise CLIError(f"cannot read example {args.example!r}: {exc}") from None
         except ValueError as exc:  # an unknown name, or a SpecError from a broken file
             raise CLIError(str(exc)) from None
         if args.decimals is not None:
@@ -126,15 +213,26 @@ def _example_from_args(args: argparse.Namespace) -> Example:
     if args.vectors is None:
         raise CLIError('--tokens needs --vectors: one row of numbers per token, e.g. --vectors "1 0; 0 1"')
     tokens = list(args.tokens)
+    # the worked examples' limits and token rule (selfattn_ref.examples), so that what the
+    # command line accepts is what a spec file and the playground accept
+    if len(tokens) > examples.MAX_TOKENS:
+        raise CLIError(f"--tokens has {len(tokens)} tokens; at most {examples.MAX_TOKENS}")
     for i, tok in enumerate(tokens, 1):
         if not tok.strip():
             raise CLIError(f"--tokens: token {i} is empty")
+        if not examples.TOKEN.fullmatch(tok):
+            raise CLIError(
+                f"--tokens: token {i} {shown(tok, 30)} is not a token as the worked examples define it "
+                f"(one word, no spaces or markup characters; the rule is {examples.TOKEN.pattern})"
+            )
     E = parse_vectors(args.vectors)
     if E.shape[0] != len(tokens):
         raise CLIError(
             f"--tokens has {_count(len(tokens), 'token')} but --vectors has {_count(E.shape[0], 'row')}; "
             "give one row per token"
         )
+    if E.shape[1] > examples.MAX_WIDTH:
+        raise CLIError(f"--vectors has {E.shape[1]} numbers per row; at most {examples.MAX_WIDTH}")
     return Example(
         slug="command-line",
         title=" ".join(tokens),
@@ -155,13 +253,20 @@ def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
 
 
-def explain_text(example: Example) -> str:
-    """Every step of ``example`` as text: one titled, labelled grid per step."""
+def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
+    """Every step of ``example`` as text: one titled, labelled grid per step.
+
+    The title and the tokens are printed with :func:`display`: escaped where they hold
+    control characters, or characters that ``encoding`` (the terminal's) cannot write.
+    """
     with np.errstate(all="ignore"):  # overflow is reported below as one line, not as a warning
         try:
             steps = examples.run(example)
-        except ValueError as exc:
-            raise CLIError(f"the numbers are too large: the scores overflow to infinity ({exc})") from None
+        except ValueError as exc:  # the numbers overflow; the message names the quantity
+            inner = exc.__cause__ if isinstance(exc.__cause__, ValueError) else exc
+            if example.path is None:
+                raise CLIError(f"--vectors: {inner} (here Q = K = V = the vectors)") from None
+            raise CLIError(str(exc)) from None
     dec = example.decimals
     toks = list(example.tokens)
     n, d = example.E.shape
@@ -181,11 +286,11 @@ def explain_text(example: Example) -> str:
             "random": "random projections W_Q, W_K, W_V",
             "given": "given projections W_Q, W_K, W_V",
         }[example.projections]
-    root = format_number(math.sqrt(d_k), dec).rstrip("0").rstrip(".")
-    scaling = f"scores divided by sqrt(d_k) = sqrt({d_k}) = {root}"
+    scaling = f"scores divided by sqrt(d_k) = sqrt({d_k}) = {format_short(math.sqrt(d_k), dec)}"
     formula = f"softmax({q} {k}^T{' / sqrt(d_k)' if example.scale else ''}) {v}"
     out = [
-        f"{example.title}" + (f"  [{example.slug}]" if example.path is not None else ""),
+        display(example.title, encoding)
+        + (f"  [{display(example.slug, encoding)}]" if example.path is not None else ""),
         f"output = {formula}",
         "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
         + f"; rounded to {dec} decimals",
@@ -195,9 +300,11 @@ def explain_text(example: Example) -> str:
     def section(title: str, matrix, rows, cols) -> None:
         nonlocal number
         number += 1
-        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec)])
+        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding)])
 
-    section(f"Tokens and embeddings X ({n} tokens x {d} dimensions)", example.E, toks, _names("d", d))
+    section(
+        f"Tokens and embeddings X ({_count(n, 'token')} x {_count(d, 'dimension')})", example.E, toks, _names("d", d)
+    )
     if example.projections in ("random", "given"):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
             section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("d", d), _names(col, W.shape[1]))
@@ -221,7 +328,7 @@ def explain_text(example: Example) -> str:
 
 def run_explain(args: argparse.Namespace) -> int:
     example = _example_from_args(args)
-    print(explain_text(example))
+    _print(explain_text(example, getattr(sys.stdout, "encoding", None)), sys.stdout)
     return 0
 
 
@@ -270,11 +377,17 @@ def add_explain(subparsers) -> None:
         metavar="EXAMPLE",
         help=f"a worked example by name, one of: {', '.join(examples.available())}",
     )
-    p.add_argument("--tokens", nargs="+", metavar="TOKEN", help="your own tokens, e.g. --tokens bank of river")
+    p.add_argument(
+        "--tokens",
+        nargs="+",
+        metavar="TOKEN",
+        help=f"your own tokens, at most {examples.MAX_TOKENS}, one word each, e.g. --tokens bank of river",
+    )
     p.add_argument(
         "--vectors",
         metavar="ROWS",
-        help='one vector per token: rows separated by ";", numbers by spaces, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
+        help='one vector per token: rows separated by ";", numbers by spaces, '
+        f'at most {examples.MAX_WIDTH} a row, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
     )
     p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d) (only with --tokens)")
     p.add_argument(
@@ -286,7 +399,8 @@ def add_explain(subparsers) -> None:
         "--decimals",
         type=_decimals,
         metavar="N",
-        help="round to N decimals, 0 to 10 (default: the example's own rounding, or 4 for --tokens)",
+        help=f"round to N decimals, 0 to {examples.MAX_DECIMALS} "
+        "(default: the example's own rounding, or 4 for --tokens)",
     )
     p.set_defaults(func=run_explain)
 
@@ -321,8 +435,32 @@ def build_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status."""
-    return run(build_parser(), argv)
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit status.
+
+    A reader who closes the pipe early (``explain ... | head -1``) has what they wanted: the
+    command stops quietly, with status 0 and no traceback. Output that cannot be written at
+    all (a full disk) is one line ``error: ...`` and status 2, like every other failure.
+    """
+    try:
+        code = run(build_parser(), argv)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not while Python exits
+        return code
+    except BrokenPipeError:
+        _drop_stdout()
+        return 0
+    except OSError as exc:  # e.g. ENOSPC: the output went nowhere
+        _drop_stdout()
+        _print(f"error: cannot write the output: {display(' '.join(str(exc).split()))}", sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: nothing more can be written, and Python's flush at exit stays quiet."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout (in-process callers)
+        pass
 
 
 def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
@@ -338,7 +476,7 @@ def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> i
         return args.func(args)
     except CLIError as exc:
         message = " ".join(str(exc).split())  # one line, whatever the message held
-        print(f"error: {message}", file=sys.stderr)
+        _print(f"error: {display(message)}", sys.stderr)  # escape sequences from argv shown escaped
         return EXIT_USAGE
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from . import examples
-from ._validate import as_float_array
+from ._validate import as_float_array, batch_shape, finite
 from .attention import softmax
 from .examples import SpecError, _matrix
 from .rnn import additive_attention, rnn_encoder
@@ -43,10 +43,13 @@ def dot_attention(s, H) -> tuple[np.ndarray, np.ndarray]:
     H = as_float_array(H, "H", min_ndim=2)
     if s.shape[-1] != H.shape[-1]:
         raise ValueError(f"s and H must have the same width, got s {s.shape} and H {H.shape}")
-    e = (H @ s[..., :, None])[..., 0]  # (..., n, d_h) @ (..., d_h, 1) -> (..., n)
+    batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
     weights = softmax(e, axis=-1)  # (..., n)
-    context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
-    return context, weights
+    with np.errstate(over="ignore", invalid="ignore"):
+        context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
+    return finite(context, "the context (the weights times H) overflows", H=H), weights
 
 
 def dot_scores(s, H) -> np.ndarray:
@@ -58,7 +61,9 @@ def dot_scores(s, H) -> np.ndarray:
     H = as_float_array(H, "H", min_ndim=2)
     if s.shape[-1] != H.shape[-1]:
         raise ValueError(f"s and H must have the same width, got s {s.shape} and H {H.shape}")
-    return (H @ s[..., :, None])[..., 0]  # (..., n)
+    batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
 
 
 def additive_scores(s, H, W_s, W_h, v) -> np.ndarray:
@@ -77,7 +82,11 @@ def additive_scores(s, H, W_s, W_h, v) -> np.ndarray:
             f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
             "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
         )
-    return np.tanh((s @ W_s)[..., None, :] + H @ W_h) @ v  # (..., n, d_a) @ (d_a,) -> (..., n)
+    batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        before = (s @ W_s)[..., None, :] + H @ W_h  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
+        finite(before, "the input to tanh s W_s + H W_h overflows", s=s, H=H, W_s=W_s, W_h=W_h)
+        return finite(np.tanh(before) @ v, "the scores v . tanh(...) overflow", v=v)  # (..., n)
 
 
 # --- the worked RNN ------------------------------------------------------------------------
@@ -131,7 +140,8 @@ def _vector(value, where: str, key: str) -> np.ndarray:
 def load_rnn_example(slug: str = "the_cat_sat") -> RNNExample:
     """Load the worked RNN ``slug`` (a file ``examples/rnn/<slug>.toml``)."""
     path = RNN_DIR / f"{slug}.toml"
-    if not isinstance(slug, str) or "/" in slug or not path.is_file():
+    # a name that cannot be a slug (too long, a path, a NUL) is refused before touching the filesystem
+    if not isinstance(slug, str) or examples.slug_problem(slug) or not path.is_file():
         known = sorted(p.stem for p in RNN_DIR.glob("*.toml"))
         raise ValueError(f"unknown RNN example {slug!r}; available: {', '.join(known)}")
     return load_rnn_file(path)

@@ -24,7 +24,10 @@ def padding_mask(lengths, n) -> np.ndarray:
     size 1 broadcasts over the queries, so the mask fits scores of shape (batch, n, n).
     """
     n = _check_length(n)
-    lengths_arr = np.asarray(lengths)
+    try:
+        lengths_arr = np.asarray(lengths)
+    except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged, or a tensor that requires grad
+        lengths_arr = np.asarray(0.5)  # refused below, with the message that names lengths
     if lengths_arr.ndim != 1 or lengths_arr.size == 0 or not np.issubdtype(lengths_arr.dtype, np.integer):
         raise ValueError(f"lengths must be a non-empty list of integers, got {lengths!r}")
     if (lengths_arr < 1).any() or (lengths_arr > n).any():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import TooLarge, as_float_array, finite, mask_array, too_large
 from .attention import scaled_dot_product_attention
 
 
@@ -37,11 +37,22 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, d_head), -2, -3)
 
-    Q, K, V = (split(X @ Ws[w]) for w in ("W_Q", "W_K", "W_V"))
+    with np.errstate(over="ignore", invalid="ignore"):
+        Q, K, V = (
+            split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
+        )
     if mask is not None:
-        mask = np.asarray(mask)
+        mask = mask_array(mask, "mask")
         if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
             mask = mask[..., None, :, :]
-    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
+    try:
+        heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
+    except TooLarge as exc:  # the heads' Q, K, V are ours: name the caller's arguments
+        names = ("W_Q", "W_K") if "scores" in exc.what else ("W_V",)
+        raise too_large(f"in the heads, {exc.what}", {"X": X, **{w: Ws[w] for w in names}}, Q.dtype) from None
     concat = np.swapaxes(heads, -2, -3).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
-    return concat @ Ws["W_O"], weights
+    with np.errstate(over="ignore", invalid="ignore"):
+        output = finite(
+            concat @ Ws["W_O"], "the output (the heads times W_O) overflows", X=X, W_V=Ws["W_V"], W_O=Ws["W_O"]
+        )
+    return output, weights

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_bool_mask, as_float_array
+from ._validate import as_bool_mask, as_float_array, batch_shape, finite, mask_array
 from .attention import softmax
 
 
@@ -31,9 +31,16 @@ def rnn_encoder(E, W_x, W_h, b=None, h0=None) -> np.ndarray:
     h = zeros if h0 is None else as_float_array(h0, "h0", ndim=1)
     if b.shape != (d_h,) or h.shape != (d_h,):
         raise ValueError(f"b and h0 must have shape ({d_h},), got b {b.shape} and h0 {h.shape}")
+    operands = {"E": E, "W_x": W_x, "W_h": W_h}  # the caller's arguments, to name on overflow
+    if b is not zeros:
+        operands["b"] = b
+    if h0 is not None:
+        operands["h0"] = h
     states = []
-    for x in E:  # sequential: step t needs h_{t-1}
-        h = np.tanh(x @ W_x + h @ W_h + b)
+    for t, x in enumerate(E, 1):  # sequential: step t needs h_{t-1}
+        with np.errstate(over="ignore", invalid="ignore"):
+            before = finite(x @ W_x + h @ W_h + b, f"at step {t}, the input to tanh overflows", **operands)
+        h = np.tanh(before)
         states.append(h)
     return np.stack(states)  # (n, d_h)
 
@@ -56,15 +63,20 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[np.ndarray, np.nda
             f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
             "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
         )
-    hidden = np.tanh((s @ W_s)[..., None, :] + H @ W_h)  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
-    e = hidden @ v  # (..., n)
+    batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        before = (s @ W_s)[..., None, :] + H @ W_h  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
+        finite(before, "the input to tanh s W_s + H W_h overflows", s=s, H=H, W_s=W_s, W_h=W_h)
+        e = finite(np.tanh(before) @ v, "the scores v . tanh(...) overflow", v=v)  # (..., n)
     if mask is not None:
-        if np.ndim(mask) < 1:
+        mask = mask_array(mask, "mask")
+        if mask.ndim < 1:
             raise ValueError(
-                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {np.shape(mask)}"
+                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {mask.shape}"
             )
-        allowed = as_bool_mask(np.asarray(mask)[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
+        allowed = as_bool_mask(mask[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
         e = np.where(allowed, e, -np.inf)
     weights = softmax(e, axis=-1)  # (..., n)
-    context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
-    return context, weights
+    with np.errstate(over="ignore", invalid="ignore"):
+        context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
+    return finite(context, "the context (the weights times H) overflows", H=H), weights

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ._validate import as_float_array
+from ._validate import as_float_array, finite
 from .attention import softmax
 
 DIMS = (4, 64, 512)  # the widths the page shows
@@ -37,7 +37,8 @@ def dot_products(q, k) -> np.ndarray:
     k = as_float_array(k, "k", min_ndim=1)
     if q.shape != k.shape:
         raise ValueError(f"q and k must have the same shape, got q {q.shape} and k {k.shape}")
-    return (q * k).sum(axis=-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finite((q * k).sum(axis=-1), "the dot products q . k overflow", q=q, k=k)
 
 
 def dot_product_variance(q, k) -> float:
@@ -47,7 +48,9 @@ def dot_product_variance(q, k) -> float:
     k = as_float_array(k, "k", ndim=2)
     if q.shape[0] < 2:
         raise ValueError(f"q must hold at least 2 samples to have a variance, got shape {q.shape}")
-    return float(np.var(dot_products(q, k)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        variance = np.var(dot_products(q, k))
+    return float(finite(variance, "the variance of the dot products overflows", q=q, k=k))
 
 
 def largest_weights(q, K, scale=None) -> np.ndarray:
@@ -62,14 +65,19 @@ def largest_weights(q, K, scale=None) -> np.ndarray:
     if K.shape[:-2] != q.shape[:-1] or K.shape[-1] != q.shape[-1]:
         raise ValueError(f"K must have shape (..., n, d) for q of shape (..., d), got q {q.shape} and K {K.shape}")
     scale = 1 / math.sqrt(q.shape[-1]) if scale is None else _positive(scale, "scale")
-    S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
+    finite(S, "the scores q . K[j] * scale overflow", q=q, K=K, scale=scale)
     return softmax(S, axis=-1).max(axis=-1)
 
 
 def _positive(x, name: str) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not 0 < x < math.inf:
         raise ValueError(f"{name} must be a positive finite number, got {x!r}")
-    return float(x)
+    try:
+        return float(x)
+    except OverflowError:  # an int beyond float64
+        raise ValueError(f"{name} must be a positive finite number, got an integer of {len(str(x))} digits") from None
 
 
 def _count(x, name: str, least: int = 1) -> int:

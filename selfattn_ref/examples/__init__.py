@@ -263,22 +263,30 @@ def load_all(folder: Path | None = None) -> list[Example]:
 def load(slug: str) -> Example:
     """Load the example ``slug`` (a file ``<slug>.toml`` in this folder)."""
     path = EXAMPLES_DIR / f"{slug}.toml"
-    if not isinstance(slug, str) or "/" in slug or not path.is_file():
+    # slug_problem first: a name that cannot be a slug (too long, a path, a NUL) never reaches the filesystem
+    if not isinstance(slug, str) or slug_problem(slug) or not path.is_file():
         raise ValueError(f"unknown example {slug!r}; available: {', '.join(available())}")
     return load_file(path)
 
 
 def run(example: Example) -> Steps:
-    """Compute every step of ``example`` with the reference functions."""
-    if example.projections == "none":
-        Q = K = V = example.E
-    else:
-        Q, K, V = project(example.E, example.W_Q, example.W_K, example.W_V)
-    n, d_k = Q.shape
-    S = scores(Q, K)
-    scale = 1 / np.sqrt(d_k) if example.scale else 1.0
-    mask = causal_mask(n) if example.causal else None
-    output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
+    """Compute every step of ``example`` with the reference functions.
+
+    Numbers too large to compute with (a result that overflows) raise ValueError naming the
+    example and the quantity, e.g. "example 'x': Q (3, 4) and K (3, 4) are too large: ...".
+    """
+    try:
+        if example.projections == "none":
+            Q = K = V = example.E
+        else:
+            Q, K, V = project(example.E, example.W_Q, example.W_K, example.W_V)
+        n, d_k = Q.shape
+        S = scores(Q, K)
+        scale = 1 / np.sqrt(d_k) if example.scale else 1.0
+        mask = causal_mask(n) if example.causal else None
+        output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
+    except ValueError as exc:
+        raise ValueError(f"example {example.slug!r}: {exc}") from exc
     return Steps(
         Q=Q, K=K, V=V, scores=S, scaled=S * scale if example.scale else None, weights=weights, output=output, mask=mask
     )

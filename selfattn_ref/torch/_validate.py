@@ -1,13 +1,39 @@
 """Input checks shared by the PyTorch functions, mirroring ``selfattn_ref._validate``.
 
-The messages are the NumPy ones word for word, with shapes printed as tuples
-(``(3, 4)``, not ``torch.Size([3, 4])``), so one regex matches both packages.
+The messages are the NumPy ones word for word (they are built by the same functions),
+with shapes printed as tuples (``(3, 4)``, not ``torch.Size([3, 4])``) and dtypes as
+NumPy names them (``float64``, not ``torch.float64``), so the two packages raise the same
+message for the same bad input. Tensors that require grad are accepted: the functions
+here are differentiable.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import torch
+
+from .._validate import (
+    TooLarge,
+    batch_shape,
+    check_dims,
+    complex_error,
+    dtype_name,
+    mask_array,
+    not_finite_error,
+    to_real_array,
+    too_large,
+)
+
+__all__ = [
+    "TooLarge",
+    "as_bool_mask",
+    "as_float_tensor",
+    "as_mask_like",
+    "batch_shape",
+    "common_dtype",
+    "complex_error",
+    "finite",
+    "shape",
+]
 
 
 def shape(t) -> tuple[int, ...]:
@@ -18,30 +44,27 @@ def shape(t) -> tuple[int, ...]:
 def as_float_tensor(x, name: str, *, min_ndim: int = 1, ndim: int | None = None) -> torch.Tensor:
     """Return ``x`` as a float tensor (float32 kept, anything else float64), checked.
 
-    Raises ValueError naming ``name`` when ``x`` is not numeric, has the wrong number
-    of dimensions, is empty, or holds NaN or infinity.
+    Raises ValueError naming ``name`` when ``x`` is not an array of real numbers, has the
+    wrong number of dimensions, is empty, or holds NaN or infinity.
     """
     if isinstance(x, torch.Tensor):
         if x.is_complex():
-            raise ValueError(f"{name} must be an array of numbers (rows of equal length): got dtype {x.dtype}")
+            raise complex_error(name, x.dtype)
         t = x if x.dtype == torch.float32 else x.to(torch.float64)
-    elif isinstance(x, np.ndarray) and x.dtype == np.float32:
-        t = torch.from_numpy(x.copy())
     else:
-        try:
-            arr = np.asarray(x, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name} must be an array of numbers (rows of equal length): {exc}") from None
-        t = torch.from_numpy(arr.copy())
-    if ndim is not None and t.ndim != ndim:
-        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {shape(t)}")
-    if t.ndim < min_ndim:
-        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {shape(t)}")
-    if t.numel() == 0:
-        raise ValueError(f"{name} must not be empty, got shape {shape(t)}")
+        t = torch.from_numpy(to_real_array(x, name).copy())  # NumPy's conversion and messages
+    check_dims(t, name, min_ndim=min_ndim, ndim=ndim)
     if not bool(torch.isfinite(t).all()):
-        raise ValueError(f"{name} must hold only finite numbers (no NaN or infinity), shape {shape(t)}")
+        raise not_finite_error(name, t.shape)
     return t
+
+
+def finite(result: torch.Tensor, what: str, **operands) -> torch.Tensor:
+    """``result`` if every entry is finite; else raise TooLarge naming ``operands``
+    (the NumPy package's :func:`selfattn_ref._validate.finite`)."""
+    if not bool(torch.isfinite(result).all()):
+        raise too_large(what, operands, result.dtype)
+    return result
 
 
 def common_dtype(*tensors: torch.Tensor) -> list[torch.Tensor]:
@@ -50,9 +73,9 @@ def common_dtype(*tensors: torch.Tensor) -> list[torch.Tensor]:
     return [t.to(dtype) for t in tensors]
 
 
-def as_mask_like(mask):
+def as_mask_like(mask, name: str = "mask"):
     """``mask`` as a tensor or a NumPy array, not yet checked, so that it can be indexed."""
-    return mask if isinstance(mask, torch.Tensor) else np.asarray(mask)
+    return mask if isinstance(mask, torch.Tensor) else mask_array(mask, name)
 
 
 def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> torch.Tensor:
@@ -62,10 +85,10 @@ def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> torch.Tensor
     not broadcast to the scores' shape, or leaves a row with nothing to attend to.
     """
     target_shape = tuple(target_shape)
-    mask = as_mask_like(mask)
-    is_bool = mask.dtype == torch.bool if isinstance(mask, torch.Tensor) else mask.dtype == np.bool_
+    mask = as_mask_like(mask, name)
+    is_bool = mask.dtype == torch.bool if isinstance(mask, torch.Tensor) else mask.dtype.kind == "b"
     if not is_bool:
-        raise ValueError(f"{name} must be boolean (True = may attend), got dtype {mask.dtype}")
+        raise ValueError(f"{name} must be boolean (True = may attend), got dtype {dtype_name(mask.dtype)}")
     t = mask if isinstance(mask, torch.Tensor) else torch.from_numpy(mask.copy())
     if t.ndim < 2 or t.ndim > len(target_shape):
         raise ValueError(f"{name} has shape {shape(t)}, which does not fit the scores' shape {target_shape}")

@@ -2,17 +2,19 @@
 
 Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
 their width and ``d_v`` for the width of the values. Any leading batch dimensions
-``...`` pass through. Float32 input stays float32; anything else becomes float64.
+``...`` pass through (they must broadcast together). Float32 input stays float32;
+anything else becomes float64. A result that overflows (infinite or NaN from finite
+input) is a ValueError naming the arguments that were too large.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 
-from ._validate import as_bool_mask, as_float_tensor, common_dtype, shape
+from .._validate import as_scale, to_real_array
+from ._validate import as_bool_mask, as_float_tensor, batch_shape, common_dtype, complex_error, finite, shape
 
 
 def scores(Q, K) -> torch.Tensor:
@@ -24,8 +26,9 @@ def scores(Q, K) -> torch.Tensor:
     K = as_float_tensor(K, "K", min_ndim=2)
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"Q and K must have the same width, got Q {shape(Q)} and K {shape(K)}")
+    batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2))
     Q, K = common_dtype(Q, K)
-    return Q @ K.transpose(-2, -1)  # (..., n, d) @ (..., d, m) -> (..., n, m)
+    return finite(Q @ K.transpose(-2, -1), "the scores Q K^T overflow", Q=Q, K=K)  # (..., n, m)
 
 
 def softmax(S, axis: int = -1) -> torch.Tensor:
@@ -37,19 +40,10 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
     """
     if isinstance(S, torch.Tensor):
         if S.is_complex():
-            raise ValueError(f"S must be an array of numbers: got dtype {S.dtype}")
+            raise complex_error("S", S.dtype)
         S = S if S.dtype == torch.float32 else S.to(torch.float64)
     else:
-        try:
-            arr = np.asarray(S)
-        except ValueError as exc:  # ragged rows
-            raise ValueError(f"S must be an array of numbers: {exc}") from None
-        if arr.dtype != np.float32:
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"S must be an array of numbers: {exc}") from None
-        S = torch.from_numpy(arr.copy())
+        S = torch.from_numpy(to_real_array(S, "S").copy())  # float32 kept, else float64; -inf allowed
     if S.ndim == 0 or S.numel() == 0:
         raise ValueError(f"S must have at least one entry along axis {axis}, got shape {shape(S)}")
     if not -S.ndim <= axis < S.ndim:
@@ -74,8 +68,9 @@ def mix(A, V) -> torch.Tensor:
     V = as_float_tensor(V, "V", min_ndim=2)
     if A.shape[-1] != V.shape[-2]:
         raise ValueError(f"A must have one column per row of V, got A {shape(A)} and V {shape(V)}")
+    batch_shape(("A", shape(A), 2), ("V", shape(V), 2))
     A, V = common_dtype(A, V)
-    return A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
+    return finite(A @ V, "the weighted sums A V overflow", A=A, V=V)  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
 
 
 def self_attention(X) -> torch.Tensor:
@@ -84,7 +79,8 @@ def self_attention(X) -> torch.Tensor:
     X: (..., n, d) -> (..., n, d).
     """
     X = as_float_tensor(X, "X", min_ndim=2)
-    return mix(softmax(scores(X, X)), X)
+    S = finite(X @ X.transpose(-2, -1), "the scores X X^T overflow", X=X)  # (..., n, n)
+    return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
 
 
 def project(E, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -102,7 +98,7 @@ def project(E, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]
                 f"{name} must have one row per embedding dimension, got E {shape(E)} and {name} {shape(W)}"
             )
         E_, W = common_dtype(E, W)
-        out.append(E_ @ W)  # (..., n, d_model) @ (d_model, d_k) -> (..., n, d_k)
+        out.append(finite(E_ @ W, f"the product E {name} overflows", E=E, **{name: W}))  # (..., n, d_k)
     Q, K, V = out
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"W_Q and W_K must have the same number of columns, got {Q.shape[-1]} and {K.shape[-1]}")
@@ -122,15 +118,14 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.
     V = as_float_tensor(V, "V", min_ndim=2)
     if K.shape[-2] != V.shape[-2]:
         raise ValueError(f"K and V must have the same length, got K {shape(K)} and V {shape(V)}")
-    if scale is None:
-        scale = 1.0 / math.sqrt(Q.shape[-1])
-    elif isinstance(scale, bool) or not (
-        isinstance(scale, (int, float, np.floating, np.integer)) and math.isfinite(scale)
-    ):
-        raise ValueError(f"scale must be a finite number or None, got {scale!r}")
-    S = scores(Q, K) * float(scale)  # (..., n, m)
+    batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2), ("V", shape(V), 2))
+    given = as_scale(scale)
+    scale = 1.0 / math.sqrt(Q.shape[-1]) if given is None else given
+    S = finite(scores(Q, K) * scale, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=scale)  # (..., n, m)
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)
         S = S.masked_fill(~allowed, -math.inf)  # masked scores -> -inf -> weight exactly 0
     weights = softmax(S, axis=-1)  # (..., n, m)
-    return mix(weights, V), weights
+    A, V = common_dtype(weights, V)
+    output = finite(A @ V, "the outputs (the weights times V) overflow", V=V)  # (..., n, d_v)
+    return output, weights

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 
 from ..comparison import compare
-from ._validate import as_float_tensor, common_dtype, shape
+from ._validate import as_float_tensor, batch_shape, common_dtype, finite, shape
 from .attention import softmax
 
 __all__ = ["additive_scores", "compare", "dot_attention", "dot_scores"]
@@ -25,8 +25,9 @@ def dot_scores(s, H) -> torch.Tensor:
     H = as_float_tensor(H, "H", min_ndim=2)
     if s.shape[-1] != H.shape[-1]:
         raise ValueError(f"s and H must have the same width, got s {shape(s)} and H {shape(H)}")
+    batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
     s, H = common_dtype(s, H)
-    return (H @ s[..., :, None])[..., 0]  # (..., n, d_h) @ (..., d_h, 1) -> (..., n)
+    return finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
 
 
 def dot_attention(s, H) -> tuple[torch.Tensor, torch.Tensor]:
@@ -39,7 +40,7 @@ def dot_attention(s, H) -> tuple[torch.Tensor, torch.Tensor]:
     H = as_float_tensor(H, "H", min_ndim=2).to(e.dtype)
     weights = softmax(e, axis=-1)  # (..., n)
     context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
-    return context, weights
+    return finite(context, "the context (the weights times H) overflows", H=H), weights
 
 
 def additive_scores(s, H, W_s, W_h, v) -> torch.Tensor:
@@ -58,5 +59,8 @@ def additive_scores(s, H, W_s, W_h, v) -> torch.Tensor:
             f"shapes do not fit: s {shape(s)}, H {shape(H)}, W_s {shape(W_s)}, W_h {shape(W_h)}, v {shape(v)}; "
             "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
         )
+    batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
     s, H, W_s, W_h, v = common_dtype(s, H, W_s, W_h, v)
-    return torch.tanh((s @ W_s)[..., None, :] + H @ W_h) @ v  # (..., n, d_a) @ (d_a,) -> (..., n)
+    before = (s @ W_s)[..., None, :] + H @ W_h  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
+    finite(before, "the input to tanh s W_s + H W_h overflows", s=s, H=H, W_s=W_s, W_h=W_h)
+    return finite(torch.tanh(before) @ v, "the scores v . tanh(...) overflow", v=v)  # (..., n)

@@ -29,7 +29,10 @@ def padding_mask(lengths, n) -> torch.Tensor:
         is_int = not (lengths.dtype.is_floating_point or lengths.dtype.is_complex or lengths.dtype == torch.bool)
         lengths_t = lengths
     else:
-        lengths_arr = np.asarray(lengths)
+        try:
+            lengths_arr = np.asarray(lengths)
+        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
+            lengths_arr = np.asarray(0.5)  # refused below, with the message that names lengths
         is_int = np.issubdtype(lengths_arr.dtype, np.integer)
         lengths_t = torch.from_numpy(lengths_arr.astype(np.int64)) if is_int else None
     if not is_int or lengths_t.ndim != 1 or lengths_t.numel() == 0:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ._validate import as_float_tensor, as_mask_like, common_dtype, shape
+from .._validate import too_large
+from ._validate import TooLarge, as_float_tensor, as_mask_like, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 
 
@@ -43,11 +44,18 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return M.reshape(*M.shape[:-1], num_heads, d_head).transpose(-3, -2)
 
-    Q, K, V = (split(X @ Ws[w]) for w in ("W_Q", "W_K", "W_V"))  # each (..., h, n, d_head)
+    Q, K, V = (
+        split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
+    )  # each (..., h, n, d_head)
     if mask is not None:
         mask = as_mask_like(mask)
         if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
             mask = mask[..., None, :, :]
-    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
+    try:
+        heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
+    except TooLarge as exc:  # the heads' Q, K, V are ours: name the caller's arguments
+        names = ("W_Q", "W_K") if "scores" in exc.what else ("W_V",)
+        raise too_large(f"in the heads, {exc.what}", {"X": X, **{w: Ws[w] for w in names}}, Q.dtype) from None
     concat = heads.transpose(-3, -2).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
-    return concat @ Ws["W_O"], weights  # (..., n, d_model)
+    output = finite(concat @ Ws["W_O"], "the output (the heads times W_O) overflows", X=X, W_V=Ws["W_V"], W_O=Ws["W_O"])
+    return output, weights  # (..., n, d_model)

@@ -10,7 +10,7 @@ import math
 
 import torch
 
-from ._validate import as_bool_mask, as_float_tensor, as_mask_like, common_dtype, shape
+from ._validate import as_bool_mask, as_float_tensor, as_mask_like, batch_shape, common_dtype, finite, shape
 from .attention import softmax
 
 
@@ -34,10 +34,16 @@ def rnn_encoder(E, W_x, W_h, b=None, h0=None) -> torch.Tensor:
     h = zeros if h0 is None else as_float_tensor(h0, "h0", ndim=1)
     if tuple(b.shape) != (d_h,) or tuple(h.shape) != (d_h,):
         raise ValueError(f"b and h0 must have shape ({d_h},), got b {shape(b)} and h0 {shape(h)}")
+    operands = {"E": E, "W_x": W_x, "W_h": W_h}  # the caller's arguments, to name on overflow
+    if b is not zeros:
+        operands["b"] = b
+    if h0 is not None:
+        operands["h0"] = h
     E, W_x, W_h, b, h = common_dtype(E, W_x, W_h, b, h)
     states = []
-    for x in E:  # sequential: step t needs h_{t-1}
-        h = torch.tanh(x @ W_x + h @ W_h + b)  # (d_h,)
+    for t, x in enumerate(E, 1):  # sequential: step t needs h_{t-1}
+        before = finite(x @ W_x + h @ W_h + b, f"at step {t}, the input to tanh overflows", **operands)
+        h = torch.tanh(before)  # (d_h,)
         states.append(h)
     return torch.stack(states)  # (n, d_h)
 
@@ -60,17 +66,20 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[torch.Tensor, torc
             f"shapes do not fit: s {shape(s)}, H {shape(H)}, W_s {shape(W_s)}, W_h {shape(W_h)}, v {shape(v)}; "
             "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
         )
+    batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
     s, H, W_s, W_h, v = common_dtype(s, H, W_s, W_h, v)
-    hidden = torch.tanh((s @ W_s)[..., None, :] + H @ W_h)  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
-    e = hidden @ v  # (..., n)
+    before = (s @ W_s)[..., None, :] + H @ W_h  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
+    finite(before, "the input to tanh s W_s + H W_h overflows", s=s, H=H, W_s=W_s, W_h=W_h)
+    e = finite(torch.tanh(before) @ v, "the scores v . tanh(...) overflow", v=v)  # (..., n)
     if mask is not None:
-        if as_mask_like(mask).ndim < 1:
+        mask = as_mask_like(mask)
+        if mask.ndim < 1:
             raise ValueError(
                 f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {shape(mask)}"
             )
         target = (*e.shape[:-1], 1, e.shape[-1])  # (..., 1, n): one row of keys for the one query
-        allowed = as_bool_mask(as_mask_like(mask)[..., None, :], "mask", target)[..., 0, :]
+        allowed = as_bool_mask(mask[..., None, :], "mask", target)[..., 0, :]
         e = e.masked_fill(~allowed, -math.inf)
     weights = softmax(e, axis=-1)  # (..., n)
     context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
-    return context, weights
+    return finite(context, "the context (the weights times H) overflows", H=H), weights

@@ -13,7 +13,7 @@ import math
 import torch
 
 from ..scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _count, _dims, _positive
-from ._validate import as_float_tensor, common_dtype, shape
+from ._validate import as_float_tensor, common_dtype, finite, shape
 from .attention import softmax
 
 __all__ = [
@@ -32,7 +32,7 @@ def dot_products(q, k) -> torch.Tensor:
     if q.shape != k.shape:
         raise ValueError(f"q and k must have the same shape, got q {shape(q)} and k {shape(k)}")
     q, k = common_dtype(q, k)
-    return (q * k).sum(dim=-1)
+    return finite((q * k).sum(dim=-1), "the dot products q . k overflow", q=q, k=k)
 
 
 def dot_product_variance(q, k) -> float:
@@ -42,7 +42,8 @@ def dot_product_variance(q, k) -> float:
     k = as_float_tensor(k, "k", ndim=2)
     if q.shape[0] < 2:
         raise ValueError(f"q must hold at least 2 samples to have a variance, got shape {shape(q)}")
-    return float(dot_products(q, k).var(correction=0))
+    variance = dot_products(q, k).var(correction=0)
+    return float(finite(variance, "the variance of the dot products overflows", q=q, k=k))
 
 
 def largest_weights(q, K, scale=None) -> torch.Tensor:
@@ -59,6 +60,7 @@ def largest_weights(q, K, scale=None) -> torch.Tensor:
     scale = 1 / math.sqrt(q.shape[-1]) if scale is None else _positive(scale, "scale")
     q, K = common_dtype(q, K)
     S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
+    finite(S, "the scores q . K[j] * scale overflow", q=q, K=K, scale=scale)
     return softmax(S, axis=-1).amax(dim=-1)
 
 

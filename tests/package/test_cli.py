@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from selfattn_ref import examples
@@ -261,3 +263,307 @@ def test_help_via_subprocess():
     assert result.stdout.startswith("usage: python -m selfattn_ref")
     assert "explain" in result.stdout and "bank_of_river" in result.stdout
     assert result.stderr == ""
+
+
+# --- names, tokens and limits: the worked examples' own rules -----------------------------
+
+TOO_MANY = examples.MAX_TOKENS + 1
+TOO_WIDE = examples.MAX_WIDTH + 1
+AVAILABLE = ", ".join(examples.available())
+
+LIMIT_ERRORS = [
+    (
+        ["explain", "a" * 300],
+        f"error: unknown example {'a' * 60!r}... (300 characters); available: {AVAILABLE}",
+    ),
+    (["explain", "../bank_of_river"], f"error: unknown example '../bank_of_river'; available: {AVAILABLE}"),
+    (["explain", "bank\x00"], f"error: unknown example 'bank\\x00'; available: {AVAILABLE}"),
+    (["explain", "Bank_Of_River"], f"error: unknown example 'Bank_Of_River'; available: {AVAILABLE}"),
+    (
+        ["explain", "--tokens", *(f"t{i}" for i in range(TOO_MANY)), "--vectors", "1"],
+        f"error: --tokens has {TOO_MANY} tokens; at most {examples.MAX_TOKENS}",
+    ),
+    (
+        ["explain", "--tokens", "a", "--vectors", " ".join(["1"] * TOO_WIDE)],
+        f"error: --vectors has {TOO_WIDE} numbers per row; at most {examples.MAX_WIDTH}",
+    ),
+    (
+        ["explain", "--tokens", "a", "x|y", "--vectors", "1; 2"],
+        "error: --tokens: token 2 'x|y' is not a token as the worked examples define it (one word, no spaces or "
+        f"markup characters; the rule is {examples.TOKEN.pattern})",
+    ),
+    (
+        ["explain", "--tokens", "a\nb", "--vectors", "1"],
+        "error: --tokens: token 1 'a\\nb' is not a token as the worked examples define it (one word, no spaces or "
+        f"markup characters; the rule is {examples.TOKEN.pattern})",
+    ),
+    (
+        ["explain", "--tokens", "w" * 100, "--vectors", "1"],
+        f"error: --tokens: token 1 {'w' * 30!r}... (100 characters) is not a token as the worked examples define it "
+        f"(one word, no spaces or markup characters; the rule is {examples.TOKEN.pattern})",
+    ),
+    (  # an escape sequence in argv reaches the message escaped, even where argparse quotes it raw
+        ["explain", "bank_of_river", "--bogus\x1b[2J"],
+        "error: unrecognized arguments: --bogus\\x1b[2J (see python -m selfattn_ref --help)",
+    ),
+    (
+        ["explain", "--tokens", "a", "b", "--vectors", "1e200; -1e200"],
+        "error: --vectors: Q (2, 1) and K (2, 1) are too large: the scores Q K^T overflow in float64 "
+        "(here Q = K = V = the vectors)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "line"), LIMIT_ERRORS, ids=[repr(a)[:60] for a, _ in LIMIT_ERRORS])
+def test_limits_and_names_give_one_exact_line_and_exit_2(capsys, argv, line):
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", line + "\n")
+
+
+def test_the_limits_themselves_are_accepted(capsys):
+    tokens = [f"t{i}" for i in range(examples.MAX_TOKENS)]
+    vectors = "; ".join(" ".join(["1"] * examples.MAX_WIDTH) for _ in tokens)
+    code, out, err = run(capsys, "explain", "--tokens", *tokens, "--vectors", vectors, "--decimals", "0")
+    assert code == 0 and err == ""
+    assert f"({examples.MAX_TOKENS} tokens x {examples.MAX_WIDTH} dimensions)" in out
+    assert grid(out, "Weights")["t0"] == ["0"] * examples.MAX_TOKENS  # 1/16 each, rounded to 0 decimals
+
+
+def test_a_bad_name_never_reaches_the_filesystem(capsys, monkeypatch):
+    looked = []
+    original = Path.is_file
+
+    def is_file(self):
+        looked.append(self.name)
+        return original(self)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    for name in ("a" * 300, "x/../../etc/passwd", "nul\x00byte"):
+        code, _, err = run(capsys, "explain", name)
+        assert code == 2 and err.startswith("error: unknown example ")
+    assert looked == []
+    code, _, _ = run(capsys, "explain", "bank_of_river")
+    assert code == 0 and looked == ["bank_of_river.toml"]  # the spy works
+
+
+# --- tokens and titles are printed safely -------------------------------------------------
+
+
+def test_control_characters_in_tokens_print_escaped_and_keep_the_grid(capsys):
+    # \x1b and the right-to-left override pass the token rule (no space, no markup); they must
+    # not reach the terminal raw
+    code, out, err = run(capsys, "explain", "--tokens", "a\x1bb", "c\u202ed", "--vectors", "1 0; 0 1")
+    assert code == 0 and err == ""
+    assert "\x1b" not in out and "\u202e" not in out
+    weights = grid(out, "Weights")
+    assert weights == {
+        "": ["a\\x1bb", "c\\u202ed"],
+        "a\\x1bb": ["0.7311", "0.2689"],
+        "c\\u202ed": ["0.2689", "0.7311"],
+    }
+    assert out.splitlines()[0] == "a\\x1bb c\\u202ed"  # the title line
+
+
+def test_a_spec_title_and_tokens_with_control_characters_cannot_break_the_output():
+    from dataclasses import replace
+
+    from selfattn_ref.cli import explain_text
+
+    ex = replace(examples.load("bank_of_river"), title="Zz\rimport os #\x1b[2J", tokens=("a\nb", "\x00", "\u200bx\x7f"))
+    text = explain_text(ex)
+    assert not any(c in text for c in "\r\x1b\x00\u200b\x7f")
+    lines = text.splitlines()
+    assert lines[0] == "Zz\\rimport os #\\x1b[2J  [bank_of_river]"
+    scores = lines[lines.index("3. Weights A = softmax of each row (each row sums to 1)") + 1 :][:4]
+    assert [line.split()[0] for line in scores[1:]] == ["a\\nb", "\\x00", "\\u200bx\\x7f"]
+    assert len({len(line) for line in scores}) == 1  # aligned: every line of the grid is as wide
+
+
+def test_wide_characters_keep_the_grid_aligned(capsys):
+    code, out, _ = run(capsys, "explain", "--tokens", "猫", "chat", "--vectors", "1 0; 0 1")
+    assert code == 0
+    lines = out.splitlines()
+    i = lines.index("3. Weights A = softmax of each row (each row sums to 1)")
+    from selfattn_ref.cli import display_width
+
+    assert [display_width(line) for line in lines[i + 1 : i + 4]] == [20, 20, 20]
+    assert lines[i + 2] == "猫    0.7311  0.2689"
+
+
+# --- integer formatting at every rounding -------------------------------------------------
+
+
+def test_format_short_keeps_the_zeros_of_integers():
+    from selfattn_ref.cli import format_short
+
+    for decimals in range(examples.MAX_DECIMALS + 1):
+        assert format_short(math.sqrt(100), decimals) == "10"
+        assert format_short(100.0, decimals) == "100"
+        assert format_short(2.0, decimals) == "2"
+        assert format_short(0.0, decimals) == "0"
+        assert format_short(1e20, decimals) == "1e+20"
+    assert format_short(math.sqrt(2), 0) == "1"
+    assert format_short(math.sqrt(2), 3) == "1.414"
+    assert format_short(math.sqrt(10), 2) == "3.16"
+    assert format_short(0.5, 1) == "0.5"
+
+
+@pytest.mark.parametrize("decimals", range(examples.MAX_DECIMALS + 1))
+def test_sqrt_of_100_prints_10_at_every_rounding(decimals):
+    from dataclasses import replace
+
+    from selfattn_ref.cli import explain_text
+
+    d = 100  # wider than the command line allows: explain_text itself, as a spec could call it
+    ex = replace(examples.load("bank_of_river"), E=np.eye(3, d), scale=True, decimals=decimals)
+    assert "scores divided by sqrt(d_k) = sqrt(100) = 10; " in explain_text(ex)
+
+
+def sections(out: str) -> dict[str, list[list[str]]]:
+    """{section title: rows of words (header first)} for every numbered section."""
+    found, lines = {}, out.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"\d+\. ", line):
+            rows = []
+            for row in lines[i + 1 :]:
+                if not row.strip():
+                    break
+                rows.append(row.split())
+            found[line.split(". ", 1)[1]] = rows
+    return found
+
+
+@pytest.mark.parametrize("decimals", range(examples.MAX_DECIMALS + 1))
+@pytest.mark.parametrize("slug", examples.available())
+def test_every_printed_number_at_every_rounding(capsys, slug, decimals):
+    code, out, err = run(capsys, "explain", slug, "--decimals", str(decimals))
+    assert code == 0 and err == ""
+    ex = examples.load(slug)
+    steps = examples.run(ex)
+    n, d = ex.E.shape
+    d_k = steps.Q.shape[1]
+    header = out.splitlines()[2]
+    assert header.endswith(f"; rounded to {decimals} decimals")
+    if ex.scale:
+        rounded = f"{math.sqrt(d_k):.{decimals}f}"
+        expected = rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
+        assert f"sqrt(d_k) = sqrt({d_k}) = {expected};" in header
+    grids = {
+        f"Tokens and embeddings X ({n} tokens x {d} dimensions)": ex.E,
+        f"Scores S = {'Q K' if ex.projections != 'none' else 'X X'}^T (row = query token, column = key token)": (
+            steps.scores
+        ),
+        "Weights A = softmax of each row (each row sums to 1)": steps.weights,
+    }
+    if ex.projections != "none":
+        grids[f"Queries Q = X W_Q ({n} x {d_k})"] = steps.Q
+    if steps.scaled is not None:
+        grids[f"Scaled scores S / sqrt({d_k})"] = steps.scaled
+    found = sections(out)
+    for title, M in grids.items():
+        rows = found[title]
+        assert [r[1:] for r in rows[1:]] == [[format_number(x, decimals) for x in row] for row in M], title
+    outputs = next(rows for t, rows in found.items() if t.startswith("Outputs"))
+    assert [r[1:] for r in outputs[1:]] == [[format_number(x, decimals) for x in row] for row in steps.output]
+    numbers = [w for rows in found.values() for r in rows[1:] for w in r[1:]]
+    for w in numbers:  # every cell: the rounding asked for, no negative zero, no NaN
+        assert w == "-inf" or re.fullmatch(r"-?\d+" + (rf"\.\d{{{decimals}}}" if decimals else ""), w), w
+    assert negative_zeros(out) == []
+
+
+# --- terminals and pipes ------------------------------------------------------------------
+
+
+def _subprocess(*argv: str, env: dict | None = None, **kwargs) -> subprocess.CompletedProcess:
+    base = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run(
+        [sys.executable, "-m", "selfattn_ref", *argv], cwd=ROOT, env={**base, **(env or {})}, timeout=60, **kwargs
+    )
+
+
+def test_a_non_utf8_terminal_gets_escapes_not_a_traceback():
+    env = {"PYTHONIOENCODING": "ascii"}
+    result = _subprocess("explain", "--tokens", "café", "猫", "--vectors", "1 0; 0 1", env=env, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == b""
+    out = result.stdout.decode("ascii")  # every byte is ASCII
+    assert out.splitlines()[0] == "caf\\xe9 \\u732b"
+    lines = out.splitlines()
+    i = lines.index("3. Weights A = softmax of each row (each row sums to 1)")
+    assert lines[i + 1 : i + 4] == [
+        "         caf\\xe9  \\u732b",
+        "caf\\xe9   0.7311  0.2689",
+        "\\u732b    0.2689  0.7311",
+    ]
+    error = _subprocess("explain", "café", env=env, capture_output=True)
+    assert error.returncode == 2 and error.stdout == b""
+    assert error.stderr.decode("ascii") == f"error: unknown example 'caf\\xe9'; available: {AVAILABLE}\n"
+
+
+def test_the_c_locale_gets_the_bytes_it_could_not_decode_escaped():
+    # LANG=C without Python's UTF-8 mode: stdout is ASCII, and argv's UTF-8 bytes are undecodable
+    env = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "PYTHONIOENCODING": ""}
+    result = _subprocess("explain", "--tokens", "café", "猫", "--vectors", "1 0; 0 1", env=env, capture_output=True)
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout.decode("ascii").splitlines()[0] == "caf\\xc3\\xa9 \\xe7\\x8c\\xab"
+    error = _subprocess("explain", "café", env=env, capture_output=True)
+    assert error.returncode == 2 and error.stdout == b""
+    assert error.stderr.decode("ascii") == f"error: unknown example 'caf\\udcc3\\udca9'; available: {AVAILABLE}\n"
+
+
+def test_a_latin1_terminal_keeps_what_it_can_show():
+    result = _subprocess(
+        "explain", "--tokens", "café", "猫", "--vectors", "1 0; 0 1", env={"PYTHONIOENCODING": "latin-1"},
+        capture_output=True,
+    )  # fmt: skip
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout.decode("latin-1").splitlines()[0] == "café \\u732b"
+
+
+def test_a_pipe_closed_early_exits_quietly():
+    # `explain learned | head -0`: the reader closes the pipe before the command writes
+    base = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "selfattn_ref", "explain", "learned"],
+        cwd=ROOT,
+        env=base,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # before the interpreter has even started: every write fails
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0
+    assert err == b""
+
+
+def test_head_1_prints_one_line_and_nothing_else(tmp_path):
+    shell = f"{sys.executable} -m selfattn_ref explain --tokens {' '.join(f't{i}' for i in range(16))} --vectors "
+    vectors = "; ".join(" ".join(["1"] * 16) for _ in range(16))
+    result = subprocess.run(
+        ["bash", "-c", f'set -o pipefail; {shell} "{vectors}" 2>err.txt | head -1; echo "status $?"; cat err.txt'],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.splitlines() == ["t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11 t12 t13 t14 t15", "status 0"]
+
+
+def test_output_that_cannot_be_written_is_one_line_and_exit_2():
+    with open("/dev/full", "w") as full:  # every write fails with ENOSPC
+        result = _subprocess("explain", "learned", stdout=full, stderr=subprocess.PIPE)
+    assert result.returncode == 2
+    assert result.stderr == b"error: cannot write the output: [Errno 28] No space left on device\n"
+
+
+def test_a_spec_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
+    def unreadable(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(examples, "load_file", unreadable)
+    code, out, err = run(capsys, "explain", "learned")
+    path = examples.EXAMPLES_DIR / "learned.toml"
+    assert (code, out) == (2, "")
+    assert err == f"error: cannot read example 'learned': [Errno 13] Permission denied: '{path}'\n"

@@ -6,6 +6,8 @@ the two packages word their messages the same way.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -302,3 +304,359 @@ def test_every_case_fails_with_good_input_instead():
         mod.causal_mask(np.int64(2))
         mod.rnn_encoder(ones(3, 2), ones(2, 4), ones(4, 4), ones(4))
         mod.additive_attention(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2), mask=np.array([True, False, True]))
+
+
+# --- identical messages in NumPy and PyTorch --------------------------------------------
+
+
+@pytest.mark.parametrize(("call", "pattern"), [pytest.param(c, p, id=i) for i, c, p in CASES])
+def test_numpy_and_torch_word_each_message_the_same(call, pattern):
+    messages = []
+    for mod in (ref, tref):
+        with pytest.raises(ValueError) as info:
+            call(mod)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+# --- overflow, complex numbers, batch shapes, masks that are not arrays -------------------
+
+BIG = 1e200  # finite, but its square is not
+MAX = float(np.finfo(np.float64).max)
+
+
+def full(shape, value):
+    return np.full(shape, value)
+
+
+def find(pkg, name):
+    """The function ``name`` of the NumPy or PyTorch package, wherever its module puts it
+    (the RNN scoring functions may live in the comparison or the rnn module)."""
+    import importlib
+
+    for module in ("", ".rnn", ".comparison", ".scaling", ".word_order"):
+        try:
+            mod = importlib.import_module(pkg.__name__ + module)
+        except ImportError:
+            continue
+        if hasattr(mod, name):
+            return getattr(mod, name)
+    raise AssertionError(f"{pkg.__name__} has no function {name}")
+
+
+# (id, call with the package, the exact message). Each runs on NumPy and PyTorch, with
+# warnings turned into errors: an overflow is one ValueError, not a RuntimeWarning first.
+EXACT = [
+    # finite input whose result overflows names the caller's arguments, never an internal S
+    (
+        "scores-overflow",
+        lambda m: m.scores(full((2, 2), BIG), full((3, 2), BIG)),
+        "Q (2, 2) and K (3, 2) are too large: the scores Q K^T overflow in float64",
+    ),
+    (
+        "scores-overflow-to-nan",  # inf - inf: NaN, not inf
+        lambda m: m.scores(np.array([[BIG, BIG]]), np.array([[BIG, -BIG]])),
+        "Q (1, 2) and K (1, 2) are too large: the scores Q K^T overflow in float64",
+    ),
+    (
+        "scores-overflow-float32",
+        lambda m: m.scores(full((2, 2), 1e20).astype(np.float32), full((2, 2), 1e20).astype(np.float32)),
+        "Q (2, 2) and K (2, 2) are too large: the scores Q K^T overflow in float32",
+    ),
+    (
+        "self-attention-overflow",
+        lambda m: m.self_attention(full((3, 2), BIG)),
+        "X (3, 2) is too large: the scores X X^T overflow in float64",
+    ),
+    (
+        "project-overflow",
+        lambda m: m.project(ones(3, 2), np.eye(2), full((2, 2), MAX), np.eye(2)),
+        "E (3, 2) and W_K (2, 2) are too large: the product E W_K overflows in float64",
+    ),
+    (
+        "mix-overflow",
+        lambda m: m.mix(full((2, 2), 2.0), full((2, 3), MAX)),
+        "A (2, 2) and V (2, 3) are too large: the weighted sums A V overflow in float64",
+    ),
+    (
+        "sdpa-scores-overflow",
+        lambda m: m.scaled_dot_product_attention(full((2, 2), BIG), full((2, 2), BIG), ones(2, 2)),
+        "Q (2, 2) and K (2, 2) are too large: the scores Q K^T overflow in float64",
+    ),
+    (
+        "sdpa-scale-overflow",
+        lambda m: m.scaled_dot_product_attention(full((2, 2), 1e150), full((2, 2), 1e150), ones(2, 2), scale=1e300),
+        "Q (2, 2), K (2, 2) and scale 1e+300 are too large: the scaled scores Q K^T * scale overflow in float64",
+    ),
+    (
+        "sdpa-scale-huge-int",
+        lambda m: m.scaled_dot_product_attention(ones(2, 2), ones(2, 2), ones(2, 2), scale=10**400),
+        "scale must be a finite number or None, got an integer of 401 digits",
+    ),
+    (
+        "mha-projection-overflow",
+        lambda m: m.multi_head_attention(full((2, 4), BIG), W4 * BIG, W4, W4, W4, 2),
+        "X (2, 4) and W_Q (4, 4) are too large: the product X W_Q overflows in float64",
+    ),
+    (
+        "mha-head-scores-overflow",
+        lambda m: m.multi_head_attention(full((2, 4), 1e100), W4 * 1e80, W4 * 1e80, W4, W4, 2),
+        "X (2, 4), W_Q (4, 4) and W_K (4, 4) are too large: in the heads, the scores Q K^T overflow in float64",
+    ),
+    (
+        "mha-output-overflow",
+        lambda m: m.multi_head_attention(full((2, 4), 1e100), W4, W4 * 1e-100, W4 * 1e200, W4 * 1e100, 2),
+        "X (2, 4), W_V (4, 4) and W_O (4, 4) are too large: the output (the heads times W_O) overflows in float64",
+    ),
+    (
+        "rnn-overflow",
+        lambda m: m.rnn_encoder(full((2, 2), BIG), full((2, 2), BIG), np.eye(2)),
+        "E (2, 2), W_x (2, 2) and W_h (2, 2) are too large: at step 1, the input to tanh overflows in float64",
+    ),
+    (
+        "rnn-overflow-bias",
+        lambda m: m.rnn_encoder(ones(2, 2), np.eye(2), np.eye(2), b=[MAX, 0.0], h0=[MAX, 0.0]),
+        "E (2, 2), W_x (2, 2), W_h (2, 2), b (2,) and h0 (2,) are too large: at step 1, the input to tanh "
+        "overflows in float64",
+    ),
+    (
+        "additive-overflow",
+        lambda m: m.additive_attention(full(2, BIG), full((3, 2), -BIG), full((2, 2), BIG), np.eye(2), ones(2)),
+        "s (2,), H (3, 2), W_s (2, 2) and W_h (2, 2) are too large: the input to tanh s W_s + H W_h overflows in "
+        "float64",
+    ),
+    (
+        "additive-v-overflow",
+        lambda m: m.additive_attention(ones(2), ones(3, 2), np.eye(2), np.eye(2), full(2, MAX)),
+        "v (2,) is too large: the scores v . tanh(...) overflow in float64",
+    ),
+    (
+        "dot-scores-overflow",
+        lambda m: find(m, "dot_scores")(full(2, BIG), full((3, 2), BIG)),
+        "s (2,) and H (3, 2) are too large: the scores s . H[j] overflow in float64",
+    ),
+    (
+        "dot-attention-overflow",
+        lambda m: find(m, "dot_attention")(full(2, BIG), full((3, 2), BIG)),
+        "s (2,) and H (3, 2) are too large: the scores s . H[j] overflow in float64",
+    ),
+    (
+        "additive-scores-overflow",
+        lambda m: find(m, "additive_scores")(ones(2), ones(3, 2), np.eye(2), np.eye(2), full(2, MAX)),
+        "v (2,) is too large: the scores v . tanh(...) overflow in float64",
+    ),
+    (
+        "dot-products-overflow",
+        lambda m: find(m, "dot_products")(full((3, 2), BIG), full((3, 2), BIG)),
+        "q (3, 2) and k (3, 2) are too large: the dot products q . k overflow in float64",
+    ),
+    (
+        "variance-overflow",  # the dot products are finite, their squares are not
+        lambda m: find(m, "dot_product_variance")(np.array([[1e160], [-1e160]]), np.array([[1e0], [1e0]])),
+        "q (2, 1) and k (2, 1) are too large: the variance of the dot products overflows in float64",
+    ),
+    (
+        "largest-weights-overflow",
+        lambda m: find(m, "largest_weights")(full((2, 2), 1e160), full((2, 3, 2), 1e160), scale=1.0),
+        "q (2, 2), K (2, 3, 2) and scale 1.0 are too large: the scores q . K[j] * scale overflow in float64",
+    ),
+    (
+        "largest-weights-scale-huge-int",
+        lambda m: find(m, "largest_weights")(ones(2, 2), ones(2, 3, 2), scale=10**400),
+        "scale must be a positive finite number, got an integer of 401 digits",
+    ),
+    # complex numbers are refused, not cast to real with a ComplexWarning
+    (
+        "complex-array",
+        lambda m: m.scores(ones(2, 2) * (1 + 1j), ones(2, 2)),
+        "Q must hold real numbers, got dtype complex128 (complex: the imaginary part would be lost)",
+    ),
+    (
+        "complex-list",
+        lambda m: m.self_attention([[1.0, 2j]]),
+        "X must hold real numbers, got dtype complex128 (complex: the imaginary part would be lost)",
+    ),
+    (
+        "complex-tensor",
+        lambda m: m.mix(ones(2, 2), torch.ones(2, 2, dtype=torch.complex64)),
+        "V must hold real numbers, got dtype complex64 (complex: the imaginary part would be lost)",
+    ),
+    (
+        "complex-softmax",
+        lambda m: m.softmax(np.array([1.0, 1j])),
+        "S must hold real numbers, got dtype complex128 (complex: the imaginary part would be lost)",
+    ),
+    (
+        "complex-W",
+        lambda m: m.project(ones(3, 2), np.eye(2), np.eye(2) * 1j, np.eye(2)),
+        "W_K must hold real numbers, got dtype complex128 (complex: the imaginary part would be lost)",
+    ),
+    # text and other non-numbers
+    (
+        "text-that-looks-like-numbers",
+        lambda m: m.scores([["1", "2"]], ones(2, 2)),
+        "Q must be an array of numbers (rows of equal length), got dtype <U1",
+    ),
+    (
+        "int-too-large",
+        lambda m: m.scores([[10**400, 1]], ones(2, 2)),
+        "Q must be an array of numbers (rows of equal length): int too large to convert to float",
+    ),
+    # batch dimensions that do not broadcast: the arguments and their shapes, not NumPy's or torch's text
+    (
+        "scores-batch",
+        lambda m: m.scores(ones(2, 3, 2), ones(4, 3, 2)),
+        "Q and K must have batch dimensions that broadcast together, got Q (2, 3, 2) and K (4, 3, 2)",
+    ),
+    (
+        "sdpa-batch-V",
+        lambda m: m.scaled_dot_product_attention(ones(2, 3, 2), ones(2, 3, 2), ones(4, 3, 2)),
+        "Q, K and V must have batch dimensions that broadcast together, got Q (2, 3, 2), K (2, 3, 2) and V (4, 3, 2)",
+    ),
+    (
+        "mix-batch",
+        lambda m: m.mix(ones(2, 3, 3), ones(4, 3, 2)),
+        "A and V must have batch dimensions that broadcast together, got A (2, 3, 3) and V (4, 3, 2)",
+    ),
+    (
+        "additive-batch",
+        lambda m: m.additive_attention(ones(2, 2), ones(3, 3, 2), np.eye(2), np.eye(2), ones(2)),
+        "s and H must have batch dimensions that broadcast together, got s (2, 2) and H (3, 3, 2)",
+    ),
+    (
+        "dot-attention-batch",
+        lambda m: find(m, "dot_attention")(ones(2, 2), ones(3, 3, 2)),
+        "s and H must have batch dimensions that broadcast together, got s (2, 2) and H (3, 3, 2)",
+    ),
+    (
+        "mask-batch",
+        lambda m: m.scaled_dot_product_attention(
+            ones(2, 3, 2), ones(2, 3, 2), ones(2, 3, 2), mask=np.ones((4, 3, 3), bool)
+        ),
+        "mask has shape (4, 3, 3), which does not fit the scores' shape (2, 3, 3)",
+    ),
+    # masks that are not arrays
+    (
+        "additive-mask-true",
+        lambda m: m.additive_attention(ones(2), ones(3, 2), np.eye(2), np.eye(2), ones(2), mask=True),
+        "mask must have one entry per encoder state, shape (..., 3), got shape ()",
+    ),
+    (
+        "sdpa-mask-true",
+        lambda m: m.scaled_dot_product_attention(ones(2, 2), ones(2, 2), ones(2, 2), mask=True),
+        "mask has shape (), which does not fit the scores' shape (2, 2)",
+    ),
+    (
+        "mha-mask-text",
+        lambda m: m.multi_head_attention(ones(3, 4), W4, W4, W4, W4, 2, mask="causal"),
+        "mask must be boolean (True = may attend), got dtype <U6",
+    ),
+    (
+        "mask-tensor-int",
+        lambda m: m.scaled_dot_product_attention(ones(2, 2), ones(2, 2), ones(2, 2), mask=torch.ones(2, 2, dtype=int)),
+        "mask must be boolean (True = may attend), got dtype int64",
+    ),
+    (
+        "padding-ragged",
+        lambda m: m.padding_mask([[1], [1, 2]], 3),
+        "lengths must be a non-empty list of integers, got [[1], [1, 2]]",
+    ),
+]
+
+
+@pytest.mark.parametrize("mod", [ref, tref], ids=["numpy", "torch"])
+@pytest.mark.parametrize(("call", "message"), [pytest.param(c, msg, id=i) for i, c, msg in EXACT])
+def test_bad_input_exact_message(mod, call, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning or ComplexWarning on the way
+        with pytest.raises(ValueError) as info:
+            call(mod)
+    assert str(info.value) == message
+
+
+def test_ragged_mask_names_the_mask_in_both_packages():
+    messages = []
+    for mod in (ref, tref):
+        with pytest.raises(ValueError) as info:
+            mod.scaled_dot_product_attention(ones(2, 2), ones(2, 2), ones(2, 2), mask=[[True], [True, False]])
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("mask must be an array of booleans (True = may attend): ")
+
+
+def test_the_inputs_just_below_overflow_still_work():
+    # the checks refuse overflow only: the largest inputs whose results are finite pass
+    for mod in (ref, tref):
+        S = mod.scores(full((1, 2), 9e153), full((1, 2), 9e153))
+        assert float(S[0, 0]) == pytest.approx(1.62e308)
+        out, w = mod.scaled_dot_product_attention(ones(2, 2), ones(2, 2), full((2, 2), MAX))
+        assert float(out[0, 0]) == MAX and float(w[0, 0]) == 0.5
+        assert float(mod.rnn_encoder(full((1, 1), 1e300), np.eye(1), np.eye(1))[0, 0]) == 1.0
+
+
+# --- tensors that require grad --------------------------------------------------------------
+
+GRAD_MESSAGE = (
+    "{name} is a torch tensor that requires grad, which the NumPy functions cannot follow: "
+    "pass {name}.detach(), or use selfattn_ref.torch to keep the gradient"
+)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda X: ref.scores(X, ones(3, 2)), "Q"),
+        (lambda X: ref.self_attention(X), "X"),
+        (lambda X: ref.softmax(X), "S"),
+        (lambda X: ref.project(ones(3, 2), np.eye(2), np.eye(2), X[:2]), "W_V"),
+        (lambda X: ref.scaled_dot_product_attention(ones(3, 2), ones(3, 2), X), "V"),
+        (lambda X: ref.multi_head_attention(X[:, :1], np.eye(1), np.eye(1), np.eye(1), np.eye(1), 1), "X"),
+        (lambda X: ref.rnn_encoder(X, np.eye(2), np.eye(2)), "E"),
+        (lambda X: ref.additive_attention(ones(2), X, np.eye(2), np.eye(2), ones(2)), "H"),
+    ],
+    ids=["scores", "self_attention", "softmax", "project", "sdpa", "mha", "rnn_encoder", "additive"],
+)
+def test_numpy_side_refuses_a_tensor_that_requires_grad(call, name):
+    # Decision: refuse rather than detach. The NumPy functions cannot carry a gradient, and a
+    # silent detach would hand back numbers that look right while the backward pass is lost.
+    X = torch.ones(3, 2, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(ValueError) as info:
+        call(X)
+    assert str(info.value) == GRAD_MESSAGE.format(name=name)
+    # what the message says to do works: the detached tensor, or the PyTorch twin with its gradient
+    call(X.detach())
+    out = tref.self_attention(X)
+    out.sum().backward()
+    assert X.grad is not None and X.grad.shape == (3, 2)
+
+
+# --- the worked examples: names and numbers --------------------------------------------------
+
+
+def test_examples_load_refuses_names_that_cannot_be_slugs_before_touching_the_filesystem():
+    from selfattn_ref import comparison, examples
+
+    for name in ("a" * 300, "../bank_of_river", "bank\x00", "Bank_Of_River", ""):
+        with pytest.raises(ValueError, match=r"^unknown example .*; available: .*bank_of_river"):
+            examples.load(name)
+        with pytest.raises(ValueError, match=r"^unknown RNN example .*; available: the_cat_sat$"):
+            comparison.load_rnn_example(name)
+
+
+def test_examples_run_names_the_example_when_its_numbers_overflow():
+    from dataclasses import replace
+
+    from selfattn_ref import examples
+
+    ex = examples.load("bank_of_river")
+    with pytest.raises(ValueError) as info:
+        examples.run(replace(ex, E=ex.E * 1e200))
+    assert str(info.value) == (
+        "example 'bank_of_river': Q (3, 4) and K (3, 4) are too large: the scores Q K^T overflow in float64"
+    )
+    learned = examples.load("learned")
+    with pytest.raises(ValueError) as info:
+        examples.run(replace(learned, W_K=learned.W_K * 1e308))
+    assert str(info.value) == (
+        "example 'learned': E (3, 4) and W_K (4, 4) are too large: the product E W_K overflows in float64"
+    )
