@@ -14,9 +14,9 @@ This hook removes all of these, and keeps notebook pages out of the search index
 output keep the ``highlight`` class (``highlight_extra_classes``) and get a ``<code>`` element
 inside their ``<pre>``, so Material styles them as it styles every code block (with the contrast
 fixes of extra.css) and gives them its own copy button; an output gets the title "Output", as
-on the pages. Math in Markdown cells (``$...$``, ``$$...$$``, as Jupyter writes it) is marked
-up the way pymdownx.arithmatex marks it up, so that assets/javascripts/katex.js renders it with
-the vendored KaTeX, as on the pages, in the table of contents too. A link to download the
+on the pages. Math in Markdown cells (``$...$``, ``$$...$$``, as Jupyter writes it) is rendered
+with the vendored KaTeX as on the pages (publish/katex_math.py), inside the wrapper that
+pymdownx.arithmatex writes; in the table of contents, as plain text. A link to download the
 ``.ipynb`` follows the introduction. The few rules the cells still need are in extra.css.
 """
 
@@ -26,6 +26,8 @@ import re
 
 from bs4 import BeautifulSoup, Comment, NavigableString
 
+from publish import jupyter_config, katex_math
+
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
 
@@ -34,10 +36,10 @@ def is_notebook(page) -> bool:
     return page.file.src_uri.endswith(".ipynb")
 
 
-def tex(text: str) -> str:
-    """``$x$`` and ``$$x$$`` as the delimiters that katex.js renders, ``\\(x\\)`` and ``\\[x\\]``."""
-    text = _DISPLAY.sub(lambda m: f"\\[{m.group(1)}\\]", text)
-    return _INLINE.sub(lambda m: f"\\({m.group(1)}\\)", text)
+def plain(text: str) -> str:
+    """``$x$`` and ``$$x$$`` in ``text`` as plain text (katex_math.plain_text): ``$-\\infty$`` → ``−∞``."""
+    text = _DISPLAY.sub(lambda m: katex_math.plain_text(m.group(1)), text)
+    return _INLINE.sub(lambda m: katex_math.plain_text(m.group(1)), text)
 
 
 def _mark_math(soup: BeautifulSoup) -> None:
@@ -58,7 +60,8 @@ def _mark_math(soup: BeautifulSoup) -> None:
                     continue
                 display = piece.startswith("$$")
                 wrapper = soup.new_tag("div" if display else "span", attrs={"class": "arithmatex"})
-                wrapper.string = tex(piece)
+                rendered = katex_math.render(piece[2:-2] if display else piece[1:-1], display)
+                wrapper.extend(BeautifulSoup(rendered, "html.parser").contents)
                 new.append(wrapper)
             node.replace_with(*new)
 
@@ -141,8 +144,13 @@ def _download_link(soup: BeautifulSoup, name: str) -> None:
 
 def _retitle(items) -> None:
     for item in items:
-        item.title = tex(item.title)
+        item.title = plain(item.title)
         _retitle(item.children)
+
+
+def on_config(config):
+    jupyter_config.use()  # the kernels' settings (publish/jupyter/): no transport warning
+    return config
 
 
 def on_page_content(html: str, page, config, files) -> str:

@@ -9,7 +9,7 @@
 #
 # It uses `npm pack` (the ordinary npm client, whatever registry it is configured for), unpacks
 # the tarballs in a temporary directory and copies only what the site needs:
-#   katex/katex.min.js, katex/katex.min.css, katex/contrib/auto-render.min.js,
+#   katex/katex.min.js (run when the site is built: publish/katex_math.py), katex/katex.min.css,
 #   katex/fonts/*.woff2 (the first `src` of every @font-face in katex.min.css is woff2, which
 #   every browser the site supports reads, so the .woff and .ttf fallbacks are never requested),
 #   katex/LICENSE, iframe-worker/shim.js, iframe-worker/LICENSE, and a README.md in each folder
@@ -40,9 +40,8 @@ if grep -o '@font-face{[^}]*}' "$k/dist/katex.min.css" | grep -vq 'src:url(fonts
 fi
 
 rm -rf "$dest/katex" "$dest/iframe-worker"
-mkdir -p "$dest/katex/contrib" "$dest/katex/fonts" "$dest/iframe-worker"
+mkdir -p "$dest/katex/fonts" "$dest/iframe-worker"
 cp "$k/dist/katex.min.js" "$k/dist/katex.min.css" "$dest/katex/"
-cp "$k/dist/contrib/auto-render.min.js" "$dest/katex/contrib/"
 cp "$k"/dist/fonts/*.woff2 "$dest/katex/fonts/"
 cp "$k/LICENSE" "$dest/katex/LICENSE"
 cp "$w/shim/index.js" "$dest/iframe-worker/shim.js"
@@ -52,10 +51,12 @@ cat > "$dest/katex/README.md" <<README
 # KaTeX $KATEX_VERSION (vendored)
 
 From the npm package \`katex@$KATEX_VERSION\` (MIT, see \`LICENSE\`), copied by
-\`scripts/vendor_katex.sh\`; do not edit by hand. \`docs/assets/javascripts/katex.js\` uses it to
-render the math that pymdownx.arithmatex leaves in the pages.
+\`scripts/vendor_katex.sh\`; do not edit by hand. \`publish/katex_math.py\` runs \`katex.min.js\`
+when the site is built, to render the math that pymdownx.arithmatex marks up in the pages; the
+built site has no copy of it (mkdocs.yml, \`exclude_docs\`). The pages load \`katex.min.css\`
+and the fonts their formulas use.
 
-Kept: \`katex.min.js\`, \`katex.min.css\`, \`contrib/auto-render.min.js\` and \`fonts/*.woff2\`.
+Kept: \`katex.min.js\`, \`katex.min.css\` and \`fonts/*.woff2\`.
 Every \`@font-face\` in \`katex.min.css\` lists woff2 first, so browsers never ask for the
 \`.woff\`/\`.ttf\` fallbacks, which are left out (the script checks this).
 

@@ -31,7 +31,8 @@ from bs4 import BeautifulSoup
 
 from publish import DOCS, ROOT
 from publish import notebooks as nbs
-from publish.notebook_hooks import clean, tex
+from publish.katex_math import KatexError
+from publish.notebook_hooks import clean, plain
 from publish.tables import generate
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
@@ -211,16 +212,19 @@ def test_built_notebook_loads_nothing_from_elsewhere(strict_build, name):
     assert len(html) < 150_000, f"notebooks/{name}/index.html is {len(html)} bytes: did the inline CSS come back?"
 
 
-def test_math_in_a_notebook_is_marked_for_katex(strict_build):
-    """A heading with math ("Why $-\\infty$ ...") in the content and in the table of contents."""
+def test_math_in_a_notebook_is_rendered_by_katex(strict_build):
+    """A heading with math ("Why $-\\infty$ ..."): KaTeX's HTML in the content, plain text in the
+    table of contents."""
     soup = _page(strict_build, "masking")
-    math = [m.get_text() for m in soup.select(".jupyter-wrapper .arithmatex")]
-    assert "\\(-\\infty\\)" in math, math
-    toc = " ".join(a.get_text() for a in soup.select(".md-sidebar--secondary .md-nav__link"))
-    assert "\\(-\\infty\\)" in toc and "$" not in toc, toc
+    math = soup.select(".jupyter-wrapper .arithmatex")
+    assert math and all(m.select_one(".katex annotation").get_text() for m in math), math
+    assert "-\\infty" in [m.select_one("annotation").get_text() for m in math]
+    toc = [" ".join(a.get_text().split()) for a in soup.select(".md-sidebar--secondary .md-nav__link")]
+    assert "Why −∞ before the softmax, and not 0 after it" in toc, toc
+    assert not any("$" in t or "\\" in t for t in toc), toc
 
 
-def test_clean_removes_the_template_and_marks_math():
+def test_clean_removes_the_template_and_renders_math():
     html = (
         '<script src="https://cdn.example/mathjax.js"> </script><style>pre { line-height: 125%; }</style>'
         '<div class="jp-RenderedMarkdown"><h2>Why $-\\infty$ and $$x^2$$<a class="anchor-link" href="#w">¶</a>'
@@ -232,14 +236,23 @@ def test_clean_removes_the_template_and_marks_math():
     )
     out = clean(html, notebook="x.ipynb")
     assert "<script" not in out and "<style" not in out and "clipboard" not in out and "cdn" not in out
-    assert '<span class="arithmatex">\\(-\\infty\\)</span>' in out
-    assert '<div class="arithmatex">\\[x^2\\]</div>' in out
+    soup = BeautifulSoup(out, "html.parser")
+    inline, display = soup.select(".arithmatex")
+    assert inline.name == "span" and inline.select_one(".katex annotation").get_text() == "-\\infty"
+    assert inline.select_one(".katex-display") is None
+    assert display.name == "div" and display.select_one(".katex-display annotation").get_text() == "x^2"
     assert "<code>$kept$</code> costs $5" in out  # code, and a lone dollar, are not math
     assert "<pre><code><span>print(1)</span></code></pre>" in out
     assert '<span class="filename">Output</span><pre><code>1\n</code></pre>' in out
     assert 'class="headerlink"' in out and "tabindex" not in out
     assert '<a download="" href="x.ipynb">' in out
-    assert tex("a $b$ c $$d$$") == "a \\(b\\) c \\[d\\]"
+    assert plain("Why $-\\infty$ and $$x^2$$") == "Why −∞ and x^2"
+
+
+def test_a_formula_katex_rejects_in_a_notebook_names_it():
+    html = '<div class="jp-RenderedMarkdown"><p>The mask $\\frac{1$ here.</p></div>'
+    with pytest.raises(KatexError, match=r"\\\(\\frac\{1\\\).*Unexpected end of input"):
+        clean(html)
 
 
 # --- no stale output from a cache --------------------------------------------------------------

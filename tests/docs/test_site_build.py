@@ -8,10 +8,13 @@ proves that they bite: it builds a copy of the project with one extra page holdi
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from bs4 import BeautifulSoup
 
 REPO = Path(__file__).resolve().parents[2]
 NAV_PAGES = ["index.html", "real-numbers/index.html", "queries-keys-values/index.html",
@@ -70,3 +73,34 @@ def test_strict_build_fails_on_broken_links(tmp_path: Path):
     warned = "\n".join(line for line in output.splitlines() if "WARNING" in line and "zz-link-check.md" in line)
     unnamed = [kind for kind, link in BAD_LINKS.items() if link.split("(")[1].rstrip(")") not in warned]
     assert not unnamed, f"no warning (only WARNING fails --strict) names {unnamed}; the build said:\n{output}"
+
+
+def test_strict_build_prints_no_warning(strict_build):
+    """Nothing the project could prevent: no WARNING line at all (the notebooks' kernels used to
+    print one each about their plain-TCP transport; publish/jupyter_config.py)."""
+    output = strict_build.proc.stdout + strict_build.proc.stderr
+    warnings = [line for line in output.splitlines() if "WARNING" in line or "Warning:" in line]
+    assert not warnings, "the build printed:\n" + "\n".join(warnings)
+
+
+def test_math_is_rendered_when_the_site_is_built(strict_build):
+    """Every formula of every page (notebooks and worked examples included) holds KaTeX's HTML
+    (publish/katex_math.py), no TeX is left for a script, and no page loads KaTeX's JavaScript,
+    which the built site does not even hold; the pages with math load katex.min.css."""
+    site = strict_build.dir
+    pages = sorted(site.rglob("*.html"))
+    formulas = 0
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        rel = path.relative_to(site).as_posix()
+        assert not re.search(r"katex(\.min)?\.js|auto-render", html), f"{rel} refers to KaTeX's JavaScript"
+        soup = BeautifulSoup(html, "html.parser")
+        math = soup.select(".arithmatex")
+        formulas += len(math)
+        raw = [m.get_text()[:60] for m in math if m.select_one(".katex") is None]
+        assert not raw, f"{rel}: math left unrendered: {raw}"
+        if math:
+            css = [link["href"] for link in soup.select("link[rel=stylesheet]")]
+            assert any(h.endswith("assets/vendor/katex/katex.min.css") for h in css), f"{rel} has math but {css}"
+    assert formulas > 300, f"only {formulas} formulas on the whole site: is arithmatex still configured?"
+    assert not list(site.rglob("katex*.js")) and not list(site.rglob("auto-render*"))

@@ -2,8 +2,8 @@
 // overflow: auto on div.arithmatex and .md-typeset__scrollwrap). A keyboard user can scroll
 // such a block only if it can take focus, so each one that overflows gets tabindex="0"
 // (axe-core rule scrollable-region-focusable, serious). Blocks that fit get no tab stop.
-// Runs on every page Material shows, again once katex.js has rendered the math and its fonts
-// have loaded, and when the window is resized.
+// Runs on every page Material shows, again once the fonts (KaTeX's among them) have loaded, and
+// when the window is resized.
 (function () {
   "use strict";
 
@@ -22,16 +22,18 @@
     }
   }
 
-  if (typeof document$ !== "undefined") {
-    document$.subscribe(update);
-  }
-  // KaTeX loads and renders after this runs (katex.js), and its fonts arrive later still:
-  // both change the width of the math.
-  document.addEventListener("katex:rendered", function () {
+  // The math is rendered when the site is built, but KaTeX's fonts arrive after the page (and
+  // after an instant navigation, a new page's formulas may need more): they change its width.
+  function updateNowAndWithFonts() {
     update();
     document.fonts.ready.then(update);
-  });
-  document.fonts.ready.then(update);
+  }
+
+  if (typeof document$ !== "undefined") {
+    document$.subscribe(updateNowAndWithFonts);
+  } else {
+    updateNowAndWithFonts();
+  }
   let pending = 0;
   window.addEventListener("resize", function () {
     clearTimeout(pending);

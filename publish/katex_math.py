@@ -1,0 +1,219 @@
+"""Python-Markdown extension (mkdocs.yml, ``markdown_extensions: - publish.katex_math``): the math
+that pymdownx.arithmatex (``generic: true``) marks up, rendered to HTML when the site is built.
+
+arithmatex leaves ``<span class="arithmatex">\\(...\\)</span>`` and ``<div class="arithmatex">\\[...\\]</div>``
+for a script to render in the reader's browser. This extension renders them with the vendored KaTeX
+itself (docs/assets/vendor/katex/katex.min.js, the file the browser ran before), executed in-process
+by V8 through the ``mini-racer`` package: the HTML is byte for byte what ``katex.renderToString``
+gives in Chromium (tests/browser/test_katex_look.py), so the formulas look as before, in light and
+dark, with only ``katex.min.css`` and its fonts on the page. The output is KaTeX's default
+``htmlAndMathml``: the HTML for the eye (``aria-hidden``) and MathML for screen readers.
+
+- Each element keeps its ``arithmatex`` wrapper (Material's styles and assets/javascripts/scrollable.js
+  find display math by it); its TeX is replaced by KaTeX's HTML.
+- A heading that holds math gets a ``data-toc-label`` in plain Unicode text (``Why −∞ before ...``):
+  the table of contents, the page title and the navigation hold text, not markup. Its ``id`` is
+  still made by the ``toc`` extension from the heading, as before.
+- A formula that KaTeX rejects (a parse error, or LaTeX-incompatible input: ``strict: "error"``)
+  raises :class:`KatexError` naming the formula and the text around it; MkDocs names the page
+  ("Error reading page 'masking.md': ...") and the build stops.
+- The JavaScript engine starts once per process and KaTeX loads into it once (``_engine``); each
+  distinct ``(tex, display)`` is rendered once (``render`` is cached).
+
+:func:`render` and :func:`plain_text` are also called by the notebook pages' hook for the math of
+the Markdown cells, which mkdocs-jupyter renders without Python-Markdown.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import html
+import json
+import re
+import threading
+import xml.etree.ElementTree as etree
+from pathlib import Path
+
+from markdown import Extension
+from markdown.treeprocessors import Treeprocessor
+
+KATEX_JS = Path(__file__).resolve().parent.parent / "docs" / "assets" / "vendor" / "katex" / "katex.min.js"
+
+# The options of every render, here and in the browser test that compares against Chromium.
+OPTIONS = {"output": "htmlAndMathml", "throwOnError": True, "strict": "error"}
+
+# A function in the engine that returns JSON: {"html": ...} or {"error": KaTeX's message}. An
+# exception thrown out of the engine would carry the whole minified source line in its text.
+_RENDER_JS = """
+function __katexMath(tex, display, options) {
+  try {
+    return JSON.stringify({ html: katex.renderToString(tex, Object.assign({ displayMode: display }, options)) });
+  } catch (error) {
+    return JSON.stringify({ error: String(error && error.message ? error.message : error) });
+  }
+}
+"""
+
+
+class KatexError(ValueError):
+    """KaTeX rejected a formula; the message names it (and, from the extension, the text around it)."""
+
+
+_lock = threading.Lock()
+
+
+@functools.cache
+def _engine():
+    """A V8 isolate with KaTeX loaded: made on first use, once per process."""
+    from py_mini_racer import MiniRacer  # imported here: a site without math never starts V8
+
+    if not KATEX_JS.is_file():
+        raise KatexError(f"KaTeX is missing: {KATEX_JS} (scripts/vendor_katex.sh vendors it)")
+    engine = MiniRacer()
+    # Closed at exit: left to the garbage collector, mini-racer (0.14) waits forever at
+    # interpreter shutdown for its event-loop thread, which is gone by then.
+    atexit.register(engine.close)
+    engine.eval(KATEX_JS.read_text(encoding="utf-8"))
+    engine.eval(_RENDER_JS)
+    return engine
+
+
+def _delimited(tex: str, display: bool) -> str:
+    return f"\\[{tex}\\]" if display else f"\\({tex}\\)"
+
+
+@functools.cache
+def render(tex: str, display: bool = False) -> str:
+    """KaTeX's HTML for the formula ``tex`` (display math if ``display``), as
+    ``katex.renderToString(tex, {displayMode: display, ...OPTIONS})``. Raises :class:`KatexError`
+    with KaTeX's message and the formula if KaTeX rejects it."""
+    if not isinstance(tex, str):
+        raise TypeError(f"tex must be a str, got {type(tex).__name__}")
+    with _lock:
+        result = json.loads(_engine().call("__katexMath", tex, display, OPTIONS))
+    if "error" in result:
+        raise KatexError(f"KaTeX cannot render the formula {_delimited(tex, display)}: {result['error']}")
+    return result["html"]
+
+
+# Plain text of a formula, for places that hold text only (the table of contents, the page's
+# title): the text of KaTeX's MathML, with the structure that flat text would lose written out.
+_MATHML = re.compile(r"<math\b.*?</math>", re.S)
+_NS = "{http://www.w3.org/1998/Math/MathML}"
+_JOINED_SUPERSCRIPTS = {"⊤", "′", "″", "∗", "*", "+", "−", "T"}
+
+
+def _grouped(text: str) -> str:
+    return text if len(text) <= 1 or text.isalnum() else f"({text})"
+
+
+def _text(el: etree.Element) -> str:
+    tag = el.tag.removeprefix(_NS)
+    parts = [_text(child) for child in el]
+    if tag == "annotation":
+        return ""
+    if tag == "msqrt":
+        return "√" + _grouped("".join(parts))
+    if tag == "mfrac" and len(parts) == 2:
+        return f"{_grouped(parts[0])}/{_grouped(parts[1])}"
+    if tag == "msub" and len(parts) == 2:
+        return f"{parts[0]}_{_grouped(parts[1])}"
+    if tag == "msup" and len(parts) == 2:
+        return parts[0] + (parts[1] if parts[1] in _JOINED_SUPERSCRIPTS else f"^{_grouped(parts[1])}")
+    if tag == "mspace":
+        return " "
+    return (el.text or "") + "".join(parts)
+
+
+@functools.cache
+def plain_text(tex: str) -> str:
+    """The formula as plain Unicode text, as a reader would type it: ``-\\infty`` → ``−∞``,
+    ``\\sqrt{d_k}`` → ``√(d_k)``, ``QK^\\top`` → ``QK⊤``. Raises :class:`KatexError` as :func:`render`."""
+    mathml = _MATHML.search(render(tex))
+    if mathml is None:  # not with OPTIONS' output, which always has MathML
+        raise KatexError(f"KaTeX gave no MathML for {_delimited(tex, False)}")
+    text = _text(etree.fromstring(mathml.group(0)))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+_WRAPPED = re.compile(r"\A\s*\\\((?P<inline>.*)\\\)\s*\Z|\A\s*\\\[(?P<display>.*)\\\]\s*\Z", re.S)
+_HEADING = re.compile(r"h[1-6]")
+_PHRASING = {"span", "em", "strong", "a", "code", "sub", "sup", "small", "mark", "abbr"}
+
+
+def _math_of(el: etree.Element) -> tuple[str, bool] | None:
+    """``(tex, display)`` of an element that arithmatex made, else None."""
+    if "arithmatex" not in (el.get("class") or "").split() or len(el) or el.text is None:
+        return None
+    match = _WRAPPED.match(el.text)
+    if match is None:
+        return None
+    if match.group("display") is not None:
+        return html.unescape(match.group("display")), True  # arithmatex escapes a block's TeX (&lt;)
+    return match.group("inline"), False  # but not an inline formula's
+
+
+def _context(el: etree.Element, parents: dict) -> str:
+    """The text of the block around ``el`` (its paragraph, list item or heading), for a message."""
+    while el in parents and el.tag in _PHRASING:
+        el = parents[el]
+    text = " ".join("".join(el.itertext()).split())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _label(heading: etree.Element) -> str:
+    """A heading's text with each formula as :func:`plain_text`."""
+    parts = [heading.text or ""]
+    for child in heading:
+        math = _math_of(child)
+        parts.append(plain_text(math[0]) if math else _label(child))
+        parts.append(child.tail or "")
+    return " ".join("".join(parts).split())
+
+
+class HeadingLabels(Treeprocessor):
+    """Before ``toc``: a heading that holds math gets a ``data-toc-label`` in plain text, which
+    ``toc`` takes as the heading's name. Its ``id`` is still made by ``toc`` from the heading's
+    text with the TeX in it, as before this extension (``why-infty-before-...``)."""
+
+    def run(self, root: etree.Element) -> None:
+        for heading in root.iter():
+            if not (isinstance(heading.tag, str) and _HEADING.fullmatch(heading.tag)):
+                continue
+            if "data-toc-label" in heading.attrib or not any(_math_of(el) for el in heading.iter()):
+                continue
+            try:
+                label = _label(heading)
+            except KatexError as error:
+                raise KatexError(f"{error}\n  in the heading: {_context(heading, {})}") from None
+            # escaped: toc reads a label as HTML (it strips the tags from it)
+            heading.set("data-toc-label", html.escape(label, quote=False))
+
+
+class KatexTreeprocessor(Treeprocessor):
+    """After ``toc``: each arithmatex element's TeX becomes KaTeX's HTML, stashed raw so that it
+    reaches the page unchanged."""
+
+    def run(self, root: etree.Element) -> None:
+        parents = {child: parent for parent in root.iter() for child in parent}
+        found = [(el, math) for el in root.iter() if (math := _math_of(el)) is not None]
+        for el, (tex, display) in found:
+            try:
+                rendered = render(tex, display)
+            except KatexError as error:
+                raise KatexError(f"{error}\n  in: {_context(el, parents)}") from None
+            el.text = self.md.htmlStash.store(rendered)
+
+
+class KatexExtension(Extension):
+    def extendMarkdown(self, md) -> None:
+        md.registerExtension(self)
+        # After the inline patterns (20; arithmatex's is one) and attr_list (8; an author's own
+        # {data-toc-label=...}), on each side of toc (5).
+        md.treeprocessors.register(HeadingLabels(md), "katex_math_labels", 6)
+        md.treeprocessors.register(KatexTreeprocessor(md), "katex_math", 4)
+
+
+def makeExtension(**kwargs) -> KatexExtension:
+    return KatexExtension(**kwargs)
