@@ -100,7 +100,7 @@ CASES = [
     (
         "rnn-shapes",
         lambda m: m.rnn_encoder(ones(3, 2), ones(3, 4), ones(4, 4)),
-        r"^shapes do not fit: E \(3, 2\), W_x \(3, 4\), W_h \(4, 4\)",
+        r"^shapes do not fit: E \(3, 2\), W_xh \(3, 4\), W_hh \(4, 4\)",
     ),
     (
         "rnn-bias",
