@@ -24,13 +24,8 @@ def scores(Q, K) -> np.ndarray:
     return Q @ np.swapaxes(K, -1, -2)  # (..., n, d) @ (..., d, m) -> (..., n, m)
 
 
-def softmax(S, axis: int = -1) -> np.ndarray:
-    """Softmax along ``axis``: positive weights that sum to 1.
-
-    S: any shape -> the same shape. Subtracting the largest entry first keeps exp() from
-    overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
-    -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
-    """
+def _as_scores(S) -> np.ndarray:
+    """``S`` as a float array (float32 kept, anything else float64); ValueError if it is not numbers."""
     try:
         S = np.asarray(S)
     except ValueError as exc:  # ragged rows
@@ -40,6 +35,17 @@ def softmax(S, axis: int = -1) -> np.ndarray:
             S = S.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"S must be an array of numbers: {exc}") from None
+    return S
+
+
+def softmax(S, axis: int = -1) -> np.ndarray:
+    """Softmax along ``axis``: positive weights that sum to 1.
+
+    S: any shape -> the same shape. Subtracting the largest entry first keeps exp() from
+    overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
+    -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
+    """
+    S = _as_scores(S)
     if S.ndim == 0 or S.size == 0:
         raise ValueError(f"S must have at least one entry along axis {axis}, got shape {S.shape}")
     if not -S.ndim <= axis < S.ndim:
@@ -64,15 +70,7 @@ def softmax_terms(S, mask=None) -> tuple[np.ndarray, np.ndarray]:
     nothing is subtracted first: these are the numbers a reader checks, so a score whose e^score
     overflows (above about 709 in float64) is an error, and so is a row with no score that counts.
     """
-    try:
-        S = np.asarray(S)
-    except ValueError as exc:  # ragged rows
-        raise ValueError(f"S must be an array of numbers: {exc}") from None
-    if S.dtype != np.float32:
-        try:
-            S = S.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"S must be an array of numbers: {exc}") from None
+    S = _as_scores(S)
     if S.ndim == 0 or S.size == 0:
         raise ValueError(f"S must have at least one entry along its last axis, got shape {S.shape}")
     if np.isnan(S).any() or np.isposinf(S).any():

@@ -28,13 +28,8 @@ def scores(Q, K) -> torch.Tensor:
     return Q @ K.transpose(-2, -1)  # (..., n, d) @ (..., d, m) -> (..., n, m)
 
 
-def softmax(S, axis: int = -1) -> torch.Tensor:
-    """Softmax along ``axis``: positive weights that sum to 1.
-
-    S: any shape -> the same shape. Subtracting the largest entry first keeps exp() from
-    overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
-    -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
-    """
+def _as_scores(S) -> torch.Tensor:
+    """``S`` as a float tensor (float32 kept, anything else float64); ValueError if it is not numbers."""
     if isinstance(S, torch.Tensor):
         if S.is_complex():
             raise ValueError(f"S must be an array of numbers: got dtype {S.dtype}")
@@ -50,6 +45,17 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"S must be an array of numbers: {exc}") from None
         S = torch.from_numpy(arr.copy())
+    return S
+
+
+def softmax(S, axis: int = -1) -> torch.Tensor:
+    """Softmax along ``axis``: positive weights that sum to 1.
+
+    S: any shape -> the same shape. Subtracting the largest entry first keeps exp() from
+    overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
+    -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
+    """
+    S = _as_scores(S)
     if S.ndim == 0 or S.numel() == 0:
         raise ValueError(f"S must have at least one entry along axis {axis}, got shape {shape(S)}")
     if not -S.ndim <= axis < S.ndim:
@@ -74,21 +80,7 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
     nothing is subtracted first: these are the numbers a reader checks, so a score whose e^score
     overflows (above about 709 in float64) is an error, and so is a row with no score that counts.
     """
-    if isinstance(S, torch.Tensor):
-        if S.is_complex():
-            raise ValueError(f"S must be an array of numbers: got dtype {S.dtype}")
-        S = S if S.dtype == torch.float32 else S.to(torch.float64)
-    else:
-        try:
-            arr = np.asarray(S)
-        except ValueError as exc:  # ragged rows
-            raise ValueError(f"S must be an array of numbers: {exc}") from None
-        if arr.dtype != np.float32:
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"S must be an array of numbers: {exc}") from None
-        S = torch.from_numpy(arr.copy())
+    S = _as_scores(S)
     if S.ndim == 0 or S.numel() == 0:
         raise ValueError(f"S must have at least one entry along its last axis, got shape {shape(S)}")
     if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):

@@ -262,6 +262,29 @@ CASES = [
     ),
     ("padding-bad-n", lambda m: m.padding_mask([1], 0), r"^n must be a positive integer, got 0$"),
     ("positional-d", lambda m: m.sinusoidal_positional_encoding(4, 0), r"^d must be a positive integer, got 0$"),
+    # the softmax written out: e^score and the row totals
+    ("terms-ragged", lambda m: m.attention.softmax_terms([[1.0], [1.0, 2.0]]), r"^S must be an array of numbers"),
+    ("terms-nan", lambda m: m.attention.softmax_terms(nan_at((2, 3))), r"^S must not hold NaN or \+infinity"),
+    (
+        "terms-overflow",
+        lambda m: m.attention.softmax_terms([[1.0, 800.0]]),
+        r"^S holds a score whose e\^score overflows \(largest 800\.0\); use softmax$",
+    ),
+    (
+        "terms-mask-dtype",
+        lambda m: m.attention.softmax_terms(ones(2, 3), mask=ones(2, 3)),
+        r"^mask must be boolean \(True = the score counts\), got dtype float64$",
+    ),
+    (
+        "terms-mask-shape",
+        lambda m: m.attention.softmax_terms(ones(2, 3), mask=np.ones((2, 2), bool)),
+        r"^mask has shape \(2, 2\), which does not fit the scores' shape \(2, 3\)$",
+    ),
+    (
+        "terms-empty-row",
+        lambda m: m.attention.softmax_terms(ones(3, 3), mask=mask_without_row_1()),
+        r"^S has a row \(1,\) with no score that counts \(all masked or -infinity\), shape \(3, 3\)$",
+    ),
 ]
 
 
@@ -301,4 +324,5 @@ def test_every_case_fails_with_good_input_instead():
         mod.padding_mask([1, 3], 3)
         mod.causal_mask(np.int64(2))
         mod.rnn_encoder(ones(3, 2), ones(2, 4), ones(4, 4), ones(4))
+        mod.attention.softmax_terms([[1.0, 700.0]], mask=np.ones((1, 2), bool))
         mod.additive_attention(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2), mask=np.array([True, False, True]))
