@@ -3,7 +3,7 @@
 A griffe extension, loaded by the mkdocstrings plugin (mkdocs.yml, ``extensions``), that makes
 two conventions of the source render on the page:
 
-- Sphinx cross-reference roles, :func:`load` or :mod:`selfattn_ref.scaling`. mkdocstrings renders
+- Sphinx cross-reference roles, :func:`load` or :mod:`selfattn_ref.topics.scaling`. mkdocstrings renders
   a docstring as Markdown, where a role would show as ":func:" before the name; each one becomes
   an autorefs reference to the object it names: a bare name is looked up in the docstring's
   module first, then as a full path, and an imported name leads to where it is defined. The

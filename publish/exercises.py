@@ -3,7 +3,7 @@
 
 A spec file holds a list of ``[[exercise]]`` tables. Each one names what the reader computes as an
 *answer expression* over a worked example of :mod:`selfattn_ref.examples` (or over the cost model
-of :func:`selfattn_ref.comparison.compare`), and the expected answer is computed here, from the
+of :func:`selfattn_ref.topics.rnn_comparison.compare`), and the expected answer is computed here, from the
 package, when ``make update`` runs: nobody types it. The page's script
 (``docs/assets/javascripts/exercises.js``) grades what the reader types against it, at the
 rounding the question asks for.
@@ -312,7 +312,7 @@ def load_file(path: Path) -> list[Exercise]:
             args = spec["compare"]
             if not isinstance(args, dict) or not set(args) <= {"n", "d", "d_in"}:
                 raise ExerciseSpecError(f"{at('compare')}: {{n = ..., d = ...}}")
-            from selfattn_ref.comparison import compare
+            from selfattn_ref.topics.rnn_comparison import compare
 
             try:
                 context = compare(**args)

@@ -15,6 +15,7 @@ from functools import cache
 import numpy as np
 
 from selfattn_ref import examples
+from selfattn_ref.attention import softmax_terms
 
 
 @dataclass(frozen=True)
@@ -48,12 +49,15 @@ def known_sources() -> list[str]:
     return sorted(set(examples.available()) | set(_SOURCES))
 
 
-def _grid(prefix: str, M, rows, cols, proportion=False) -> list[Quantity]:
+def grid(prefix: str, M, rows, cols, proportion: bool = False) -> list[Quantity]:
+    """One quantity per entry of the matrix M (len(rows), len(cols)), named ``prefix[row, col]``."""
     M = np.asarray(M)
+    if M.shape != (len(rows), len(cols)):
+        raise ValueError(f"{prefix}: M has shape {M.shape} but there are {len(rows)} row and {len(cols)} column labels")
     return [
-        Quantity(f"{prefix}[{rows[i]}, {cols[j]}]", float(M[i, j]), proportion)
-        for i in range(M.shape[0])
-        for j in range(M.shape[1])
+        Quantity(f"{prefix}[{r}, {c}]", float(M[i, j]), proportion)
+        for i, r in enumerate(rows)
+        for j, c in enumerate(cols)
     ]
 
 
@@ -64,14 +68,14 @@ def example_quantities(slug: str) -> list[Quantity]:
     n, d = ex.E.shape
     dims = [f"x{k + 1}" for k in range(d)]
     q: list[Quantity] = [Quantity(f"{slug} number of tokens", n), Quantity(f"{slug} embedding width", d)]
-    q += _grid(f"{slug} E", ex.E, tok, dims)
+    q += grid(f"{slug} E", ex.E, tok, dims)
     if ex.projections != "none":
         for name in ("W_Q", "W_K", "W_V"):
             W = getattr(ex, name)
-            q += _grid(f"{slug} {name}", W, dims, [f"c{k + 1}" for k in range(W.shape[1])])
+            q += grid(f"{slug} {name}", W, dims, [f"c{k + 1}" for k in range(W.shape[1])])
         for name in ("Q", "K", "V"):
             M = getattr(st, name)
-            q += _grid(f"{slug} {name}", M, tok, [f"c{k + 1}" for k in range(M.shape[1])])
+            q += grid(f"{slug} {name}", M, tok, [f"c{k + 1}" for k in range(M.shape[1])])
     if ex.projections == "random":
         q.append(Quantity(f"{slug} std of the random weights", ex.std))
     d_k = st.Q.shape[1]
@@ -80,23 +84,22 @@ def example_quantities(slug: str) -> list[Quantity]:
         Quantity(f"{slug} √d_k", float(np.sqrt(d_k))),
         Quantity(f"{slug} 1/√d_k", float(1 / np.sqrt(d_k))),
     ]
-    q += _grid(f"{slug} scores", st.scores, tok, tok)
+    q += grid(f"{slug} scores", st.scores, tok, tok)
     logits = st.scores
     if st.scaled is not None:
-        q += _grid(f"{slug} scaled scores", st.scaled, tok, tok)
+        q += grid(f"{slug} scaled scores", st.scaled, tok, tok)
         logits = st.scaled
-    allowed = np.ones_like(logits, bool) if st.mask is None else st.mask
-    e = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)
-    q += _grid(f"{slug} e^score", e, tok, tok)
-    q += [Quantity(f"{slug} row total of e^score[{tok[i]}]", float(e[i].sum())) for i in range(n)]
-    q += _grid(f"{slug} weights", st.weights, tok, tok, proportion=True)
+    e, totals = softmax_terms(logits, st.mask)
+    q += grid(f"{slug} e^score", e, tok, tok)
+    q += [Quantity(f"{slug} row total of e^score[{tok[i]}]", float(totals[i])) for i in range(n)]
+    q += grid(f"{slug} weights", st.weights, tok, tok, proportion=True)
     q += [Quantity(f"{slug} row sum of weights[{tok[i]}]", float(st.weights[i].sum()), True) for i in range(n)]
     # Plain division, the alternative to softmax that the first article rules out.
     for i in range(n):
         total = st.scores[i].sum()
         if total > 0 and (st.scores[i] >= 0).all():
             q += [Quantity(f"{slug} score share[{tok[i]}, {tok[j]}]", float(st.scores[i, j] / total)) for j in range(n)]
-    q += _grid(f"{slug} output", st.output, tok, [f"x{k + 1}" for k in range(st.output.shape[1])])
+    q += grid(f"{slug} output", st.output, tok, [f"x{k + 1}" for k in range(st.output.shape[1])])
     return q
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from selfattn_ref import examples
+from selfattn_ref.attention import softmax_terms
 
 from . import DOCS, GENERATED
 from .fmt import cell, is_integral, num, vector
@@ -89,11 +90,11 @@ def example_files(ex: examples.Example) -> dict[str, str]:
     files["dot_products.md"] = "".join(f"- {line}\n" for line in dots)
     # Step 2 written out per row: e^score, the total, the division.
     logits = st.scaled if st.scaled is not None else st.scores
+    terms, totals = softmax_terms(logits, st.mask)  # e^score (0 where masked) and each row's total
     for i in range(len(tok)):
         row = logits[i]
         allowed = np.ones(len(tok), bool) if st.mask is None else st.mask[i]
-        ex_row = np.where(allowed, np.exp(np.where(allowed, row, 0)), 0.0)
-        total = ex_row.sum()
+        ex_row, total = terms[i], totals[i]
         label = "scaled score" if st.scaled is not None else "score"
         shown = [cell(x, dec, is_integral(row)) if a else "−∞" for x, a in zip(row, allowed, strict=True)]
         lines = [

@@ -29,6 +29,12 @@ def scores(Q, K) -> np.ndarray:
     return finite(S, "the scores Q K^T overflow", Q=Q, K=K)
 
 
+def _as_scores(S) -> np.ndarray:
+    """``S`` as a float array (float32 kept, anything else float64; -inf allowed); ValueError if it
+    is not real numbers."""
+    return to_real_array(S, "S")
+
+
 def softmax(S, axis: int = -1) -> np.ndarray:
     """Softmax along ``axis``: positive weights that sum to 1.
 
@@ -36,7 +42,7 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
     -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
     """
-    S = to_real_array(S, "S")  # float32 kept, else float64; -inf allowed
+    S = _as_scores(S)
     if S.ndim == 0 or S.size == 0:
         raise ValueError(f"S must have at least one entry along axis {axis}, got shape {S.shape}")
     if not -S.ndim <= axis < S.ndim:
@@ -50,6 +56,39 @@ def softmax(S, axis: int = -1) -> np.ndarray:
         )
     e = np.exp(S - top)
     return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax_terms(S, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """The softmax written out as the pages do by hand: e^score for every score, and the totals.
+
+    S: (..., m) scores; mask: boolean, broadcastable to (..., m), True where a score counts
+    (a masked score's term is 0, as e^-inf). Returns terms (..., m) and totals (...,), the sum
+    of each row's terms, so that softmax(S) = terms / totals[..., None]. Unlike :func:`softmax`,
+    nothing is subtracted first: these are the numbers a reader checks, so a score whose e^score
+    overflows (above about 709 in float64) is an error, and so is a row with no score that counts.
+    """
+    S = _as_scores(S)
+    if S.ndim == 0 or S.size == 0:
+        raise ValueError(f"S must have at least one entry along its last axis, got shape {S.shape}")
+    if np.isnan(S).any() or np.isposinf(S).any():
+        raise ValueError(f"S must not hold NaN or +infinity, shape {S.shape}")
+    allowed = ~np.isneginf(S)  # (..., m)
+    if mask is not None:
+        m = np.asarray(mask)
+        if m.dtype != np.bool_:
+            raise ValueError(f"mask must be boolean (True = the score counts), got dtype {m.dtype}")
+        try:
+            allowed = allowed & np.broadcast_to(m, S.shape)
+        except ValueError:
+            raise ValueError(f"mask has shape {m.shape}, which does not fit the scores' shape {S.shape}") from None
+    if not allowed.any(axis=-1).all():
+        where = tuple(int(i) for i in np.argwhere(~allowed.any(axis=-1))[0])
+        raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {S.shape}")
+    with np.errstate(over="ignore"):
+        terms = np.where(allowed, np.exp(np.where(allowed, S, 0)), 0)  # (..., m)
+    if np.isinf(terms).any():
+        raise ValueError(f"S holds a score whose e^score overflows (largest {float(S[allowed].max())!r}); use softmax")
+    return terms.astype(S.dtype, copy=False), terms.sum(axis=-1)
 
 
 def mix(A, V) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Helpers the per-page snippet tests (tests/snippets/) share."""
+"""Helpers the tests share: the per-page snippet tests (tests/snippets/) and the package's
+NumPy == PyTorch checks (tests/package/)."""
 
 import numpy as np
 
@@ -8,6 +9,9 @@ def as_numpy(x) -> np.ndarray:
     return x.detach().numpy() if hasattr(x, "detach") else np.asarray(x)
 
 
-def close(actual, expected):
-    """Equal to the reference to 1e-12, whether the snippet computed in NumPy or in PyTorch."""
-    np.testing.assert_allclose(as_numpy(actual), expected, rtol=0, atol=1e-12)
+def close(actual, expected, tol: float = 1e-12) -> None:
+    """Of the same shape and equal to within ``tol`` (absolute; 1e-12 unless told), whether
+    either side was computed in NumPy or in PyTorch."""
+    actual, expected = as_numpy(actual), as_numpy(expected)
+    assert actual.shape == expected.shape, f"shape {actual.shape}, expected {expected.shape}"
+    np.testing.assert_allclose(actual, expected, rtol=0, atol=tol)

@@ -1,26 +1,23 @@
 """docs/positional-encoding.md: what the page may quote and the tables it includes.
 
-The sinusoidal encoding at d = 4 (and a longer one), "dog bites man" and "man bites dog"
-with each word's position encoding added to its embedding (softmax(X·Xᵀ)·X as in the
-worked examples, no projections, no scaling), and the word-order experiment of
-``selfattn_ref.torch.word_order``, trained once per process.
+The sinusoidal encoding at d = 4 (and a longer one), "dog bites man" and "man bites dog" with
+each word's position encoding added to its embedding (:func:`selfattn_ref.topics.positional_encoding.with_positions`),
+and the word-order experiment of :mod:`selfattn_ref.training.word_order` (PyTorch), trained once
+per process. This module only formats and registers.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from selfattn_ref import examples
-from selfattn_ref.attention import scaled_dot_product_attention, scores
 from selfattn_ref.positional import sinusoidal_positional_encoding
+from selfattn_ref.topics.positional_encoding import SENTENCES, with_positions
 
 from ..figures import SIGNED, bars, heatmap
-from ..quantities import Quantity, source
+from ..quantities import Quantity, grid, source
 from ..tables import generated, matrix_table, weights_table
 
-SENTENCES = ("dog_bites_man", "man_bites_dog")
 DECIMALS = 3  # as the two examples
 SHORT = (4, 4)  # positions 0-3 at d = 4
 LONG = (10, 8)  # positions 0-9 at d = 8
@@ -30,39 +27,19 @@ def _dims(d: int) -> list[str]:
     return [f"x{k + 1}" for k in range(d)]
 
 
-def with_positions(slug: str) -> dict[str, np.ndarray]:
-    """One example with its positions encoded: the encoding P (n, d), X = E + P (n, d), the
-    scores X·Xᵀ (n, n), the weights (n, n) and the outputs (n, d), and the outputs' mean
-    over the words (d,)."""
-    ex = examples.load(slug)
-    n, d = ex.E.shape
-    P = sinusoidal_positional_encoding(n, d)
-    X = ex.E + P
-    output, weights = scaled_dot_product_attention(X, X, X, scale=1.0)
-    return {"P": P, "X": X, "scores": scores(X, X), "weights": weights, "output": output, "mean": output.mean(axis=0)}
-
-
-def _grid(prefix: str, M, rows, cols, proportion: bool = False) -> list[Quantity]:
-    return [
-        Quantity(f"{prefix}[{r}, {c}]", float(M[i, j]), proportion)
-        for i, r in enumerate(rows)
-        for j, c in enumerate(cols)
-    ]
-
-
 @source("positional_encoding")
 def _quantities() -> list[Quantity]:
     n, d = SHORT
-    q = _grid("PE", sinusoidal_positional_encoding(n, d), [f"pos {p}" for p in range(n)], _dims(d))
+    q = grid("PE", sinusoidal_positional_encoding(n, d), [f"pos {p}" for p in range(n)], _dims(d))
     # Only what the page quotes: the encoded vectors and the scores. The weights and outputs
     # are in tables and recorded outputs; registered too, their 3-decimal values would let a
     # changed digit elsewhere on the page pass as one of them.
     for slug in SENTENCES:
         tok = list(examples.load(slug).tokens)
         st = with_positions(slug)
-        q += _grid(f"{slug} with positions: E + PE", st["X"], tok, _dims(d))
-        q += _grid(f"{slug} with positions: scores", st["scores"], tok, tok)
-    from selfattn_ref.torch.word_order import experiment, person_bites_probability  # torch only for the experiment
+        q += grid(f"{slug} with positions: E + PE", st["X"], tok, _dims(d))
+        q += grid(f"{slug} with positions: scores", st["scores"], tok, tok)
+    from selfattn_ref.training.word_order import experiment, person_bites_probability  # PyTorch, imported on use
 
     without, with_pe = experiment()
     for run, name in ((without, "without"), (with_pe, "with")):
@@ -131,7 +108,7 @@ def _encoding_heatmap() -> str:
 @generated("positional_encoding/accuracy.md")
 def _accuracy() -> str:
     """The experiment's accuracies, as the page quotes them (one decimal of a percent)."""
-    from selfattn_ref.torch.word_order import experiment
+    from selfattn_ref.training.word_order import experiment
 
     runs = zip(("Without positional encoding", "With positional encoding"), experiment(), strict=True)
     groups = [(name, [("training", run.train_accuracy), ("held-out", run.held_out_accuracy)]) for name, run in runs]

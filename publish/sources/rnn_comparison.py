@@ -1,8 +1,9 @@
 """docs/rnn-comparison.md: the tiny RNN encoder-decoder on "The cat sat", and the cost table.
 
-Everything here is computed by :mod:`selfattn_ref.comparison` (the worked RNN, whose weights
-are data in ``selfattn_ref/examples/rnn/the_cat_sat.toml``, and :func:`compare`) and by
-:func:`selfattn_ref.rnn_encoder`; this module only formats and registers.
+Everything here is computed by :mod:`selfattn_ref.topics.rnn_comparison` (the worked RNN, whose
+weights are data in ``selfattn_ref/examples/rnn/the_cat_sat.toml``, read by
+:func:`selfattn_ref.examples.load_rnn`, and :func:`~selfattn_ref.topics.rnn_comparison.compare`);
+this module only formats and registers.
 """
 
 from __future__ import annotations
@@ -11,31 +12,27 @@ from functools import cache
 
 import numpy as np
 
-from selfattn_ref.comparison import compare, load_rnn_example, run_rnn_example
-from selfattn_ref.rnn import rnn_encoder
+from selfattn_ref.examples import load_rnn
+from selfattn_ref.topics.rnn_comparison import CASES, compare, rnn_steps, without_first
 
 from ..fmt import num, vector
 from ..quantities import Quantity, source
 from ..tables import generated, matrix_table, weights_table
 
 SLUG = "the_cat_sat"
-# The (n, d) pairs of the cost table: the tiny example, a 64-token sentence at the original
-# Transformer's width, n = d, and a long input.
-CASES = ((3, 4), (64, 512), (512, 512), (4096, 512))
 WEIGHT_DECIMALS = 1  # the weights are data written with one decimal
 
 
 @cache
 def _example():
-    ex = load_rnn_example(SLUG)
-    return ex, run_rnn_example(ex)
+    ex = load_rnn(SLUG)
+    return ex, rnn_steps(ex)
 
 
 @cache
 def _without_first():
     """The encoder's states when it reads the sentence without its first token."""
-    ex, _ = _example()
-    return rnn_encoder(ex.E[1:], ex.W_xh, ex.W_hh)
+    return without_first(_example()[0])
 
 
 def _states(ex) -> list[str]:

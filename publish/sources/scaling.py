@@ -1,7 +1,7 @@
 """docs/scaling.md: why the scores are divided by √d, measured on seeded random vectors.
 
-The experiments are :func:`selfattn_ref.scaling.variance_experiment` and
-:func:`selfattn_ref.scaling.largest_weight_experiment` with their defaults (d = 4, 64, 512;
+The experiments are :func:`selfattn_ref.topics.scaling.variance_experiment` and
+:func:`selfattn_ref.topics.scaling.largest_weight_experiment` with their defaults (d = 4, 64, 512;
 10,000 pairs; 1,000 queries over 8 keys; seed 0); the tie-back to "The cat sat" is that
 example's scores with and without the division. This module only formats and registers.
 """
@@ -13,7 +13,7 @@ from functools import cache
 
 from selfattn_ref import examples
 from selfattn_ref.attention import softmax
-from selfattn_ref.scaling import KEYS, SAMPLES, TRIALS, largest_weight_experiment, variance_experiment
+from selfattn_ref.topics.scaling import KEYS, SAMPLES, TRIALS, largest_weight_experiment, variance_experiment
 
 from ..fmt import num
 from ..quantities import Quantity, source

@@ -1,7 +1,10 @@
-"""The worked examples, defined once as TOML files in this folder.
+"""The worked examples, defined once as TOML files in this folder, and their one loader.
 
-Each ``<slug>.toml`` is one example; :func:`load` reads and checks it and
-:func:`run` computes every step. A new example is one more file.
+Each ``<slug>.toml`` is one self-attention example; :func:`load` reads and checks it and
+:func:`run` computes every step. A new example is one more file. The folder ``rnn/`` holds the
+other kind, the RNN encoder-decoder of the page on RNNs (:func:`load_rnn`, keys below). Both
+kinds are read by the same code: one TOML reader, the same :class:`SpecError` naming the file,
+the key and its line, the same checks of titles, matrices and decimals.
 
 Keys of a spec file:
 
@@ -17,6 +20,11 @@ starting with a letter. Every example gets a page of its own on the site
 (made by the publishing tools beside this package), so titles must differ too;
 :func:`load_all` checks both. ``python -m publish new-example <slug>`` (a contributor's
 command, in the repository) writes a new file.
+
+Keys of an RNN spec file (``rnn/<slug>.toml``): ``title``, ``embeddings_from`` (the slug of a
+self-attention example, whose tokens and embeddings (n, d_in) the encoder reads), ``decimals``,
+the encoder's ``W_xh`` (d_in, d_h) and ``W_hh`` (d_h, d_h), the decoder state ``s`` (d_h,), and
+additive attention's ``W_s`` (d_h, d_a), ``W_h`` (d_h, d_a) and ``v`` (d_a,).
 """
 
 from __future__ import annotations
@@ -32,10 +40,12 @@ from ..attention import project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
+RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
 
 _REQUIRED = {"title", "tokens", "embeddings", "projections", "scale", "causal", "decimals"}
 _OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description"}
 _PROJECTIONS = ("none", "identity", "random", "given")
+_RNN_KEYS = {"title", "embeddings_from", "decimals", "W_xh", "W_hh", "s", "W_s", "W_h", "v"}
 SLUG = re.compile(r"[a-z][a-z0-9_]*")
 MAX_SLUG = 60
 # The playground's grid goes up to 16 x 16, and a page's tables stay readable.
@@ -117,6 +127,54 @@ def _matrix(value, where: str, key: str, *, rows: int | None = None) -> np.ndarr
     return arr
 
 
+class _Spec:
+    """One spec file's text, read as TOML and checked for unknown and missing keys; every check
+    of a value names the file, the key and its line (:meth:`where`). Both kinds of example use it."""
+
+    def __init__(self, text: str, path: Path, required: set[str], optional: frozenset[str] | set[str] = frozenset()):
+        try:
+            self.data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SpecError(f"{path}: not valid TOML: {exc}") from None
+        self.text, self.path = text, path
+        unknown = sorted(set(self.data) - required - optional)
+        if unknown:
+            raise SpecError(
+                f"{self.where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(required | optional)})"
+            )
+        missing = sorted(required - set(self.data))
+        if missing:
+            raise SpecError(f"{path}: missing key '{missing[0]}'")
+
+    def where(self, key: str) -> str:
+        return f"{self.path}{_line_of(self.text, key)}"
+
+    def matrix(self, key: str, *, rows: int | None = None) -> np.ndarray:
+        return _matrix(self.data.get(key), self.where(key), key, rows=rows)
+
+    def vector(self, key: str) -> np.ndarray:
+        value = self.data.get(key)
+        if not isinstance(value, list) or any(isinstance(x, list) for x in value):
+            raise SpecError(f"{self.where(key)}: '{key}' must be a non-empty list of numbers")
+        return _matrix([value], self.where(key), key)[0]
+
+    def title(self) -> str:
+        title = self.data["title"]
+        if not isinstance(title, str) or not title.strip() or "\n" in title or len(title) > 80:
+            raise SpecError(
+                f"{self.where('title')}: 'title' must be a non-empty string of one line, at most 80 characters"
+            )
+        return title
+
+    def decimals(self) -> int:
+        decimals = self.data["decimals"]
+        if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
+            raise SpecError(
+                f"{self.where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, got {decimals!r}"
+            )
+        return decimals
+
+
 def load_file(path: Path | str) -> Example:
     """Read and check one spec file; raise SpecError naming the file, key and line."""
     path = Path(path)
@@ -126,25 +184,9 @@ def load_file(path: Path | str) -> Example:
 def load_text(text: str, path: Path) -> Example:
     """Check ``text`` as the spec file ``path`` (which need not exist: its name gives the slug, and
     the messages name it); raise SpecError naming the file, key and line."""
-    try:
-        spec = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML: {exc}") from None
-
-    def where(key: str) -> str:
-        return f"{path}{_line_of(text, key)}"
-
-    unknown = sorted(set(spec) - _REQUIRED - _OPTIONAL)
-    if unknown:
-        raise SpecError(
-            f"{where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(_REQUIRED | _OPTIONAL)})"
-        )
-    missing = sorted(_REQUIRED - set(spec))
-    if missing:
-        raise SpecError(f"{path}: missing key '{missing[0]}'")
-    title = spec["title"]
-    if not isinstance(title, str) or not title.strip() or "\n" in title or len(title) > 80:
-        raise SpecError(f"{where('title')}: 'title' must be a non-empty string of one line, at most 80 characters")
+    reader = _Spec(text, path, _REQUIRED, _OPTIONAL)
+    spec, where = reader.data, reader.where
+    title = reader.title()
     if "description" in spec and not isinstance(spec["description"], str):
         raise SpecError(f"{where('description')}: 'description' must be a string (Markdown)")
     tokens = spec["tokens"]
@@ -158,7 +200,7 @@ def load_text(text: str, path: Path) -> Example:
             )
     if len(tokens) > MAX_TOKENS:
         raise SpecError(f"{where('tokens')}: 'tokens' has {len(tokens)} tokens; at most {MAX_TOKENS}")
-    E = _matrix(spec["embeddings"], where("embeddings"), "embeddings")
+    E = reader.matrix("embeddings")
     if E.shape[0] != len(tokens):
         raise SpecError(
             f"{where('embeddings')}: 'embeddings' has {E.shape[0]} vectors but 'tokens' has {len(tokens)} tokens"
@@ -168,11 +210,7 @@ def load_text(text: str, path: Path) -> Example:
     for key in ("scale", "causal"):
         if not isinstance(spec[key], bool):
             raise SpecError(f"{where(key)}: '{key}' must be true or false, got {spec[key]!r}")
-    decimals = spec["decimals"]
-    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
-        raise SpecError(
-            f"{where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, got {decimals!r}"
-        )
+    decimals = reader.decimals()
     kind = spec["projections"]
     if kind not in _PROJECTIONS:
         raise SpecError(f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {kind!r}")
@@ -191,7 +229,7 @@ def load_text(text: str, path: Path) -> Example:
         W_Q, W_K, W_V = random_projections(seed, d, std)
         extra -= {"seed", "std"}
     elif kind == "given":
-        W_Q, W_K, W_V = (_matrix(spec.get(k), where(k), k, rows=d) for k in ("W_Q", "W_K", "W_V"))
+        W_Q, W_K, W_V = (reader.matrix(k, rows=d) for k in ("W_Q", "W_K", "W_V"))
         if W_Q.shape[1] != W_K.shape[1]:
             raise SpecError(f"{where('W_K')}: 'W_Q' and 'W_K' must have the same number of columns")
         extra -= {"W_Q", "W_K", "W_V"}
@@ -296,3 +334,84 @@ def number_literal(x: float) -> str:
     """``x`` as TOML and Python write it: integral values without a point, others in full (repr)."""
     x = float(x)
     return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
+
+
+# --- the other kind: the RNN encoder-decoder of docs/rnn-comparison.md -------------------------
+
+
+@dataclass(frozen=True)
+class RNNExample:
+    """The tiny RNN encoder-decoder: the tokens and embeddings E (n, d_in) of a self-attention
+    example, the encoder's weights W_xh (d_in, d_h) and W_hh (d_h, d_h), a decoder state s
+    (d_h,), and additive attention's W_s (d_h, d_a), W_h (d_h, d_a) and v (d_a,)."""
+
+    slug: str
+    title: str
+    tokens: tuple[str, ...]
+    E: np.ndarray  # (n, d_in)
+    W_xh: np.ndarray  # (d_in, d_h), input to hidden
+    W_hh: np.ndarray  # (d_h, d_h), hidden to hidden
+    s: np.ndarray  # (d_h,), the decoder's state
+    W_s: np.ndarray  # (d_h, d_a), decoder state to attention units
+    W_h: np.ndarray  # (d_h, d_a), encoder state to attention units
+    v: np.ndarray  # (d_a,)
+    decimals: int
+    path: Path
+
+
+def available_rnn() -> list[str]:
+    """Slugs of every RNN spec file (``rnn/<slug>.toml``), sorted."""
+    return sorted(p.stem for p in RNN_DIR.glob("*.toml"))
+
+
+def load_rnn(slug: str = "the_cat_sat") -> RNNExample:
+    """Load the RNN example ``slug`` (a file ``rnn/<slug>.toml`` in this folder)."""
+    # a name that cannot be a slug (too long, a path, a NUL) is refused before touching the filesystem
+    if not isinstance(slug, str) or slug_problem(slug) or not (RNN_DIR / f"{slug}.toml").is_file():
+        raise ValueError(f"unknown RNN example {slug!r}; available: {', '.join(available_rnn())}")
+    return load_rnn_file(RNN_DIR / f"{slug}.toml")
+
+
+def load_rnn_file(path: Path | str) -> RNNExample:
+    """Read and check one RNN spec file (keys: see the module's text); raise SpecError naming
+    the file, the key and its line when a key is missing, unknown or has the wrong shape."""
+    path = Path(path)
+    reader = _Spec(path.read_text(encoding="utf-8"), path, _RNN_KEYS)
+    spec, where = reader.data, reader.where
+    title = reader.title()
+    if spec["embeddings_from"] not in available():
+        raise SpecError(
+            f"{where('embeddings_from')}: 'embeddings_from' must name a worked example, one of {available()}, "
+            f"got {spec['embeddings_from']!r}"
+        )
+    base = load(spec["embeddings_from"])
+    W_xh = reader.matrix("W_xh", rows=base.E.shape[1])
+    d_h = W_xh.shape[1]
+    W_hh = reader.matrix("W_hh", rows=d_h)
+    s = reader.vector("s")
+    W_s = reader.matrix("W_s", rows=d_h)
+    W_h = reader.matrix("W_h", rows=d_h)
+    v = reader.vector("v")
+    if W_hh.shape != (d_h, d_h):
+        raise SpecError(f"{where('W_hh')}: 'W_hh' must have shape ({d_h}, {d_h}), got {W_hh.shape}")
+    if s.shape != (d_h,):
+        raise SpecError(f"{where('s')}: 's' must have {d_h} entries, got {s.shape[0]}")
+    if W_h.shape[1] != W_s.shape[1] or v.shape != (W_s.shape[1],):
+        raise SpecError(
+            f"{where('v')}: 'W_s', 'W_h' and 'v' must have the same attention width, "
+            f"got {W_s.shape}, {W_h.shape} and {v.shape}"
+        )
+    return RNNExample(
+        slug=path.stem,
+        title=title,
+        tokens=base.tokens,
+        E=base.E,
+        W_xh=W_xh,
+        W_hh=W_hh,
+        s=s,
+        W_s=W_s,
+        W_h=W_h,
+        v=v,
+        decimals=reader.decimals(),
+        path=path,
+    )

@@ -1,1 +1,21 @@
-"""Computations that a page of the site quotes beyond the worked examples, one module a topic."""
+"""The computations the pages quote beyond the worked examples, one module a page.
+
+Each module is named after its page's generated tables (``docs/generated/<module>/``) and its
+audit source in the publishing tools (``publish/sources/<module>.py``, which only formats and
+registers what is computed here):
+
+- :mod:`selfattn_ref.topics.masking`: the causal mask as a matrix to add, zeroing weights after
+  the softmax instead, and a padded batch (docs/masking.md);
+- :mod:`selfattn_ref.topics.multi_head`: "The cat sat" with two heads (docs/multi-head.md);
+- :mod:`selfattn_ref.topics.positional_encoding`: two sentences with their positions encoded
+  (docs/positional-encoding.md; the word-order training run is :mod:`selfattn_ref.training.word_order`);
+- :mod:`selfattn_ref.topics.rnn_comparison`: the worked RNN encoder-decoder step by step, and
+  what a layer of each kind costs (docs/rnn-comparison.md);
+- :mod:`selfattn_ref.topics.scaling`: why the scores are divided by √d, on seeded random
+  vectors (docs/scaling.md), with a PyTorch twin in ``selfattn_ref.torch.topics.scaling``;
+- :mod:`selfattn_ref.topics.mistakes`: classic mistakes next to the right computation
+  (docs/mistakes.md).
+
+Everything is made of the package's functions, in NumPy and float64. A computation that the page
+fixes (no arguments) is computed once per process and cached: do not change the arrays it returns.
+"""

@@ -11,11 +11,12 @@ from .attention import mix, project, scaled_dot_product_attention, scores, self_
 from .masks import causal_mask, padding_mask
 from .multihead import multi_head_attention
 from .positional import sinusoidal_positional_encoding
-from .rnn import additive_attention, rnn_encoder
+from .rnn import additive_attention, dot_attention, rnn_encoder
 
 __all__ = [
     "additive_attention",
     "causal_mask",
+    "dot_attention",
     "mix",
     "multi_head_attention",
     "padding_mask",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from .._validate import as_scale, to_real_array
@@ -31,6 +32,17 @@ def scores(Q, K) -> torch.Tensor:
     return finite(Q @ K.transpose(-2, -1), "the scores Q K^T overflow", Q=Q, K=K)  # (..., n, m)
 
 
+def _as_scores(S) -> torch.Tensor:
+    """``S`` as a float tensor (float32 kept, anything else float64); ValueError if it is not numbers."""
+    if isinstance(S, torch.Tensor):
+        if S.is_complex():
+            raise complex_error("S", S.dtype)
+        S = S if S.dtype == torch.float32 else S.to(torch.float64)
+    else:
+        S = torch.from_numpy(to_real_array(S, "S").copy())  # float32 kept, else float64; -inf allowed
+    return S
+
+
 def softmax(S, axis: int = -1) -> torch.Tensor:
     """Softmax along ``axis``: positive weights that sum to 1.
 
@@ -38,12 +50,7 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
     overflowing and changes nothing else, because softmax(s + c) = softmax(s). Entries of
     -inf (masked scores) get weight 0; NaN, +inf or a slice that is all -inf is an error.
     """
-    if isinstance(S, torch.Tensor):
-        if S.is_complex():
-            raise complex_error("S", S.dtype)
-        S = S if S.dtype == torch.float32 else S.to(torch.float64)
-    else:
-        S = torch.from_numpy(to_real_array(S, "S").copy())  # float32 kept, else float64; -inf allowed
+    S = _as_scores(S)
     if S.ndim == 0 or S.numel() == 0:
         raise ValueError(f"S must have at least one entry along axis {axis}, got shape {shape(S)}")
     if not -S.ndim <= axis < S.ndim:
@@ -57,6 +64,41 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
         )
     e = torch.exp(S - top)  # largest entry of each slice becomes exp(0) = 1
     return e / e.sum(dim=axis, keepdim=True)
+
+
+def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """The softmax written out as the pages do by hand: e^score for every score, and the totals.
+
+    S: (..., m) scores; mask: boolean, broadcastable to (..., m), True where a score counts
+    (a masked score's term is 0, as e^-inf). Returns terms (..., m) and totals (...,), the sum
+    of each row's terms, so that softmax(S) = terms / totals[..., None]. Unlike :func:`softmax`,
+    nothing is subtracted first: these are the numbers a reader checks, so a score whose e^score
+    overflows (above about 709 in float64) is an error, and so is a row with no score that counts.
+    """
+    S = _as_scores(S)
+    if S.ndim == 0 or S.numel() == 0:
+        raise ValueError(f"S must have at least one entry along its last axis, got shape {shape(S)}")
+    if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
+        raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
+    allowed = ~torch.isneginf(S)  # (..., m)
+    if mask is not None:
+        m = mask if isinstance(mask, torch.Tensor) else np.asarray(mask)
+        is_bool = m.dtype == torch.bool if isinstance(m, torch.Tensor) else m.dtype == np.bool_
+        if not is_bool:
+            raise ValueError(f"mask must be boolean (True = the score counts), got dtype {m.dtype}")
+        m = m if isinstance(m, torch.Tensor) else torch.from_numpy(m.copy())
+        try:
+            allowed = allowed & torch.broadcast_to(m, S.shape)
+        except RuntimeError:
+            raise ValueError(f"mask has shape {shape(m)}, which does not fit the scores' shape {shape(S)}") from None
+    empty = ~allowed.any(dim=-1)
+    if bool(empty.any()):
+        where = tuple(int(i) for i in torch.nonzero(empty)[0])
+        raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {shape(S)}")
+    terms = torch.where(allowed, torch.exp(torch.where(allowed, S, 0)), 0)  # (..., m)
+    if bool(torch.isinf(terms).any()):
+        raise ValueError(f"S holds a score whose e^score overflows (largest {S[allowed].max().item()!r}); use softmax")
+    return terms, terms.sum(dim=-1)
 
 
 def mix(A, V) -> torch.Tensor:

@@ -3,7 +3,8 @@ whole public API, each function with its signature, and the shapes of the arrays
 
 The public API is read from the package, not from the page: the names of ``__all__`` where a
 module has one, else the functions and classes a module defines under a name without ``_``, in
-every module of ``selfattn_ref`` and ``selfattn_ref.torch`` but those left out below with a reason.
+every module of ``selfattn_ref`` and its subpackages (``torch``, ``topics``, ``training``) but those
+left out below with a reason.
 A new module or function that the page does not show fails here, and so does a function that
 takes or returns arrays and does not say their shapes.
 """
@@ -21,6 +22,7 @@ from bs4 import BeautifulSoup
 
 import selfattn_ref
 import selfattn_ref.torch
+import selfattn_ref.training
 
 # Modules of the package that are not its API, with the reason.
 NOT_API = {
@@ -29,20 +31,21 @@ NOT_API = {
 # The worked-example loader: the names the page shows (docs/api.md lists them as `members`).
 EXAMPLES_API = [
     "available", "load", "load_file", "load_all", "run", "random_projections",
-    "Example", "Steps", "SpecError",
+    "Example", "Steps", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
 ]  # fmt: skip
 
 # Functions that neither take nor return arrays, so have no shapes to state.
 NO_ARRAYS = {
-    "selfattn_ref.comparison.compare": "integers in, a dict of counts out",
+    "selfattn_ref.topics.rnn_comparison.compare": "integers in, a dict of counts out",
     "selfattn_ref.examples.available": "the slugs of the example files",
+    "selfattn_ref.examples.available_rnn": "the slugs of the RNN example files",
     "selfattn_ref.examples.load_all": "the spec files in, Examples (whose fields give the shapes) out",
-    "selfattn_ref.torch.word_order.is_held_out": "two indices in, a bool out",
-    "selfattn_ref.torch.word_order.sentences": "(sentence, label) pairs",
-    "selfattn_ref.torch.word_order.reverse": "a sentence in, a sentence out",
-    "selfattn_ref.torch.word_order.person_bites_probability": "a sentence in, a probability out",
-    "selfattn_ref.torch.word_order.train": "settings in, a Run (a model and its scores) out",
-    "selfattn_ref.torch.word_order.experiment": "the two published Runs",
+    "selfattn_ref.training.word_order.is_held_out": "two indices in, a bool out",
+    "selfattn_ref.training.word_order.sentences": "(sentence, label) pairs",
+    "selfattn_ref.training.word_order.reverse": "a sentence in, a sentence out",
+    "selfattn_ref.training.word_order.person_bites_probability": "a sentence in, a probability out",
+    "selfattn_ref.training.word_order.train": "settings in, a Run (a model and its scores) out",
+    "selfattn_ref.training.word_order.experiment": "the two published Runs",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the
@@ -52,13 +55,16 @@ SHAPE = re.compile(rf"\({DIM}(?:, {DIM})+\)|\({DIM},\)|\(\.\.\.\)|\bany shape\b"
 
 
 def _modules() -> list[str]:
+    """Every module of the package, in every subpackage, but private ones, NOT_API and the
+    packages that only gather modules (``selfattn_ref.torch``'s names are its modules')."""
     found = []
-    for package in (selfattn_ref, selfattn_ref.torch):
-        for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
-            short = info.name.rsplit(".", 1)[1]
-            if short.startswith("_") or info.name in NOT_API or info.name == "selfattn_ref.torch":
-                continue
-            found.append(info.name)
+    for info in pkgutil.walk_packages(selfattn_ref.__path__, "selfattn_ref."):
+        parts = info.name.split(".")
+        if any(p.startswith("_") for p in parts) or info.name in NOT_API:
+            continue
+        if info.ispkg and info.name != "selfattn_ref.examples":
+            continue
+        found.append(info.name)
     return sorted(found)
 
 
@@ -146,7 +152,9 @@ def test_the_api_is_found():
     """The checks below see the package: the names of both __all__, the loader, the experiments."""
     assert "selfattn_ref.attention.scaled_dot_product_attention" in API
     assert "selfattn_ref.torch.attention.scaled_dot_product_attention" in API
-    assert "selfattn_ref.examples.Steps" in API and "selfattn_ref.scaling.largest_weights" in API
+    assert "selfattn_ref.examples.Steps" in API and "selfattn_ref.topics.scaling.largest_weights" in API
+    assert "selfattn_ref.torch.topics.scaling.largest_weights" in API and "selfattn_ref.topics.masking.padding" in API
+    assert "selfattn_ref.training.word_order.train" in API and "selfattn_ref.examples.load_rnn" in API
     assert len(API) >= 2 * len(selfattn_ref.__all__) + len(EXAMPLES_API)
 
 

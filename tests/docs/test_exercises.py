@@ -14,9 +14,9 @@ import pytest
 from publish import DOCS, GENERATED
 from publish import exercises as exr
 from selfattn_ref import examples, scaled_dot_product_attention
-from selfattn_ref.comparison import compare
 from selfattn_ref.masks import causal_mask
 from selfattn_ref.positional import sinusoidal_positional_encoding
+from selfattn_ref.topics.rnn_comparison import compare
 
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [

@@ -131,7 +131,7 @@ def test_bars_are_visible_on_both_backgrounds():
 
 
 def test_accuracy_bars_are_the_experiments_numbers():
-    from selfattn_ref.torch.word_order import experiment
+    from selfattn_ref.training.word_order import experiment
 
     without, with_pe = experiment()
     svg = svg_of("positional_encoding/accuracy.md")

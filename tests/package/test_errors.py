@@ -102,7 +102,7 @@ CASES = [
     (
         "rnn-shapes",
         lambda m: m.rnn_encoder(ones(3, 2), ones(3, 4), ones(4, 4)),
-        r"^shapes do not fit: E \(3, 2\), W_x \(3, 4\), W_h \(4, 4\)",
+        r"^shapes do not fit: E \(3, 2\), W_xh \(3, 4\), W_hh \(4, 4\)",
     ),
     (
         "rnn-bias",
@@ -264,6 +264,29 @@ CASES = [
     ),
     ("padding-bad-n", lambda m: m.padding_mask([1], 0), r"^n must be a positive integer, got 0$"),
     ("positional-d", lambda m: m.sinusoidal_positional_encoding(4, 0), r"^d must be a positive integer, got 0$"),
+    # the softmax written out: e^score and the row totals
+    ("terms-ragged", lambda m: m.attention.softmax_terms([[1.0], [1.0, 2.0]]), r"^S must be an array of numbers"),
+    ("terms-nan", lambda m: m.attention.softmax_terms(nan_at((2, 3))), r"^S must not hold NaN or \+infinity"),
+    (
+        "terms-overflow",
+        lambda m: m.attention.softmax_terms([[1.0, 800.0]]),
+        r"^S holds a score whose e\^score overflows \(largest 800\.0\); use softmax$",
+    ),
+    (
+        "terms-mask-dtype",
+        lambda m: m.attention.softmax_terms(ones(2, 3), mask=ones(2, 3)),
+        r"^mask must be boolean \(True = the score counts\), got dtype float64$",
+    ),
+    (
+        "terms-mask-shape",
+        lambda m: m.attention.softmax_terms(ones(2, 3), mask=np.ones((2, 2), bool)),
+        r"^mask has shape \(2, 2\), which does not fit the scores' shape \(2, 3\)$",
+    ),
+    (
+        "terms-empty-row",
+        lambda m: m.attention.softmax_terms(ones(3, 3), mask=mask_without_row_1()),
+        r"^S has a row \(1,\) with no score that counts \(all masked or -infinity\), shape \(3, 3\)$",
+    ),
 ]
 
 
@@ -303,6 +326,7 @@ def test_every_case_fails_with_good_input_instead():
         mod.padding_mask([1, 3], 3)
         mod.causal_mask(np.int64(2))
         mod.rnn_encoder(ones(3, 2), ones(2, 4), ones(4, 4), ones(4))
+        mod.attention.softmax_terms([[1.0, 700.0]], mask=np.ones((1, 2), bool))
         mod.additive_attention(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2), mask=np.array([True, False, True]))
 
 
@@ -331,10 +355,10 @@ def full(shape, value):
 
 def find(pkg, name):
     """The function ``name`` of the NumPy or PyTorch package, wherever its module puts it
-    (the RNN scoring functions may live in the comparison or the rnn module)."""
+    (the RNN scoring functions live in the rnn module, the scaling experiments in topics)."""
     import importlib
 
-    for module in ("", ".rnn", ".comparison", ".scaling", ".word_order"):
+    for module in ("", ".rnn", ".topics.scaling"):
         try:
             mod = importlib.import_module(pkg.__name__ + module)
         except ImportError:
@@ -411,12 +435,12 @@ EXACT = [
     (
         "rnn-overflow",
         lambda m: m.rnn_encoder(full((2, 2), BIG), full((2, 2), BIG), np.eye(2)),
-        "E (2, 2), W_x (2, 2) and W_h (2, 2) are too large: at step 1, the input to tanh overflows in float64",
+        "E (2, 2), W_xh (2, 2) and W_hh (2, 2) are too large: at step 1, the input to tanh overflows in float64",
     ),
     (
         "rnn-overflow-bias",
         lambda m: m.rnn_encoder(ones(2, 2), np.eye(2), np.eye(2), b=[MAX, 0.0], h0=[MAX, 0.0]),
-        "E (2, 2), W_x (2, 2), W_h (2, 2), b (2,) and h0 (2,) are too large: at step 1, the input to tanh "
+        "E (2, 2), W_xh (2, 2), W_hh (2, 2), b (2,) and h0 (2,) are too large: at step 1, the input to tanh "
         "overflows in float64",
     ),
     (
@@ -634,13 +658,13 @@ def test_numpy_side_refuses_a_tensor_that_requires_grad(call, name):
 
 
 def test_examples_load_refuses_names_that_cannot_be_slugs_before_touching_the_filesystem():
-    from selfattn_ref import comparison, examples
+    from selfattn_ref import examples
 
     for name in ("a" * 300, "../bank_of_river", "bank\x00", "Bank_Of_River", ""):
         with pytest.raises(ValueError, match=r"^unknown example .*; available: .*bank_of_river"):
             examples.load(name)
         with pytest.raises(ValueError, match=r"^unknown RNN example .*; available: the_cat_sat$"):
-            comparison.load_rnn_example(name)
+            examples.load_rnn(name)
 
 
 def test_examples_run_names_the_example_when_its_numbers_overflow():

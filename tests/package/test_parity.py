@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 import selfattn_ref as ref
 import selfattn_ref.torch as tref
 
+from snippet_checks import close as close_to
+
 TOL = 1e-10
 FAST = settings(max_examples=80, deadline=None)
 
@@ -26,10 +28,8 @@ batch_shapes = st.lists(st.integers(1, 3), min_size=0, max_size=2).map(tuple)
 
 
 def close(a, b, tol: float = TOL) -> None:
-    a = a.detach().numpy() if isinstance(a, torch.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if isinstance(b, torch.Tensor) else np.asarray(b)
-    assert a.shape == b.shape
-    np.testing.assert_allclose(a, b, rtol=0, atol=tol)
+    """snippet_checks.close, at this file's tolerance unless told."""
+    close_to(a, b, tol)
 
 
 def random_mask(rng, shape) -> np.ndarray:
@@ -239,3 +239,28 @@ def test_torch_functions_keep_autograd():
     out, _ = tref.scaled_dot_product_attention(X, X, X, mask=tref.causal_mask(3))
     out.sum().backward()
     assert X.grad is not None and torch.isfinite(X.grad).all()
+
+
+@pytest.mark.parametrize("batch", [(), (2,), (2, 3)])
+def test_softmax_terms_are_the_softmax_written_out(batch):
+    """e^score where the mask allows (0 elsewhere, and for -inf), totals the row sums, and
+    terms / totals the softmax of the masked scores; NumPy == PyTorch."""
+    rng = np.random.default_rng(7)
+    S = rng.normal(0, 3, (*batch, 4, 5))
+    mask = random_mask(rng, S.shape)
+    terms, totals = ref.attention.softmax_terms(S, mask)
+    np.testing.assert_array_equal(terms, np.where(mask, np.exp(S), 0))
+    np.testing.assert_array_equal(totals, terms.sum(axis=-1))
+    close(terms / totals[..., None], ref.softmax(np.where(mask, S, -np.inf)))
+    t_terms, t_totals = tref.attention.softmax_terms(S, mask)
+    close(t_terms, terms)
+    close(t_totals, totals)
+    S_inf = np.where(mask, S, -np.inf)  # -inf counts as masked
+    np.testing.assert_array_equal(ref.attention.softmax_terms(S_inf)[0], terms)
+    close(tref.attention.softmax_terms(torch.from_numpy(S_inf))[0], terms)
+    e, total = ref.attention.softmax_terms([0.0, 1.0])
+    assert e.tolist() == [1.0, np.e] and total == 1 + np.e
+    f32 = ref.attention.softmax_terms(S.astype(np.float32))[0]
+    assert (
+        f32.dtype == np.float32 and tref.attention.softmax_terms(torch.from_numpy(S).float())[0].dtype == torch.float32
+    )

@@ -1,4 +1,5 @@
-"""Layer 1 for the package modules of topics that are not worked examples.
+"""Layer 1 for the computations of pages that are not worked examples (selfattn_ref.topics), the
+RNN scoring functions of selfattn_ref.rnn and the RNN example's loader.
 
 Each module has a section: its numbers, NumPy == PyTorch on the same input, properties,
 and bad input raising ValueError that names the argument, with one regex for both packages.
@@ -6,6 +7,7 @@ and bad input raising ValueError that names the argument, with one regex for bot
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -14,36 +16,30 @@ import torch
 
 import selfattn_ref as ref
 import selfattn_ref.torch as tref
-from selfattn_ref import comparison, examples, scaling
+from selfattn_ref import examples, rnn
 from selfattn_ref.examples import SpecError
-from selfattn_ref.torch import comparison as tcomparison
-from selfattn_ref.torch import scaling as tscaling
+from selfattn_ref.topics import rnn_comparison, scaling
+from selfattn_ref.torch import rnn as trnn
+from selfattn_ref.torch.topics import scaling as tscaling
 
-TOL = 1e-12
-
-
-def close(a, b, tol: float = TOL) -> None:
-    a = a.detach().numpy() if isinstance(a, torch.Tensor) else np.asarray(a)
-    b = b.detach().numpy() if isinstance(b, torch.Tensor) else np.asarray(b)
-    assert a.shape == b.shape
-    np.testing.assert_allclose(a, b, rtol=0, atol=tol)
+from snippet_checks import close
 
 
 def ones(*shape):
     return np.ones(shape)
 
 
-# === selfattn_ref.comparison ======================================================================
+# === the worked RNN: selfattn_ref.examples.load_rnn, selfattn_ref.topics.rnn_comparison =========
 
 
-@pytest.fixture(scope="module")
-def rnn():
-    ex = comparison.load_rnn_example()
-    return ex, comparison.run_rnn_example(ex)
+@pytest.fixture(scope="module", name="rnn_example")
+def rnn_example_fixture():
+    ex = examples.load_rnn()
+    return ex, rnn_comparison.rnn_steps(ex)
 
 
-def test_the_worked_rnn_reads_the_cat_sat(rnn):
-    ex, st = rnn
+def test_the_worked_rnn_reads_the_cat_sat(rnn_example):
+    ex, st = rnn_example
     base = examples.load("the_cat_sat")
     assert ex.tokens == base.tokens and ex.slug == "the_cat_sat"
     np.testing.assert_array_equal(ex.E, base.E)
@@ -52,16 +48,16 @@ def test_the_worked_rnn_reads_the_cat_sat(rnn):
     assert st.H.shape == (3, 4) and ex.decimals == 4
 
 
-def test_the_worked_rnns_numbers(rnn):
+def test_the_worked_rnns_numbers(rnn_example):
     """The numbers the page quotes, at the page's rounding."""
-    _, st = rnn
+    _, st = rnn_example
     assert [f"{x:.4f}" for x in st.H[2]] == ["0.3899", "0.3881", "0.6281", "0.4988"]
     assert [f"{x:.4f}" for x in st.additive_weights] == ["0.4190", "0.2653", "0.3157"]
     assert [f"{x:.4f}" for x in st.dot_weights] == ["0.5079", "0.1977", "0.2945"]
 
 
-def test_the_worked_rnn_steps_agree_with_the_package(rnn):
-    ex, st = rnn
+def test_the_worked_rnn_steps_agree_with_the_package(rnn_example):
+    ex, st = rnn_example
     close(st.H, ref.rnn_encoder(ex.E, ex.W_xh, ex.W_hh))
     close(st.H, tref.rnn_encoder(ex.E, ex.W_xh, ex.W_hh))
     close(np.tanh(st.before_tanh), st.H)
@@ -77,7 +73,8 @@ def test_the_worked_rnn_steps_agree_with_the_package(rnn):
 def test_the_rnn_data_file_is_not_a_self_attention_example():
     assert "the_cat_sat" in examples.available()
     assert all((examples.EXAMPLES_DIR / f"{slug}.toml").is_file() for slug in examples.available())
-    assert comparison.RNN_DIR.parent == examples.EXAMPLES_DIR
+    assert examples.RNN_DIR.parent == examples.EXAMPLES_DIR
+    assert examples.available_rnn() == ["the_cat_sat"]
 
 
 def seeded(seed, *shapes):
@@ -88,14 +85,14 @@ def seeded(seed, *shapes):
 @pytest.mark.parametrize("batch", [(), (2,), (2, 3)])
 def test_dot_attention_numpy_torch_and_sdpa_agree(batch):
     s, H = seeded(1, (*batch, 5), (*batch, 7, 5))
-    context, weights = comparison.dot_attention(s, H)
+    context, weights = rnn.dot_attention(s, H)
     assert context.shape == (*batch, 5) and weights.shape == (*batch, 7)
     np.testing.assert_allclose(weights.sum(axis=-1), 1, rtol=0, atol=1e-14)
-    tcontext, tweights = tcomparison.dot_attention(s, H)
+    tcontext, tweights = trnn.dot_attention(s, H)
     close(tcontext, context)
     close(tweights, weights)
-    close(comparison.dot_scores(s, H), np.einsum("...nd,...d->...n", H, s))
-    close(tcomparison.dot_scores(s, H), comparison.dot_scores(s, H))
+    close(rnn.dot_scores(s, H), np.einsum("...nd,...d->...n", H, s))
+    close(trnn.dot_scores(s, H), rnn.dot_scores(s, H))
     out, w = ref.scaled_dot_product_attention(s[..., None, :], H, H, scale=1.0)
     close(out[..., 0, :], context)
     close(w[..., 0, :], weights)
@@ -104,20 +101,21 @@ def test_dot_attention_numpy_torch_and_sdpa_agree(batch):
 @pytest.mark.parametrize("batch", [(), (3,)])
 def test_additive_scores_are_what_additive_attention_normalizes(batch):
     s, H, W_s, W_h, v = seeded(2, (*batch, 3), (*batch, 6, 4), (3, 5), (4, 5), (5,))
-    e = comparison.additive_scores(s, H, W_s, W_h, v)
+    e = rnn.additive_scores(s, H, W_s, W_h, v)
     assert e.shape == (*batch, 6)
     close(ref.softmax(e), ref.additive_attention(s, H, W_s, W_h, v)[1])
-    close(tcomparison.additive_scores(s, H, W_s, W_h, v), e)
+    close(trnn.additive_scores(s, H, W_s, W_h, v), e)
+    close(trnn.additive_attention(s, H, W_s, W_h, v)[1], ref.additive_attention(s, H, W_s, W_h, v)[1])
 
 
 def test_float32_stays_float32():
     s, H = (a.astype(np.float32) for a in seeded(3, (4,), (3, 4)))
-    assert comparison.dot_attention(s, H)[0].dtype == np.float32
-    assert tcomparison.dot_attention(torch.from_numpy(s), torch.from_numpy(H))[0].dtype == torch.float32
+    assert rnn.dot_attention(s, H)[0].dtype == np.float32
+    assert trnn.dot_attention(torch.from_numpy(s), torch.from_numpy(H))[0].dtype == torch.float32
 
 
 def test_compare_counts():
-    c = comparison.compare(3, 4)
+    c = rnn_comparison.compare(3, 4)
     assert c["rnn"] == {
         "sequential_steps": 3,
         "longest_path": 3,
@@ -133,14 +131,13 @@ def test_compare_counts():
         "multiply_adds": 216,
     }
     assert (c["n"], c["d"], c["d_in"], c["ratio"], c["between_tokens_ratio"]) == (3, 4, 4, 2.25, 1.5)
-    c = comparison.compare(10, 6, d_in=3)
+    c = rnn_comparison.compare(10, 6, d_in=3)
     assert c["rnn"]["multiply_adds"] == 10 * 3 * 6 + 10 * 6 * 6
     assert c["self_attention"]["multiply_adds"] == 3 * 10 * 3 * 6 + 2 * 10 * 10 * 6
     assert c["ratio"] == pytest.approx((3 * 3 + 2 * 10) / (3 + 6))
-    assert tcomparison.compare is comparison.compare
 
 
-# === selfattn_ref.scaling =========================================================================
+# === selfattn_ref.topics.scaling =========================================================================
 
 
 def test_dot_products_and_their_variance():
@@ -227,9 +224,17 @@ CASES = [
         lambda m: m.additive_scores(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2, 1)),
         r"^v must have 1 dimension\(s\), got shape \(2, 1\)$",
     ),
+]
+COMPARE_CASES = [
     ("compare-n-zero", lambda m: m.compare(0, 4), r"^n must be a positive integer, got 0$"),
     ("compare-d-float", lambda m: m.compare(3, 4.0), r"^d must be a positive integer, got 4\.0$"),
     ("compare-d_in-bool", lambda m: m.compare(3, 4, True), r"^d_in must be a positive integer, got True$"),
+    ("steps-not-an-example", lambda m: m.rnn_steps("the_cat_sat"), r"^ex must be an RNNExample .*, got str$"),
+    (
+        "without-first-one-token",
+        lambda m: m.without_first(dataclasses.replace(examples.load_rnn(), tokens=("The",))),
+        r"^ex must have at least 2 tokens to drop the first, got 1$",
+    ),
 ]
 SCALING_CASES = [
     (
@@ -293,10 +298,16 @@ SCALING_CASES = [
 
 
 @pytest.mark.parametrize(("call", "pattern"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-@pytest.mark.parametrize("module", [comparison, tcomparison], ids=["numpy", "torch"])
-def test_comparison_bad_input_is_named(module, call, pattern):
+@pytest.mark.parametrize("module", [rnn, trnn], ids=["numpy", "torch"])
+def test_rnn_scoring_bad_input_is_named(module, call, pattern):
     with pytest.raises(ValueError, match=pattern):
         call(module)
+
+
+@pytest.mark.parametrize(("call", "pattern"), [c[1:] for c in COMPARE_CASES], ids=[c[0] for c in COMPARE_CASES])
+def test_rnn_comparison_bad_input_is_named(call, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        call(rnn_comparison)
 
 
 @pytest.mark.parametrize(("call", "pattern"), [c[1:] for c in SCALING_CASES], ids=[c[0] for c in SCALING_CASES])
@@ -306,7 +317,7 @@ def test_scaling_bad_input_is_named(module, call, pattern):
         call(module)
 
 
-GOOD = comparison.RNN_DIR / "the_cat_sat.toml"
+GOOD = examples.RNN_DIR / "the_cat_sat.toml"
 
 
 @pytest.mark.parametrize(
@@ -330,13 +341,13 @@ def test_a_broken_rnn_file_is_named(tmp_path, old, new, pattern):
     path = tmp_path / "broken.toml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     if pattern is None:
-        assert comparison.load_rnn_file(path).slug == "broken"
+        assert examples.load_rnn_file(path).slug == "broken"
         return
     with pytest.raises(SpecError, match=pattern) as info:
-        comparison.load_rnn_file(path)
+        examples.load_rnn_file(path)
     assert str(path) in str(info.value)
 
 
 def test_an_unknown_rnn_example_is_named():
     with pytest.raises(ValueError, match=r"unknown RNN example 'the_dog'; available: the_cat_sat"):
-        comparison.load_rnn_example("the_dog")
+        examples.load_rnn("the_dog")

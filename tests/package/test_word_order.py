@@ -1,4 +1,4 @@
-"""Layer 1: the word-order experiment of selfattn_ref.torch.word_order.
+"""Layer 1: the word-order experiment of selfattn_ref.training.word_order (PyTorch only).
 
 The data make the task impossible without word order (every sentence's reverse holds the
 same words with the opposite label, in the same split); without positional encoding the
@@ -16,7 +16,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import selfattn_ref.torch as tref  # noqa: E402
-from selfattn_ref.torch import word_order as wo  # noqa: E402
+from selfattn_ref.training import word_order as wo  # noqa: E402
 
 TRAIN = wo.sentences(held_out=False)
 HELD_OUT = wo.sentences(held_out=True)

@@ -1,7 +1,7 @@
 """Snippets of docs/masking.md: a causal mask on "The cat sat" (the example the_cat_sat_causal),
 zeroing weights after the softmax instead, and a padded batch, in NumPy and PyTorch, held equal
-to the reference package and to publish/sources/masking.py; and the facts the page
-states."""
+to the reference package and to its computations for the page, selfattn_ref.topics.masking; and
+the facts the page states."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pytest
 import selfattn_ref
 from publish import SNIPPETS
 from publish.snippets import namespace, run
-from publish.sources import masking as source
 from selfattn_ref import examples
+from selfattn_ref.topics import masking as source
 
 from snippet_checks import as_numpy, close
 

@@ -1,6 +1,6 @@
 """Snippets of docs/multi-head.md: "The cat sat" with two heads of width 2 (the example
 the_cat_sat_two_heads, W_O the identity), in NumPy and PyTorch, held equal to
-selfattn_ref.multi_head_attention, to publish/sources/multi_head.py and to
+selfattn_ref.multi_head_attention, to selfattn_ref/topics/multi_head.py and to
 torch.nn.MultiheadAttention; and the facts the page states."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 import selfattn_ref
 from publish import SNIPPETS
 from publish.snippets import namespace, run
-from publish.sources import multi_head as source
 from selfattn_ref import examples
+from selfattn_ref.topics import multi_head as source
 
 from snippet_checks import close
 

@@ -5,7 +5,7 @@
 - with_positions_numpy.py / with_positions_torch.py: the sinusoidal encoding and the two
   sentences with their positions added (selfattn_ref.sinusoidal_positional_encoding and the
   page's audit source);
-- train_torch.py (PyTorch only): the word-order experiment, selfattn_ref.torch.word_order.
+- train_torch.py (PyTorch only): the word-order experiment, selfattn_ref.training.word_order.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pytest
 import selfattn_ref
 from publish import SNIPPETS
 from publish.snippets import namespace, run
-from publish.sources.positional_encoding import with_positions
 from selfattn_ref import examples
+from selfattn_ref.topics.positional_encoding import with_positions
 
 from snippet_checks import close
 
@@ -245,7 +245,7 @@ def test_dog_keeps_a_larger_share_for_itself_when_first():
 
 @pytest.fixture(scope="module")
 def trained():
-    word_order = pytest.importorskip("selfattn_ref.torch.word_order")
+    word_order = pytest.importorskip("selfattn_ref.training.word_order")
     return torch_namespace(TRAIN), word_order
 
 
@@ -297,7 +297,7 @@ def test_accuracies_and_probabilities_equal_the_packages(trained):
 
 
 def test_the_printed_table_is_the_packages_result():
-    wo = pytest.importorskip("selfattn_ref.torch.word_order")
+    wo = pytest.importorskip("selfattn_ref.training.word_order")
     without, with_pe = wo.experiment()
     lines = TRAIN.with_suffix(".out").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "96 training sentences, 32 held-out sentences"

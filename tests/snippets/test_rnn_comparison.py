@@ -1,12 +1,11 @@
 """Snippets of docs/rnn-comparison.md: the tiny RNN encoder over "The cat sat" and a decoder
 state attending to its hidden states (additive and dot-product scoring), in NumPy and
-PyTorch, held equal to selfattn_ref.comparison; and the facts the page states, the cost
-counts included."""
+PyTorch, held equal to selfattn_ref.rnn and selfattn_ref.topics.rnn_comparison; and the facts
+the page states, the cost counts included."""
 
 from __future__ import annotations
 
 import ast
-import re
 
 import numpy as np
 import pytest
@@ -14,8 +13,8 @@ import pytest
 import selfattn_ref
 from publish import SNIPPETS
 from publish.snippets import namespace, run
-from publish.sources import rnn_comparison as page_source
-from selfattn_ref import comparison, examples
+from selfattn_ref import examples, rnn
+from selfattn_ref.topics import rnn_comparison as comparison
 
 from snippet_checks import close
 
@@ -31,8 +30,8 @@ def library(path) -> str:
 
 @pytest.fixture(scope="module")
 def ref():
-    ex = comparison.load_rnn_example("the_cat_sat")
-    return ex, comparison.run_rnn_example(ex)
+    ex = examples.load_rnn("the_cat_sat")
+    return ex, comparison.rnn_steps(ex)
 
 
 def load(path):
@@ -97,7 +96,7 @@ def test_encoder_states_equal_the_reference(encoder, ref):
     _, ns = encoder
     close(ns["H"], st.H)
     close(ns["H"], selfattn_ref.rnn_encoder(ex.E, ex.W_xh, ex.W_hh))
-    close(ns["H_without_the"], page_source._without_first())
+    close(ns["H_without_the"], comparison.without_first(ex))
     close(ns["H_without_the"], selfattn_ref.rnn_encoder(ex.E[1:], ex.W_xh, ex.W_hh))
 
 
@@ -119,12 +118,12 @@ def test_decoder_attention_equals_the_reference(decoder, ref):
     _, ns = decoder
     close(ns["H"], st.H)
     close(ns["additive_scores"], st.additive_scores)
-    close(ns["additive_scores"], comparison.additive_scores(ex.s, st.H, ex.W_s, ex.W_h, ex.v))
+    close(ns["additive_scores"], rnn.additive_scores(ex.s, st.H, ex.W_s, ex.W_h, ex.v))
     context, weights = selfattn_ref.additive_attention(ex.s, st.H, ex.W_s, ex.W_h, ex.v)
     close(ns["additive_weights"], weights)
     close(ns["additive_context"], context)
-    close(ns["dot_scores"], comparison.dot_scores(ex.s, st.H))
-    context, weights = comparison.dot_attention(ex.s, st.H)
+    close(ns["dot_scores"], rnn.dot_scores(ex.s, st.H))
+    context, weights = rnn.dot_attention(ex.s, st.H)
     close(ns["dot_weights"], weights)
     close(ns["dot_context"], context)
     # Luong's dot product is scaled_dot_product_attention with one query, keys = values = H, no scaling.
@@ -169,7 +168,7 @@ def test_each_state_depends_on_the_one_before_and_never_on_later_tokens(ref):
 
 def test_dropping_the_changes_the_last_state_as_the_page_says(ref):
     ex, st = ref
-    H2 = page_source._without_first()
+    H2 = comparison.without_first(ex)
     assert H2.shape == (2, 4)
     np.testing.assert_array_equal(H2[0], selfattn_ref.rnn_encoder(ex.E[1:2], ex.W_xh, ex.W_hh)[0])
     # "unit u2 of the last state drops from 0.3881 to 0.3198 and unit u3 from 0.6281 to 0.5469"
@@ -258,7 +257,7 @@ def test_the_cat_sat_counts_and_the_formulas_on_the_page():
     assert c["rnn"]["multiply_adds"] == 3 * (4 * 4 + 4 * 4) == 96
     assert c["self_attention"]["multiply_adds"] == 3 * 3 * 4 * 4 + 3 * 3 * 4 + 3 * 3 * 4 == 216
     assert c["ratio"] == 216 / 96 == 2.25
-    for n, d in page_source.CASES:
+    for n, d in comparison.CASES:
         c = comparison.compare(n, d)
         assert c["rnn"]["multiply_adds"] == n * d * d + n * d * d
         assert c["self_attention"]["multiply_adds"] == 3 * n * d * d + n * n * d + n * n * d
@@ -282,19 +281,3 @@ def test_when_each_is_cheaper(d):
         between_cheaper = c["self_attention"]["multiply_adds_between_tokens"] < c["rnn"]["multiply_adds_between_tokens"]
         assert between_cheaper == (2 * n < d)
     assert ratios == sorted(ratios)
-
-
-def test_the_cost_table_shows_the_codes_figures():
-    table = page_source._costs()
-    for n, d in page_source.CASES:
-        assert f"n = {n}<br>d = {d}" in table
-        c = comparison.compare(n, d)
-        for model in ("rnn", "self_attention"):
-            for key in ("multiply_adds", "multiply_adds_within_tokens", "multiply_adds_between_tokens"):
-                assert f"{c[model][key]:,}" in table
-        assert f"{c['ratio']:g}" in table
-    lines = table.splitlines()
-    for label, rnn_row in (("steps one after another", 2), ("longest path", 4)):
-        assert lines[rnn_row].startswith(f"| {label} | RNN | 3 | 64 | 512 | 4,096 |")
-        assert lines[rnn_row + 1] == "| | self-attention | 1 | 1 | 1 | 1 |"
-    assert re.search(r"\| \| self-attention ÷ RNN \| 2\.25 \| 1\.625 \| 2\.5 \| 9\.5 \|", table)

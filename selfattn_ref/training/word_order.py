@@ -1,5 +1,8 @@
 """The word-order experiment: a tiny attention classifier that must tell who bites whom.
 
+PyTorch only: a training run needs autograd and an optimizer, so this module has no NumPy twin
+(and is not one of the twins in :mod:`selfattn_ref.torch`); it imports ``torch``.
+
 Every sentence is "A bites B" with one animal and one person, in both orders: "dog bites
 man" (label 0, the animal bites) and "man bites dog" (label 1, the person bites). A
 sentence and its reverse hold the same three words, so a model that cannot see word order
@@ -21,7 +24,7 @@ from functools import cache
 
 import torch
 
-from .positional import sinusoidal_positional_encoding
+from ..torch.positional import sinusoidal_positional_encoding
 
 ANIMALS = ("dog", "cat", "horse", "snake", "wolf", "fox", "bear", "goose")
 PEOPLE = ("man", "woman", "child", "king", "queen", "farmer", "nurse", "baker")

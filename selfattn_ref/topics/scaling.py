@@ -11,7 +11,7 @@ variance back to 1. The functions here measure both on seeded random vectors:
 
 The draws come from ``numpy.random.default_rng(seed)``, in the order the docstrings give,
 so a standalone script that draws the same way gets the same numbers.
-``selfattn_ref.torch.scaling`` has the same functions drawing from a seeded
+``selfattn_ref.torch.topics.scaling`` has the same functions drawing from a seeded
 ``torch.Generator``: the same experiment on other random numbers.
 """
 
@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from ._validate import as_float_array, finite
-from .attention import softmax
+from .._validate import as_float_array, finite
+from ..attention import softmax
 
 DIMS = (4, 64, 512)  # the widths the page shows
 SAMPLES = 10_000  # pairs per width in the variance experiment

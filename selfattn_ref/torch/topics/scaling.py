@@ -1,6 +1,6 @@
 """Why attention divides the scores by √d, in PyTorch.
 
-The same functions and signatures as :mod:`selfattn_ref.scaling`. The experiments draw
+The same functions and signatures as :mod:`selfattn_ref.topics.scaling`. The experiments draw
 from ``torch.Generator().manual_seed(seed)`` (float64, in the same order as the NumPy
 module), which gives other random numbers than NumPy's generator: the same experiment,
 other samples, so the figures agree only as far as sampling allows.
@@ -12,9 +12,9 @@ import math
 
 import torch
 
-from ..scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _count, _dims, _positive
-from ._validate import as_float_tensor, common_dtype, finite, shape
-from .attention import softmax
+from ...topics.scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _count, _dims, _positive
+from .._validate import as_float_tensor, common_dtype, finite, shape
+from ..attention import softmax
 
 __all__ = [
     "dot_product_variance",

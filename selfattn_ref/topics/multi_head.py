@@ -1,0 +1,63 @@
+"""The computations of docs/multi-head.md: "The cat sat" with two heads of width 2.
+
+The embeddings and W_Q = W_K = W_V come from the example the_cat_sat_two_heads (a matrix that
+regroups the features: head 1 gets x1 and x3, head 2 gets x2 and x4). The output projection
+:data:`W_O` is the identity, so the output is the two heads' outputs side by side. Everything is
+computed by :func:`selfattn_ref.multi_head_attention` and the package's functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .. import examples
+from ..attention import mix, project, scores
+from ..multihead import multi_head_attention
+
+SLUG = "the_cat_sat_two_heads"
+NUM_HEADS = 2
+W_O = np.eye(4)  # (d_model, d_model): the identity, so that the output shows each head's part
+
+
+@dataclass(frozen=True)
+class Heads:
+    """Every step of the_cat_sat_two_heads, head by head."""
+
+    tokens: tuple[str, ...]
+    d_head: int
+    Q: tuple[np.ndarray, ...]  # per head, (n, d_head): columns h·d_head .. (h+1)·d_head - 1 of E·W_Q
+    K: tuple[np.ndarray, ...]  # per head, (n, d_head)
+    V: tuple[np.ndarray, ...]  # per head, (n, d_head)
+    scaled: np.ndarray  # (num_heads, n, n): Q_h·K_hᵀ / √d_head
+    weights: np.ndarray  # (num_heads, n, n), from multi_head_attention
+    head_outputs: tuple[np.ndarray, ...]  # per head, (n, d_head): weights_h · V_h
+    output: np.ndarray  # (n, d_model), from multi_head_attention
+    decimals: int
+
+
+@cache
+def heads() -> Heads:
+    """the_cat_sat_two_heads through :func:`selfattn_ref.multi_head_attention` with NUM_HEADS
+    heads and W_O, and each head's queries, keys and values (n, d_head), scaled scores and
+    weights (num_heads, n, n) and output (n, d_head) computed on their own."""
+    ex = examples.load(SLUG)
+    output, weights = multi_head_attention(ex.E, ex.W_Q, ex.W_K, ex.W_V, W_O, NUM_HEADS)
+    Q, K, V = project(ex.E, ex.W_Q, ex.W_K, ex.W_V)  # (n, d_model) each
+    d_head = Q.shape[1] // NUM_HEADS
+    cols = [slice(h * d_head, (h + 1) * d_head) for h in range(NUM_HEADS)]
+    Qs, Ks, Vs = (tuple(M[:, c] for c in cols) for M in (Q, K, V))  # per head, (n, d_head)
+    scaled = np.stack([scores(q, k) / np.sqrt(d_head) for q, k in zip(Qs, Ks, strict=True)])  # (h, n, n)
+    head_outputs = tuple(mix(w, v) for w, v in zip(weights, Vs, strict=True))
+    return Heads(ex.tokens, d_head, Qs, Ks, Vs, scaled, weights, head_outputs, output, ex.decimals)
+
+
+@cache
+def identity_heads() -> np.ndarray:
+    """(num_heads, n, n): the weights of the two heads of the_cat_sat_two_heads' embeddings with
+    W_Q = W_K = W_V = W_O = identity."""
+    E = examples.load(SLUG).E
+    eye = np.eye(E.shape[1])
+    return multi_head_attention(E, eye, eye, eye, eye, NUM_HEADS)[1]

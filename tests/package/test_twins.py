@@ -1,0 +1,138 @@
+"""selfattn_ref.torch is the PyTorch twin of the NumPy package: the module at the same path under
+``selfattn_ref.torch`` has the same public names, each with the same parameters, so that a test can
+run both on one input. A module or a name with no twin is declared below, with the reason.
+
+The public names of a module are its ``__all__`` where it has one, else the functions and classes
+it defines under a name without ``_`` (the rule of the API page, tests/docs/test_api_page.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+pytest.importorskip("torch")
+
+import selfattn_ref  # noqa: E402
+import selfattn_ref.torch  # noqa: E402
+
+# NumPy modules with no PyTorch twin, and why.
+NUMPY_ONLY = {
+    "selfattn_ref.cli": "the reader's command line, `python -m selfattn_ref explain`, which prints NumPy's numbers",
+    "selfattn_ref.examples": "the worked examples' data and loader: TOML in, NumPy arrays out; PyTorch code reads "
+    "the same arrays (torch.from_numpy)",
+    "selfattn_ref.topics.masking": "the numbers docs/masking.md quotes, computed once with the math above; the "
+    "page's PyTorch snippets are held equal to them",
+    "selfattn_ref.topics.multi_head": "the numbers docs/multi-head.md quotes, computed once with "
+    "multi_head_attention (which has a twin)",
+    "selfattn_ref.topics.positional_encoding": "the numbers docs/positional-encoding.md quotes, computed once with "
+    "sinusoidal_positional_encoding (which has a twin)",
+    "selfattn_ref.topics.rnn_comparison": "the worked RNN's steps, computed once with selfattn_ref.rnn (whose twin "
+    "is selfattn_ref.torch.rnn), and compare, which counts with integers",
+    "selfattn_ref.topics.mistakes": "the numbers docs/mistakes.md quotes, right and deliberately wrong, computed "
+    "once in NumPy; the page's PyTorch snippets are held equal to them",
+}
+# PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
+TORCH_ONLY: dict[str, str] = {}
+# Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
+NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
+TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {}
+
+
+def modules(package) -> list[str]:
+    """Every module below ``package`` but private ones and the packages that only gather modules."""
+    out = []
+    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        if info.ispkg and info.name != "selfattn_ref.examples":
+            continue
+        out.append(info.name)
+    return sorted(out)
+
+
+NUMPY = [m for m in modules(selfattn_ref) if not m.startswith(("selfattn_ref.torch.", "selfattn_ref.training."))]
+TORCH = modules(selfattn_ref.torch)
+
+
+def twin_of(name: str) -> str:
+    return name.replace("selfattn_ref.", "selfattn_ref.torch.", 1)
+
+
+def public(module) -> dict[str, object]:
+    if hasattr(module, "__all__"):
+        return {name: getattr(module, name) for name in module.__all__}
+    return {
+        name: obj
+        for name, obj in vars(module).items()
+        if not name.startswith("_")
+        and (inspect.isfunction(obj) or inspect.isclass(obj))
+        and getattr(obj, "__module__", None) == module.__name__
+    }
+
+
+def test_the_modules_are_found():
+    assert {"selfattn_ref.attention", "selfattn_ref.rnn", "selfattn_ref.topics.scaling"} <= set(NUMPY)
+    assert {"selfattn_ref.torch.attention", "selfattn_ref.torch.rnn", "selfattn_ref.torch.topics.scaling"} <= set(TORCH)
+    assert not any(m.startswith("selfattn_ref.training") for m in NUMPY + TORCH)
+
+
+@pytest.mark.parametrize("name", NUMPY)
+def test_every_numpy_module_has_a_twin_or_a_reason(name):
+    has_twin = twin_of(name) in TORCH
+    assert has_twin != (name in NUMPY_ONLY), (
+        f"{name} has a twin and is declared NumPy-only"
+        if has_twin
+        else f"{name} has no twin {twin_of(name)}: write it, or declare the module in NUMPY_ONLY with the reason"
+    )
+
+
+@pytest.mark.parametrize("name", TORCH)
+def test_every_torch_module_has_a_twin_or_a_reason(name):
+    numpy_name = name.replace("selfattn_ref.torch.", "selfattn_ref.", 1)
+    assert (numpy_name in NUMPY) != (name in TORCH_ONLY), (
+        f"{name} has no NumPy twin {numpy_name}: a training run belongs in selfattn_ref.training; "
+        "anything else needs its twin or a line in TORCH_ONLY with the reason"
+    )
+
+
+PAIRS = [(name, twin_of(name)) for name in NUMPY if twin_of(name) in TORCH] + [("selfattn_ref", "selfattn_ref.torch")]
+
+
+@pytest.mark.parametrize(("numpy_name", "torch_name"), PAIRS, ids=[p[0] for p in PAIRS])
+def test_twins_have_the_same_public_names_and_parameters(numpy_name, torch_name):
+    np_public = public(importlib.import_module(numpy_name))
+    torch_public = public(importlib.import_module(torch_name))
+    numpy_only = set(np_public) - set(torch_public) - set(NUMPY_ONLY_NAMES.get(numpy_name, {}))
+    torch_only = set(torch_public) - set(np_public) - set(TORCH_ONLY_NAMES.get(torch_name, {}))
+    assert not numpy_only, f"{torch_name} lacks {sorted(numpy_only)}: add the twin, or declare it with a reason"
+    assert not torch_only, f"{numpy_name} lacks {sorted(torch_only)}: add the twin, or declare it with a reason"
+    assert np_public, f"{numpy_name} has no public names"
+    for name in set(np_public) & set(torch_public):
+        a, b = inspect.signature(np_public[name]), inspect.signature(torch_public[name])
+        assert [(p.name, p.kind, p.default) for p in a.parameters.values()] == [
+            (p.name, p.kind, p.default) for p in b.parameters.values()
+        ], f"{numpy_name}.{name}{a} and {torch_name}.{name}{b} take different arguments"
+
+
+def test_the_declarations_name_real_modules_and_names():
+    """A declaration outlives nothing: each names a module (and a name) that exists and has no twin."""
+    assert set(NUMPY_ONLY) <= set(NUMPY) and set(TORCH_ONLY) <= set(TORCH)
+    for declared, modules_ in ((NUMPY_ONLY_NAMES, NUMPY), (TORCH_ONLY_NAMES, TORCH)):
+        for module_name, names in declared.items():
+            assert module_name in modules_
+            assert set(names) <= set(public(importlib.import_module(module_name)))
+    assert all(reason.strip() for reason in (*NUMPY_ONLY.values(), *TORCH_ONLY.values()))
+
+
+def test_a_missing_twin_is_found():
+    """The comparison can fail: a NumPy module with one name more than its twin."""
+    import types
+
+    fake = types.ModuleType("fake")
+    fake.__all__ = ["softmax", "extra"]
+    fake.softmax, fake.extra = selfattn_ref.softmax, selfattn_ref.softmax
+    assert set(public(fake)) - set(public(importlib.import_module("selfattn_ref.torch.attention"))) == {"extra"}
