@@ -570,6 +570,7 @@ class Playground {
     on(this.copyButton, "click", () => this.copyLink());
     on(this.resetButton, "click", () => this.reset());
     on(results, "focusin", (e) => this.onCellFocus(e));
+    on(results, "click", (e) => this.onCellFocus(e)); // a number that has the focus already
     on(results, "keydown", (e) => this.onCellKeydown(e));
     on(this.explainClose, "click", () => this.closeExplanation(true));
     on(this.stepNext, "click", () => this.moveStep(1));
@@ -1324,6 +1325,7 @@ class Playground {
   }
 
   onCellFocus(e) {
+    if (this.quietFocus) return;
     const td = e.target;
     if (!(td instanceof HTMLTableCellElement) || td.tagName !== "TD") return;
     const [view, name] = this.viewOf(td.closest("table"));
@@ -1401,7 +1403,11 @@ class Playground {
     this.explainBox.hidden = true;
     this.mark("pg-explained", []);
     this.mark("pg-used", []);
-    if (returnFocus && at) this.views[at.table].cells[at.i]?.[at.j]?.focus({ preventScroll: true });
+    if (returnFocus && at) {
+      this.quietFocus = true; // back to the number, without explaining it again
+      this.views[at.table].cells[at.i]?.[at.j]?.focus({ preventScroll: true });
+      this.quietFocus = false;
+    }
   }
 
   /** The elements of a {table, i, j} of usedCells(): j null for a row, i null for a column. */
