@@ -484,7 +484,7 @@ class Playground {
       h(
         "div",
         { class: "pg-buttons" },
-        h("div", { class: "pg-field" }, h("label", { for: "pg-step-word", text: "Word" }), this.stepWord),
+        h("div", { class: "pg-field" }, h("label", { for: "pg-step-word", text: "Word to follow" }), this.stepWord),
         this.stepPrev,
         this.stepNext,
       ),
