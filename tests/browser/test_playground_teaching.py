@@ -397,6 +397,10 @@ def test_next_walks_one_word_through_the_steps(pg, site):
         seen.append(step)
         expect(page.locator("#pg-step-list li[aria-current=step]")).to_have_text(step)
         rows[step] = (page.locator("#pg-step code").text_content(), marked(page, "pg-step-row"))
+        if step == "mask":
+            expect(page.locator("#pg-step-title")).to_have_text(
+                "Step 3 of 5, mask: the word after cat gets −∞ (the causal mask)."
+            )
         k = ["score", "scale", "mask", "softmax", "mix"].index(step) + 1
         expect(page.locator("#pg-live")).to_contain_text(f"Step {k} of 5, {step}")
     assert seen == ["score", "scale", "mask", "softmax", "mix", "score"]  # and again from the start

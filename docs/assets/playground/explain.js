@@ -250,7 +250,7 @@ export function stepText(step, r, i, labels, decimals, projecting) {
           ? `the word after ${w} gets −∞`
           : `the ${hidden} words after ${w} get −∞`;
     return {
-      title: `${head}the causal mask: ${which}.`,
+      title: `${head}${which} (the causal mask).`,
       lines: alignedRows(L, [
         ["before", step.before.map(f)],
         ["masked", step.values.map(f)],
