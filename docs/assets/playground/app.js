@@ -13,6 +13,7 @@
 // #playground (and unmounts it when the page goes).
 
 import { attention, identity } from "./attention.js";
+import { STEPS, TASKS, explainCell, explanationText, rowSteps, stepText, tasksAchieved, usedCells } from "./explain.js";
 import { cell, isIntegral, matrixCells, mixLines } from "./format.js";
 import {
   LIMITS,
@@ -24,6 +25,7 @@ import {
   projectionsOf,
   sameExample,
   stateFromPreset,
+  wordLabels,
 } from "./state.js";
 
 const PRESETS_URL = new URL("../../generated/playground/presets.json", import.meta.url);
@@ -105,20 +107,27 @@ function currentScheme() {
 
 /** A matrix shown as a table, updated in place: only cells whose text changed are touched. */
 class MatrixView {
-  constructor({ id, caption, corner, heat = false, labelledBy = null }) {
+  /**
+   * explain: the name of the table for explainCell() ("scores", "scaled", "weights", "output"):
+   * each number then takes focus (one tab stop per table, the arrow keys move between numbers).
+   */
+  constructor({ id, caption, corner, heat = false, labelledBy = null, explain = null }) {
     this.heat = heat;
+    this.explain = explain;
     // A table is named by its caption, or by a heading just above it (labelledBy).
     this.caption = labelledBy ? null : h("caption", { id: `${id}-caption`, text: caption });
     this.table = h("table", { class: heat ? "pg-table pg-heat" : "pg-table", id, "aria-labelledby": labelledBy });
     // The box scrolls sideways when the table is wider than the page, so it takes focus (the
     // keyboard can scroll it), always: whether it overflows cannot be measured while the
     // browser skips it off screen (content-visibility in playground.css). Material's code
-    // blocks do the same.
+    // blocks do the same. A table whose numbers take focus needs no other tab stop: the focused
+    // number scrolls into view.
     this.wrap = h(
       "div",
-      { class: "pg-scroll", tabindex: "0", role: "region", "aria-labelledby": labelledBy ?? `${id}-caption` },
+      { class: "pg-scroll", tabindex: explain ? null : "0", role: "region", "aria-labelledby": labelledBy ?? `${id}-caption` },
       this.table,
     );
+    if (explain) this.table.dataset.explain = explain;
     this.corner = corner;
     this.rows = [];
     this.cols = [];
@@ -145,6 +154,7 @@ class MatrixView {
       const tr = h("tr", {}, th);
       const cells = cols.map(() => {
         const td = h("td");
+        if (this.explain) td.tabIndex = -1;
         tr.append(td);
         return td;
       });
@@ -152,9 +162,25 @@ class MatrixView {
       return cells;
     });
     this.table.replaceChildren(...(this.caption ? [this.caption] : []), h("thead", {}, headRow), body);
+    if (this.explain && this.cells.length > 0) this.cells[0][0].tabIndex = 0; // the table's tab stop
     this.rows = rows.slice();
     this.cols = cols.slice();
     this.scheme = null;
+  }
+
+  /** [i, j] of a cell of this table, or null. */
+  indexOf(td) {
+    for (let i = 0; i < this.cells.length; i++) {
+      const j = this.cells[i].indexOf(td);
+      if (j >= 0) return [i, j];
+    }
+    return null;
+  }
+
+  /** Cell (i, j) becomes the table's one tab stop. */
+  rove(i, j) {
+    for (const row of this.cells) for (const td of row) if (td.tabIndex === 0) td.tabIndex = -1;
+    this.cells[i][j].tabIndex = 0;
   }
 
   /** texts[i][j]: what each cell shows; weights (heatmap only): each cell's value in [0, 1]. */
@@ -270,6 +296,14 @@ class Playground {
     );
     this.copyButton = h("button", { type: "button", class: "pg-button", id: "pg-copy", text: "Copy a link to this" });
     this.copyStatus = h("span", { class: "pg-help", role: "status", id: "pg-copy-status" });
+    this.resetButton = h("button", {
+      type: "button",
+      class: "pg-button",
+      id: "pg-reset",
+      text: "Reset",
+      "aria-describedby": "pg-reset-help",
+    });
+    this.resetHelp = h("span", { class: "pg-sr", id: "pg-reset-help" });
     this.notice = h("div", { class: "pg-notice", id: "pg-notice", role: "alert" });
 
     const field = (label, control, ...rest) => h("div", { class: "pg-field" }, label, control, ...rest);
@@ -285,7 +319,7 @@ class Playground {
         h("label", { class: "pg-check" }, this.causalBox, " Causal mask: each word sees only itself and the words before it"),
       ),
       field(h("label", { for: "pg-decimals", text: "Decimals shown" }), this.decimalsSelect),
-      h("div", { class: "pg-field pg-share" }, this.copyButton, this.copyStatus),
+      h("div", { class: "pg-field pg-share" }, this.resetButton, this.resetHelp, this.copyButton, this.copyStatus),
     );
 
     // The words and their vectors.
@@ -315,6 +349,32 @@ class Playground {
       h("div", { role: "alert" }, this.wordsErrors),
       h("div", { class: "pg-buttons" }, this.addWordButton, this.addDimButton, this.removeDimButton),
       this.structureMessage,
+    );
+
+    // "Try this": small tasks beside the editor, each ticked when the reader achieves it.
+    this.taskItems = new Map();
+    const taskList = h(
+      "ul",
+      { class: "pg-tasks", id: "pg-tasks" },
+      ...TASKS.map((t) => {
+        const state = h("strong", { class: "pg-task-state", text: "Not yet" });
+        const note = h("span", { class: "pg-task-note" });
+        const li = h(
+          "li",
+          { id: `pg-task-${t.id}`, "data-done": "false" },
+          h("span", { class: "pg-task-mark", "aria-hidden": "true" }),
+          h("span", { class: "pg-task-body" }, h("span", { text: t.text }), " ", state, " ", note),
+        );
+        this.taskItems.set(t.id, { li, state, note, task: t });
+        return li;
+      }),
+    );
+    this.tasksDone = new Set();
+    const tasks = h(
+      "aside",
+      { class: "pg-section pg-try", "aria-labelledby": "pg-try-heading" },
+      h("h2", { id: "pg-try-heading", text: "Try this" }),
+      taskList,
     );
 
     // The reader's own matrices, and the learned ones (read only).
@@ -351,10 +411,21 @@ class Playground {
       Q: new MatrixView({ id: "pg-Q", caption: "Q", corner: "Q" }),
       K: new MatrixView({ id: "pg-K", caption: "K", corner: "K" }),
       V: new MatrixView({ id: "pg-V", caption: "V", corner: "V" }),
-      scores: new MatrixView({ id: "pg-scores", caption: "Scores", corner: "query ↓ key →" }),
-      scaled: new MatrixView({ id: "pg-scaled", corner: "query ↓ key →", labelledBy: "pg-scaled-heading" }),
-      weights: new MatrixView({ id: "pg-weights", caption: "Weights", corner: "query ↓ key →", heat: true }),
-      output: new MatrixView({ id: "pg-output", caption: "Outputs", corner: "output" }),
+      scores: new MatrixView({ id: "pg-scores", caption: "Scores", corner: "query ↓ key →", explain: "scores" }),
+      scaled: new MatrixView({
+        id: "pg-scaled",
+        corner: "query ↓ key →",
+        labelledBy: "pg-scaled-heading",
+        explain: "scaled",
+      }),
+      weights: new MatrixView({
+        id: "pg-weights",
+        caption: "Weights",
+        corner: "query ↓ key →",
+        heat: true,
+        explain: "weights",
+      }),
+      output: new MatrixView({ id: "pg-output", caption: "Outputs", corner: "output", explain: "output" }),
     };
     this.qkvSection = h(
       "details",
@@ -376,11 +447,72 @@ class Playground {
     });
     this.mixCode = h("code", {});
     this.mixPre.append(this.mixCode);
+
+    // How a number was made: shown under its table when the reader clicks or focuses it.
+    this.explainTitle = h("p", { class: "pg-explain-title", id: "pg-explain-title" });
+    this.explainCode = h("code", {});
+    this.explainClose = h("button", { type: "button", class: "pg-button", id: "pg-explain-close", text: "Close" });
+    this.explainBox = h(
+      "div",
+      { class: "pg-explain", id: "pg-explain", role: "region", "aria-labelledby": "pg-explain-title", hidden: true },
+      this.explainTitle,
+      h("pre", { class: "pg-scroll", tabindex: "0", "aria-label": "The arithmetic, one step a line" }, this.explainCode),
+      this.explainClose,
+    );
+    this.explained = null; // {table, i, j} of the cell explained
+    // What the reader asked for, read out by screen readers (explanations, steps, tasks done).
+    this.live = h("div", { class: "pg-sr", id: "pg-live", role: "status", "aria-live": "polite" });
+
+    // One word, step by step.
+    this.stepWord = h("select", { id: "pg-step-word" });
+    this.stepPrev = h("button", { type: "button", class: "pg-button", id: "pg-step-prev", text: "Previous step" });
+    this.stepNext = h("button", { type: "button", class: "pg-button pg-button--primary", id: "pg-step-next", text: "Next step" });
+    this.stepItems = STEPS.map((id) => h("li", { "data-step": id, text: id }));
+    this.stepTitle = h("p", { class: "pg-step-title", id: "pg-step-title" });
+    this.stepCode = h("code", {});
+    this.stepBox = h(
+      "div",
+      { class: "pg-step", id: "pg-step", hidden: true },
+      this.stepTitle,
+      h("pre", { class: "pg-scroll", tabindex: "0", "aria-labelledby": "pg-step-title", role: "region" }, this.stepCode),
+    );
+    this.step = -1; // the step shown, -1 before the first
+    const stepper = h(
+      "div",
+      { class: "pg-stepper", role: "group", "aria-labelledby": "pg-stepper-heading" },
+      h("h3", { id: "pg-stepper-heading", text: "Follow one word through the steps" }),
+      h(
+        "div",
+        { class: "pg-buttons" },
+        h("div", { class: "pg-field" }, h("label", { for: "pg-step-word", text: "Word to follow" }), this.stepWord),
+        this.stepPrev,
+        this.stepNext,
+      ),
+      h("ol", { class: "pg-step-list", id: "pg-step-list", "aria-label": "The steps" }, ...this.stepItems),
+      this.stepBox,
+    );
+
+    // The colour scale of the weights: the same colours as the cells, in either scheme.
+    this.legendBar = h("span", { class: "pg-legend-bar", "aria-hidden": "true" });
+    this.legend = h(
+      "p",
+      { class: "pg-legend", id: "pg-legend" },
+      h("span", { text: "Colour scale: weight 0" }),
+      this.legendBar,
+      h("span", { text: "1" }),
+    );
     const results = h(
       "section",
       { class: "pg-section pg-results", "aria-labelledby": "pg-results-heading" },
       h("h2", { id: "pg-results-heading", text: "Every step" }),
       this.stale,
+      h("p", {
+        class: "pg-help",
+        text:
+          "Click a number of the tables below, or move to it with Tab and the arrow keys, to see how it was made; " +
+          "the numbers it was made from are outlined.",
+      }),
+      stepper,
       this.qkvSection,
       h("h3", { text: "Step 1: score every pair" }),
       this.scoresFormula,
@@ -389,18 +521,35 @@ class Playground {
       h("h3", { text: "Step 2: normalize each row (softmax)" }),
       h("p", {
         class: "pg-help",
-        text: "Each row adds up to 1; the darker the cell, the more that word (row) attends to that word (column).",
+        text:
+          "Each row adds up to 1. The nearer a cell's colour is to the 1 end of the colour scale under the table, " +
+          "the more that word (row) attends to that word (column).",
       }),
       this.views.weights.wrap,
+      this.legend,
       h("h3", { text: "Step 3: mix the values" }),
-      h("p", { class: "pg-help", text: "Each output row is the weights of that row times the rows of V, added up." }),
+      h("p", {
+        class: "pg-help",
+        text:
+          "Each output row is the weights of that row times the rows of V, added up: column c1 of the output mixes " +
+          "column c1 of V, and so on (without projections, V is X).",
+      }),
       this.views.output.wrap,
       h("h3", { text: "Step 3 for one word, written out" }),
       h("div", { class: "pg-field" }, h("label", { for: "pg-selected", text: "Word" }), this.selectedSelect),
       this.mixPre,
     );
 
-    this.root.replaceChildren(this.notice, controls, this.projMessage, words, this.learnedSection, this.customSection, results);
+    this.root.replaceChildren(
+      this.notice,
+      controls,
+      this.projMessage,
+      h("div", { class: "pg-workbench" }, words, tasks),
+      this.learnedSection,
+      this.customSection,
+      results,
+      this.live,
+    );
     this.notice.hidden = true;
 
     // Events, delegated to the root: one listener for every field of the grids.
@@ -419,6 +568,17 @@ class Playground {
     on(this.addDimButton, "click", () => this.addDim());
     on(this.removeDimButton, "click", () => this.removeDim());
     on(this.copyButton, "click", () => this.copyLink());
+    on(this.resetButton, "click", () => this.reset());
+    on(results, "focusin", (e) => this.onCellFocus(e));
+    on(results, "click", (e) => this.onCellFocus(e)); // a number that has the focus already
+    on(results, "keydown", (e) => this.onCellKeydown(e));
+    on(this.explainClose, "click", () => this.closeExplanation(true));
+    on(this.stepNext, "click", () => this.moveStep(1));
+    on(this.stepPrev, "click", () => this.moveStep(-1));
+    on(this.stepWord, "change", () => {
+      if (this.step < 0) this.step = 0;
+      this.renderStep(true);
+    });
     on(this.qkvSection, "toggle", () => {
       if (this.qkvSection.open && this.last) this.render();
     });
@@ -463,7 +623,29 @@ class Playground {
   }
 
   defaultTitle() {
-    return this.presets.presets.find((p) => p.slug === this.presets.default).title;
+    return this.presetTitle(this.presets.default);
+  }
+
+  presetTitle(slug) {
+    return this.presets.presets.find((p) => p.slug === slug).title;
+  }
+
+  /** Back to the example last chosen (or opened by a link), as it was. */
+  reset() {
+    const slug = this.resetSlug;
+    this.hideNotice();
+    this.loadState(stateFromPreset(this.presets, slug), true);
+    this.step = -1;
+    this.renderStep(false);
+    setText(this.copyStatus, "");
+    this.announce(`Reset to the example “${this.presetTitle(slug)}”.`);
+  }
+
+  /** Read out by screen readers (a polite live region): only what the reader asked for. */
+  announce(text) {
+    // The same text twice is read twice only if the region changes in between.
+    if (this.live.textContent === text) this.live.textContent = "";
+    requestAnimationFrame(() => setText(this.live, text));
   }
 
   showNotice(text) {
@@ -495,6 +677,11 @@ class Playground {
       selected: state.selected,
     };
     if (state.projections === "custom") this.setCustom(state.W_Q, state.W_K, state.W_V);
+    const example = this.presets.presets.find((p) => sameExample(state, stateFromPreset(this.presets, p.slug)));
+    if (example) this.resetSlug = example.slug;
+    this.resetSlug ??= this.presets.default;
+    setText(this.resetHelp, `Back to the example “${this.presetTitle(this.resetSlug)}” as it was.`);
+    this.closeExplanation(false);
     this.errors.clear();
     this.scaleBox.checked = state.scale;
     this.causalBox.checked = state.causal;
@@ -564,9 +751,10 @@ class Playground {
 
   // ---- the editable grids --------------------------------------------------------------------
 
+  /** A word's label in the tables: its name, with its position when the name comes twice. */
   rowLabel(i) {
     const name = this.m.names[i];
-    return this.errors.has(`name-${i}`) || name.trim() === "" ? `word ${i + 1}` : name.trim();
+    return this.errors.has(`name-${i}`) || name.trim() === "" ? `word ${i + 1}` : wordLabels(this.m.names)[i];
   }
 
   numberInput(key, value, label) {
@@ -692,7 +880,7 @@ class Playground {
   checkNames() {
     const { names } = this.m;
     names.forEach((name, i) => {
-      this.setError(`name-${i}`, nameError(name, names.filter((_, j) => j !== i)));
+      this.setError(`name-${i}`, nameError(name));
     });
   }
 
@@ -985,6 +1173,14 @@ class Playground {
       for (let i = 0; i < n; i++) setText(options[i], this.rowLabel(i));
     }
     this.selectedSelect.value = String(this.m.selected);
+    // The word followed step by step: the same words, its own choice.
+    const chosen = Math.min(Number(this.stepWord.value) || 0, n - 1);
+    if (rebuild || this.stepWord.options.length !== n) {
+      this.stepWord.replaceChildren(...this.m.names.map((_, i) => h("option", { value: String(i), text: this.rowLabel(i) })));
+    } else {
+      for (let i = 0; i < n; i++) setText(this.stepWord.options[i], this.rowLabel(i));
+    }
+    this.stepWord.value = String(chosen);
   }
 
   changed() {
@@ -1013,7 +1209,7 @@ class Playground {
       setText(this.stale, `These numbers cannot be computed (${e.message}); the results shown are the last that could be.`);
       return;
     }
-    this.last = { state, result, labels: state.words.map((w) => w.trim()) };
+    this.last = { state, result, labels: wordLabels(state.words) };
     this.render();
     this.renderErrors();
     this.syncPreset(state);
@@ -1096,13 +1292,209 @@ class Playground {
 
     // Step 2 and step 3.
     this.views.weights.update(matrixCells(r.weights, dec), labels, labels, r.weights);
-    this.views.output.update(matrixCells(r.output, dec), labels, dims(r.output, "x"));
+    // The output's columns are V's columns (V = X without projections): c1, c2, ... as V's table.
+    this.views.output.update(matrixCells(r.output, dec), labels, dims(r.output, "c"));
     const i = Math.min(state.selected, labels.length - 1);
     setText(this.mixCode, mixLines(labels, r.weights[i], r.V, r.output[i], dec));
+    this.paintLegend();
+
+    this.renderExplanation(false);
+    this.renderStep(false);
+    this.renderTasks();
   }
 
   repaint() {
     if (this.last) this.views.weights.paint(this.last.result.weights);
+    this.paintLegend();
+  }
+
+  paintLegend() {
+    const scheme = currentScheme();
+    if (this.legendBar.dataset.scheme === scheme) return;
+    this.legendBar.dataset.scheme = scheme;
+    const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => heatColours(t, scheme).background);
+    this.legendBar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+  }
+
+  // ---- how a number was made -----------------------------------------------------------------
+
+  /** The view of an explainable table, and its name for explainCell(). */
+  viewOf(table) {
+    const name = table?.dataset.explain;
+    return name ? [this.views[name], name] : [null, null];
+  }
+
+  onCellFocus(e) {
+    if (this.quietFocus) return;
+    const td = e.target;
+    if (!(td instanceof HTMLTableCellElement) || td.tagName !== "TD") return;
+    const [view, name] = this.viewOf(td.closest("table"));
+    const at = view?.indexOf(td);
+    if (!at) return;
+    view.rove(...at);
+    this.explain(name, ...at);
+  }
+
+  /** The arrow keys, Home and End move between the numbers of a table; Escape closes the explanation. */
+  onCellKeydown(e) {
+    const td = e.target;
+    if (!(td instanceof HTMLTableCellElement) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const [view] = this.viewOf(td.closest("table"));
+    const at = view?.indexOf(td);
+    if (!at) return;
+    if (e.key === "Escape") {
+      this.closeExplanation(true);
+      e.preventDefault();
+      return;
+    }
+    const [i, j] = at;
+    const rows = view.cells.length;
+    const cols = view.cells[0].length;
+    const moves = {
+      ArrowUp: [i - 1, j],
+      ArrowDown: [i + 1, j],
+      ArrowLeft: [i, j - 1],
+      ArrowRight: [i, j + 1],
+      Home: [i, 0],
+      End: [i, cols - 1],
+    };
+    const to = moves[e.key];
+    if (!to) return;
+    e.preventDefault();
+    const [r, c] = to;
+    if (r < 0 || c < 0 || r >= rows || c >= cols) return;
+    view.cells[r][c].focus();
+  }
+
+  /** Explain cell (i, j) of a table ("scores", "scaled", "weights", "output"), and say so. */
+  explain(table, i, j) {
+    this.explained = { table, i, j };
+    this.renderExplanation(true);
+  }
+
+  renderExplanation(announce) {
+    const at = this.explained;
+    if (!at || !this.last) return;
+    const { state, result: r, labels } = this.last;
+    const view = this.views[at.table];
+    const hiddenScaled = at.table === "scaled" && this.scaledBox.hidden;
+    if (hiddenScaled || at.i >= view.cells.length || at.j >= view.cells[0].length) {
+      this.closeExplanation(false);
+      return;
+    }
+    const projecting = state.projections !== "none";
+    const e = explainCell(r, at.table, at.i, at.j);
+    const { title, lines } = explanationText(e, r, labels, state.decimals, projecting);
+    setText(this.explainTitle, title);
+    setText(this.explainCode, lines.join("\n"));
+    this.explainBox.dataset.table = at.table;
+    this.explainBox.dataset.cell = `${at.i},${at.j}`;
+    const anchor = view === this.views.weights ? this.legend : view.wrap; // under the colour scale
+    if (this.explainBox.previousElementSibling !== anchor) anchor.after(this.explainBox);
+    this.explainBox.hidden = false;
+    this.mark("pg-explained", [view.cells[at.i][at.j]]);
+    this.mark("pg-used", usedCells(e, projecting).flatMap((u) => this.cellsOf(u)));
+    if (announce) this.announce(`${title} ${lines.join(" ")}`);
+  }
+
+  closeExplanation(returnFocus) {
+    const at = this.explained;
+    this.explained = null;
+    this.explainBox.hidden = true;
+    this.mark("pg-explained", []);
+    this.mark("pg-used", []);
+    if (returnFocus && at) {
+      this.quietFocus = true; // back to the number, without explaining it again
+      this.views[at.table].cells[at.i]?.[at.j]?.focus({ preventScroll: true });
+      this.quietFocus = false;
+    }
+  }
+
+  /** The elements of a {table, i, j} of usedCells(): j null for a row, i null for a column. */
+  cellsOf({ table, i, j }) {
+    let grid;
+    if (table === "X") {
+      // The words' vectors: the number fields of the grid (each row's first cell is the name).
+      grid = [...this.wordsTable.tBodies[0].rows].map((tr) => [...tr.cells].slice(1, -1));
+    } else if (table === "logits") {
+      grid = (this.scaledBox.hidden ? this.views.scores : this.views.scaled).cells;
+    } else {
+      grid = this.views[table].cells;
+    }
+    if (i !== null && j !== null) return grid[i]?.[j] ? [grid[i][j]] : [];
+    if (i !== null) return grid[i] ?? [];
+    return grid.map((row) => row[j]).filter(Boolean);
+  }
+
+  /** Exactly `elements` carry the class `cls` (the previous ones lose it). */
+  mark(cls, elements) {
+    this.marked ??= {};
+    const before = this.marked[cls] ?? [];
+    const now = new Set(elements);
+    for (const el of before) if (!now.has(el)) el.classList.remove(cls);
+    for (const el of now) el.classList.add(cls);
+    this.marked[cls] = [...now];
+  }
+
+  // ---- one word, step by step ----------------------------------------------------------------
+
+  moveStep(delta) {
+    if (delta < 0 && this.step <= 0) {
+      this.announce("This is the first step.");
+      return;
+    }
+    // "Next step" after the last one starts again at the first.
+    this.step = this.step < 0 ? 0 : (this.step + delta) % STEPS.length;
+    this.renderStep(true);
+  }
+
+  renderStep(announce) {
+    const k = this.step;
+    this.stepItems.forEach((li, t) => {
+      if (t === k) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+    });
+    this.stepPrev.setAttribute("aria-disabled", k <= 0 ? "true" : "false");
+    if (k < 0 || !this.last) {
+      this.stepBox.hidden = true;
+      this.mark("pg-step-row", []);
+      return;
+    }
+    const { state, result: r, labels } = this.last;
+    const i = Math.min(Number(this.stepWord.value) || 0, labels.length - 1);
+    const projecting = state.projections !== "none";
+    const step = rowSteps(r, i, state)[k];
+    const { title, lines } = stepText(step, r, i, labels, state.decimals, projecting);
+    setText(this.stepTitle, title);
+    setText(this.stepCode, lines.join("\n"));
+    this.stepBox.dataset.step = step.id;
+    this.stepBox.hidden = false;
+    const shown = !this.scaledBox.hidden;
+    const table = {
+      score: this.views.scores,
+      scale: state.scale ? this.views.scaled : this.views.scores,
+      mask: shown ? this.views.scaled : this.views.scores,
+      softmax: this.views.weights,
+      mix: this.views.output,
+    }[step.id];
+    this.mark("pg-step-row", table.cells[i] ?? []);
+    if (announce) this.announce(`${title} ${lines.join(" ")}`);
+  }
+
+  // ---- try this ------------------------------------------------------------------------------
+
+  /** A task once achieved stays ticked (until the page is left). */
+  renderTasks() {
+    const { state, result } = this.last;
+    for (const id of tasksAchieved(state, result)) {
+      if (this.tasksDone.has(id)) continue;
+      this.tasksDone.add(id);
+      const item = this.taskItems.get(id);
+      item.li.dataset.done = "true";
+      setText(item.state, "Done.");
+      setText(item.note, item.task.done);
+      this.announce(`Task done: ${item.task.done}`);
+    }
   }
 }
 

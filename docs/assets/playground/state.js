@@ -1,7 +1,8 @@
 // The playground's state: what the reader may type, and the state as a link. No DOM here.
 //
 // A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, decimals, selected}:
-//   words        1 to 16 distinct names (1 to 40 characters each)
+//   words        1 to 16 names (1 to 40 characters each); a word may come back ("the cat sat
+//                on the mat"): words are told apart by position, see wordLabels()
 //   X            one vector per word, 1 to 16 numbers each, all the same length
 //   projections  "none" (softmax(X·Xᵀ)·X), "identity", "learned" (the learned example's
 //                matrices, which need as many dimensions as that example has) or "custom"
@@ -45,8 +46,8 @@ export function parseNumber(text) {
 /** Control characters and the like, which a name may not hold. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
-/** Why a word's name cannot be used (null if it can). `others`: the other words' names. */
-export function nameError(name, others = []) {
+/** Why a word's name cannot be used (null if it can). Two words may have the same name. */
+export function nameError(name) {
   const t = String(name);
   if (t.trim() === "") return "Empty: give the word a name.";
   const length = [...t].length;
@@ -54,10 +55,23 @@ export function nameError(name, others = []) {
     return `Too long: a name has at most ${LIMITS.nameLength} characters, this one has ${length.toLocaleString("en")}.`;
   }
   if (INVISIBLE.test(t)) return "A name may not hold control characters.";
-  if (others.some((o) => o.trim() === t.trim())) {
-    return "Two words have this name: give each word its own name (for example the2).";
-  }
   return null;
+}
+
+const SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉";
+
+/**
+ * The labels the tables show: each name as typed (trimmed), and a name that comes more than once
+ * followed by its position as a subscript, counted from 1: "the cat sat on the mat" is labelled
+ * the₁, cat, sat, on, the₅, mat.
+ */
+export function wordLabels(names) {
+  const trimmed = names.map((n) => String(n).trim());
+  const count = new Map();
+  for (const t of trimmed) count.set(t, (count.get(t) ?? 0) + 1);
+  return trimmed.map((t, i) =>
+    count.get(t) > 1 ? t + String(i + 1).replace(/\d/g, (c) => SUBSCRIPTS[+c]) : t,
+  );
 }
 
 // --- links ------------------------------------------------------------------------------------
@@ -217,7 +231,7 @@ export function validateState(obj, presets) {
   }
   words.forEach((w, i) => {
     if (typeof w !== "string") throw new LinkError(`word ${i + 1} is not text`);
-    const problem = nameError(w, words.filter((_, j) => j !== i));
+    const problem = nameError(w);
     if (problem) throw new LinkError(`word ${i + 1}: ${problem.charAt(0).toLowerCase()}${problem.slice(1).replace(/\.$/, "")}`);
   });
   if (!Array.isArray(obj.X) || obj.X.length !== words.length) {

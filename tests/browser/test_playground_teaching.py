@@ -1,0 +1,662 @@
+"""The playground teaches (docs/assets/playground/explain.js and app.js), in Chromium, on the built site.
+
+- how a number was made: explain.js's terms (the products of a dot product, the scaling, the
+  exponentials and their total, the products of a weighted sum) equal NumPy's on every preset and
+  on seeded random cases, and the text under a clicked number is what Python's formatting gives;
+  the numbers it was made from are outlined; it works with the keyboard alone;
+- one word step by step, in the order score → scale → mask → softmax → mix;
+- each "try this" task is ticked when the reader achieves it, and not before;
+- repeated words, reset, a 375 px screen, axe in the light and dark schemes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import test_playground
+from playwright.sync_api import Page, expect
+from test_playground import (
+    AXE_JS,
+    AXE_SCRIPT,
+    COLOURS,
+    PRESETS,
+    SLUGS,
+    TOL,
+    Watch,
+    check_matches_generated,
+    example_of,
+    expected_table,
+    link,
+    open_details,
+    open_playground,
+    page_text_has_no_nan,
+    random_cases,
+    read_table,
+    sixteen_by_sixteen,
+    state_of,
+)
+
+from publish.fmt import cell, is_integral, num, vector
+from selfattn_ref import examples
+
+pytestmark = pytest.mark.browser
+
+# test_playground's fixtures: a page of one browser context shared by the module, storage cleared after each test.
+context = test_playground.context
+pg = test_playground.pg
+
+ASSETS = "assets/playground/"
+
+
+# --- explain.js against NumPy -------------------------------------------------------------------------
+
+
+def case_of_example(ex: examples.Example) -> dict:
+    """The input of attention() (attention.js) for a worked example."""
+    case = {"E": ex.E.tolist(), "scale": ex.scale, "causal": ex.causal}
+    if ex.projections == "none":
+        return {**case, "projections": "none"}
+    if ex.projections == "identity":
+        return {**case, "projections": "identity"}
+    return {**case, "projections": "matrices", "W_Q": ex.W_Q.tolist(), "W_K": ex.W_K.tolist(), "W_V": ex.W_V.tolist()}
+
+
+def cells_of(n: int, dv: int) -> list[tuple[str, int, int]]:
+    """The cells explained in each case: corners, the middle, above and below the diagonal."""
+    pairs = sorted({(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1), (n // 2, n // 2), (n // 2, 0)})
+    out = [(t, i, j) for t in ("scores", "scaled", "weights") for i, j in pairs]
+    out += [("output", i, c) for i, c in sorted({(0, 0), (n - 1, dv - 1), (n // 2, dv // 2)})]
+    return out
+
+
+EXPLAIN_JS = """async ([base, cases]) => {
+  const a = await import(base + 'attention.js');
+  const x = await import(base + 'explain.js');
+  return cases.map((c) => {
+    const r = a.attention(c.input);
+    return {
+      cells: c.cells.map(([t, i, j]) => x.explainCell(r, t, i, j)),
+      steps: c.rows.map((i) => x.rowSteps(r, i, c.input)),
+    };
+  });
+}"""
+
+
+def assert_near(got, want, where: str) -> None:
+    got = np.asarray(got, dtype=float)
+    want = np.asarray(want, dtype=float)
+    assert got.shape == want.shape, f"{where}: shape {got.shape}, NumPy's {want.shape}"
+    same_inf = np.isinf(got) & (got == want)
+    with np.errstate(invalid="ignore"):
+        err = np.where(same_inf, 0.0, np.abs(got - want) / np.maximum(1.0, np.abs(want)))
+    assert np.all(np.isfinite(err)) and err.max(initial=0.0) <= TOL, f"{where}: differs by {err.max():.3g}"
+
+
+def check_explanation(e: dict, st, where: str) -> None:
+    """One explanation of explain.js against the reference's Steps."""
+    logits = st.scaled if st.scaled is not None else st.scores
+    if st.mask is not None:
+        logits = np.where(st.mask, logits, -np.inf)
+    kind = e["kind"]
+    if kind == "score":
+        i, j = e["i"], e["j"]
+        assert_near(e["q"], st.Q[i], f"{where} q")
+        assert_near(e["k"], st.K[j], f"{where} k")
+        assert_near(e["products"], st.Q[i] * st.K[j], f"{where} products")
+        assert_near(e["value"], st.scores[i, j], f"{where} score")
+        assert abs(sum(e["products"]) - e["value"]) <= TOL * max(1.0, abs(e["value"])), where
+    elif kind == "scaled":
+        i, j = e["i"], e["j"]
+        dk = st.Q.shape[1]
+        assert e["dk"] == dk and e["scale"] == (st.scaled is not None), where
+        assert e["masked"] == (st.mask is not None and not st.mask[i, j]), where
+        if e["scale"]:
+            assert_near(e["factor"], 1 / np.sqrt(dk), f"{where} factor")
+        assert_near(e["score"], st.scores[i, j], f"{where} score")
+        assert_near(e["value"], logits[i, j], f"{where} value")
+    elif kind == "weight":
+        i, j = e["i"], e["j"]
+        row = logits[i]
+        top = row.max()
+        exps = np.exp(row - top)
+        assert_near(e["logits"], row, f"{where} logits")
+        assert_near(e["top"], top, f"{where} m")
+        assert_near(e["exps"], exps, f"{where} exps")
+        assert_near(e["total"], exps.sum(), f"{where} total")
+        assert_near(e["value"], st.weights[i, j], f"{where} weight")
+        assert_near(e["exps"][j] / e["total"], st.weights[i, j], f"{where} exp / total")
+    elif kind == "output":
+        i, c = e["i"], e["c"]
+        assert_near(e["weights"], st.weights[i], f"{where} weights")
+        assert_near(e["values"], st.V[:, c], f"{where} V column")
+        assert_near(e["products"], st.weights[i] * st.V[:, c], f"{where} products")
+        assert_near(e["value"], st.output[i, c], f"{where} output")
+    else:
+        raise AssertionError(f"{where}: unknown kind {kind}")
+
+
+def check_steps(steps: list[dict], st, i: int, where: str) -> None:
+    logits = st.scaled if st.scaled is not None else st.scores
+    if st.mask is not None:
+        logits = np.where(st.mask, logits, -np.inf)
+    assert [s["id"] for s in steps] == ["score", "scale", "mask", "softmax", "mix"], where
+    assert_near(steps[0]["values"], st.scores[i], f"{where} score")
+    assert_near(steps[1]["values"], (st.scaled if st.scaled is not None else st.scores)[i], f"{where} scale")
+    assert steps[1]["on"] == (st.scaled is not None) and steps[2]["on"] == (st.mask is not None), where
+    assert_near(steps[2]["values"], logits[i], f"{where} mask")
+    assert_near(steps[3]["exps"], np.exp(logits[i] - logits[i].max()), f"{where} softmax exps")
+    assert_near(steps[3]["values"], st.weights[i], f"{where} softmax")
+    assert_near(steps[4]["values"], st.output[i], f"{where} mix")
+
+
+def test_explanations_equal_numpy(pg, site):
+    """Every preset, and 60 seeded random cases (1-16 words, projections, scaling and the mask on and
+    off): several cells of each table, and every row stepped through."""
+    page, watch = pg
+    page.goto(site.base_url)
+    inputs = [(slug, case_of_example(examples.load(slug))) for slug in SLUGS]
+    inputs += [(f"random case {k}", c) for k, c in enumerate(random_cases(seed=99, count=60))]
+    cases = []
+    for _, c in inputs:
+        n = len(c["E"])
+        dv = len(c["W_V"][0]) if c["projections"] == "matrices" else len(c["E"][0])
+        cases.append({"input": c, "cells": cells_of(n, dv), "rows": list(range(n))})
+    results = page.evaluate(EXPLAIN_JS, [site.base_url + ASSETS, cases])
+    kinds = set()
+    masked = 0
+    for (name, c), case, got in zip(inputs, cases, results, strict=True):
+        W = [c[k] for k in ("W_Q", "W_K", "W_V")] if c["projections"] == "matrices" else None
+        st = examples.run(example_of(c["E"], c["projections"], W, c["scale"], c["causal"]))
+        for (table, i, j), e in zip(case["cells"], got["cells"], strict=True):
+            check_explanation(e, st, f"{name}, {table} ({i + 1}, {j + 1})")
+            kinds.add(e["kind"])
+            masked += bool(e.get("masked"))
+        for i, steps in zip(case["rows"], got["steps"], strict=True):
+            check_steps(steps, st, i, f"{name}, row {i + 1}")
+    assert kinds == {"score", "scaled", "weight", "output"}
+    assert masked > 0, "no masked cell was explained"
+    watch.check()
+
+
+# --- the explanation on the page ---------------------------------------------------------------------
+
+
+def fac(text: str) -> str:
+    return f"({text})" if text.startswith("-") else text
+
+
+def expected_lines(kind: str, st, labels: list[str], i: int, j: int, dec: int, projecting: bool) -> list[str]:
+    """The arithmetic lines explain.js should write, from the reference and Python's formatting."""
+    L = labels
+    if kind == "scores":
+        fq = lambda x: cell(x, dec, is_integral(st.Q))  # noqa: E731
+        fk = lambda x: cell(x, dec, is_integral(st.K))  # noqa: E731
+        fs = lambda x: cell(x, dec, is_integral(st.scores))  # noqa: E731
+        qn, kn = (f"q({L[i]})", f"k({L[j]})") if projecting else (f"x({L[i]})", f"x({L[j]})")
+        pad = " " * (len(qn) + len(kn) + 3)
+        terms = " + ".join(f"{fac(fq(a))} × {fac(fk(b))}" for a, b in zip(st.Q[i], st.K[j], strict=True))
+        return [
+            f"{qn} = {vector(st.Q[i], dec)}",
+            f"{kn} = {vector(st.K[j], dec)}",
+            f"{qn} · {kn} = {terms}",
+            f"{pad}= " + " + ".join(fs(p) for p in st.Q[i] * st.K[j]),
+            f"{pad}= {fs(st.scores[i, j])}",
+        ]
+    if kind == "weights":
+        logits = st.scaled if st.scaled is not None else st.scores
+        if st.mask is not None:
+            logits = np.where(st.mask, logits, -np.inf)
+        fl = lambda x: cell(x, dec, is_integral(logits))  # noqa: E731
+        row = logits[i]
+        top = row.max()
+        exps = np.exp(row - top)
+        total = exps.sum()
+        width = max(len(label) for label in L)
+        lines = [
+            f"Row {L[i]}: e^(s − m) for each score s the softmax reads, with m = {fl(top)}, the row's largest",
+            "(taking m away first changes no weight and keeps e^s from overflowing).",
+        ]
+        for k, x in enumerate(row):
+            mark = "   ← this cell" if k == j else ""
+            label = L[k].ljust(width)
+            if x == -np.inf:
+                lines.append(f"  {label}  e^(−∞) = 0{mark}")
+            else:
+                lines.append(f"  {label}  e^({fl(x)} − {fac(fl(top))}) = {num(exps[k], dec)}{mark}")
+        lines.append(f"total = {' + '.join(num(x, dec) for x in exps)} = {num(total, dec)}")
+        lines.append(f"weight = {num(exps[j], dec)} ÷ {num(total, dec)} = {num(st.weights[i, j], dec)}")
+        return lines
+    assert kind == "output"
+    fv = lambda x: cell(x, dec, is_integral(st.V))  # noqa: E731
+    w = st.weights[i]
+    width = max(len(num(x, dec)) for x in w)
+    lines = [
+        f"{'  ' if k == 0 else '+ '}{num(x, dec):>{width}} × {fac(fv(st.V[k, j]))}   ({L[k]})" for k, x in enumerate(w)
+    ]
+    return [*lines, f"= {num(st.output[i, j], dec)}"]
+
+
+def click_cell(page: Page, table_id: str, i: int, j: int) -> None:
+    page.locator(f"#{table_id} tbody tr").nth(i).locator("td").nth(j).click()
+
+
+def explanation(page: Page) -> list[str]:
+    expect(page.locator("#pg-explain")).to_be_visible()
+    return page.locator("#pg-explain code").text_content().split("\n")
+
+
+def marked(page: Page, cls: str) -> list[str]:
+    """Where the cells with a class are: "<table id> <row> <column>", counted from 1."""
+    return page.evaluate(
+        """(cls) => [...document.querySelectorAll('#playground td.' + cls)].map((td) =>
+             `${td.closest('table').id} ${td.parentElement.sectionRowIndex + 1} ${td.cellIndex}`)""",
+        cls,
+    )
+
+
+CLICKED = {  # slug: cells clicked, (table, row, column) counted from 0
+    "bank_of_river": [("pg-weights", 0, 2), ("pg-scores", 2, 0), ("pg-output", 1, 3)],
+    "learned": [("pg-weights", 2, 1), ("pg-scores", 0, 1), ("pg-output", 2, 0)],
+    "the_cat_sat_causal": [("pg-weights", 1, 2), ("pg-weights", 2, 0), ("pg-output", 0, 1)],
+}
+
+
+@pytest.mark.parametrize("slug", CLICKED)
+def test_a_clicked_number_shows_how_it_was_made(pg, site, slug):
+    page, watch = pg
+    open_playground(page, site, f"#preset={slug}")
+    ex = examples.load(slug)
+    st = examples.run(ex)
+    labels = list(ex.tokens)
+    n = len(labels)
+    projecting = ex.projections != "none"
+    if projecting:
+        open_details(page)
+    kinds = {"pg-weights": "weights", "pg-scores": "scores", "pg-output": "output"}
+    for table_id, i, j in CLICKED[slug]:
+        click_cell(page, table_id, i, j)
+        want = expected_lines(kinds[table_id], st, labels, i, j, ex.decimals, projecting)
+        assert explanation(page) == want, f"{slug}: {table_id} ({i + 1}, {j + 1})"
+        # Under its own table (the weights: under their colour scale), and the clicked number framed.
+        above = page.evaluate("() => { const p = document.getElementById('pg-explain').previousElementSibling;"
+                              " return p.id || p.querySelector('table').id; }")  # fmt: skip
+        assert above == ("pg-legend" if table_id == "pg-weights" else table_id)
+        assert marked(page, "pg-explained") == [f"{table_id} {i + 1} {j + 1}"]
+        used = sorted(marked(page, "pg-used"))
+        if table_id == "pg-weights":  # the row the softmax read
+            src = "pg-scaled" if (ex.scale or ex.causal) else "pg-scores"
+            assert used == sorted(f"{src} {i + 1} {k + 1}" for k in range(n))
+        elif table_id == "pg-scores":  # the query's and the key's vectors
+            if projecting:
+                dk = st.Q.shape[1]
+                want_used = [f"pg-Q {i + 1} {k + 1}" for k in range(dk)] + [f"pg-K {j + 1} {k + 1}" for k in range(dk)]
+                assert used == sorted(want_used)
+            else:  # the words' own vectors, in the grid (column 0 holds the name)
+                d = ex.E.shape[1]
+                rows = sorted({i, j})
+                assert used == sorted(f"pg-words {r + 1} {k + 1}" for r in rows for k in range(d))
+        else:  # the weights' row and V's column
+            V = "pg-V" if projecting else "pg-words"
+            want_used = [f"pg-weights {i + 1} {k + 1}" for k in range(n)] + [f"{V} {k + 1} {j + 1}" for k in range(n)]
+            assert used == sorted(want_used)
+        # Read out to screen readers.
+        expect(page.locator("#pg-live")).to_contain_text(want[-1])
+        assert page.locator("#pg-live").get_attribute("aria-live") == "polite"
+    # It follows an edit, and goes with Close.
+    page.fill("#pg-x-0-0", "2")
+    E = ex.E.copy()
+    E[0, 0] = 2
+    st2 = examples.run(dataclasses.replace(ex, E=E))
+    table_id, i, j = CLICKED[slug][-1]
+    assert explanation(page) == expected_lines(kinds[table_id], st2, labels, i, j, ex.decimals, projecting)
+    page.click("#pg-explain-close")
+    expect(page.locator("#pg-explain")).to_be_hidden()
+    assert marked(page, "pg-used") == [] and marked(page, "pg-explained") == []
+    page_text_has_no_nan(page)
+    watch.check()
+
+
+def test_scaled_and_masked_numbers_explain_themselves(pg, site):
+    page, watch = pg
+    open_playground(page, site, "#preset=the_cat_sat_causal")
+    ex = examples.load("the_cat_sat_causal")
+    st = examples.run(ex)
+    L = list(ex.tokens)
+    dk = st.Q.shape[1]
+    dec = ex.decimals
+    click_cell(page, "pg-scaled", 2, 1)
+    score = cell(st.scores[2, 1], ex.decimals, is_integral(st.scores))
+    assert explanation(page) == [
+        f"score = {score}",
+        f"score × 1/√d_k = {score} × 1/√{dk} = {score} × {num(1 / np.sqrt(dk), dec)} = {num(st.scaled[2, 1], dec)}",
+        f"{L[1]} is not after {L[2]}: the causal mask leaves this score as it is.",
+    ]
+    assert marked(page, "pg-used") == ["pg-scores 3 2"]
+    click_cell(page, "pg-scaled", 0, 2)
+    hidden = f"{L[2]} comes after {L[0]}: the causal mask replaces this score by −∞, so its weight will be 0."
+    assert explanation(page)[-1] == hidden
+    watch.check()
+
+
+def test_numbers_explain_themselves_from_the_keyboard(pg, site):
+    """One tab stop per table; the arrow keys, Home and End move; Escape closes and keeps the focus."""
+    page, watch = pg
+    open_playground(page, site)
+    stops = page.evaluate(
+        """() => ['pg-scores', 'pg-weights', 'pg-output'].map((id) =>
+             document.querySelectorAll('#' + id + ' td[tabindex="0"]').length)"""
+    )
+    assert stops == [1, 1, 1]
+    page.focus("#pg-step-next")
+    page.keyboard.press("Tab")  # the next tab stop after the stepper is the first score
+    assert page.evaluate("document.activeElement.closest('table')?.id") == "pg-scores"
+    expect(page.locator("#pg-explain-title")).to_have_text(
+        "Score of bank against bank: the dot product of bank's vector with bank's vector."
+    )
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#pg-explain-title")).to_contain_text("Score of of against of")
+    page.keyboard.press("End")
+    expect(page.locator("#pg-explain-title")).to_contain_text("Score of of against river")
+    page.keyboard.press("Home")
+    expect(page.locator("#pg-explain-title")).to_contain_text("Score of of against bank")
+    assert page.evaluate("document.querySelectorAll('#pg-scores td[tabindex=\"0\"]').length") == 1
+    page.keyboard.press("Escape")
+    expect(page.locator("#pg-explain")).to_be_hidden()
+    assert page.evaluate("document.activeElement.closest('table')?.id") == "pg-scores"
+    # Tab leaves the table: the next stop is the next table's number, not every number of this one.
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('table')?.id") == "pg-weights"
+    expect(page.locator("#pg-explain-title")).to_contain_text("The weight bank gives bank")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline == "solid", "the focused number shows no focus ring"
+    watch.check()
+
+
+# --- step by step ----------------------------------------------------------------------------------------
+
+
+def test_next_walks_one_word_through_the_steps(pg, site):
+    page, watch = pg
+    open_playground(page, site, "#preset=the_cat_sat_causal")
+    ex = examples.load("the_cat_sat_causal")
+    st = examples.run(ex)
+    expect(page.locator("#pg-step")).to_be_hidden()
+    page.click("#pg-step-next")  # the first step, for the first word
+    expect(page.locator("#pg-step")).to_have_attribute("data-step", "score")
+    assert marked(page, "pg-step-row") == [f"pg-scores 1 {k}" for k in (1, 2, 3)]
+    page.select_option("#pg-step-word", "1")  # cat, from the step shown
+    seen = []
+    rows = {}
+    for click in range(6):
+        if click:
+            page.click("#pg-step-next")
+        step = page.locator("#pg-step").get_attribute("data-step")
+        seen.append(step)
+        expect(page.locator("#pg-step-list li[aria-current=step]")).to_have_text(step)
+        rows[step] = (page.locator("#pg-step code").text_content(), marked(page, "pg-step-row"))
+        if step == "mask":
+            expect(page.locator("#pg-step-title")).to_have_text(
+                "Step 3 of 5, mask: the word after cat gets −∞ (the causal mask)."
+            )
+        k = ["score", "scale", "mask", "softmax", "mix"].index(step) + 1
+        expect(page.locator("#pg-live")).to_contain_text(f"Step {k} of 5, {step}")
+    assert seen == ["score", "scale", "mask", "softmax", "mix", "score"]  # and again from the start
+    # Each step shows cat's row, and outlines it in its table.
+    assert rows["score"][1] == [f"pg-scores 2 {k}" for k in (1, 2, 3)]
+    assert rows["scale"][1] == [f"pg-scaled 2 {k}" for k in (1, 2, 3)]
+    assert rows["softmax"][1] == [f"pg-weights 2 {k}" for k in (1, 2, 3)]
+    assert rows["mix"][1] == [f"pg-output 2 {k}" for k in range(1, st.output.shape[1] + 1)]
+    masked_line = rows["mask"][0].split("\n")[2]
+    dec = ex.decimals
+    assert masked_line.split() == ["masked", num(st.scaled[1, 0], dec), num(st.scaled[1, 1], dec), "−∞"]
+    weights_line = rows["softmax"][0].split("\n")[3]
+    assert weights_line.split() == ["weight", *(num(w, dec) for w in st.weights[1])]
+    assert rows["mix"][0].split("\n")[-1] == f"= {vector(st.output[1], dec)}"
+    # Previous goes back; at the first step it says so and stays.
+    page.click("#pg-step-next")
+    page.click("#pg-step-prev")
+    expect(page.locator("#pg-step")).to_have_attribute("data-step", "score")
+    expect(page.locator("#pg-step-prev")).to_have_attribute("aria-disabled", "true")
+    page.focus("#pg-step-prev")  # at "score": nothing before it (refused with a word, not disabled)
+    page.keyboard.press("Enter")
+    expect(page.locator("#pg-step")).to_have_attribute("data-step", "score")
+    expect(page.locator("#pg-live")).to_have_text("This is the first step.")
+    # Without scaling or a mask, those steps say they are off.
+    page.uncheck("#pg-scale")
+    page.uncheck("#pg-causal")
+    page.click("#pg-step-next")
+    expect(page.locator("#pg-step-title")).to_contain_text("Step 2 of 5, scale: off")
+    page.click("#pg-step-next")
+    expect(page.locator("#pg-step-title")).to_contain_text("Step 3 of 5, mask: off")
+    watch.check()
+
+
+# --- try this ---------------------------------------------------------------------------------------------
+
+
+def task(page: Page, task_id: str):
+    return page.locator(f"#pg-task-{task_id}")
+
+
+def assert_done(page: Page, task_id: str, done: bool) -> None:
+    item = task(page, task_id)
+    expect(item).to_have_attribute("data-done", "true" if done else "false")
+    expect(item.locator(".pg-task-state")).to_have_text("Done." if done else "Not yet")
+
+
+TASK_IDS = ["bank-river", "causal-first", "sharp", "twins"]
+
+
+def test_tasks_start_undone(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    expect(page.locator("#pg-tasks li")).to_have_count(4)
+    for t in TASK_IDS:
+        assert_done(page, t, False)
+    watch.check()
+
+
+def test_task_bank_attends_to_river(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    page.fill("#pg-x-2-2", "1")  # river = [1, 1, 1, 0]: bank · river = 2 = bank · bank, a tie
+    st = examples.run(example_of([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 0]]))
+    assert st.weights[0, 2] == pytest.approx(st.weights[0, 0])
+    assert_done(page, "bank-river", False)
+    page.fill("#pg-x-2-2", "2")  # bank · river = 3 > bank · bank = 2
+    st = examples.run(example_of([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 2, 0]]))
+    assert st.weights[0, 2] > st.weights[0, 0]
+    assert_done(page, "bank-river", True)
+    expect(page.locator("#pg-live")).to_contain_text("Task done: bank now gives river a larger weight than itself.")
+    page.fill("#pg-x-2-2", "0")  # a task done stays done
+    assert_done(page, "bank-river", True)
+    for t in ["causal-first", "sharp", "twins"]:
+        assert_done(page, t, False)
+    watch.check()
+
+
+def test_task_causal_mask_and_the_first_word(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    page.check("#pg-causal")
+    assert_done(page, "causal-first", True)
+    assert read_table(page, "pg-weights")["rows"][0][1:] == ["1.000", "0.000", "0.000"]
+    expect(task(page, "causal-first")).to_contain_text("Only to itself")
+    assert_done(page, "sharp", False)  # the first row's 1 does not count: it had no choice
+    watch.check()
+
+
+def test_task_one_word_takes_nearly_all_the_weight(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    page.fill("#pg-x-0-0", "3")  # bank · bank = 10 against 3 and 3: weight 0.998
+    st = examples.run(example_of([[3, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]))
+    assert st.weights.max() > 0.99
+    assert_done(page, "sharp", True)
+    watch.check()
+
+
+def test_task_a_word_twice(pg, site):
+    page, watch = pg
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1], [0, 1, 1]]
+    state = {**state_of("bank_of_river"), "words": words, "X": X}
+    open_playground(page, site, link(state))
+    assert_done(page, "twins", False)  # the same word, not yet the same numbers
+    page.fill("#pg-x-4-2", "0")  # the₅ = the₁ = [1, 0, 0]
+    assert_done(page, "twins", True)
+    out = read_table(page, "pg-output")["rows"]
+    assert out[0][1:] == out[4][1:]  # the same output
+    watch.check()
+
+
+# --- repeated words, reset ---------------------------------------------------------------------------
+
+
+def test_repeated_words_are_told_apart_by_position(pg, site):
+    page, watch = pg
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    rng = np.random.default_rng(5)
+    X = np.round(rng.normal(0, 1, (6, 4)), 2).tolist()
+    open_playground(page, site, link({**state_of("bank_of_river"), "words": words, "X": X}))
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    labels = ["the₁", "cat", "sat", "on", "the₅", "mat"]
+    st = examples.run(example_of(X))
+    assert read_table(page, "pg-weights") == expected_table(st.weights, labels, labels, 3, "query ↓ key →")
+    assert read_table(page, "pg-output") == expected_table(st.output, labels, ["c1", "c2", "c3", "c4"], 3, "output")
+    options = page.locator("#pg-step-word option").all_text_contents()
+    assert options == labels
+    assert page.locator("#pg-selected option").all_text_contents() == labels
+    assert page.locator("#pg-mix").text_content().splitlines()[4].endswith("(the₅)")
+    assert page.get_attribute("#pg-x-4-0", "aria-label") == "the₅, x1"
+    # Typed in the grid: a name may come back, and the labels follow.
+    page.fill("#pg-name-2", "cat")
+    expect(page.locator("#pg-name-2")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#pg-words-errors li")).to_have_count(0)
+    assert read_table(page, "pg-weights")["head"][1:] == ["the₁", "cat₂", "cat₃", "on", "the₅", "mat"]
+    page.fill("#pg-name-2", "sat")
+    assert read_table(page, "pg-weights")["head"][1:] == labels
+    # A link with a repeated word opens (it was refused before words were told apart by position).
+    page.wait_for_function("() => location.hash.startsWith('#s=')")
+    page_text_has_no_nan(page)
+    watch.check()
+
+
+def test_reset_returns_to_the_example(pg, site):
+    page, watch = pg
+    open_playground(page, site)
+    page.select_option("#pg-preset", "the_cat_sat")
+    page.fill("#pg-x-0-0", "5")
+    page.click("#pg-add-word")
+    page.check("#pg-causal")
+    page.select_option("#pg-decimals", "5")
+    click_cell(page, "pg-scores", 0, 0)
+    expect(page.locator("#pg-explain")).to_be_visible()
+    page.click("#pg-reset")
+    expect(page.locator("#pg-preset")).to_have_value("the_cat_sat")
+    check_matches_generated(page, "the_cat_sat")
+    expect(page.locator("#pg-explain")).to_be_hidden()
+    page.wait_for_function("() => location.hash === '#preset=the_cat_sat'")
+    expect(page.locator("#pg-live")).to_have_text(f"Reset to the example “{title('the_cat_sat')}”.")
+    assert page.locator("#pg-reset").get_attribute("type") == "button"
+    watch.check()
+
+
+def title(slug: str) -> str:
+    return next(p["title"] for p in PRESETS["presets"] if p["slug"] == slug)
+
+
+# --- controls, a narrow screen, axe -----------------------------------------------------------------
+
+
+def test_controls_are_drawn_in_the_sites_style(pg, site):
+    """Material's form look: no native select or checkbox, buttons in the primary colour's family."""
+    page, watch = pg
+    open_playground(page, site)
+    looks = page.evaluate(
+        """() => [...document.querySelectorAll('#playground select, #playground input[type=checkbox]')]
+             .map((e) => [e.id, getComputedStyle(e).appearance])"""
+    )
+    assert looks and all(a == "none" for _, a in looks), looks
+    colours = page.evaluate(
+        """() => {
+          const probe = document.createElement('span');
+          probe.style.color = 'var(--md-primary-fg-color)';
+          document.getElementById('playground').append(probe);
+          const primary = getComputedStyle(probe).color;
+          probe.remove();
+          return {primary, next: getComputedStyle(document.getElementById('pg-step-next')).backgroundColor};
+        }"""
+    )
+    assert colours["next"] == colours["primary"]
+    watch.check()
+
+
+def test_every_column_and_button_reachable_at_375px(browser, site):
+    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=1)
+    page = context.new_page()
+    watch = Watch().attach(page)
+    eye = np.eye(16).tolist()
+    state = {**sixteen_by_sixteen(), "projections": "custom", "W_Q": eye, "W_K": eye, "W_V": eye}
+    open_playground(page, site, link(state))
+    open_details(page)
+    click_cell(page, "pg-weights", 15, 15)
+    page.click("#pg-step-next")
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    unreachable = page.evaluate(
+        """(width) => {
+          const out = [];
+          const targets = [...document.querySelectorAll('#playground :is(button, select, input, th, td)')]
+            .filter((e) => e.getClientRects().length > 0);
+          for (const e of targets) {
+            e.scrollIntoView({block: 'center', inline: 'nearest'});
+            const r = e.getBoundingClientRect();
+            if (r.left < -0.5 || r.right > width + 0.5 || r.width === 0) {
+              out.push(`${e.tagName} ${e.id || e.textContent.slice(0, 20)} [${r.left}, ${r.right}]`);
+            }
+          }
+          return {count: targets.length, out};
+        }""",
+        width,
+    )
+    assert unreachable["count"] > 16 * 16 * 4, unreachable["count"]
+    assert unreachable["out"] == [], unreachable["out"][:10]
+    # Every button fits on the screen as a whole (none wider than the screen).
+    widest = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#playground button')].map((b) => b.offsetWidth))"
+    )
+    assert widest <= width - 32
+    context.close()
+    watch.check()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_with_the_teaching_parts_open(site, browser, scheme):
+    """An explanation open, a step shown, a task done, repeated words: axe's rules in the light scheme,
+    its colour rules in the dark one."""
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    watch = Watch().attach(page)
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 1]]
+    problems = []
+    for fragment in ["#preset=learned", link({**state_of("bank_of_river"), "words": words, "X": X})]:
+        open_playground(page, site, fragment)
+        open_details(page)
+        page.check("#pg-causal")  # a task done
+        click_cell(page, "pg-weights", 1, 0)
+        page.click("#pg-step-next")
+        page.click("#pg-step-next")
+        expect(page.locator("#pg-explain")).to_be_visible()
+        page.evaluate(AXE_SCRIPT)
+        if scheme == "light":
+            problems += [f"{fragment[:20]} {v}" for v in page.evaluate(AXE_JS, [None, {"resultTypes": ["violations"]}])]
+        else:
+            problems += [f"{fragment[:20]} {v}" for v in page.evaluate(AXE_JS, ["#playground", COLOURS])]
+    assert not problems, "\n".join(problems)
+    context.close()
+    watch.check()
