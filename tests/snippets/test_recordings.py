@@ -1,7 +1,10 @@
-"""Layer 2: every snippet runs on its own and prints exactly its recorded output."""
+"""Layer 2: every snippet runs on its own, imports only its library, and prints exactly its recorded
+output, with nothing on stderr. The tests of one page (tests/snippets/test_<page>.py) keep only what
+is particular to that page: that the snippet's numbers are the reference's."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -31,13 +34,47 @@ def test_there_are_snippets_in_numpy_and_torch():
     assert any(p.stem.endswith("_numpy") for p in ALL) and any(p.stem.endswith("_torch") for p in ALL), ALL
 
 
+# Snippets that import more than their own library, and why.
+EXTRA_IMPORTS = {
+    "snippets/learned_weights/learned_weights_torch.py": (
+        {"numpy"},
+        "draws the same seeded weights as the NumPy tab, with numpy.random.default_rng(42)",
+    ),
+}
+# Snippets that print "nan" on purpose, and why.
+PRINTS_NAN = {
+    "snippets/real_numbers/stable_softmax_numpy.py": "shows the NaN that the plain formula gives for large scores",
+    "snippets/real_numbers/stable_softmax_torch.py": "shows the NaN that the plain formula gives for large scores",
+    "snippets/mistakes/overflow_numpy.py": "shows the NaN that a softmax without the max subtraction gives",
+    "snippets/mistakes/overflow_torch.py": "shows the NaN that a softmax without the max subtraction gives",
+}
+
+
 @pytest.mark.parametrize("path", ALL, ids=rel)
 def test_snippet_prints_its_recorded_output(path, results):
     r = results[path]
     assert r.returncode == 0, f"{rel(path)} failed when run on its own:\n{r.stderr}"
+    assert r.stderr == "", f"{rel(path)}: a reader would see this on the terminal too:\n{r.stderr}"
     assert r.recording.is_file(), f"{rel(path)} has no recorded output; run `make update`"
     problem = sn.describe_difference(r)
     assert r.recording.read_text(encoding="utf-8") == r.stdout, f"{problem}\nIf the code is right, run `make update`."
+    assert not re.search(r"-0\.0+\b(?!\d)", r.stdout), f"{rel(path)} prints a negative zero"
+    if rel(path) not in PRINTS_NAN:
+        assert not re.search(r"\bnan\b", r.stdout, re.I), f"{rel(path)} prints nan"
+
+
+@pytest.mark.parametrize("path", ALL, ids=rel)
+def test_snippet_imports_only_its_library(path):
+    """A reader's copy needs only the library its tab names (and never selfattn_ref)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    own = {"numpy"} if path.stem.endswith("_numpy") else {"torch"}
+    assert imported == own | EXTRA_IMPORTS.get(rel(path), (set(), ""))[0], rel(path)
+
+
+def test_the_exceptions_name_real_snippets():
+    assert {*EXTRA_IMPORTS, *PRINTS_NAN} <= {rel(p) for p in ALL}
 
 
 @pytest.mark.parametrize("path", ALL, ids=rel)

@@ -5,14 +5,12 @@ the page states, the cost counts included."""
 
 from __future__ import annotations
 
-import ast
-
 import numpy as np
 import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.snippets import namespace, run
+from publish.snippets import namespace
 from selfattn_ref import examples, rnn
 from selfattn_ref.topics import rnn_comparison as comparison
 
@@ -51,24 +49,6 @@ def decoder(request):
 
 
 # --- the snippets run alone and agree with the package -----------------------------------
-
-
-@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
-def test_imports_only_its_library(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert imported == {library(path)}
-
-
-@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
-def test_runs_alone_and_prints_its_recording(path):
-    if library(path) == "torch":
-        pytest.importorskip("torch")
-    result = run(path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == result.recording.read_text(encoding="utf-8"), "run `make update`"
-    assert "-0.0000" not in result.stdout
 
 
 @pytest.mark.parametrize("pair", [ENCODER, DECODER], ids=["rnn_encoder", "decoder_attention"])

@@ -6,7 +6,6 @@ the tensors it drew. And the facts the page states."""
 
 from __future__ import annotations
 
-import ast
 import math
 
 import numpy as np
@@ -14,7 +13,7 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.snippets import namespace, run
+from publish.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics import scaling
 
@@ -40,24 +39,6 @@ def ns():
 @pytest.fixture(scope="module")
 def tref():
     return pytest.importorskip("selfattn_ref.torch.topics.scaling")
-
-
-@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
-def test_imports_only_its_library(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert imported == {library(path)}
-
-
-@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
-def test_runs_alone_and_prints_its_recording(path):
-    if library(path) == "torch":
-        pytest.importorskip("torch")
-    result = run(path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == result.recording.read_text(encoding="utf-8"), "run `make update`"
-    assert "-0.0" not in result.stdout
 
 
 def test_the_snippets_draw_what_the_page_says():
