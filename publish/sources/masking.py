@@ -23,7 +23,8 @@ from selfattn_ref.masks import causal_mask, padding_mask
 from ..figures import heatmap
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, source
-from ..tables import beside, generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import beside, matrix_table, weights_table
 
 SLUG = "the_cat_sat_causal"
 PAD = "[PAD]"  # BERT's name for it

@@ -19,7 +19,8 @@ from selfattn_ref.multihead import multi_head_attention
 
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import matrix_table, weights_table
 
 SLUG = "the_cat_sat_two_heads"
 NUM_HEADS = 2

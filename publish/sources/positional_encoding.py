@@ -18,7 +18,8 @@ from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from ..figures import SIGNED, bars, heatmap
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import matrix_table, weights_table
 
 SENTENCES = ("dog_bites_man", "man_bites_dog")
 DECIMALS = 3  # as the two examples

@@ -16,7 +16,8 @@ from selfattn_ref.rnn import rnn_encoder
 
 from ..fmt import num, vector
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import matrix_table, weights_table
 
 SLUG = "the_cat_sat"
 # The (n, d) pairs of the cost table: the tiny example, a 64-token sentence at the original

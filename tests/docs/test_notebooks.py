@@ -32,7 +32,7 @@ from bs4 import BeautifulSoup
 from publish import DOCS, ROOT
 from publish import notebooks as nbs
 from publish.notebook_hooks import clean, tex
-from publish.tables import generate
+from publish.producers import generate
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.
