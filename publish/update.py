@@ -118,6 +118,20 @@ def _run_pending(todo: list[tuple[Path, str | None]]) -> list[snippets.Result]:
     return results
 
 
+def _check_taken(want: dict[Path, str], extra: dict[Path, str]) -> None:
+    """UpdateError if a file to write is in the place of a file we did not write (a worked
+    example's page named like a hand-written page): checked before anything is written."""
+    fixed = {p.path for p in registry.producers() if p.path is not None}  # registered paths are ours
+    for path, text in [*extra.items(), *want.items()]:
+        if path in fixed or not path.exists() or not _differs(path, text):
+            continue
+        if path in extra or not registry.made_by_us(path):
+            raise UpdateError(
+                f"{registry.relative(path)} exists and was not written by `make update` (its first lines name no "
+                "generator); move it away or rename the example. Nothing was written."
+            )
+
+
 def plan(
     every: list[examples.Example] | None = None,
     *,
@@ -129,18 +143,9 @@ def plan(
     (a new example's); ``extra``: more files to write first (a new example's spec)."""
     every = examples.load_all() if every is None else every
     check_slugs(every)
+    producers.load()
+    _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
     want = producers.generate(every)
-    # A generated file's place taken by a file we did not write (a worked example's page named
-    # like a hand-written one): stop before writing anything. Files at a registered path are ours.
-    fixed = {p.path for p in registry.producers() if p.path is not None}
-    for path, text in [*(extra or {}).items(), *want.items()]:
-        if path in fixed or not path.exists() or not _differs(path, text):
-            continue
-        if path in (extra or {}) or not registry.made_by_us(path):
-            raise UpdateError(
-                f"{registry.relative(path)} exists and was not written by `make update` (its first lines name no "
-                "generator); move it away or rename the example. Nothing was written."
-            )
     removals, foreign = _scan(want)
     # Snippets to run: those whose script or recording changed since the manifest's entry.
     manifest = snippets.read_manifest()["files"]
