@@ -173,7 +173,7 @@ def relpath(nb: Notebook) -> str:
 
 
 def _register(nb: Notebook) -> None:
-    generated_file(DOCS / relpath(nb), writer=notebook)(lambda: dumps(notebook(nb)))
+    generated_file(DOCS / relpath(nb), writer=notebook, owns=(NOTEBOOKS_DIR, "*.ipynb"))(lambda: dumps(notebook(nb)))
 
 
 for _nb in NOTEBOOKS:

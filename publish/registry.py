@@ -78,12 +78,14 @@ def generated(relpath: str, name: str | None = None):
     return register
 
 
-def generated_file(path: Path, writer: Callable):
+def generated_file(path: Path, writer: Callable, owns: tuple[Path, str] | None = None):
     """Register ``fn() -> text``, the whole text of ``path`` (its banner included, written by
-    ``writer``: a notebook carries it in its metadata)."""
+    ``writer``: a notebook carries it in its metadata). ``owns``: the (folder, glob) of such files,
+    if the producer writes all of a folder's (default: this file only)."""
 
     def register(fn):
-        _add(Producer(name_of(writer), fn, path, ((path.parent, path.name),), (name_of(writer),), False, False))
+        pair = owns or (path.parent, path.name)
+        _add(Producer(name_of(writer), fn, path, (pair,), (name_of(writer),), False, False))
         return fn
 
     return register

@@ -564,6 +564,7 @@ def test_an_interrupted_update_fails_the_staleness_check_and_a_failed_one_writes
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["restored"] is True
     assert result["stale"] == [
+        "docs/notebooks/examples/the_cat_sat.ipynb",  # it shows the recording, which is the old one
         "snippets/examples/the_cat_sat_numpy.out (not recorded from the script as it is)",
         "snippets/examples/the_cat_sat_torch.out (not recorded from the script as it is)",
     ]
