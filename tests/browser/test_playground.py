@@ -540,7 +540,9 @@ BAD_NAMES = {
     "duplicate": ("bank", "Two words have this name"),
     "empty": ("", "Empty"),
     "blank": ("   ", "Empty"),
-    "10,000 characters": ("n" * 10_000, "at most 40 characters, this one has 10,000"),
+    "10,000 characters": ("n" * 10_000, "at most 24 characters, this one has 10,000"),
+    "two words": ("river bank", "A name is one word: no spaces or control characters."),
+    "markup": ("<b>", "A name may not hold any of"),
 }
 
 

@@ -247,6 +247,15 @@ def test_the_pages_key_table_states_the_checks_limits():
     assert f"at most {examples.MAX_TOKENS}" in rows["tokens"]
     assert f"at most {examples.MAX_WIDTH}" in rows["embeddings"]
     assert f"0 to {examples.MAX_DECIMALS}" in rows["decimals"]
+    from selfattn_ref.examples.rules import LIMITS, TOKEN_FORBIDDEN
+
+    assert f"at most {LIMITS['titleLength']} characters" in rows["title"]
+    assert (
+        f"at most {LIMITS['tokenLength']} characters" in rows["tokens"] and " ".join(TOKEN_FORBIDDEN) in rows["tokens"]
+    )
+    assert f"at most {LIMITS['descriptionLength']:,} characters" in rows["description"]
+    assert f"at most {LIMITS['magnitude']:,.0f} in size" in rows["embeddings"]
+    assert f"a seed from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
 
 
 # --- the walk-through of docs/add-an-example.md ----------------------------------------------------
