@@ -39,6 +39,7 @@ class Plan:
 
 def check_slugs(every: list[examples.Example]) -> None:
     """SpecError if an example's slug is reserved (a page, a folder, a topic's tables)."""
+    producers.load()  # the topics' folders are known from their registrations
     reserved = registry.reserved_slugs()
     for ex in every:
         if ex.slug.lower() in reserved:

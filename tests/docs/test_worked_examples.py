@@ -160,6 +160,9 @@ def test_new_example_writes_a_valid_spec_from_another(examples_dir):
         ("river-bank", None, "'river-bank' is not a valid example name"),
         ("the_cat_sat", None, "an example named 'the_cat_sat' already exists"),
         ("new_one", "The  CAT sat", "the title 'The CAT sat' is taken by the example 'the_cat_sat'"),
+        ("new_two", "Zz\rimport os; os.system('x') #", "--title: the title must be one line"),
+        ("new_three", "Zz <img src=x>", "--title: the title holds '<': a title may not hold any of < > &"),
+        ("contributing", None, "the name 'contributing' is reserved (docs/generated/contributing/ holds the generated"),
     ],
 )
 def test_new_example_refuses(examples_dir, capsys, slug, title, message):
