@@ -21,13 +21,18 @@ PROG = "python -m publish"
 def run_update(args) -> int:
     from selfattn_ref.examples import SpecError
 
-    from .update import update
+    from .update import UpdateError, apply, plan
 
     try:
-        changed = update(verbose=not args.quiet, force=args.all)
+        p = plan(force=args.all)
     except SpecError as exc:
         raise CLIError(f"bad worked-example spec: {exc}") from None
+    except UpdateError as exc:
+        raise CLIError(str(exc)) from None
+    changed = apply(p, verbose=not args.quiet)
     print(f"{changed} file(s) changed" if changed else "everything recorded is up to date")
+    if p.foreign:
+        print(f"{len(p.foreign)} file(s) in generated folders were not written by `make update` and were left alone")
     return 0
 
 
@@ -53,18 +58,22 @@ def run_new_example(args) -> int:
 
     from . import ROOT
     from . import example_pages as ep
-    from .scaffold import new_example
-    from .update import update
+    from .scaffold import prepare
+    from .update import UpdateError, _atomic_write, apply, plan
 
     if args.base not in examples.available():
         raise CLIError(f"--from {args.base!r} is not an example; available: {', '.join(examples.available())}")
-    try:  # new_example checks every spec (load_all), so a bad one elsewhere stops it here
-        path = new_example(args.slug, title=args.title, base=args.base)
-    except (ValueError, examples.SpecError) as exc:
+    try:  # prepare checks every spec (load_all), so a bad one elsewhere stops it here
+        path, text, ex = prepare(args.slug, title=args.title, base=args.base)
+        if args.no_update:
+            _atomic_write(path, text)
+            print(f"wrote {path.relative_to(ROOT)}")
+        else:  # everything computed (and the scripts run) before the spec or any file is written
+            every = [*examples.load_all(), ex]
+            only = [ep.snippet_path(args.slug, lib) for lib in ep.LIBRARIES]
+            apply(plan(every, only=only, extra={path: text}), verbose=True)
+    except (ValueError, examples.SpecError, UpdateError) as exc:
         raise CLIError(str(exc)) from None
-    print(f"wrote {path.relative_to(ROOT)}")
-    if not args.no_update:
-        update(verbose=True, only=[ep.snippet_path(args.slug, lib) for lib in ep.LIBRARIES])
     rel = path.relative_to(ROOT)
     print(
         f"\nNext: edit {rel} (title, description, tokens, embeddings, options), then\n"

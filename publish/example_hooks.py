@@ -4,8 +4,11 @@
   (:func:`selfattn_ref.examples.load_all`): a bad spec (an unknown key, ragged embeddings, a
   token count that differs from the vector count, a seed that is not an integer, a duplicate
   slug or title) stops the build with the message naming the file, the key and the line.
-- Each example's generated files (its page, scripts, notebook and tables) must be what the
-  spec gives now; if one is missing or stale the build stops and says to run ``make update``.
+- Each example's generated files (its page, scripts, notebook and tables: the per-example
+  producers of :mod:`publish.registry`) must be what the spec gives now, and the recordings of
+  its scripts must have been made from the scripts as they are (snippets/recordings.json); if one
+  is missing or stale the build stops and says to run ``make update``. A slug that a page or a
+  generated folder has already is refused.
 - The navigation entry ``Worked examples`` becomes a section: the gallery, then one page per
   example, in the order of the slugs. mkdocs.yml names no example, so a new one needs no wiring.
 - A generated page's "edit" button opens its spec file (the page itself is not to be edited);
@@ -18,22 +21,15 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from publish import GENERATED, ROOT
+from publish import ROOT
 from publish import example_pages as ep
-from publish.tables import example_files
+from publish.update import check_slugs, stale_examples
 
 # MkDocs loads a hook from its file, outside any package: the imports are absolute, and
 # on_config checks that they found the package of the project being built.
 from selfattn_ref import examples
 
 NAV_TITLE = "Worked examples"
-
-
-def _stale(every: list[examples.Example]) -> list[Path]:
-    want: dict[Path, str] = ep.files(every)
-    for ex in every:
-        want.update({GENERATED / ex.slug / name: text for name, text in example_files(ex).items()})
-    return sorted(p for p, text in want.items() if not p.is_file() or p.read_text(encoding="utf-8") != text)
 
 
 def on_config(config):
@@ -45,11 +41,12 @@ def on_config(config):
         )
     try:
         every = examples.load_all()
+        check_slugs(every)
     except examples.SpecError as exc:
         raise PluginError(f"bad worked-example spec: {exc}") from None
-    stale = _stale(every)
+    stale = stale_examples(every)
     if stale:
-        names = ", ".join(p.relative_to(ROOT).as_posix() for p in stale[:5]) + (" ..." if len(stale) > 5 else "")
+        names = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
         raise PluginError(
             f"{len(stale)} generated file(s) of the worked examples are missing or out of date with "
             f"selfattn_ref/examples/*.toml ({names}); run `make update`"

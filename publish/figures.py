@@ -147,8 +147,10 @@ BAR = {"light": "#3949ab", "dark": "#9fa8da"}
 
 FONT = 13  # px, Material's table text (0.64rem of 20px)
 CHAR = 8.0  # px, a generous width per character at FONT, for laying out labels
-# Characters that Markdown's inline syntax would act on, written as character references.
-_MARKDOWN = {c: f"&#{ord(c)};" for c in "[]_*`\\$"}
+# Characters that Markdown's inline syntax would act on, written as character references. A figure
+# sits in a paragraph inside a `markdown` <div>, where Python-Markdown reads links and emphasis even
+# inside a tag's attributes: the aria-label needs them too (a spec's title is in it).
+_MARKDOWN = {c: f"&#{ord(c)};" for c in "[]_*`\\${}"}
 
 
 def _text(s: str) -> str:
@@ -156,7 +158,7 @@ def _text(s: str) -> str:
 
 
 def _attr(s: str) -> str:
-    return escape(str(s), {'"': "&quot;", "\n": " "})
+    return escape(str(s), {**_MARKDOWN, '"': "&quot;", "\n": " "})
 
 
 def _width(s: str) -> float:

@@ -6,7 +6,7 @@ order, every snippet it includes with ``--8<-- "snippets/..."``: the ``*_numpy.p
 ``*_torch.py`` one only where it has no NumPy twin (training a model), so that a kernel never
 pays for importing PyTorch without a reason. Each code cell is the snippet file, byte for byte,
 under a Markdown cell with the page's headings above that block. ``make update`` writes the
-result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.tables.generated_file`), and
+result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.registry.generated_file`), and
 the suite's staleness test fails when a page or a snippet changed and the notebook did not.
 
 The files are deterministic: cell ids are the cell's place and the snippet's name, there are
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import DOCS, ROOT
-from .tables import generated_file
+from .registry import generated_file, name_of
 
 FOLDER = "notebooks"  # under docs/
 NOTEBOOKS_DIR = DOCS / FOLDER
@@ -153,8 +153,9 @@ def notebook(nb: Notebook) -> dict:
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
             "selfattn_ref": {
+                "generated_by": name_of(notebook),
                 "generated_from": f"docs/{nb.page}.md and the snippets it includes",
-                "note": "Written by `make update` (publish/notebooks.py); do not edit.",
+                "note": "Written by `make update`; do not edit.",
             },
         },
         "nbformat": 4,
@@ -173,7 +174,7 @@ def relpath(nb: Notebook) -> str:
 
 
 def _register(nb: Notebook) -> None:
-    generated_file(relpath(nb))(lambda: dumps(notebook(nb)))
+    generated_file(DOCS / relpath(nb), writer=notebook, owns=(NOTEBOOKS_DIR, "*.ipynb"))(lambda: dumps(notebook(nb)))
 
 
 for _nb in NOTEBOOKS:

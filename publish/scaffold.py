@@ -10,6 +10,9 @@ import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.examples import MAX_DECIMALS, MAX_TOKENS, MAX_WIDTH, Example, number_literal
+from selfattn_ref.examples.rules import title_problem
+
+from .escape import toml_string as _toml_string
 
 
 def _toml_rows(M, labels=None) -> str:
@@ -58,28 +61,37 @@ def template(slug: str, title: str, base: Example) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _toml_string(text: str) -> str:
-    """A TOML basic string (JSON's escaping is valid TOML)."""
-    import json  # noqa: PLC0415
+def prepare(slug: str, title: str | None = None, base: str = "the_cat_sat") -> tuple[Path, str, Example]:
+    """The path, text and example of a new spec, checked, with nothing written. ValueError when the
+    slug is invalid, reserved or taken, the title invalid or taken, or ``base`` is not an example."""
+    from . import producers, registry  # noqa: PLC0415 - the registry knows the reserved names
 
-    return json.dumps(text, ensure_ascii=False)
-
-
-def new_example(slug: str, title: str | None = None, base: str = "the_cat_sat") -> Path:
-    """Write ``<slug>.toml`` from :func:`template` and return its path. ValueError when the slug is
-    invalid or taken, or ``base`` is not an example."""
     if problem := examples.slug_problem(slug):
         raise ValueError(problem)
+    producers.load()
+    reserved = registry.reserved_slugs()
+    if slug.lower() in reserved:
+        raise ValueError(f"the name {slug!r} is reserved ({reserved[slug.lower()]}); choose another name")
     path = examples.EXAMPLES_DIR / f"{slug}.toml"
     taken = {p.stem.lower() for p in examples.EXAMPLES_DIR.glob("*.toml")}
-    if slug.lower() in taken:
+    if slug.lower() in taken or path.exists():
         raise ValueError(f"an example named {slug!r} already exists: {path}; choose another name")
     source = examples.load(base)
     title = title if title is not None else slug.replace("_", " ").capitalize()
+    if problem := title_problem(title):
+        raise ValueError(f"--title: {problem.replace(chr(39) + 'title' + chr(39), 'the title')}")
     titles = {" ".join(ex.title.casefold().split()): ex.slug for ex in examples.load_all()}
     if " ".join(title.casefold().split()) in titles:
         raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")
     text = template(slug, title, source)
-    examples.load_text(text, path)  # the scaffold must be valid as written
-    path.write_text(text, encoding="utf-8")
+    return path, text, examples.load_text(text, path)  # the scaffold must be valid as written
+
+
+def new_example(slug: str, title: str | None = None, base: str = "the_cat_sat") -> Path:
+    """Write ``<slug>.toml`` from :func:`template` (nothing else) and return its path. ValueError
+    when the slug is invalid, reserved or taken, or ``base`` is not an example."""
+    from .update import _atomic_write  # noqa: PLC0415
+
+    path, text, _ = prepare(slug, title, base)
+    _atomic_write(path, text)
     return path

@@ -126,14 +126,46 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _fingerprint(path: Path) -> str:
+def fingerprint(path: Path, script: str | None = None, recording: str | None = None) -> str:
+    """What a recording was made from: a hash of the snippet, its recording and the modules it
+    runs without. ``script`` and ``recording``: texts about to be written (default: on disk)."""
     import hashlib
 
-    digest = hashlib.sha256(path.read_bytes())
+    code = script.encode() if script is not None else path.read_bytes()
     rec = path.with_suffix(".out")
-    digest.update(b"\0" + (rec.read_bytes() if rec.is_file() else b"<none>"))
+    if recording is not None:
+        out = recording.encode()
+    else:
+        out = rec.read_bytes() if rec.is_file() else b"<none>"
+    digest = hashlib.sha256(code)
+    digest.update(b"\0" + out)
     digest.update(b"\0" + ",".join(blocked_modules(path)).encode())
     return digest.hexdigest()
+
+
+_fingerprint = fingerprint
+
+
+def recorded_fingerprints() -> dict[str, str]:
+    """The manifest's fingerprints by snippet (relative to snippets/), whatever the versions."""
+    import json
+
+    try:
+        data = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return files if isinstance(files, dict) else {}
+
+
+def manifest_text(files: dict[str, str]) -> str:
+    import json
+
+    return json.dumps({"versions": _versions(), "files": dict(sorted(files.items()))}, indent=1) + "\n"
+
+
+def read_manifest() -> dict:
+    return _read_manifest()
 
 
 def _read_manifest() -> dict:
@@ -146,39 +178,6 @@ def _read_manifest() -> dict:
     if not isinstance(data, dict) or data.get("versions") != _versions() or not isinstance(data.get("files"), dict):
         return {"versions": _versions(), "files": {}}
     return data
-
-
-def record_all(verbose: bool = True, only: list[Path] | None = None, force: bool = False) -> int:
-    """Run the snippets (those of ``only``, or every one) whose recording is not known to be current,
-    and rewrite the recordings that differ; return how many changed. ``force`` runs them all."""
-    import json
-
-    manifest = _read_manifest()
-    files: dict[str, str] = {k: v for k, v in manifest["files"].items() if (SNIPPETS / k).is_file()}
-    key = lambda p: p.relative_to(SNIPPETS).as_posix()  # noqa: E731
-    todo = [p for p in (all_snippets() if only is None else only) if force or files.get(key(p)) != _fingerprint(p)]
-    changed = 0
-    failures = []
-    for result in run_many(todo):
-        if result.returncode != 0:
-            failures.append(f"{result.path.relative_to(ROOT)} failed:\n{result.stderr}")
-            files.pop(key(result.path), None)
-            continue
-        rec = result.recording
-        if not rec.is_file() or rec.read_text(encoding="utf-8") != result.stdout:
-            rec.write_text(result.stdout, encoding="utf-8")
-            changed += 1
-            if verbose:
-                print(f"recorded {rec.relative_to(ROOT)}")
-        files[key(result.path)] = _fingerprint(result.path)
-    text = json.dumps({"versions": _versions(), "files": dict(sorted(files.items()))}, indent=1) + "\n"
-    if not MANIFEST.is_file() or MANIFEST.read_text(encoding="utf-8") != text:
-        MANIFEST.write_text(text, encoding="utf-8")
-    if verbose and todo:
-        print(f"ran {len(todo)} of {len(all_snippets())} snippets (the others are unchanged since their recording)")
-    if failures:
-        raise RuntimeError("\n\n".join(failures))
-    return changed
 
 
 def namespace(path: Path) -> dict:

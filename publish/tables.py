@@ -1,24 +1,23 @@
 """Markdown tables and worked lines generated from the worked examples.
 
-``generate()`` maps each file under ``docs/generated/`` to its text. Pages include
-them with ``--8<-- "docs/generated/<slug>/<name>.md"``; ``make update`` writes them and
-a test holds them equal to what the reference gives now.
+:func:`example_files` gives the files of ``docs/generated/<slug>/`` for each worked example
+(registered with :mod:`.registry`); the topics' tables (``publish/sources/``) use
+:func:`matrix_table` and :func:`weights_table` too. Pages include them with
+``--8<-- "docs/generated/<slug>/<name>.md"``; ``make update`` writes them and a test holds
+them equal to what the reference gives now. Labels (a spec's tokens) are escaped for Markdown.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.attention import softmax_terms
 
-from . import DOCS, GENERATED
+from . import GENERATED
+from .escape import md_text
 from .fmt import cell, is_integral, num, vector
-
-HEADER = "<!-- Generated from selfattn_ref by make update; do not edit. -->\n"
+from .registry import banner, generated_set
 
 
 def matrix_table(M, row_labels, col_labels, decimals: int, corner: str = "") -> str:
@@ -26,11 +25,11 @@ def matrix_table(M, row_labels, col_labels, decimals: int, corner: str = "") -> 
     M = np.asarray(M)
     integral = is_integral(M)
     lines = [
-        "| " + " | ".join([corner, *col_labels]) + " |",
+        "| " + " | ".join([md_text(corner), *map(md_text, col_labels)]) + " |",
         "|" + "---|" + "---:|" * len(col_labels),
     ]
     for label, row in zip(row_labels, M, strict=True):
-        lines.append("| " + " | ".join([f"**{label}**", *(cell(x, decimals, integral) for x in row)]) + " |")
+        lines.append("| " + " | ".join([f"**{md_text(label)}**", *(cell(x, decimals, integral) for x in row)]) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -60,7 +59,7 @@ def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     pairs = zip(u, v, strict=True)
     terms = " + ".join(f"{cell(x, decimals, integral)}×{cell(y, decimals, integral)}" for x, y in pairs)
     total = float(np.dot(u, v))
-    return f"{a} · {b} = {terms} = {cell(total, decimals, integral)}"
+    return f"{md_text(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
 
 
 def example_files(ex: examples.Example) -> dict[str, str]:
@@ -98,7 +97,7 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         label = "scaled score" if st.scaled is not None else "score"
         shown = [cell(x, dec, is_integral(row)) if a else "−∞" for x, a in zip(row, allowed, strict=True)]
         lines = [
-            "| " + " | ".join(["", *tok]) + " |",
+            "| " + " | ".join(["", *map(md_text, tok)]) + " |",
             "|---|" + "---:|" * len(tok),
             "| " + " | ".join([label, *shown]) + " |",
             "| " + " | ".join([f"e^{label}", *(num(x, dec) for x in ex_row)]) + " |",
@@ -121,74 +120,10 @@ def example_files(ex: examples.Example) -> dict[str, str]:
             )
             cols.append(f"- position {k + 1}: {terms} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"
-    return {name: HEADER + "\n" + text for name, text in files.items()}
+    return {name: banner(example_files, "md") + "\n\n" + text for name, text in files.items()}
 
 
-_GENERATED: dict[str, Callable[[], str]] = {}
-
-
-def generated(relpath: str):
-    """Register a function returning the text of ``docs/generated/<relpath>`` (a topic's
-    table that is not one of an example's). The header comment is added for you."""
-
-    def register(fn):
-        _GENERATED[relpath] = fn
-        return fn
-
-    return register
-
-
-# Generated files that are not includes under docs/generated/ (for example the notebooks,
-# docs/notebooks/<page>.ipynb): written as the function returns them, with no header, since
-# their format (JSON) has no comments. They are checked up to date like every generated file.
-_GENERATED_FILES: dict[str, Callable[[], str]] = {}
-
-
-def generated_file(docs_relpath: str):
-    """Register a function returning the whole text of ``docs/<docs_relpath>``."""
-
-    def register(fn):
-        _GENERATED_FILES[docs_relpath] = fn
-        return fn
-
-    return register
-
-
-# Generated files anywhere in the repository, by a function of the current examples (each
-# worked example's page, scripts and notebook: publish/example_pages.py).
-_GENERATED_SETS: list[Callable[[list[examples.Example]], dict[Path, str]]] = []
-
-
-def generated_set(fn):
-    """Register ``fn(examples) -> {path: text}``, called with every worked example."""
-    _GENERATED_SETS.append(fn)
-    return fn
-
-
-def generate() -> dict[Path, str]:
-    """Every generated file, by path: each worked example's, then each registered one.
-    SpecError when an example's spec is bad (:func:`selfattn_ref.examples.load_all`)."""
-    from . import example_pages, notebooks  # noqa: F401 - they register their files
-    from .sources import load_all
-
-    load_all()
-    every = examples.load_all()
-    topics = {relpath.split("/")[0] for relpath in _GENERATED}
-    for ex in every:
-        if ex.slug in topics:
-            raise examples.SpecError(
-                f"{ex.path}: the slug {ex.slug!r} is taken by the generated tables of a page "
-                f"(docs/generated/{ex.slug}/); rename the file"
-            )
-    out: dict[Path, str] = {}
-    for ex in every:
-        for name, text in example_files(ex).items():
-            out[GENERATED / ex.slug / name] = text
-    for fn in _GENERATED_SETS:
-        out.update(fn(every))
-    for relpath, fn in sorted(_GENERATED.items()):
-        text = fn()
-        out[GENERATED / relpath] = HEADER + "\n" + text if relpath.endswith(".md") else text  # JSON has no comments
-    for relpath, fn in sorted(_GENERATED_FILES.items()):
-        out[DOCS / relpath] = fn()
-    return out
+@generated_set(owns=[(GENERATED, "*/*.md")], writers=[example_files])
+def _example_tables(every: list[examples.Example]) -> dict:
+    """The tables of every worked example, under ``docs/generated/<slug>/``."""
+    return {GENERATED / ex.slug / name: text for ex in every for name, text in example_files(ex).items()}

@@ -1,60 +1,242 @@
-"""``python -m publish update``: rewrite generated tables and recorded outputs."""
+"""``python -m publish update``: rewrite generated files and recorded outputs, all or nothing.
+
+A run computes everything before it writes anything (:func:`plan`): every generated file (from
+the registry, :mod:`.registry`), the output of every snippet that changed (a changed generated
+script runs from a temporary copy), the notebooks that show those outputs, and the manifest of
+what each recording was made from (snippets/recordings.json). Only then does :func:`apply` write,
+each file to a temporary name first and then renamed over the old one, generated files first,
+recordings next and the manifest last; if a write fails, every file already written is put back.
+
+It never deletes or overwrites a file it did not write: a file in a generated folder without the
+banner of ``make update`` (:func:`.registry.made_by_us`) is left alone and reported, and a
+generated file whose place is taken by such a file stops the run before anything is written.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import GENERATED, ROOT
+from selfattn_ref import examples
+
+from . import ROOT, SNIPPETS, producers, registry, snippets
 
 
-def stale_generated() -> tuple[dict[Path, str], list[Path]]:
+class UpdateError(Exception):
+    """``make update`` cannot run; nothing was written. The message says why, in one line."""
+
+
+@dataclass
+class Plan:
+    writes: dict[Path, str] = field(default_factory=dict)  # in the order they are written
+    removals: list[Path] = field(default_factory=list)  # generated files no longer produced
+    foreign: list[Path] = field(default_factory=list)  # files of generated folders that we did not write
+    recorded: list[Path] = field(default_factory=list)  # recordings among the writes
+    ran: int = 0
+
+
+def check_slugs(every: list[examples.Example]) -> None:
+    """SpecError if an example's slug is reserved (a page, a folder, a topic's tables)."""
+    producers.load()  # the topics' folders are known from their registrations
+    reserved = registry.reserved_slugs()
+    for ex in every:
+        if ex.slug.lower() in reserved:
+            raise examples.SpecError(
+                f"{ex.path}: the slug {ex.slug!r} is reserved ({reserved[ex.slug.lower()]}); rename the file"
+            )
+
+
+def _differs(path: Path, text: str) -> bool:
+    return not path.is_file() or path.read_text(encoding="utf-8") != text
+
+
+def _scan(want: dict[Path, str]) -> tuple[list[Path], list[Path]]:
+    """(generated files no longer produced, files of the generated folders that we did not write)."""
+    removals, foreign = [], []
+    for folder, pattern in registry.owned():
+        for path in sorted(folder.glob(pattern)) if folder.is_dir() else []:
+            if path in want or not path.is_file():
+                continue
+            (removals if registry.made_by_us(path) else foreign).append(path)
+    # A recording goes with its script: removed with it, or when the manifest says we made it.
+    manifest = snippets.recorded_fingerprints()
+    for folder in sorted({p.parent for p in want if p.suffix == ".py" and SNIPPETS in p.parents}):
+        for out in sorted(folder.glob("*.out")):
+            script = out.with_suffix(".py")
+            if script in want:
+                continue
+            key = script.relative_to(SNIPPETS).as_posix()
+            if script in removals or (not script.exists() and key in manifest):
+                removals.append(out)
+            elif not script.exists():
+                foreign.append(out)
+    return sorted(set(removals)), sorted(set(foreign))
+
+
+def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
     """(files whose text differs from what the code gives now, generated files no longer produced)."""
-    from .tables import generate
-
-    want = generate()
-    changed = {p: t for p, t in want.items() if not p.is_file() or p.read_text(encoding="utf-8") != t}
-    # Files a generator once wrote and no longer produces: generated includes, notebooks, and
-    # each worked example's page, scripts (and their recordings) and notebook.
-    from . import example_pages as ep
-    from .notebooks import NOTEBOOKS_DIR
-
-    made = [
-        *(GENERATED.rglob("*.md") if GENERATED.is_dir() else []),
-        *NOTEBOOKS_DIR.rglob("*.ipynb"),
-        *ep.PAGES_DIR.glob("*.md"),
-        *ep.SNIPPETS_DIR.glob("*.py"),
-    ]
-    orphans = sorted(p for p in made if p not in want)
-    orphans += sorted(p for p in ep.SNIPPETS_DIR.glob("*.out") if p.with_suffix(".py") not in want)
-    return changed, orphans
+    every = examples.load_all() if every is None else every
+    check_slugs(every)
+    want = producers.generate(every)
+    changed = {p: t for p, t in want.items() if _differs(p, t)}
+    removals, _ = _scan(want)
+    return changed, removals
 
 
-def _write(verbose: bool) -> int:
-    changed, orphans = stale_generated()
-    for path, text in changed.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if verbose:
-            print(f"wrote {path.relative_to(ROOT)}")
-    for path in orphans:
-        path.unlink()
-        if verbose:
-            print(f"removed {path.relative_to(ROOT)}")
-    return len(changed) + len(orphans)
+def stale_examples(every: list[examples.Example]) -> list[str]:
+    """What the build hook checks: the worked examples' generated files that are missing or
+    differ, and the recordings of their scripts that were not made from the script as it is
+    (snippets/recordings.json), e.g. after an interrupted ``make update``."""
+    producers.load()
+    want = registry.generate(every, per_example_only=True)
+    out = [registry.relative(p) for p, text in want.items() if _differs(p, text)]
+    manifest = snippets.recorded_fingerprints()
+    for path in sorted(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents):
+        key = path.relative_to(SNIPPETS).as_posix()
+        if path.is_file() and manifest.get(key) != snippets.fingerprint(path):
+            out.append(f"{registry.relative(path.with_suffix('.out'))} (not recorded from the script as it is)")
+    return out
+
+
+def _run_pending(todo: list[tuple[Path, str | None]]) -> list[snippets.Result]:
+    """Run each snippet: in place when its text on disk is the one given (None), else a copy of
+    the text about to be written, from a temporary folder (same file name, same blocked modules)."""
+    results = []
+    with tempfile.TemporaryDirectory(prefix="publish-update-") as tmp:
+        paths = []
+        for path, text in todo:
+            if text is None:
+                paths.append(path)
+                continue
+            copy = Path(tmp) / path.relative_to(SNIPPETS)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(text, encoding="utf-8")
+            paths.append(copy)
+        for (path, _), result in zip(todo, snippets.run_many(paths), strict=True):
+            results.append(snippets.Result(path, result.stdout, result.stderr, result.returncode))
+    return results
+
+
+def _check_taken(want: dict[Path, str], extra: dict[Path, str]) -> None:
+    """UpdateError if a file to write is in the place of a file we did not write (a worked
+    example's page named like a hand-written page): checked before anything is written."""
+    fixed = {p.path for p in registry.producers() if p.path is not None}  # registered paths are ours
+    for path, text in [*extra.items(), *want.items()]:
+        if path in fixed or not path.exists() or not _differs(path, text):
+            continue
+        if path in extra or not registry.made_by_us(path):
+            raise UpdateError(
+                f"{registry.relative(path)} exists and was not written by `make update` (its first lines name no "
+                "generator); move it away or rename the example. Nothing was written."
+            )
+
+
+def plan(
+    every: list[examples.Example] | None = None,
+    *,
+    only: list[Path] | None = None,
+    force: bool = False,
+    extra: dict[Path, str] | None = None,
+) -> Plan:
+    """Everything a run would write, computed without writing. ``only``: run these snippets only
+    (a new example's); ``extra``: more files to write first (a new example's spec)."""
+    every = examples.load_all() if every is None else every
+    check_slugs(every)
+    producers.load()
+    _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
+    want = producers.generate(every)
+    removals, foreign = _scan(want)
+    # Snippets to run: those whose script or recording changed since the manifest's entry.
+    manifest = snippets.read_manifest()["files"]
+    scripts = sorted(
+        {
+            *(p for p in snippets.all_snippets() if p not in removals),
+            *(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents),
+        }
+    )
+    candidates = scripts if only is None else [p for p in scripts if p in set(only)]
+    todo = []
+    for path in candidates:
+        text = want.get(path)
+        pending = text if text is not None and _differs(path, text) else None
+        key = path.relative_to(SNIPPETS).as_posix()
+        if force or manifest.get(key) != snippets.fingerprint(path, script=pending if pending is not None else None):
+            todo.append((path, pending))
+    results = _run_pending(todo)
+    failures = [f"{registry.relative(r.path)} failed:\n{r.stderr}" for r in results if r.returncode != 0]
+    if failures:
+        raise UpdateError("a snippet failed, so nothing was written:\n\n" + "\n\n".join(failures))
+    recordings = {r.recording: r.stdout for r in results if _differs(r.recording, r.stdout)}
+    if recordings:  # the notebooks show recordings: generate again with the new ones
+        with registry.pending(recordings):
+            want = producers.generate(every)
+    files = {k: v for k, v in manifest.items() if (SNIPPETS / k).is_file() or SNIPPETS / k in want}
+    for path in removals:
+        files.pop(path.relative_to(SNIPPETS).as_posix(), None) if SNIPPETS in path.parents else None
+    for r in results:
+        text = want.get(r.path)
+        files[r.path.relative_to(SNIPPETS).as_posix()] = snippets.fingerprint(r.path, script=text, recording=r.stdout)
+    out = Plan(removals=removals, foreign=foreign, recorded=sorted(recordings), ran=len(todo))
+    out.writes.update({p: t for p, t in (extra or {}).items()})
+    out.writes.update({p: t for p, t in want.items() if _differs(p, t)})
+    out.writes.update(recordings)
+    manifest_text = snippets.manifest_text(files)
+    if _differs(snippets.MANIFEST, manifest_text) and (todo or out.writes or removals):
+        out.writes[snippets.MANIFEST] = manifest_text
+    return out
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def apply(p: Plan, verbose: bool = True) -> int:
+    """Write a plan: every file renamed into place from a temporary file; if anything fails, the
+    files already written are put back as they were (and new ones removed)."""
+    before: dict[Path, bytes | None] = {}
+    try:
+        for path, text in p.writes.items():
+            before[path] = path.read_bytes() if path.is_file() else None
+            _atomic_write(path, text)
+        for path in p.removals:
+            before[path] = path.read_bytes()
+            path.unlink()
+    except BaseException:
+        for path, data in before.items():
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+        raise
+    if verbose:
+        for path in p.writes:
+            verb = "recorded" if path in p.recorded else "wrote"
+            print(f"{verb} {registry.relative(path)}")
+        for path in p.removals:
+            print(f"removed {registry.relative(path)}")
+        for path in p.foreign:
+            print(f"left alone {registry.relative(path)} (not written by `make update`)")
+        if p.ran:
+            print(f"ran {p.ran} snippet(s) (the others are unchanged since their recording)")
+    return len(p.writes) - (snippets.MANIFEST in p.writes) + len(p.removals)
 
 
 def update(verbose: bool = True, only: list[Path] | None = None, force: bool = False) -> int:
-    """Write every generated file and recorded output; return how many files changed.
+    """Write every generated file and recorded output; return how many files changed. A snippet
+    runs only if it or its recording changed since it was last recorded (snippets/recordings.json),
+    or ``force`` is set; ``only`` limits the runs to those snippets."""
+    return apply(plan(only=only, force=force), verbose)
 
-    Generated files come first (a worked example's scripts among them), then every snippet runs
-    (or only the snippets of ``only``: a new example's, when nothing else changed) and its
-    recording is rewritten, then the generated files that show recordings (the worked examples'
-    notebooks) are written again. A snippet runs only if it or its recording changed since it was
-    last recorded (snippets/recordings.json), or ``force`` is set."""
-    from .snippets import record_all
 
-    written = _write(verbose)
-    recorded = record_all(verbose=verbose, only=only, force=force)
-    if recorded:
-        written += _write(verbose)
-    return written + recorded
+__all__ = ["ROOT", "Plan", "UpdateError", "apply", "check_slugs", "plan", "stale_examples", "stale_generated", "update"]

@@ -30,6 +30,7 @@ import numpy as np
 
 from . import examples
 from .examples import Example
+from .examples.rules import token_problem
 
 PROG = "python -m selfattn_ref"
 EXIT_USAGE = 2
@@ -220,11 +221,8 @@ def _example_from_args(args: argparse.Namespace) -> Example:
     for i, tok in enumerate(tokens, 1):
         if not tok.strip():
             raise CLIError(f"--tokens: token {i} is empty")
-        if not examples.TOKEN.fullmatch(tok):
-            raise CLIError(
-                f"--tokens: token {i} {shown(tok, 30)} is not a token as the worked examples define it "
-                f"(one word, no spaces or markup characters; the rule is {examples.TOKEN.pattern})"
-            )
+        if problem := token_problem(tok):
+            raise CLIError(f"--tokens: token {i} is not a token as the worked examples define it: {problem}")
     E = parse_vectors(args.vectors)
     if E.shape[0] != len(tokens):
         raise CLIError(

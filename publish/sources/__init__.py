@@ -1,7 +1,7 @@
 """Audit sources and generated files that are not worked examples, one module a topic.
 
 A module here registers what a page may quote with :func:`publish.quantities.source`
-and what ``make update`` writes with :func:`publish.tables.generated`. Every
+and what ``make update`` writes with :func:`publish.registry.generated`. Every
 module in this folder is imported when the registries are first used, so a new topic is one
 new file.
 """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from selfattn_ref import examples
 
-from ..tables import generated
+from ..registry import generated
 
 NAME = "river_bank.toml"
 SHOWN = f"selfattn_ref/examples/{NAME}"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..exercises import SPEC_DIR, block
-from ..tables import generated
+from ..registry import generated, name_of
 
 
 def _register(page: str) -> None:
-    generated(f"exercises/{page}.md")(lambda: block(page))
+    generated(f"exercises/{page}.md", name=name_of(block))(lambda: block(page))
 
 
 for _spec in sorted(SPEC_DIR.glob("*.toml")):

@@ -14,7 +14,8 @@ from selfattn_ref.topics.masking import SLUG, causal, padding, zeroing
 from ..figures import heatmap
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, grid, source
-from ..tables import beside, generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import beside, matrix_table, weights_table
 
 
 def _cells(M, decimals: int) -> list[list[str]]:

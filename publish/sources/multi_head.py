@@ -14,7 +14,8 @@ from selfattn_ref.topics.multi_head import NUM_HEADS, heads
 
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, grid, source
-from ..tables import generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import matrix_table, weights_table
 
 
 @source("multi_head")

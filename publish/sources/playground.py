@@ -17,7 +17,7 @@ import json
 
 from selfattn_ref import examples
 
-from ..tables import generated
+from ..registry import generated
 
 RELPATH = "playground/presets.json"
 VERSION = 1

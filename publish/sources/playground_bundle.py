@@ -8,12 +8,12 @@ as the file on disk was before.
 
 from __future__ import annotations
 
-from .. import DOCS, GENERATED
-from ..playground_bundle import playground_bundle
-from ..tables import generated_file
+from .. import GENERATED
+from ..playground_bundle import ENTRY, bundle_path, playground_bundle
+from ..registry import generated_file
 from .playground import RELPATH, _presets_json
 
 
-@generated_file((DOCS / "assets" / "playground" / "app.bundle.js").relative_to(DOCS).as_posix())
+@generated_file(bundle_path(ENTRY), writer=playground_bundle)
 def _playground_bundle() -> str:
     return playground_bundle({GENERATED / RELPATH: _presets_json()})

@@ -16,7 +16,8 @@ from selfattn_ref.topics.positional_encoding import SENTENCES, with_positions
 
 from ..figures import SIGNED, bars, heatmap
 from ..quantities import Quantity, grid, source
-from ..tables import generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import matrix_table, weights_table
 
 DECIMALS = 3  # as the two examples
 SHORT = (4, 4)  # positions 0-3 at d = 4

@@ -17,7 +17,8 @@ from selfattn_ref.topics.rnn_comparison import CASES, compare, rnn_steps, withou
 
 from ..fmt import num, vector
 from ..quantities import Quantity, source
-from ..tables import generated, matrix_table, weights_table
+from ..registry import generated
+from ..tables import matrix_table, weights_table
 
 SLUG = "the_cat_sat"
 WEIGHT_DECIMALS = 1  # the weights are data written with one decimal

@@ -17,7 +17,8 @@ from selfattn_ref.topics.scaling import KEYS, SAMPLES, TRIALS, largest_weight_ex
 
 from ..fmt import num
 from ..quantities import Quantity, source
-from ..tables import generated, weights_table
+from ..registry import generated
+from ..tables import weights_table
 
 SLUG = "the_cat_sat"
 VARIANCE_DECIMALS = 2

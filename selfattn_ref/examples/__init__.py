@@ -29,6 +29,7 @@ additive attention's ``W_s`` (d_h, d_a), ``W_h`` (d_h, d_a) and ``v`` (d_a,).
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ import numpy as np
 
 from ..attention import project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
+from .rules import LIMITS, MAX_PRINTED, DescriptionError, description_parts, title_problem, tokens_problem
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
@@ -48,13 +50,12 @@ _PROJECTIONS = ("none", "identity", "random", "given")
 _RNN_KEYS = {"title", "embeddings_from", "decimals", "W_xh", "W_hh", "s", "W_s", "W_h", "v"}
 SLUG = re.compile(r"[a-z][a-z0-9_]*")
 MAX_SLUG = 60
-# The playground's grid goes up to 16 x 16, and a page's tables stay readable.
-MAX_TOKENS = 16
-MAX_WIDTH = 16
-MAX_DECIMALS = 10
-# A token is one word as a reader would type it; characters that Markdown tables or HTML would
-# read as markup (|, `, <, >, *, [, ], \\) are not allowed.
-TOKEN = re.compile(r"[^\s|`<>*\[\]\\]{1,24}")
+# The limits, stated once in .rules (the playground reads them too): its grid goes up to
+# 16 x 16, and a page's tables stay readable.
+MAX_TOKENS = LIMITS["words"]
+MAX_WIDTH = LIMITS["dims"]
+MAX_DECIMALS = LIMITS["decimals"]
+MAGNITUDE = LIMITS["magnitude"]
 
 
 class SpecError(ValueError):
@@ -109,6 +110,28 @@ def _line_of(text: str, key: str) -> str:
     return ""
 
 
+def _where_text(text: str, path: Path, key: str, found: str) -> str:
+    """``path, line N``: the line of ``found`` in the value of ``key`` (else the key's line)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.split("=")[0].strip() == key), None)
+    if start is None:
+        return str(path)
+    if found:
+        for i in range(start, len(lines)):
+            if found in lines[i]:
+                return f"{path}, line {i + 1}"
+    return f"{path}, line {start + 1}"
+
+
+def _number(x) -> str:
+    """A value as a message shows it: repr, but a huge integer by its number of digits."""
+    if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**30:
+        return f"an integer of {len(str(abs(x)))} digits"
+    if isinstance(x, float) and math.isfinite(x) and abs(x) >= 1e16:
+        return f"{x:.3g}"
+    return repr(x)
+
+
 def _matrix(value, where: str, key: str, *, rows: int | None = None) -> np.ndarray:
     if not isinstance(value, list) or not value or not all(isinstance(r, list) and r for r in value):
         raise SpecError(f"{where}: '{key}' must be a non-empty list of non-empty lists of numbers")
@@ -119,9 +142,13 @@ def _matrix(value, where: str, key: str, *, rows: int | None = None) -> np.ndarr
         for x in r:
             if isinstance(x, bool) or not isinstance(x, (int, float)):
                 raise SpecError(f"{where}: '{key}' holds {x!r}, which is not a number")
+            if isinstance(x, float) and not math.isfinite(x):
+                raise SpecError(f"{where}: '{key}' holds a value that is not finite ({x})")
+            if not abs(x) <= MAGNITUDE:  # checked before float(x): 10**400 is an int
+                raise SpecError(
+                    f"{where}: '{key}' holds {_number(x)}; every number of a spec is at most {MAGNITUDE:,.0f} in size"
+                )
     arr = np.array(value, dtype=np.float64)
-    if not np.isfinite(arr).all():
-        raise SpecError(f"{where}: '{key}' holds a value that is not finite")
     if rows is not None and arr.shape[0] != rows:
         raise SpecError(f"{where}: '{key}' must have {rows} rows, got {arr.shape[0]}")
     return arr
@@ -160,10 +187,8 @@ class _Spec:
 
     def title(self) -> str:
         title = self.data["title"]
-        if not isinstance(title, str) or not title.strip() or "\n" in title or len(title) > 80:
-            raise SpecError(
-                f"{self.where('title')}: 'title' must be a non-empty string of one line, at most 80 characters"
-            )
+        if problem := title_problem(title):
+            raise SpecError(f"{self.where('title')}: {problem}")
         return title
 
     def decimals(self) -> int:
@@ -187,19 +212,14 @@ def load_text(text: str, path: Path) -> Example:
     reader = _Spec(text, path, _REQUIRED, _OPTIONAL)
     spec, where = reader.data, reader.where
     title = reader.title()
-    if "description" in spec and not isinstance(spec["description"], str):
-        raise SpecError(f"{where('description')}: 'description' must be a string (Markdown)")
+    if "description" in spec:
+        try:
+            description_parts(spec["description"])
+        except DescriptionError as exc:
+            raise SpecError(f"{_where_text(text, path, 'description', exc.found)}: {exc}") from None
     tokens = spec["tokens"]
-    if not isinstance(tokens, list) or not tokens or not all(isinstance(t, str) and t.strip() for t in tokens):
-        raise SpecError(f"{where('tokens')}: 'tokens' must be a non-empty list of non-empty strings")
-    for t in tokens:
-        if not TOKEN.fullmatch(t):
-            raise SpecError(
-                f"{where('tokens')}: token {t!r} must be one word of 1 to 24 characters, without spaces "
-                "or any of | ` < > * [ ] \\"
-            )
-    if len(tokens) > MAX_TOKENS:
-        raise SpecError(f"{where('tokens')}: 'tokens' has {len(tokens)} tokens; at most {MAX_TOKENS}")
+    if problem := tokens_problem(tokens):
+        raise SpecError(f"{where('tokens')}: {problem}")
     E = reader.matrix("embeddings")
     if E.shape[0] != len(tokens):
         raise SpecError(
@@ -222,11 +242,21 @@ def load_text(text: str, path: Path) -> Example:
         W_Q = W_K = W_V = np.eye(d)
     elif kind == "random":
         seed, std = spec.get("seed"), spec.get("std", 0.5)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise SpecError(f"{where('seed')}: 'seed' must be an integer, got {seed!r}")
-        if isinstance(std, bool) or not isinstance(std, (int, float)) or not 0 < std < float("inf"):
-            raise SpecError(f"{where('std')}: 'std' must be a positive finite number, got {std!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= LIMITS["seed"]:
+            raise SpecError(
+                f"{where('seed')}: 'seed' must be an integer, got {_number(seed)}; a seed is from 0 to {LIMITS['seed']}"
+            )
+        if isinstance(std, bool) or not isinstance(std, (int, float)) or not 0 < std <= MAGNITUDE:
+            raise SpecError(
+                f"{where('std')}: 'std' must be a positive number at most {MAGNITUDE:,.0f}, got {_number(std)}"
+            )
         W_Q, W_K, W_V = random_projections(seed, d, std)
+        for name, W in zip(("W_Q", "W_K", "W_V"), (W_Q, W_K, W_V), strict=True):
+            if not np.abs(W).max() <= MAGNITUDE:
+                raise SpecError(
+                    f"{where('std')}: 'std' = {std!r} draws {name} with a value of {np.abs(W).max():.3g}; every "
+                    f"number of an example is at most {MAGNITUDE:,.0f} in size: use a smaller std"
+                )
         extra -= {"seed", "std"}
     elif kind == "given":
         W_Q, W_K, W_V = (reader.matrix(k, rows=d) for k in ("W_Q", "W_K", "W_V"))
@@ -236,7 +266,7 @@ def load_text(text: str, path: Path) -> Example:
     if extra:
         key = sorted(extra)[0]
         raise SpecError(f"{where(key)}: '{key}' has no effect with projections = {kind!r}")
-    return Example(
+    ex = Example(
         slug=path.stem,
         title=title,
         description=spec.get("description", "").strip(),
@@ -253,6 +283,47 @@ def load_text(text: str, path: Path) -> Example:
         seed=seed,
         std=None if std is None else float(std),
     )
+    if problem := printable_problem(ex):
+        key = "embeddings" if kind in ("none", "identity") else ("std" if kind == "random" else "W_Q")
+        raise SpecError(f"{where(key)}: {problem}")
+    return ex
+
+
+def printable_problem(example: Example) -> str | None:
+    """Why a number the example's page prints would not be finite or would not print in full at
+    its decimals (at most :data:`.rules.MAX_PRINTED` in size), or None. The pages print the
+    projections, the scores (scaled too), every dot product (the scores' terms), e to the power of
+    each score with the row's total, the weights and the outputs."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        st = run(example)
+        logits = st.scaled if st.scaled is not None else st.scores
+        allowed = np.ones(logits.shape, bool) if st.mask is None else st.mask
+        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)
+        products = np.abs(st.Q)[:, None, :] * np.abs(st.K)[None, :, :]  # every term of every dot product
+        shown = {
+            "Q": st.Q,
+            "K": st.K,
+            "V": st.V,
+            "the scores": st.scores,
+            "the scaled scores": st.scaled,
+            "a term of a dot product": products,
+            "e to the power of a score (the softmax step)": powers,
+            "a row's total of those powers": powers.sum(axis=1),
+            "the weights": st.weights,
+            "the output": st.output,
+        }
+    for what, M in shown.items():
+        if M is None:
+            continue
+        worst = float(np.max(np.abs(np.where(np.isnan(M), np.inf, M)))) if np.size(M) else 0.0
+        if not worst < MAX_PRINTED:
+            size = "not finite" if not np.isfinite(worst) else f"{worst:.3g}"
+            return (
+                f"the page would print {what} as {size}; every number a page prints is finite and under "
+                f"{MAX_PRINTED:.0e} in size, so that it prints in full at {example.decimals} decimals: use "
+                "smaller numbers"
+            )
+    return None
 
 
 def random_projections(seed: int, d: int, std: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -544,7 +544,9 @@ def test_bad_number_keeps_the_last_result(pg, site, value, message):
 BAD_NAMES = {
     "empty": ("", "Empty"),
     "blank": ("   ", "Empty"),
-    "10,000 characters": ("n" * 10_000, "at most 40 characters, this one has 10,000"),
+    "10,000 characters": ("n" * 10_000, "at most 24 characters, this one has 10,000"),
+    "two words": ("river bank", "A name is one word: no spaces or control characters."),
+    "markup": ("<b>", "A name may not hold any of"),
 }
 
 
@@ -665,6 +667,9 @@ def test_bad_link_falls_back_to_the_default_with_a_notice(pg, site, fragment):
 # --- safety -----------------------------------------------------------------------------------------
 
 HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", '"><svg onload=alert(3)>']
+# Names a word may have (one word, none of | ` < > * [ ] \: selfattn_ref/examples/rules.py) that
+# would be markup if the page wrote them as HTML: shown as text, character for character.
+AS_TEXT = ["&lt;img&gt;", '"onmouseover=alert(3)', "&#60;script&#62;"]
 
 
 def assert_nothing_injected(page: Page) -> None:
@@ -677,11 +682,14 @@ def assert_nothing_injected(page: Page) -> None:
 def test_a_typed_name_is_text_and_runs_nothing(pg, site):
     page, watch = pg
     open_playground(page, site)
-    page.fill("#pg-name-0", HOSTILE[0])
-    assert read_table(page, "pg-weights")["head"][1] == HOSTILE[0]
-    assert read_table(page, "pg-output")["rows"][0][0] == HOSTILE[0]
-    assert page.locator("#pg-mix").text_content().splitlines()[0].endswith(f"({HOSTILE[0]})")
-    expect(page.locator("#pg-selected option").first).to_have_text(HOSTILE[0])
+    page.fill("#pg-name-0", AS_TEXT[0])
+    assert read_table(page, "pg-weights")["head"][1] == AS_TEXT[0]
+    assert read_table(page, "pg-output")["rows"][0][0] == AS_TEXT[0]
+    assert page.locator("#pg-mix").text_content().splitlines()[0].endswith(f"({AS_TEXT[0]})")
+    expect(page.locator("#pg-selected option").first).to_have_text(AS_TEXT[0])
+    page.fill("#pg-name-0", HOSTILE[0])  # not a word: refused, the last result stays
+    assert_field_error(page, "#pg-name-0", "at most 24 characters")
+    assert read_table(page, "pg-weights")["head"][1] == AS_TEXT[0]
     assert_nothing_injected(page)
     watch.check()  # no dialog opened
 
@@ -699,11 +707,14 @@ def test_a_hash_that_is_no_state_is_ignored(pg, site):
 
 def test_a_link_carrying_script_runs_nothing(pg, site):
     page, watch = pg
-    state = {**BANK, "words": HOSTILE}
-    open_playground(page, site, link(state))
+    open_playground(page, site, link({**BANK, "words": AS_TEXT}))
     expect(page.locator("#pg-notice")).to_be_hidden()
-    assert read_table(page, "pg-weights")["head"][1:] == HOSTILE
-    assert [page.input_value(f"#pg-name-{i}") for i in range(3)] == HOSTILE
+    assert read_table(page, "pg-weights")["head"][1:] == AS_TEXT
+    assert [page.input_value(f"#pg-name-{i}") for i in range(3)] == AS_TEXT
+    assert_nothing_injected(page)
+    open_playground(page, site, link({**BANK, "words": HOSTILE}))  # names that are not words: refused
+    expect(page.locator("#pg-notice")).to_contain_text("This link could not be opened: word 1: too long")
+    check_matches_generated(page, DEFAULT)
     assert_nothing_injected(page)
     watch.check()
 

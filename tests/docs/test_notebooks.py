@@ -33,7 +33,7 @@ from publish import DOCS, ROOT
 from publish import notebooks as nbs
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
-from publish.tables import generate
+from publish.producers import generate
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.

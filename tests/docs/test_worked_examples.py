@@ -161,6 +161,9 @@ def test_new_example_writes_a_valid_spec_from_another(examples_dir):
         ("river-bank", None, "'river-bank' is not a valid example name"),
         ("the_cat_sat", None, "an example named 'the_cat_sat' already exists"),
         ("new_one", "The  CAT sat", "the title 'The CAT sat' is taken by the example 'the_cat_sat'"),
+        ("new_two", "Zz\rimport os; os.system('x') #", "--title: the title must be one line"),
+        ("new_three", "Zz <img src=x>", "--title: the title holds '<': a title may not hold any of < > &"),
+        ("contributing", None, "the name 'contributing' is reserved (docs/generated/contributing/ holds the generated"),
     ],
 )
 def test_new_example_refuses(examples_dir, capsys, slug, title, message):
@@ -248,6 +251,15 @@ def test_the_pages_key_table_states_the_checks_limits():
     assert f"at most {examples.MAX_TOKENS}" in rows["tokens"]
     assert f"at most {examples.MAX_WIDTH}" in rows["embeddings"]
     assert f"0 to {examples.MAX_DECIMALS}" in rows["decimals"]
+    from selfattn_ref.examples.rules import LIMITS, TOKEN_FORBIDDEN
+
+    assert f"at most {LIMITS['titleLength']} characters" in rows["title"]
+    assert (
+        f"at most {LIMITS['tokenLength']} characters" in rows["tokens"] and " ".join(TOKEN_FORBIDDEN) in rows["tokens"]
+    )
+    assert f"at most {LIMITS['descriptionLength']:,} characters" in rows["description"]
+    assert f"at most {LIMITS['magnitude']:,.0f} in size" in rows["embeddings"]
+    assert f"a seed from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
 
 
 # --- the walk-through of docs/add-an-example.md ----------------------------------------------------

@@ -1,8 +1,11 @@
 // The playground's state: what the reader may type, and the state as a link. No DOM here.
 //
 // A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, decimals, selected}:
-//   words        1 to 16 names (1 to 40 characters each); a word may come back ("the cat sat
-//                on the mat"): words are told apart by position, see wordLabels()
+//   words        1 to 16 names, each one word (1 to 24 characters, no spaces, no control
+//                characters, none of | ` < > * [ ] \): a worked example's token rules
+//                (selfattn_ref/examples/rules.py, which generated/playground/limits.js states). Unlike
+//                a spec's tokens, a word may come back ("the cat sat on the mat"): words are told
+//                apart by position, see wordLabels()
 //   X            one vector per word, 1 to 16 numbers each, all the same length
 //   projections  "none" (softmax(X·Xᵀ)·X), "identity", "learned" (the learned example's
 //                matrices, which need as many dimensions as that example has) or "custom"
@@ -16,12 +19,15 @@
 //   #s=<base64url>   the whole state, as UTF-8 JSON
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
+// The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
+import { SPEC_LIMITS, TOKEN_FORBIDDEN } from "../../generated/playground/limits.js";
+
 export const LIMITS = Object.freeze({
-  words: 16,
-  dims: 16,
-  nameLength: 40,
-  magnitude: 1e6, // every score stays a finite float (16 · (16 · 1e6 · 1e6)² < 1.8e308)
-  decimals: 10,
+  words: SPEC_LIMITS.words,
+  dims: SPEC_LIMITS.dims,
+  nameLength: SPEC_LIMITS.tokenLength,
+  magnitude: SPEC_LIMITS.magnitude, // every score stays a finite float (16 · (16 · 1e6 · 1e6)² < 1.8e308)
+  decimals: SPEC_LIMITS.decimals,
   linkLength: 20000,
 });
 
@@ -43,8 +49,8 @@ export function parseNumber(text) {
   return { value: value === 0 ? 0 : value }; // no -0
 }
 
-/** Control characters and the like, which a name may not hold. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** Spaces, control characters and the like, which a name may not hold (rules.py: Cc Cf Zs Zl Zp). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u;
 
 /** Why a word's name cannot be used (null if it can). Two words may have the same name. */
 export function nameError(name) {
@@ -54,7 +60,9 @@ export function nameError(name) {
   if (length > LIMITS.nameLength) {
     return `Too long: a name has at most ${LIMITS.nameLength} characters, this one has ${length.toLocaleString("en")}.`;
   }
-  if (INVISIBLE.test(t)) return "A name may not hold control characters.";
+  if (INVISIBLE.test(t)) return "A name is one word: no spaces or control characters.";
+  const forbidden = [...t].find((c) => TOKEN_FORBIDDEN.includes(c));
+  if (forbidden !== undefined) return `A name may not hold any of ${[...TOKEN_FORBIDDEN].join(" ")}.`;
   return null;
 }
 

@@ -1,0 +1,88 @@
+"""Text from a spec file, escaped for the place it lands: Markdown (pages, tables, notebooks),
+TOML (the scaffold) and Python or JSON (generated scripts, notebooks, presets: written by
+``json.dumps``, a serializer, never pasted).
+
+Markdown: every character that the site's Markdown extensions read as markup (mkdocs.yml:
+emphasis, code, links, attribute lists, tables, arithmatex's ``$``, headings, raw HTML and
+entities) becomes a named HTML character reference, so the text shows as typed and is never
+markup. Named, not numeric: the numbers audit reads a page's digits, and ``&#42;`` has some.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+from selfattn_ref.examples.rules import Part, description_parts
+
+_MD = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "*": "&ast;",
+    "_": "&lowbar;",
+    "`": "&grave;",
+    "[": "&lsqb;",
+    "]": "&rsqb;",
+    "{": "&lcub;",
+    "}": "&rcub;",
+    "\\": "&bsol;",
+    "|": "&vert;",
+    "$": "&dollar;",
+    "#": "&num;",
+}
+# At the start of a line these begin a block (list, admonition, details, tabs, ordered list).
+_LINE_START = {"-": "\\-", "+": "\\+", "!": "&excl;", "?": "&quest;", "=": "&equals;", ":": "&colon;"}
+
+
+def md_text(text: str) -> str:
+    """``text`` as Markdown that shows exactly ``text`` and is no markup, inline (mid-line)."""
+    return "".join(_MD.get(ch, ch) for ch in str(text))
+
+
+def md_line(text: str) -> str:
+    """As :func:`md_text`, for text that starts a line (a paragraph)."""
+    out = md_text(text.lstrip())
+    if out[:1] in _LINE_START:
+        out = _LINE_START[out[0]] + out[1:]
+    digits = len(out) - len(out.lstrip("0123456789"))
+    if digits and out[digits : digits + 1] in (".", ")"):
+        out = out[:digits] + "\\" + out[digits:]
+    return out
+
+
+def _part(part: Part) -> str:
+    if part.kind == "text":
+        return md_text(part.text)
+    if part.kind == "code":  # raw <code> with escaped content: Markdown's code spans have edge cases
+        return f"<code>{md_text(part.text)}</code>"
+    if part.kind == "em":
+        return f"*{md_text(part.text)}*"
+    if part.kind == "strong":
+        return f"**{md_text(part.text)}**"
+    if part.kind == "link":  # the target is checked: a relative path to a page (rules.LINK_TARGET)
+        return f"[{md_text(part.text)}]({part.target})"
+    raise ValueError(f"unknown part {part.kind!r}")
+
+
+def md_description(text: str) -> str:
+    """A spec's description as Markdown: its paragraphs, with only the inline Markdown the rules
+    allow (:mod:`selfattn_ref.examples.rules`); DescriptionError for anything else."""
+    paragraphs = []
+    for parts in description_parts(text):
+        first = md_line(parts[0].text) if parts[0].kind == "text" else _part(parts[0])
+        paragraphs.append(first + "".join(_part(p) for p in parts[1:]))
+    return "\n\n".join(paragraphs)
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string: JSON's escapes, which TOML shares, and every control character
+    escaped (JSON leaves DEL and C1 controls as they are, TOML does not allow them)."""
+    body = json.dumps(str(text), ensure_ascii=False)
+    return "".join(f"\\u{ord(ch):04X}" if unicodedata.category(ch) == "Cc" else ch for ch in body)
+
+
+def py_string(text: str) -> str:
+    """A Python string literal of ``text``: the same escapes (JSON's, valid in Python too)."""
+    return toml_string(text)

@@ -1,0 +1,560 @@
+"""A worked example is data: a hostile or clumsy spec cannot run code, inject markup or lose a file.
+
+- Markup: spec text (title, tokens, description) rendered with the site's Markdown extensions
+  (mkdocs.yml) shows exactly as typed, in the page, the gallery, the tables and the built site.
+- Code: generated scripts hold spec values only as literals; a title with a carriage return or a
+  token with a NUL byte is refused before anything runs.
+- Files: `make update` and `new-example` never delete or overwrite a file they did not write,
+  refuse reserved names before writing, write all or nothing, and an interrupted run cannot pass
+  the build's staleness check.
+- Numbers: a spec whose page would print a number that is not finite, or too large to print in
+  full, is refused with the file, the key and the line.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import markdown
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from publish import ROOT, registry, scaffold
+from publish import example_pages as ep
+from publish.escape import toml_string
+from publish.playground_limits import limits_module
+from publish.sources import playground
+from selfattn_ref import examples
+from selfattn_ref.cli import EXIT_USAGE
+from selfattn_ref.examples import SpecError
+from selfattn_ref.examples.rules import LIMITS, description_parts, title_problem, tokens_problem
+
+BASE = examples.load("the_cat_sat")
+SPEC = examples.EXAMPLES_DIR / "zz_hostile.toml"  # never written: the text is checked as this file
+
+
+# --- rendering a page as the site does, without a build ---------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+_Loader.add_constructor("!ENV", lambda loader, node: None)
+
+
+def _markdown() -> markdown.Markdown:
+    """Python-Markdown with mkdocs.yml's extensions (and MkDocs' own: toc, tables, fenced_code)."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
+    names, configs = ["toc", "tables", "fenced_code"], {}
+    for item in config["markdown_extensions"]:
+        name, conf = (item, {}) if isinstance(item, str) else next(iter(item.items()))
+        names.append(name)
+        configs[name] = dict(conf or {})
+    configs["pymdownx.snippets"]["base_path"] = [str(ROOT)]
+    return markdown.Markdown(extensions=list(dict.fromkeys(names)), extension_configs=configs)
+
+
+_INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<-- "(?P<path>[^"]+)"$', re.M)
+
+
+def render(ex: examples.Example) -> tuple[str, str]:
+    """(the page's HTML, the gallery's HTML) of ``ex`` alone, its includes taken from what the
+    registry generates for it (a recording is a placeholder line)."""
+    files = registry.generate([ex], per_example_only=True)
+
+    def expand(text: str) -> str:
+        def include(m: re.Match) -> str:
+            path = ROOT / m.group("path")
+            body = files[path] if path in files else "(recorded output)\n"
+            return textwrap.indent(body.rstrip("\n"), m.group("indent"))
+
+        return _INCLUDE.sub(include, text)
+
+    page = files[ep.page_path(ex.slug)]
+    page = page.split("---\n", 2)[2]  # the front matter, which MkDocs reads apart
+    md = _markdown()
+    html = md.convert(expand(page))
+    md.reset()
+    return html, md.convert(files[ep.PAGES_DIR / "index.md"])
+
+
+_BENIGN: set[str] = set()
+
+
+def _benign_tags() -> set[str]:
+    """The elements of a plain example's page (the_cat_sat's), plus those a description may hold."""
+    if not _BENIGN:
+        page, _ = render(BASE)
+        _BENIGN.update(
+            {el.name for el in BeautifulSoup(page, "html.parser").find_all(True)}, {"em", "strong", "code", "a"}
+        )
+    return _BENIGN
+
+
+def _text(el) -> str:
+    return " ".join(el.get_text().split())
+
+
+def shown_description(description: str) -> list[str]:
+    """What each paragraph of a description shows: its text with the allowed markup gone."""
+    return [" ".join("".join(p.text for p in parts).split()) for parts in description_parts(description)]
+
+
+def assert_shown_as_typed(ex: examples.Example, page_html: str, gallery_html: str) -> None:
+    soup = BeautifulSoup(page_html, "html.parser")
+    for el in soup.find_all(True):  # no element carries a script, or a link off the site
+        for name, value in el.attrs.items():
+            assert not name.lower().startswith("on"), (el.name, name)
+            if name in ("href", "src"):
+                assert ":" not in value.split("#")[0], value
+    assert not soup.find_all(["script", "img", "iframe", "object", "embed", "style", "form"])
+    assert {el.name for el in soup.find_all(True)} <= _benign_tags()  # no element a plain example lacks
+    h1 = soup.find("h1")
+    for a in h1.find_all("a", class_="headerlink"):
+        a.decompose()
+    assert _text(h1) == " ".join(ex.title.split())
+    # the description: the paragraphs between the title and the first admonition
+    paragraphs = []
+    for el in h1.find_next_siblings():
+        if el.name != "p":
+            break
+        paragraphs.append(_text(el))
+    assert paragraphs == shown_description(ex.description)
+    allowed = {"em", "strong", "code", "a"}
+    for el in h1.find_next_siblings():
+        if el.name != "p":
+            break
+        assert {c.name for c in el.find_all(True)} <= allowed
+    # the tokens: the embeddings table's row labels and the focus sentences
+    table = soup.find("table")
+    assert [_text(td) for td in table.select("tbody td strong")] == list(ex.tokens)
+    focus = [li for li in soup.find_all("li") if li.find("strong") and "attend" in li.get_text()]
+    assert [_text(li.find("strong")) for li in focus] == list(ex.tokens)
+    # the gallery's row: a link with the title, the tokens as text
+    row = BeautifulSoup(gallery_html, "html.parser").select("tbody tr")[0]
+    cells = row.find_all("td")
+    assert _text(cells[0]) == " ".join(ex.title.split()) and cells[0].find("a")["href"] == f"{ex.slug}.md"
+    assert _text(cells[1]) == " ".join(ex.tokens)
+    assert [c.name for c in cells[1].find_all(True)] == []
+
+
+def spec_text(title: str, tokens: list[str], description: str | None = None, **values: str) -> str:
+    """The scaffold of new-example (from the_cat_sat) with the given title, tokens and description
+    written into it the way a contributor would (TOML strings), and other keys' values replaced."""
+    text = scaffold.template("zz_hostile", title, BASE)
+    n = len(tokens)
+    rows = "[\n" + "".join(f"  [{', '.join(['1'] * 4)}],\n" for _ in range(n)) + "]"
+    text = re.sub(
+        r"^tokens = .*$", lambda m: f"tokens = [{', '.join(toml_string(t) for t in tokens)}]", text, flags=re.M
+    )
+    text = re.sub(r"^embeddings = \[\n(?:.*\n)*?\]", lambda m: f"embeddings = {rows}", text, flags=re.M)
+    if description is not None:
+        text = re.sub(r'^description = """\n.*?\n"""', lambda m: f"description = {toml_string(description)}", text,
+                      flags=re.M | re.S)  # fmt: skip
+    for key, value in values.items():
+        text = re.sub(rf"^{key} = .*$", lambda m, k=key, v=value: f"{k} = {v}", text, flags=re.M)
+    return text
+
+
+def check_end_to_end(title: str, tokens: list[str], description: str) -> None:
+    """Through new-example's template, the loader, the generators and Markdown: either the spec is
+    refused with the file, key and line, or every context shows the text as typed."""
+    text = spec_text(title, tokens, description)
+    refused = title_problem(title) or tokens_problem(tokens)
+    try:
+        description_parts(description)
+    except ValueError:
+        refused = refused or "description"
+    try:
+        ex = examples.load_text(text, SPEC)
+    except SpecError as exc:
+        assert refused, f"refused a valid spec: {exc}"
+        assert re.match(rf"{re.escape(str(SPEC))}, line \d+: ", str(exc)), str(exc)
+        assert "\n" not in str(exc) and "\r" not in str(exc)
+        return
+    assert not refused, f"accepted {refused}"
+    assert (ex.title, list(ex.tokens)) == (title, tokens)  # the TOML context: read back as written
+    page, gallery = render(ex)
+    assert_shown_as_typed(ex, page, gallery)
+    for library in ep.LIBRARIES:  # the Python context: the tokens are a literal, nothing else is spec text
+        assert_script_holds_literals(ep.script(ex, library), ex)
+    preset = json.loads(playground.dumps(playground.preset(ex)))  # the JSON context
+    assert (preset["title"], preset["tokens"]) == (title, tokens)
+
+
+def assert_script_holds_literals(source: str, ex: examples.Example) -> None:
+    tree = ast.parse(source)
+    imports = {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    assert imports <= {"numpy", "torch"}, imports
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    tokens = next(n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "tokens")
+    assert ast.literal_eval(tokens.value) == list(ex.tokens)
+    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert calls <= {"fmt", "show", "print", "max", "len", "zip", "float", "range"}, calls
+    from dataclasses import replace
+
+    library = "numpy" if source.splitlines()[0].endswith("in NumPy.") else "torch"
+    assert ep.script(replace(ex, title="T"), library) == source  # the title is not in a script at all
+
+
+# --- markup: titles, tokens and descriptions, shown as typed -----------------------------------------
+
+HOSTILE_TITLES = [
+    'Hdr { onclick="window.__p=1" }',
+    "Hdr {: .x #y onclick=alert(1) }",
+    "*em* _u_ **b** `c` $x$ \\(y\\) #h C#",
+    "[link](javascript:alert(1)) ![i](x.png)",
+    "| a | b |",
+    '!!! note "x"',
+    '=== "tab"',
+    '--8<-- ".git/config"',
+    "1. list",
+    "- item",
+    "a\\*b\\_c",
+    "quote ' and \" both",
+]
+HOSTILE_TOKENS = [
+    ["_x_", "$y$", "#h"],
+    ["&lt;b&gt;", "&amp;", "&#60;"],
+    ["{:x}", "{onclick=1}", "a}b"],
+    ["!", "(x)", "~~s~~", "==m=="],
+    ["--8<--", "-", "+", "1."],
+    ["'\"", "é", "日本"],
+]
+HOSTILE_DESCRIPTIONS = [
+    "Plain prose with a < b and c > d, & entities &amp; &lt;b&gt; stay text.",
+    "Math $x^2$ and \\(y\\), headings\n# not a heading\n\n- not a list\n+ nor this\n\n1. nor this",
+    '!!! warning "no admonition"\n\n??? note\n\n=== "no tab"',
+    "*emphasis*, **strong**, `code with $x$ and *stars*` and [a page](../masking.md#step-1).",
+    "_underscores_ stay, | pipes | too |, and \\* backslashes \\",
+    "    four spaces do not make code\n\n```\nnor a fence\n```",
+    "A [reference][ref] is text.\n\n[ref]: ../masking.md",
+]
+
+
+@pytest.mark.parametrize("title", HOSTILE_TITLES)
+def test_a_hostile_title_shows_as_typed(title):
+    check_end_to_end(title, ["a", "b"], "Plain.")
+
+
+@pytest.mark.parametrize("tokens", HOSTILE_TOKENS, ids=lambda t: " ".join(t))
+def test_hostile_tokens_show_as_typed(tokens):
+    check_end_to_end("Tokens", tokens, "Plain.")
+
+
+@pytest.mark.parametrize("description", HOSTILE_DESCRIPTIONS)
+def test_a_hostile_description_shows_as_typed(description):
+    check_end_to_end("Description", ["a", "b"], description)
+
+
+# --- property: generated hostile text through new-example, update's generators and Markdown ---------
+
+MARKUP = list("<>&\"'`*_{}[]()#!|$\\-+=:.~^/ ;") + ["\r", "\n", "\x00", "\t", "\u2028", "\u202e", "é"]
+FRAGMENTS = ["<script>", "</title>", "&lt;", "&#60;", "--8<--", "{: onclick=x}", "javascript:", "](", "![",
+             "$x$", "\\(", "```", "!!!", "===", "|", "[a](../masking.md)", "*x*", "`c`", "<!--"]  # fmt: skip
+hostile_text = st.lists(st.one_of(st.sampled_from(MARKUP), st.sampled_from(FRAGMENTS), st.text("abXY9", max_size=3)),
+                        min_size=1, max_size=12).map("".join)  # fmt: skip
+
+
+# Tokens: mostly valid (markup characters a token may hold), sometimes not.
+TOKEN_CHARS = list("_$#{}&;!()~^=:+-.'\"/%@?,é日") + ["ab", "X9", "&lt;", "&#60;", "{:", "--8"]
+token_text = st.one_of(
+    st.lists(st.sampled_from(TOKEN_CHARS), min_size=1, max_size=8).map("".join),
+    hostile_text.map(lambda s: s[:24]),
+)
+PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY
+@given(title=hostile_text)
+def test_property_a_hostile_title_never_becomes_markup_or_code(title):
+    check_end_to_end(title, ["a", "b"], "Plain.")
+
+
+@PROPERTY
+@given(tokens=st.lists(token_text, min_size=1, max_size=4))
+def test_property_hostile_tokens_never_become_markup_or_code(tokens):
+    check_end_to_end("Tokens", tokens, "Plain.")
+
+
+@PROPERTY
+@given(description=st.lists(hostile_text, min_size=1, max_size=3).map("\n\n".join))
+def test_property_a_hostile_description_never_becomes_markup(description):
+    check_end_to_end("Description", ["a", "b"], description)
+
+
+# --- code: generated scripts embed spec values only as literals -----------------------------------
+
+
+def test_scripts_hold_spec_values_as_literals_even_past_the_checks():
+    """Defence in depth: even an Example the loader would refuse becomes a script whose only
+    spec text is the token literal (the title is not in it), which compiles and imports nothing else."""
+    from dataclasses import replace
+
+    ex = replace(BASE, title="Zz\rimport os; os.system('touch PWNED') #", tokens=('a"\n', "\\x", "'''\r\x00"))
+    for library in ep.LIBRARIES:
+        source = ep.script(ex, library)
+        compile(source, "script.py", "exec")
+        assert_script_holds_literals(source, ex)
+        assert "os.system" not in source
+
+
+# --- files: a copy of the repository, as a contributor's clone -----------------------------------------
+
+IGNORED = shutil.ignore_patterns(
+    ".git", ".venv", "site", "site-offline", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis"
+)
+
+
+def clone(tmp_path: Path) -> Path:
+    copy = tmp_path / "clone"
+    shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
+    return copy
+
+
+def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in ("NOTEBOOKS_EXECUTE",)}
+    environ |= {"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
+    return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
+
+
+def tree(copy: Path) -> dict[str, str]:
+    """Every file of the copy (but caches) by path, with a hash of its bytes."""
+    return {
+        p.relative_to(copy).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(copy.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts
+    }
+
+
+def test_new_example_refuses_reserved_and_hand_written_names(tmp_path):
+    copy = clone(tmp_path)
+    page = copy / "docs/examples/river.md"
+    page.write_text("# River\n\nMy own page about rivers.\n", encoding="utf-8")
+    before = tree(copy)
+    cases = {
+        "index": "the name 'index' is reserved (the gallery is docs/examples/index.md)",
+        "masking": "the name 'masking' is reserved (docs/masking.md is a page of the site)",
+        "generated": "the name 'generated' is reserved (docs/generated/ is a folder of the site)",
+        "notebooks": "the name 'notebooks' is reserved (docs/notebooks/ is a folder of the site)",
+        "multi_head": "the name 'multi_head' is reserved (docs/multi-head.md is a page of the site)",
+        "playground": "the name 'playground' is reserved (docs/playground.md is a page of the site)",
+        "river": "docs/examples/river.md exists and was not written by `make update`",
+    }
+    for slug, message in cases.items():
+        proc = run_in(copy, sys.executable, "-m", "publish", "new-example", slug)
+        assert proc.returncode == EXIT_USAGE, (slug, proc.stdout, proc.stderr)
+        assert proc.stderr.startswith(f"error: {message}"), (slug, proc.stderr)
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+        assert tree(copy) == before, f"new-example {slug} changed files"
+
+
+def test_a_reserved_slug_in_a_spec_stops_update_and_the_build(tmp_path):
+    copy = clone(tmp_path)
+    spec = copy / "selfattn_ref/examples/masking.toml"
+    spec.write_text(spec_text("Masking again", ["a", "b"]), encoding="utf-8")
+    before = tree(copy)
+    proc = run_in(copy, sys.executable, "-m", "publish", "update")
+    assert proc.returncode == EXIT_USAGE
+    assert proc.stderr == (
+        f"error: bad worked-example spec: {spec}: the slug 'masking' is reserved "
+        "(docs/masking.md is a page of the site); rename the file\n"
+    )
+    assert tree(copy) == before
+    proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    assert proc.returncode != 0 and "the slug 'masking' is reserved" in proc.stdout + proc.stderr
+
+
+_ZZ = spec_text("Zz", ["a"])
+HOSTILE_FILES = [
+    (
+        "carriage return in the title",
+        _ZZ.replace('title = "Zz"', "title = \"Zz\\rimport os; open('PWNED', 'w') #\""),
+        "line 6: 'title' must be one line",
+    ),
+    ("NUL in a token", _ZZ.replace('tokens = ["a"]', 'tokens = ["a\\u0000"]'), "line 12: token 'a\\x00' holds U+0000"),
+    ("1e150", _ZZ.replace("[1, 1, 1, 1],", "[1e150, 1, 1, 1],"), "line 14: 'embeddings' holds 1e+150"),
+]
+
+
+def test_hostile_spec_files_stop_update_before_anything_runs(tmp_path):
+    copy = clone(tmp_path)
+    for what, text, message in HOSTILE_FILES:
+        spec = copy / "selfattn_ref/examples/zz.toml"
+        spec.write_text(text, encoding="utf-8")
+        before = tree(copy)
+        proc = run_in(copy, sys.executable, "-m", "publish", "update")
+        assert proc.returncode == EXIT_USAGE, (what, proc.stderr)
+        assert proc.stderr.startswith(f"error: bad worked-example spec: {spec}, {message}"), (what, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+        assert tree(copy) == before and not list(copy.rglob("PWNED")), what
+        spec.unlink()
+
+
+@pytest.mark.slow
+def test_update_leaves_files_it_did_not_write(tmp_path):
+    copy = clone(tmp_path)
+    mine = {
+        "docs/examples/my_notes.md": "# My notes\n",
+        "docs/notebooks/mine.ipynb": json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
+        "docs/notebooks/examples/mine.ipynb": json.dumps({"cells": [], "metadata": {}}),
+        "docs/generated/the_cat_sat/my_table.md": "| a |\n|---|\n| 1 |\n",
+        "snippets/examples/stray.out": "my output\n",
+    }
+    for rel, text in mine.items():
+        (copy / rel).write_text(text, encoding="utf-8")
+    ours = copy / "docs/generated/the_cat_sat/old_table.md"  # a table we wrote once, no longer produced
+    ours.write_text(registry.banner("publish.tables:example_files", "md") + "\n\n| a |\n", encoding="utf-8")
+    before = tree(copy)
+    proc = run_in(copy, sys.executable, "-m", "publish", "update")
+    assert proc.returncode == 0, proc.stderr
+    for rel, text in mine.items():
+        assert (copy / rel).read_text(encoding="utf-8") == text, rel
+        assert f"left alone {rel} (not written by `make update`)" in proc.stdout, proc.stdout
+    assert "removed docs/generated/the_cat_sat/old_table.md" in proc.stdout and not ours.exists()
+    assert proc.stdout.rstrip().endswith(f"{len(mine)} file(s) in generated folders were not written by `make update` "
+                                         "and were left alone")  # fmt: skip
+    after = tree(copy)
+    assert {k: v for k, v in before.items() if k != "docs/generated/the_cat_sat/old_table.md"} == after
+
+
+@pytest.mark.slow
+def test_an_interrupted_update_fails_the_staleness_check_and_a_failed_one_writes_nothing(tmp_path):
+    """A change to a spec, then a run killed after the generated files but before the recordings:
+    the build's check names the recordings. And a run whose writing fails puts every file back."""
+    copy = clone(tmp_path)
+    spec = copy / "selfattn_ref/examples/the_cat_sat.toml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("[1, 1, 1, 1],  # sat", "[1, 1, 1, 2],  # sat"),
+                    encoding="utf-8")  # fmt: skip
+    driver = textwrap.dedent(
+        """
+        import json, sys
+        from publish import SNIPPETS, update
+        from selfattn_ref import examples
+        p = update.plan()
+        assert any(path.suffix == ".out" for path in p.writes), "the change changes a recording"
+        before = {path: (path.read_bytes() if path.is_file() else None) for path in p.writes}
+        real, count = update._atomic_write, [0]
+        def failing(path, text):
+            count[0] += 1
+            if count[0] == 5:
+                raise OSError("disk full")
+            real(path, text)
+        update._atomic_write = failing
+        try:
+            update.apply(p, verbose=False)
+        except OSError:
+            pass
+        restored = all((path.read_bytes() if path.is_file() else None) == data for path, data in before.items())
+        update._atomic_write = real
+        # killed after the generated files, before the recordings and the manifest
+        manifest = SNIPPETS / "recordings.json"
+        partial = update.Plan(writes={k: v for k, v in p.writes.items() if k.suffix != ".out" and k != manifest})
+        update.apply(partial, verbose=False)
+        print(json.dumps({"restored": restored, "stale": update.stale_examples(examples.load_all())}))
+        """
+    )
+    proc = run_in(copy, sys.executable, "-c", driver)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["restored"] is True
+    assert result["stale"] == [
+        "docs/notebooks/examples/the_cat_sat.ipynb",  # it shows the recording, which is the old one
+        "snippets/examples/the_cat_sat_numpy.out (not recorded from the script as it is)",
+        "snippets/examples/the_cat_sat_torch.out (not recorded from the script as it is)",
+    ]
+    build = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    assert build.returncode != 0
+    assert "the_cat_sat_numpy.out (not recorded from the script as it is)" in build.stdout + build.stderr
+
+
+# --- one full strict build with a hostile spec ----------------------------------------------------------
+
+BUILD_TITLE = 'Hdr { onclick="window.__p=1" } *x* _y_ $z$ #h'
+BUILD_TOKENS = ["_x_", "$y$", "#h", "{:x}", "&lt;b&gt;"]
+BUILD_DESCRIPTION = "Prose with a < b, &amp; and $x$ and _u_; *em*, `<code>`-free `code` and [a page](../masking.md)."
+
+
+@pytest.mark.slow
+def test_a_hostile_spec_builds_a_site_that_shows_it_as_typed(tmp_path):
+    copy = clone(tmp_path)
+    text = spec_text(BUILD_TITLE, BUILD_TOKENS, BUILD_DESCRIPTION.replace("`<code>`-free ", ""))
+    (copy / "selfattn_ref/examples/zz_hostile.toml").write_text(text, encoding="utf-8")
+    proc = run_in(copy, sys.executable, "-m", "publish", "update")
+    assert proc.returncode == 0, proc.stderr
+    site = tmp_path / "site"
+    proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site),
+                  NOTEBOOKS_EXECUTE="false")  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    page = BeautifulSoup((site / "examples/zz_hostile/index.html").read_text(encoding="utf-8"), "html.parser")
+    assert page.title.string == f"{BUILD_TITLE} - Self-attention, with real numbers"
+    h1 = page.select_one("article h1")
+    for a in h1.find_all("a"):
+        a.decompose()
+    assert _text(h1) == BUILD_TITLE
+    nav = [a for a in page.select("nav a") if _text(a) == BUILD_TITLE]
+    assert nav and all(not a.find(True) or a.find(True).name == "span" for a in nav)
+    assert [_text(s) for s in page.select("article table")[0].select("tbody td strong")] == BUILD_TOKENS
+    for html in site.rglob("*.html"):  # nowhere on the site: no handler, no script of the spec
+        doc = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+        for el in doc.find_all(True):
+            assert not any(name.lower().startswith("on") for name in el.attrs), (html, el.name, el.attrs)
+        assert "window.__p" not in " ".join(s.get_text() for s in doc.find_all("script")), html
+    gallery = BeautifulSoup((site / "examples/index.html").read_text(encoding="utf-8"), "html.parser")
+    row = next(tr for tr in gallery.select("article tbody tr") if _text(tr.find("td")) == BUILD_TITLE)
+    assert _text(row.find_all("td")[1]) == " ".join(BUILD_TOKENS)
+    presets = json.loads((site / "generated/playground/presets.json").read_text(encoding="utf-8"))
+    preset = next(p for p in presets["presets"] if p["slug"] == "zz_hostile")
+    assert (preset["title"], preset["tokens"]) == (BUILD_TITLE, BUILD_TOKENS)
+
+
+def test_the_limits_are_the_rules(tmp_path):
+    """The playground's limits file is the rules' (and the registry writes it)."""
+    text = (ROOT / "docs/generated/playground/limits.js").read_text(encoding="utf-8")
+    limits = json.loads(re.search(r"SPEC_LIMITS = Object\.freeze\((\{.*?\})\);", text, re.S).group(1))
+    assert limits == LIMITS
+    assert text == registry.banner(limits_module, "js") + "\n" + limits_module()
+
+
+NAMES = ["bank", "a b", "x" * 24, "x" * 25, "a\tb", "a\u00a0b", "a\u200bb", "a\u2028b", "\u202eab", "a\x00",
+         "a\x7f", "a|b", "a`b", "<b>", "a*b", "[a]", "a\\b", "_x_", "$y$", "#h", "{:x}", "&lt;", "é", "日本", "🙂",
+         "'\"", ""]  # fmt: skip
+
+
+def test_the_playground_checks_a_name_as_the_spec_checks_a_token(tmp_path):
+    """state.js's nameError and rules.token_problem accept and refuse the same names (run in Node,
+    the playground's module beside its generated limits file)."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed to run the playground's module outside a browser"
+    for rel in ("assets/playground/state.js", "generated/playground/limits.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "docs" / rel, tmp_path / rel)
+    (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    script = (
+        f"const m = await import({json.dumps((tmp_path / 'assets/playground/state.js').as_uri())});"
+        "const names = JSON.parse(process.argv[1]);"
+        "console.log(JSON.stringify({limits: m.LIMITS, ok: names.map((n) => m.nameError(n) === null)}));"
+    )
+    proc = subprocess.run([node, "--input-type=module", "-e", script, json.dumps(NAMES)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    js = json.loads(proc.stdout)
+    python = [tokens_problem([n]) is None for n in NAMES]
+    assert dict(zip(NAMES, js["ok"], strict=True)) == dict(zip(NAMES, python, strict=True))
+    assert sum(python) == 11  # the check is not all-or-nothing
+    assert (js["limits"]["words"], js["limits"]["dims"], js["limits"]["nameLength"], js["limits"]["decimals"]) == (
+        LIMITS["words"], LIMITS["dims"], LIMITS["tokenLength"], LIMITS["decimals"])  # fmt: skip
+    assert js["limits"]["magnitude"] == LIMITS["magnitude"]
