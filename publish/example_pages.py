@@ -316,7 +316,7 @@ def page(ex: examples.Example) -> str:
             f"## Step {step}: scale",
             "",
             f"Divided by √d_k, the square root of the width of a key (d_k = {d_k}), the scores stay in a "
-            "range where the softmax does not pick a single token (see [Why divide by √d](../scaling.md)):",
+            "range where the softmax does not pick a single token (see [Why divide by √d_k](../scaling.md)):",
             "",
             _tables(slug, "scaled"),
         ]
@@ -382,13 +382,19 @@ def page(ex: examples.Example) -> str:
     return "\n".join(parts)
 
 
+def in_reading_order(every: list[examples.Example]) -> list[examples.Example]:
+    """The examples as the gallery and the nav list them: by each spec's ``order``, then the
+    examples without one, by slug."""
+    return sorted(every, key=lambda ex: (ex.order is None, ex.order or 0, ex.slug))
+
+
 def index(every: list[examples.Example]) -> str:
     """The gallery page: one row per example."""
     rows = [
         "| Example | Tokens | Size | Projections | Scaled | Mask |",
         "|---|---|---|---|---|---|",
     ]
-    for ex in every:
+    for ex in in_reading_order(every):
         n, d = ex.E.shape
         rows.append(
             f"| [{ex.title}]({ex.slug}.md) | {' '.join(ex.tokens)} | {n} × {d} | {ex.projections} | "
@@ -408,8 +414,20 @@ def index(every: list[examples.Example]) -> str:
             "",
             *rows,
             "",
-            "Size is the number of tokens × the width of an embedding. Want to add one? "
-            "[Add a worked example](../add-an-example.md) takes one command and one file.",
+            "The examples are listed in the order the pages use them. What the columns say "
+            "(the symbols are those of the [notation](../notation.md) page):",
+            "",
+            "- **Tokens**: the words, in order.",
+            "- **Size**: n × d_model, the number of tokens × the width of an embedding.",
+            "- **Projections**: where the queries, keys and values come from. *none*: the embeddings "
+            "themselves, softmax(X·Xᵀ)·X, as on the first page; *identity*: Q = X·W_Q with identity "
+            "matrices, which changes nothing; *random*: seeded random matrices, like an untrained "
+            "model's; *given*: matrices written in the spec file.",
+            "- **Scaled**: whether the scores are divided by √d_k before the softmax.",
+            "- **Mask**: *causal* when each token may look only at itself and the tokens before it; "
+            "*none* when every token sees every token.",
+            "",
+            "Want to add one? [Add a worked example](../add-an-example.md) takes one command and one file.",
             "",
         ]
     )

@@ -54,6 +54,10 @@ def _dims(d: int) -> list[str]:
     return [f"x{i + 1}" for i in range(d)]
 
 
+def _out_dims(ex: examples.Example, d: int) -> list[str]:
+    return _dims(d) if ex.projections == "none" else [f"c{j + 1}" for j in range(d)]
+
+
 def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     integral = is_integral(u) and is_integral(v)
     pairs = zip(u, v, strict=True)
@@ -72,7 +76,9 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         "embeddings.md": matrix_table(ex.E, tok, _dims(d), dec, "token"),
         "scores.md": matrix_table(st.scores, tok, tok, dec, "query ↓ key →"),
         "weights.md": weights_table(st.weights, tok, tok, dec, f"attention weights of “{ex.title}”"),
-        "output.md": matrix_table(st.output, tok, _dims(st.output.shape[1]), dec, "output"),
+        # The output is weights · V: its columns are V's (c1, c2, ...), which are the embedding's
+        # features (x1, x2, ...) only when nothing projects them.
+        "output.md": matrix_table(st.output, tok, _out_dims(ex, st.output.shape[1]), dec, "output"),
     }
     if st.scaled is not None:
         files["scaled.md"] = matrix_table(st.scaled, tok, tok, dec, "query ↓ key →")
@@ -114,11 +120,12 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         body.append(f"= {vector(st.output[i], dec)}")
         files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
         cols = []
+        labels = _out_dims(ex, st.V.shape[1])
         for k in range(st.V.shape[1]):
             terms = " + ".join(
                 f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i])
             )
-            cols.append(f"- position {k + 1}: {terms} = {num(st.output[i, k], dec)}")
+            cols.append(f"- {labels[k]}: {terms} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"
     return {name: HEADER + "\n" + text for name, text in files.items()}
 
@@ -167,7 +174,7 @@ def generated_set(fn):
 def generate() -> dict[Path, str]:
     """Every generated file, by path: each worked example's, then each registered one.
     SpecError when an example's spec is bad (:func:`selfattn_ref.examples.load_all`)."""
-    from . import example_pages, notebooks  # noqa: F401 - they register their files
+    from . import diagrams, example_pages, notebooks  # noqa: F401 - they register their files
     from .sources import load_all
 
     load_all()

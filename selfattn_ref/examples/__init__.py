@@ -10,7 +10,8 @@ token, all the same length), ``projections`` ("none" for softmax(X·Xᵀ)·X, "i
 "random" with ``seed`` (int) and ``std`` (number), or "given" with ``W_Q``, ``W_K``,
 ``W_V`` matrices), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
 ``decimals`` (int, the rounding the pages print); optional ``description`` (Markdown, the
-first paragraphs of the example's page).
+first paragraphs of the example's page) and ``order`` (int from 1, its place in the gallery's
+reading order).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
 starting with a letter. Every example gets a page of its own on the site
@@ -34,7 +35,7 @@ from ..masks import causal_mask
 EXAMPLES_DIR = Path(__file__).resolve().parent
 
 _REQUIRED = {"title", "tokens", "embeddings", "projections", "scale", "causal", "decimals"}
-_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description"}
+_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description", "order"}
 _PROJECTIONS = ("none", "identity", "random", "given")
 SLUG = re.compile(r"[a-z][a-z0-9_]*")
 MAX_SLUG = 60
@@ -71,6 +72,7 @@ class Example:
     seed: int | None = None  # projections = "random" only
     std: float | None = None  # projections = "random" only
     description: str = ""  # Markdown
+    order: int | None = None  # place in the gallery's reading order (examples without one come last)
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,9 @@ def load_text(text: str, path: Path) -> Example:
         raise SpecError(f"{where('title')}: 'title' must be a non-empty string of one line, at most 80 characters")
     if "description" in spec and not isinstance(spec["description"], str):
         raise SpecError(f"{where('description')}: 'description' must be a string (Markdown)")
+    order = spec.get("order")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 1):
+        raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {order!r}")
     tokens = spec["tokens"]
     if not isinstance(tokens, list) or not tokens or not all(isinstance(t, str) and t.strip() for t in tokens):
         raise SpecError(f"{where('tokens')}: 'tokens' must be a non-empty list of non-empty strings")
@@ -202,6 +207,7 @@ def load_text(text: str, path: Path) -> Example:
         slug=path.stem,
         title=title,
         description=spec.get("description", "").strip(),
+        order=order,
         tokens=tuple(tokens),
         E=E,
         projections=kind,
