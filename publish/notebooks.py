@@ -141,9 +141,15 @@ def imports(code: str) -> list[str]:
     return [line.rstrip() for line in code.splitlines() if _IMPORT.match(line)]
 
 
+_SECTION_MARKER = re.compile(r"^\s*# --8<-- \[(?:start|end):\w+\]\s*$")
+
+
 def without_imports(code: str) -> str:
-    """The snippet without its import lines, which the notebook's first code cell makes once."""
-    lines = [line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line)]
+    """The snippet without its import lines, which the notebook's first code cell makes once, and
+    without the section markers that the page's include uses (pymdownx.snippets drops them too)."""
+    lines = [
+        line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line) and not _SECTION_MARKER.match(line)
+    ]
     while lines and not lines[0].strip():
         lines.pop(0)
     return "\n".join(lines)

@@ -117,7 +117,7 @@ def c_is_code(nb: dict, cell_id: str) -> bool:
 
 
 _PAGE_HEADING = re.compile(r"^(#{2,6}) (.+)$", re.M)
-LEFTOVER = re.compile(r'--8<--|^\s*(===|!!!|\?\?\?) |\]\((?!https?://)[^)]*\)|<svg|<!--', re.M)
+LEFTOVER = re.compile(r"--8<--|^\s*(===|!!!|\?\?\?) |\]\((?!https?://)[^)]*\)|<svg|<!--", re.M)
 
 
 @pytest.mark.parametrize("name", PAGES)
