@@ -3,7 +3,8 @@ console error, no request off the machine, math rendered, no serious axe violati
 scheme: notebook pages included, since they are built pages like the others).
 
 - A notebook page renders its math with KaTeX (cells and table of contents), after a full load
-  and after instant navigation; its copy buttons copy the snippet files; its download link
+  and after instant navigation; its copy buttons copy the cells: the imports, then each snippet
+  file without them (publish.notebooks.without_imports); its download link
   downloads the .ipynb of docs/notebooks/.
 - A heatmap follows the palette toggle: the colours Chromium paints are the light scheme's, then
   the dark scheme's, and every cell's text contrasts with its fill by at least 4.5:1 in both.
@@ -20,7 +21,7 @@ from test_site import palette_toggle, recorded_context, report, wait_for_math
 
 from publish import ROOT
 from publish.figures import contrast
-from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, notebook_snippets
+from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, imports, notebook_snippets, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -62,16 +63,18 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     context = new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(site.url(f"notebooks/{name}/index.html"))
-    files = [ROOT / b.snippet for b in notebook_snippets(name)]
+    files = [(ROOT / b.snippet).read_text(encoding="utf-8") for b in notebook_snippets(name)]
+    cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
+    cells += [without_imports(f) for f in files]
     buttons = page.locator(".jp-InputArea button.md-code__button[data-md-type=copy]")
     expect(buttons.first).to_be_attached()
-    assert buttons.count() == len(files)
-    for button, path in zip(buttons.all(), files, strict=True):
+    assert buttons.count() == len(cells)
+    for button, cell in zip(buttons.all(), cells, strict=True):
         page.evaluate("() => navigator.clipboard.writeText('')")
         button.scroll_into_view_if_needed()
         button.click()
         page.wait_for_function("() => navigator.clipboard.readText().then((t) => t !== '')", timeout=3000)
-        assert page.evaluate("() => navigator.clipboard.readText()") == path.read_text(encoding="utf-8").rstrip("\n")
+        assert page.evaluate("() => navigator.clipboard.readText()") == cell.rstrip("\n")
 
 
 @pytest.mark.parametrize("name", [nb.page for nb in NOTEBOOKS])
