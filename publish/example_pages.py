@@ -288,10 +288,9 @@ def page(ex: examples.Example) -> str:
         f"- Numbers are rounded to {ex.decimals} decimals.",
         "",
     ]
-    step = 1
+    # The steps by their names, as every page names them (docs/notation.md, "The steps, by name").
     if ex.projections != "none":
-        parts += [f"## Step {step}: queries, keys and values", ""]
-        step += 1
+        parts += ["## Project: queries, keys and values", ""]
         if ex.projections in ("random", "given"):
             parts += ["The three projection matrices, one row per embedding feature:", ""]
             for name in ("W_Q", "W_K", "W_V"):
@@ -300,7 +299,7 @@ def page(ex: examples.Example) -> str:
         for name in ("Q", "K", "V"):
             parts += [f'=== "{name}"', "", _tables(slug, name, "    ")]
     parts += [
-        f"## Step {step}: score",
+        "## Score",
         "",
         "Every query is compared with every key by a dot product: row *i*, column *j* is how much "
         "token *i*'s query matches token *j*'s key.",
@@ -310,20 +309,17 @@ def page(ex: examples.Example) -> str:
         _tables(slug, "dot_products", "    "),
         _tables(slug, "scores"),
     ]
-    step += 1
     if ex.scale:
         parts += [
-            f"## Step {step}: scale",
+            "## Scale",
             "",
             f"Divided by √d_k, the square root of the width of a key (d_k = {d_k}), the scores stay in a "
             "range where the softmax does not pick a single token (see [Why divide by √d_k](../scaling.md)):",
             "",
             _tables(slug, "scaled"),
         ]
-        step += 1
     label = "scaled score" if ex.scale else "score"
-    parts += [f"## Step {step}: softmax", ""]
-    step += 1
+    parts += ["## Normalize: softmax", ""]
     if ex.causal:
         parts += [
             "The causal mask sets the scores of later tokens to −∞ before the softmax, so they get a weight "
@@ -341,7 +337,7 @@ def page(ex: examples.Example) -> str:
     parts += _focus(ex, st)
     parts += [
         "",
-        f"## Step {step}: mix",
+        "## Mix",
         "",
         "Each token's output is the sum of the value vectors, each times the weight in that token's row. "
         f"For “{ex.tokens[0]}”:",

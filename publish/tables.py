@@ -90,10 +90,10 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         for name in ("Q", "K", "V"):
             M = getattr(st, name)
             files[f"{name}.md"] = matrix_table(M, tok, [f"c{j + 1}" for j in range(M.shape[1])], dec, name)
-    # Step 1 written out: every dot product of a query with a key.
+    # The scores written out: every dot product of a query with a key.
     dots = [_dot_line(tok[i], tok[j], st.Q[i], st.K[j], dec) for i in range(len(tok)) for j in range(len(tok))]
     files["dot_products.md"] = "".join(f"- {line}\n" for line in dots)
-    # Step 2 written out per row: e^score, the total, the division.
+    # The softmax written out per row: e^score, the total, the division.
     logits = st.scaled if st.scaled is not None else st.scores
     for i in range(len(tok)):
         row = logits[i]
@@ -110,7 +110,7 @@ def example_files(ex: examples.Example) -> dict[str, str]:
             "| " + " | ".join([f"÷ total {num(total, dec)}", *(num(x, dec) for x in st.weights[i])]) + " |",
         ]
         files[f"softmax_{i}.md"] = "\n".join(lines) + "\n"
-    # Step 3 written out per row: weights times value vectors, added position by position.
+    # The mix written out per row: weights times value vectors, added column by column.
     for i in range(len(tok)):
         width = max(len(num(w, dec)) for w in st.weights[i])
         body = [
