@@ -66,7 +66,8 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     files = [(ROOT / b.snippet).read_text(encoding="utf-8") for b in notebook_snippets(name)]
     cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
     cells += [without_imports(f) for f in files]
-    buttons = page.locator(".jp-InputArea button.md-code__button[data-md-type=copy]")
+    # The code cells' buttons (a Markdown cell can show a block of text with a button of its own).
+    buttons = page.locator(".jp-CodeCell .jp-InputArea button.md-code__button[data-md-type=copy]")
     expect(buttons.first).to_be_attached()
     assert buttons.count() == len(cells)
     for button, cell in zip(buttons.all(), cells, strict=True):

@@ -12,8 +12,9 @@ PHONE = {"width": 375, "height": 740}
 
 
 def _open(new_context, site, path: str, scheme: str = "light"):
-    context = new_context(viewport=PHONE, color_scheme=scheme)
+    context = new_context(color_scheme=scheme)  # the session's viewport is a laptop's
     page = context.new_page()
+    page.set_viewport_size(PHONE)
     page.goto(site.url(path))
     page.wait_for_function("() => !document.querySelector('.arithmatex:not(:has(.katex))')")
     page.evaluate("() => document.fonts.ready")
