@@ -30,17 +30,25 @@ def stale_generated() -> tuple[dict[Path, str], list[Path]]:
 
 
 def _write(verbose: bool) -> int:
-    changed, orphans = stale_generated()
-    for path, text in changed.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if verbose:
-            print(f"wrote {path.relative_to(ROOT)}")
-    for path in orphans:
-        path.unlink()
-        if verbose:
-            print(f"removed {path.relative_to(ROOT)}")
-    return len(changed) + len(orphans)
+    # A page's notebook shows the page's generated tables as they are on disk, so a table written
+    # in one pass changes a notebook in the next: write until nothing changes (two passes at most
+    # in practice; a third would be a generator that never settles).
+    total = 0
+    for _ in range(3):
+        changed, orphans = stale_generated()
+        if not changed and not orphans:
+            return total
+        for path, text in changed.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            if verbose:
+                print(f"wrote {path.relative_to(ROOT)}")
+        for path in orphans:
+            path.unlink()
+            if verbose:
+                print(f"removed {path.relative_to(ROOT)}")
+        total += len(changed) + len(orphans)
+    raise RuntimeError("the generated files did not settle after three passes of `make update`")
 
 
 def update(verbose: bool = True, only: list[Path] | None = None, force: bool = False) -> int:
