@@ -110,6 +110,29 @@ def test_the_home_page_lists_the_pages_in_the_navs_order():
     assert found and all("numbered list" in f.message for f in found), found
 
 
+# Pages with math that need not link the Notation page: the page itself, and the playground's app.
+NO_NOTATION_LINK = {"notation.md", "playground.md"}
+
+
+MATH_PAGES = [p for p in PAGES if "$" in p.read_text(encoding="utf-8") and _rel(p) not in NO_NOTATION_LINK]
+
+
+def test_pages_use_symbols():
+    assert len(MATH_PAGES) >= 10, [page_id(p) for p in MATH_PAGES]
+
+
+@pytest.mark.parametrize("page", MATH_PAGES, ids=page_id)
+def test_a_page_with_symbols_links_the_notation_page(page):
+    text = page.read_text(encoding="utf-8")
+    first_math = next(lineno for lineno, _, math in wording.prose(text) if math)
+    links = [lineno for lineno, line, _ in wording.prose(text) if "(notation.md" in line or "(../notation.md" in line]
+    assert links, f"{page_id(page)} uses symbols (line {first_math}) but never links the Notation page"
+    assert links[0] <= first_math + 40, (
+        f"{page_id(page)}: the first link to the Notation page (line {links[0]}) is far after the first "
+        f"symbol (line {first_math})"
+    )
+
+
 def test_the_nav_has_the_reference_pages():
     pages = dict((rel, title) for title, rel in NAV)
     for rel in ("notation.md", "cheat-sheet.md", "glossary.md", "further-reading.md", "how-this-site-is-checked.md"):
