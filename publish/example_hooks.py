@@ -10,7 +10,7 @@
   is missing or stale the build stops and says to run ``make update``. A slug that a page or a
   generated folder has already is refused.
 - The navigation entry ``Worked examples`` becomes a section: the gallery, then one page per
-  example, in the order of the slugs. mkdocs.yml names no example, so a new one needs no wiring.
+  example, in reading order (each spec's `order`). mkdocs.yml names no example, so a new one needs no wiring.
 - A generated page's "edit" button opens its spec file (the page itself is not to be edited);
   the gallery, generated from all of them, has none.
 """
@@ -55,7 +55,7 @@ def on_config(config):
     for i, item in enumerate(nav):
         if isinstance(item, dict) and NAV_TITLE in item:
             pages = [{"All examples": f"{ep.FOLDER}/index.md"}]
-            pages += [{ex.title: f"{ep.FOLDER}/{ex.slug}.md"} for ex in every]
+            pages += [{ex.title: f"{ep.FOLDER}/{ex.slug}.md"} for ex in ep.in_reading_order(every)]
             nav[i] = {NAV_TITLE: pages}
             break
     else:

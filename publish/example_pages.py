@@ -290,10 +290,9 @@ def page(ex: examples.Example) -> str:
         f"- Numbers are rounded to {ex.decimals} decimals.",
         "",
     ]
-    step = 1
+    # The steps by their names, as every page names them (docs/notation.md, "The steps, by name").
     if ex.projections != "none":
-        parts += [f"## Step {step}: queries, keys and values", ""]
-        step += 1
+        parts += ["## Project: queries, keys and values", ""]
         if ex.projections in ("random", "given"):
             parts += ["The three projection matrices, one row per embedding feature:", ""]
             for name in ("W_Q", "W_K", "W_V"):
@@ -302,7 +301,7 @@ def page(ex: examples.Example) -> str:
         for name in ("Q", "K", "V"):
             parts += [f'=== "{name}"', "", _tables(slug, name, "    ")]
     parts += [
-        f"## Step {step}: score",
+        "## Score",
         "",
         "Every query is compared with every key by a dot product: row *i*, column *j* is how much "
         "token *i*'s query matches token *j*'s key.",
@@ -312,20 +311,17 @@ def page(ex: examples.Example) -> str:
         _tables(slug, "dot_products", "    "),
         _tables(slug, "scores"),
     ]
-    step += 1
     if ex.scale:
         parts += [
-            f"## Step {step}: scale",
+            "## Scale",
             "",
             f"Divided by √d_k, the square root of the width of a key (d_k = {d_k}), the scores stay in a "
-            "range where the softmax does not pick a single token (see [Why divide by √d](../scaling.md)):",
+            "range where the softmax does not pick a single token (see [Why divide by √d_k](../scaling.md)):",
             "",
             _tables(slug, "scaled"),
         ]
-        step += 1
     label = "scaled score" if ex.scale else "score"
-    parts += [f"## Step {step}: softmax", ""]
-    step += 1
+    parts += ["## Normalize: softmax", ""]
     if ex.causal:
         parts += [
             "The causal mask sets the scores of later tokens to −∞ before the softmax, so they get a weight "
@@ -343,7 +339,7 @@ def page(ex: examples.Example) -> str:
     parts += _focus(ex, st)
     parts += [
         "",
-        f"## Step {step}: mix",
+        "## Mix",
         "",
         "Each token's output is the sum of the value vectors, each times the weight in that token's row. "
         f"For “{md_text(ex.tokens[0])}”:",
@@ -384,13 +380,19 @@ def page(ex: examples.Example) -> str:
     return "\n".join(parts)
 
 
+def in_reading_order(every: list[examples.Example]) -> list[examples.Example]:
+    """The examples as the gallery and the nav list them: by each spec's ``order``, then the
+    examples without one, by slug."""
+    return sorted(every, key=lambda ex: (ex.order is None, ex.order or 0, ex.slug))
+
+
 def index(every: list[examples.Example]) -> str:
     """The gallery page: one row per example."""
     rows = [
         "| Example | Tokens | Size | Projections | Scaled | Mask |",
         "|---|---|---|---|---|---|",
     ]
-    for ex in every:
+    for ex in in_reading_order(every):
         n, d = ex.E.shape
         rows.append(
             f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {ex.projections} | "
@@ -410,8 +412,20 @@ def index(every: list[examples.Example]) -> str:
             "",
             *rows,
             "",
-            "Size is the number of tokens × the width of an embedding. Want to add one? "
-            "[Add a worked example](../add-an-example.md) takes one command and one file.",
+            "The examples are listed in the order the pages use them. What the columns say "
+            "(the symbols are those of the [notation](../notation.md) page):",
+            "",
+            "- **Tokens**: the words, in order.",
+            "- **Size**: n × d_model, the number of tokens × the width of an embedding.",
+            "- **Projections**: where the queries, keys and values come from. *none*: the embeddings "
+            "themselves, softmax(X·Xᵀ)·X, as on the first page; *identity*: Q = X·W_Q with identity "
+            "matrices, which changes nothing; *random*: seeded random matrices, like an untrained "
+            "model's; *given*: matrices written in the spec file.",
+            "- **Scaled**: whether the scores are divided by √d_k before the softmax.",
+            "- **Mask**: *causal* when each token may look only at itself and the tokens before it; "
+            "*none* when every token sees every token.",
+            "",
+            "Want to add one? [Add a worked example](../add-an-example.md) takes one command and one file.",
             "",
         ]
     )

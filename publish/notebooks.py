@@ -1,11 +1,16 @@
-"""A Jupyter notebook for each worked-example page, built from the page's own snippet files.
+"""A Jupyter notebook for each worked-example page, built from the page itself and its snippet files.
 
 The notebooks are not written by hand and hold no code of their own. For each page in
 :data:`NOTEBOOKS`, :func:`cells` reads the page (``docs/<page>.md``) and takes, in the page's
 order, every snippet it includes with ``--8<-- "snippets/..."``: the ``*_numpy.py`` ones, and a
 ``*_torch.py`` one only where it has no NumPy twin (training a model), so that a kernel never
-pays for importing PyTorch without a reason. Each code cell is the snippet file, byte for byte,
-under a Markdown cell with the page's headings above that block. ``make update`` writes the
+pays for importing PyTorch without a reason. The notebook reads like its page: the page's
+headings and sentences, its tables included, are Markdown cells between the code cells
+(:func:`page_markdown` turns the site's Markdown into plain Markdown that Jupyter shows: a
+tab group of NumPy and PyTorch keeps its NumPy tab, an admonition becomes a bold title over
+its text, links to other pages keep their words). The imports come once, in a first code
+cell, and each code cell is its snippet file without them (:func:`without_imports`), so
+the cells run from the top, every step in the page's order. ``make update`` writes the
 result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.registry.generated_file`), and
 the suite's staleness test fails when a page or a snippet changed and the notebook did not.
 
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import DOCS, ROOT
-from .registry import generated_file, name_of
+from .registry import current, generated_file, name_of
 
 FOLDER = "notebooks"  # under docs/
 NOTEBOOKS_DIR = DOCS / FOLDER
@@ -119,30 +124,197 @@ def _code(cell_id: str, text: str) -> dict:
     }
 
 
+# --- the page as plain Markdown ----------------------------------------------------------------
+
+_IMPORT = re.compile(r"^(?:import [\w.]+(?: as \w+)?|from [\w.]+ import .+)\s*$")
+_TAB = re.compile(r'^(\s*)=== "([^"]+)"\s*$')
+_ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$')
+_ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
+_PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)[^)\s]*\)")
+_COMMENT = re.compile(r"<!--.*?-->")
+_FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
+LIBRARY_TABS = {"NumPy", "PyTorch"}
+SELF_NOTE = "This page as a notebook"  # the page's pointer to this notebook: left out of it
+
+
+def imports(code: str) -> list[str]:
+    """The snippet's import lines (at the start of a line: top level)."""
+    return [line.rstrip() for line in code.splitlines() if _IMPORT.match(line)]
+
+
+_SECTION_MARKER = re.compile(r"^\s*# --8<-- \[(?:start|end):\w+\]\s*$")
+
+
+def without_imports(code: str) -> str:
+    """The snippet without its import lines, which the notebook's first code cell makes once, and
+    without the section markers that the page's include uses (pymdownx.snippets drops them too)."""
+    lines = [
+        line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line) and not _SECTION_MARKER.match(line)
+    ]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def _indented(lines: list[str], i: int, indent: int) -> tuple[list[str], int]:
+    """The block that starts at line i: blank lines and lines indented by more than ``indent``,
+    dedented by ``indent + 4``; and the index after it."""
+    body = []
+    while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent):
+        body.append(lines[i][indent + 4 :] if lines[i].strip() else "")
+        i += 1
+    while body and not body[-1]:
+        body.pop()
+    return body, i
+
+
+def _flatten(lines: list[str]) -> list[str]:
+    """Tabs and admonitions as plain Markdown: the NumPy tab of a NumPy/PyTorch group, each tab of
+    another group under its bold label, an admonition's text under its bold title."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if m := _ADMONITION.match(line):
+            pad = m.group(1)
+            body, i = _indented(lines, i + 1, len(pad))
+            if (m.group(2) or "") != SELF_NOTE:
+                out += [f"{pad}**{m.group(2)}**", ""] if m.group(2) else []
+                out += [pad + b if b else "" for b in _flatten(body)] + [""]
+            continue
+        if m := _TAB.match(line):
+            pad = m.group(1)
+            tabs: list[tuple[str, list[str]]] = []
+            while i < len(lines) and (m := _TAB.match(lines[i])) and m.group(1) == pad:
+                body, i = _indented(lines, i + 1, len(pad))
+                tabs.append((m.group(2), body))
+                while i < len(lines) and not lines[i].strip() and i + 1 < len(lines) and _TAB.match(lines[i + 1]):
+                    i += 1
+            labels = {label for label, _ in tabs}
+            if labels <= LIBRARY_TABS and "NumPy" in labels:
+                tabs = [(label, body) for label, body in tabs if label == "NumPy"]
+                out += [pad + b if b else "" for b in _flatten(tabs[0][1])] + [""]
+            else:
+                for label, body in tabs:
+                    out += [f"{pad}**{label}**", ""] + [pad + b if b else "" for b in _flatten(body)] + [""]
+            continue
+        out.append(line)
+        i += 1
+    return out
+
+
+def _generated_include(path: str, pad: str) -> list[str]:
+    """A generated table, as Jupyter can show it: no header comment, no figure (its colours come
+    from the site's CSS), no wrapper."""
+    kept = []
+    text = current(ROOT / path)  # as this run of `make update` writes it, if it does
+    if text is None:
+        raise ValueError(f"{path} does not exist: the page includes it")
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith(("<!--", "<svg", "<div", "</div")):
+            continue
+        kept.append(pad + line if line else "")
+    return kept
+
+
+def page_parts(page: str) -> list[tuple[str, str]]:
+    """The page in order, as ("markdown", text) and ("code", snippet path) parts: the notebook's cells."""
+    text = _FRONT.sub("", page_path(page).read_text(encoding="utf-8"), count=1)
+    chosen = {b.snippet for b in notebook_snippets(page)}
+    lines = _flatten(text.splitlines())
+    parts: list[tuple[str, str]] = []
+    md: list[str] = []
+
+    def flush():
+        body = "\n".join(md).strip("\n")
+        body = _PAGE_LINK.sub(r"\1", re.sub(r"\n{3,}", "\n\n", body))
+        if body.strip():
+            parts.append(("markdown", body))
+        md.clear()
+
+    i = 0
+    while i < len(lines):
+        line = _COMMENT.sub("", lines[i])
+        i += 1
+        if not lines[i - 1].strip() == line.strip() and not line.strip():
+            continue  # a line that was only a comment
+        if (m := _HEADING.match(line)) and len(m.group(1)) == 1:
+            continue  # the title: the introduction has it
+        if _FENCE.match(line):
+            fence_open = line
+            body = []
+            while i < len(lines) and not _FENCE.match(lines[i]):
+                body.append(lines[i])
+                i += 1
+            i += 1  # the closing fence
+            inc = [_ANY_INCLUDE.match(b) for b in body if b.strip()]
+            targets = [m.group(2) for m in inc if m]
+            if len(targets) == 1 and len(inc) == 1 and targets[0].startswith("snippets/"):
+                if targets[0] in chosen:
+                    flush()
+                    parts.append(("code", targets[0]))
+                continue  # an output (.out) or a PyTorch twin: the notebook prints its own
+            pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
+            lang = fence_open.strip().lstrip("`~").split()[0] if fence_open.strip().lstrip("`~") else ""
+            md.append(f"{pad}```{lang}")
+            for b in body:
+                if m := _ANY_INCLUDE.match(b):
+                    src = m.group(2)
+                    src_path, _, section = src.partition(":")
+                    code = (ROOT / src_path).read_text(encoding="utf-8")
+                    if section:
+                        code = _section(code, section)
+                    md += [pad + c if c else "" for c in code.rstrip("\n").splitlines()]
+                else:
+                    md.append(b)
+            md.append(f"{pad}```")
+            continue
+        if m := _ANY_INCLUDE.match(line):
+            md += _generated_include(m.group(2), m.group(1))
+            continue
+        md.append(line)
+    flush()
+    return parts
+
+
+def _section(code: str, name: str) -> str:
+    """The lines between pymdownx.snippets' ``--8<-- [start:name]`` and ``[end:name]`` markers."""
+    m = re.search(
+        rf"^.*--8<-- \[start:{re.escape(name)}\].*\n(.*?)^.*--8<-- \[end:{re.escape(name)}\]", code, re.M | re.S
+    )
+    if not m:
+        raise ValueError(f"no section {name!r} in the included file")
+    return m.group(1)
+
+
 def cells(nb: Notebook) -> list[dict]:
     blocks = notebook_snippets(nb.page)
     if not blocks:
         raise ValueError(f"docs/{nb.page}.md includes no snippet the notebook could run")
     libraries = "NumPy and PyTorch" if any(b.snippet.endswith("_torch.py") for b in blocks) else "NumPy"
     intro = (
-        f"# Notebook: {title(nb.page)}\n\n"
-        f"The code of the page *{title(nb.page)}*, in the page's order: each cell is one of its "
-        f"code blocks, a standalone script that prints what the page shows under it. "
-        f"Run the cells from the top; they need only {libraries}."
+        f"# {title(nb.page)}\n\n"
+        f"The page *{title(nb.page)}* of the site as a notebook: its text, its tables and its code, in "
+        f"order. The first code cell imports what the others need; run the cells from the top. They "
+        f"need only {libraries}, and each prints what the page shows under the same code."
     )
     if nb.note:
         intro += f" {nb.note}"
-    out = [_markdown("intro", intro)]
-    shown: tuple[str, ...] = ()  # the headings already in the notebook, as a path
-    for i, block in enumerate(blocks, start=1):
-        name = Path(block.snippet).stem
-        common = 0
-        while common < min(len(shown), len(block.headings)) and shown[common] == block.headings[common]:
-            common += 1
-        new = block.headings[common:]  # the headings this cell enters, outermost first
-        shown = block.headings
-        out.append(_markdown(f"{i:02d}-{name}-text", "\n\n".join([*new, f"`{Path(block.snippet).name}`"])))
-        out.append(_code(f"{i:02d}-{name}", (ROOT / block.snippet).read_text(encoding="utf-8")))
+    seen: list[str] = []
+    for b in blocks:
+        seen += [line for line in imports((ROOT / b.snippet).read_text(encoding="utf-8")) if line not in seen]
+    out = [_markdown("intro", intro), _code("imports", "\n".join(seen))]
+    k = 0
+    text = 0
+    for kind, value in page_parts(nb.page):
+        if kind == "markdown":
+            text += 1
+            out.append(_markdown(f"text-{text:02d}", value))
+        else:
+            k += 1
+            name = Path(value).stem
+            out.append(_code(f"{k:02d}-{name}", without_imports((ROOT / value).read_text(encoding="utf-8"))))
     return out
 
 

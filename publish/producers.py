@@ -8,7 +8,7 @@ every module of that folder.
 
 from __future__ import annotations
 
-from . import example_pages, notebooks, playground_limits, registry, tables  # noqa: F401 - they register
+from . import diagrams, example_pages, notebooks, playground_limits, registry, tables  # noqa: F401 - they register
 from .sources import load_all as _load_sources
 
 

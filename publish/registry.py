@@ -229,10 +229,14 @@ def generate(every: list, *, per_example_only: bool = False) -> dict[Path, str]:
             out.update(p.fn(every))
     if per_example_only:
         return out
+    # In the order of their paths, so that docs/generated/ comes before docs/notebooks/: a
+    # producer that shows another generated file (a notebook shows a page's tables) reads it with
+    # current(), which gives what this run is about to write, not what is on disk.
     for p in sorted(_PRODUCERS.values(), key=lambda p: str(p.path)):
         if p.path is None:
             continue
-        text = p.fn()
+        with pending(out):
+            text = p.fn()
         out[p.path] = _wrap(text, p.path, p.name) if p.wrap else text
     return out
 

@@ -54,6 +54,10 @@ def _dims(d: int) -> list[str]:
     return [f"x{i + 1}" for i in range(d)]
 
 
+def _out_dims(ex: examples.Example, d: int) -> list[str]:
+    return _dims(d) if ex.projections == "none" else [f"c{j + 1}" for j in range(d)]
+
+
 def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     integral = is_integral(u) and is_integral(v)
     pairs = zip(u, v, strict=True)
@@ -72,7 +76,9 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         "embeddings.md": matrix_table(ex.E, tok, _dims(d), dec, "token"),
         "scores.md": matrix_table(st.scores, tok, tok, dec, "query ↓ key →"),
         "weights.md": weights_table(st.weights, tok, tok, dec, f"attention weights of “{ex.title}”"),
-        "output.md": matrix_table(st.output, tok, _dims(st.output.shape[1]), dec, "output"),
+        # The output is weights · V: its columns are V's (c1, c2, ...), which are the embedding's
+        # features (x1, x2, ...) only when nothing projects them.
+        "output.md": matrix_table(st.output, tok, _out_dims(ex, st.output.shape[1]), dec, "output"),
     }
     if st.scaled is not None:
         files["scaled.md"] = matrix_table(st.scaled, tok, tok, dec, "query ↓ key →")
@@ -84,10 +90,10 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         for name in ("Q", "K", "V"):
             M = getattr(st, name)
             files[f"{name}.md"] = matrix_table(M, tok, [f"c{j + 1}" for j in range(M.shape[1])], dec, name)
-    # Step 1 written out: every dot product of a query with a key.
+    # The scores written out: every dot product of a query with a key.
     dots = [_dot_line(tok[i], tok[j], st.Q[i], st.K[j], dec) for i in range(len(tok)) for j in range(len(tok))]
     files["dot_products.md"] = "".join(f"- {line}\n" for line in dots)
-    # Step 2 written out per row: e^score, the total, the division.
+    # The softmax written out per row: e^score, the total, the division.
     logits = st.scaled if st.scaled is not None else st.scores
     terms, totals = softmax_terms(logits, st.mask)  # e^score (0 where masked) and each row's total
     for i in range(len(tok)):
@@ -104,7 +110,7 @@ def example_files(ex: examples.Example) -> dict[str, str]:
             "| " + " | ".join([f"÷ total {num(total, dec)}", *(num(x, dec) for x in st.weights[i])]) + " |",
         ]
         files[f"softmax_{i}.md"] = "\n".join(lines) + "\n"
-    # Step 3 written out per row: weights times value vectors, added position by position.
+    # The mix written out per row: weights times value vectors, added column by column.
     for i in range(len(tok)):
         width = max(len(num(w, dec)) for w in st.weights[i])
         body = [
@@ -114,11 +120,12 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         body.append(f"= {vector(st.output[i], dec)}")
         files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
         cols = []
+        labels = _out_dims(ex, st.V.shape[1])
         for k in range(st.V.shape[1]):
             terms = " + ".join(
                 f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i])
             )
-            cols.append(f"- position {k + 1}: {terms} = {num(st.output[i, k], dec)}")
+            cols.append(f"- {labels[k]}: {terms} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"
     return {name: banner(example_files, "md") + "\n\n" + text for name, text in files.items()}
 

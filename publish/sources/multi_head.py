@@ -89,5 +89,6 @@ def _softmax_row():
 
 @generated("multi_head/output.md")
 def _output():
+    # Concat(heads)·W_O: its columns are c1..c4, head 1's c1, c2 then head 2's c3, c4 (with W_O = I).
     H = heads()
-    return matrix_table(H.output, H.tokens, [f"x{k + 1}" for k in range(H.output.shape[1])], H.decimals, "output")
+    return matrix_table(H.output, H.tokens, [f"c{k + 1}" for k in range(H.output.shape[1])], H.decimals, "output")

@@ -45,7 +45,7 @@ def _the_cat_sat():
 
 @generated("scaling/variance.md")
 def _variance_table():
-    lines = [f"| d | variance of q · k ({SAMPLES:,} pairs) | variance ÷ d |", "|---:|---:|---:|"]
+    lines = [f"| d_k | variance of q · k ({SAMPLES:,} pairs) | variance ÷ d_k |", "|---:|---:|---:|"]
     for r in _variance():
         lines.append(
             f"| {r['d']} | {num(r['variance'], VARIANCE_DECIMALS)} | {num(r['variance_scaled'], VARIANCE_DECIMALS)} |"
@@ -55,7 +55,7 @@ def _variance_table():
 
 @generated("scaling/largest_weight.md")
 def _largest_table():
-    lines = ["| d | largest weight, q · k | largest weight, q · k / √d |", "|---:|---:|---:|"]
+    lines = ["| d_k | largest weight, q · k | largest weight, q · k / √d_k |", "|---:|---:|---:|"]
     for r in _largest():
         lines.append(f"| {r['d']} | {num(r['unscaled'], WEIGHT_DECIMALS)} | {num(r['scaled'], WEIGHT_DECIMALS)} |")
     note = f"Each figure is the mean over {TRIALS:,} random queries, each against {KEYS} random keys."
@@ -65,7 +65,7 @@ def _largest_table():
 @generated("scaling/the_cat_sat_unscaled.md")
 def _unscaled_table():
     ex, _, unscaled = _the_cat_sat()
-    title = f"attention weights of “{ex.title}” without the division by √d"
+    title = f"attention weights of “{ex.title}” without the division by √d_k"
     return weights_table(unscaled, list(ex.tokens), list(ex.tokens), ex.decimals, title)
 
 

@@ -13,7 +13,8 @@ token, all the same length), ``projections`` ("none" for softmax(X·Xᵀ)·X, "i
 "random" with ``seed`` (int) and ``std`` (number), or "given" with ``W_Q``, ``W_K``,
 ``W_V`` matrices), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
 ``decimals`` (int, the rounding the pages print); optional ``description`` (Markdown, the
-first paragraphs of the example's page).
+first paragraphs of the example's page) and ``order`` (int from 1, its place in the gallery's
+reading order).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
 starting with a letter. Every example gets a page of its own on the site
@@ -45,7 +46,7 @@ EXAMPLES_DIR = Path(__file__).resolve().parent
 RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
 
 _REQUIRED = {"title", "tokens", "embeddings", "projections", "scale", "causal", "decimals"}
-_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description"}
+_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description", "order"}
 _PROJECTIONS = ("none", "identity", "random", "given")
 _RNN_KEYS = {"title", "embeddings_from", "decimals", "W_xh", "W_hh", "s", "W_s", "W_h", "v"}
 SLUG = re.compile(r"[a-z][a-z0-9_]*")
@@ -82,6 +83,7 @@ class Example:
     seed: int | None = None  # projections = "random" only
     std: float | None = None  # projections = "random" only
     description: str = ""  # Markdown
+    order: int | None = None  # place in the gallery's reading order (examples without one come last)
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,9 @@ def load_text(text: str, path: Path) -> Example:
             description_parts(spec["description"])
         except DescriptionError as exc:
             raise SpecError(f"{_where_text(text, path, 'description', exc.found)}: {exc}") from None
+    order = spec.get("order")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 1):
+        raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {order!r}")
     tokens = spec["tokens"]
     if problem := tokens_problem(tokens):
         raise SpecError(f"{where('tokens')}: {problem}")
@@ -270,6 +275,7 @@ def load_text(text: str, path: Path) -> Example:
         slug=path.stem,
         title=title,
         description=spec.get("description", "").strip(),
+        order=order,
         tokens=tuple(tokens),
         E=E,
         projections=kind,

@@ -1,7 +1,8 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
              dtype=np.float64)  # (3, 4): one embedding per row
@@ -12,11 +13,12 @@ W_Q = rng.normal(0, 0.5, (4, 4))
 W_K = rng.normal(0, 0.5, (4, 4))
 W_V = rng.normal(0, 0.5, (4, 4))
 
-Q, K, V = E @ W_Q, E @ W_K, E @ W_V  # (3, 4) each, now three different matrices
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each, now three different matrices
 d_k = K.shape[1]                      # 4
 scaled = Q @ K.T / np.sqrt(d_k)       # (3, 3)
 weights = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)  # softmax per row
 output = weights @ V                  # (3, 4)
+# --8<-- [end:math]
 
 
 def fmt(x):

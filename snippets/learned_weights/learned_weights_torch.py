@@ -1,23 +1,25 @@
+# --8<-- [start:math]
 import numpy as np  # only for NumPy's seeded generator, as in the NumPy tab
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
                   [0, 1, 0, 1],   # cat
                   [1, 1, 1, 1]],  # sat
                  dtype=torch.float64)  # (3, 4): one embedding per row
 
 # Three different matrices, drawn in this order from one seeded generator.
 rng = np.random.default_rng(42)
-W_Q = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))  # float64, like E
+W_Q = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))  # float64, like X
 W_K = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))
 W_V = torch.from_numpy(rng.normal(0, 0.5, (4, 4)))
 
-Q, K, V = E @ W_Q, E @ W_K, E @ W_V  # (3, 4) each, now three different matrices
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each, now three different matrices
 d_k = K.shape[1]                      # 4
 scaled = Q @ K.T / d_k**0.5           # (3, 3)
 weights = torch.softmax(scaled, dim=1)
 output = weights @ V                  # (3, 4)
+# --8<-- [end:math]
 
 
 def fmt(x):

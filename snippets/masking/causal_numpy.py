@@ -1,11 +1,12 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = E
-Q = K = V = E
+             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = X
+Q = K = V = X
 
 n, d_k = Q.shape
 scaled = Q @ K.T / np.sqrt(d_k)          # (3, 3), the scaled scores
@@ -24,6 +25,7 @@ def softmax(S):
 
 weights = softmax(masked)                # (3, 3)
 output = weights @ V                     # (3, 4)
+# --8<-- [end:math]
 
 # Check: token i attending to tokens 0..i only, with the later ones left out altogether.
 prefix = np.array([softmax(scaled[i, : i + 1]) @ V[: i + 1] for i in range(n)])

@@ -1,12 +1,13 @@
+# --8<-- [start:math]
 import torch
 import torch.nn.functional as F
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
                   [0, 1, 0, 1],   # cat
                   [1, 1, 1, 1]],  # sat
-                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = E
-Q = K = V = E
+                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = X
+Q = K = V = X
 
 n, d_k = Q.shape
 scaled = Q @ K.T / d_k**0.5              # (3, 3), the scaled scores
@@ -18,6 +19,7 @@ masked = scaled + M
 
 weights = torch.softmax(masked, dim=-1)  # (3, 3); e^-inf = 0, so a masked key gets weight 0
 output = weights @ V                     # (3, 4)
+# --8<-- [end:math]
 
 # Check: token i attending to tokens 0..i only, with the later ones left out altogether.
 prefix = torch.stack([torch.softmax(scaled[i, : i + 1], dim=-1) @ V[: i + 1] for i in range(n)])

@@ -1,11 +1,11 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = E
-Q = K = V = E
+             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = X
+Q = K = V = X
 
 n, d_k = Q.shape
 scaled = Q @ K.T / np.sqrt(d_k)                 # (3, 3)

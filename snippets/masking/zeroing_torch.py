@@ -1,11 +1,11 @@
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
                   [0, 1, 0, 1],   # cat
                   [1, 1, 1, 1]],  # sat
-                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = E
-Q = K = V = E
+                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = X
+Q = K = V = X
 
 n, d_k = Q.shape
 scaled = Q @ K.T / d_k**0.5                                # (3, 3)

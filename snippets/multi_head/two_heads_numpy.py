@@ -1,7 +1,8 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
              dtype=np.float64)  # (3, 4)
@@ -14,9 +15,9 @@ W_Q = W_K = W_V = np.array([[1, 0, 0, 0],
                             [0, 0, 0, 1]], dtype=np.float64)
 W_O = np.eye(4)
 num_heads = 2
-d_head = E.shape[1] // num_heads  # 2
+d_head = X.shape[1] // num_heads  # 2
 
-Q, K, V = E @ W_Q, E @ W_K, E @ W_V  # (3, 4) each
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each
 
 
 def softmax(S):
@@ -35,6 +36,7 @@ for h in range(num_heads):
 weights = np.stack(weights)              # (2, 3, 3): one table of weights per head
 concat = np.concatenate(heads, axis=1)   # (3, 4): head 1's columns, then head 2's
 output = concat @ W_O                    # (3, 4)
+# --8<-- [end:math]
 
 # Check: all heads at once, with the heads as an axis of their own, as libraries do it.
 Qh, Kh, Vh = (M.reshape(3, num_heads, d_head).transpose(1, 0, 2) for M in (Q, K, V))  # (2, 3, 2)

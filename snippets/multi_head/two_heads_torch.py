@@ -1,7 +1,8 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
                   [0, 1, 0, 1],   # cat
                   [1, 1, 1, 1]],  # sat
                  dtype=torch.float64)  # (3, 4)
@@ -14,9 +15,9 @@ W_Q = W_K = W_V = torch.tensor([[1, 0, 0, 0],
                                 [0, 0, 0, 1]], dtype=torch.float64)
 W_O = torch.eye(4, dtype=torch.float64)
 num_heads = 2
-d_head = E.shape[1] // num_heads  # 2
+d_head = X.shape[1] // num_heads  # 2
 
-Q, K, V = E @ W_Q, E @ W_K, E @ W_V  # (3, 4) each
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each
 
 # One head at a time: head h takes its own d_head columns of Q, K and V.
 heads, weights = [], []
@@ -29,6 +30,7 @@ for h in range(num_heads):
 weights = torch.stack(weights)           # (2, 3, 3): one table of weights per head
 concat = torch.cat(heads, dim=1)         # (3, 4): head 1's columns, then head 2's
 output = concat @ W_O                    # (3, 4)
+# --8<-- [end:math]
 
 # Check: all heads at once, with the heads as an axis of their own, as libraries do it.
 Qh, Kh, Vh = (M.reshape(3, num_heads, d_head).transpose(0, 1) for M in (Q, K, V))  # (2, 3, 2)
@@ -41,8 +43,8 @@ mha = torch.nn.MultiheadAttention(4, num_heads, bias=False, batch_first=True, dt
 with torch.no_grad():
     mha.in_proj_weight.copy_(torch.cat([W_Q.T, W_K.T, W_V.T]))  # (12, 4)
     mha.out_proj.weight.copy_(W_O.T)
-X = E[None]  # (1, 3, 4): a batch of one sentence
-mha_output, mha_weights = mha(X, X, X, average_attn_weights=False)  # (1, 3, 4), (1, 2, 3, 3)
+batch = X[None]  # (1, 3, 4): a batch of one sentence
+mha_output, mha_weights = mha(batch, batch, batch, average_attn_weights=False)  # (1, 3, 4), (1, 2, 3, 3)
 
 for h in range(num_heads):
     print(f"head {h + 1} weights (columns {h * d_head + 1}-{(h + 1) * d_head})")

@@ -1,23 +1,25 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
              dtype=np.float64)  # (3, 4): one embedding per row
 
-# Step 2: project. A trained model learns these matrices; here they are the identity.
+# Project. A trained model learns these matrices; here they are the identity.
 W_Q = np.eye(4)
 W_K = np.eye(4)
 W_V = np.eye(4)
-Q, K, V = E @ W_Q, E @ W_K, E @ W_V  # (3, 4) each, and all three equal E
+Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each, and all three equal X
 
-# Steps 3 to 6: score, scale, softmax per row, weighted sum of the values.
+# Score, scale, normalize (softmax per row), mix (weighted sum of the values).
 d_k = K.shape[1]                 # 4, the width of a key
 scores = Q @ K.T                 # (3, 3): row i holds query i against every key
 scaled = scores / np.sqrt(d_k)   # divided by √4 = 2
 weights = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)  # rows sum to 1
 output = weights @ V             # (3, 4): row i is a weighted sum of the values
+# --8<-- [end:math]
 
 
 def show(title, M, columns):
@@ -30,7 +32,7 @@ def show(title, M, columns):
     print()
 
 
-show("Q = E W_Q (K and V are the same)", Q, ["c1", "c2", "c3", "c4"])
+show("Q = X W_Q (K and V are the same)", Q, ["c1", "c2", "c3", "c4"])
 show("scores Q K^T", scores, tokens)
 show("scaled by sqrt(d_k) = sqrt(4)", scaled, tokens)
 show("weights (softmax of each row)", weights, tokens)

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 words = ["bank", "of", "river"]
@@ -12,6 +13,7 @@ X = np.array(
 S = X @ X.T  # 1. score: every dot product, (3, 3)
 A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # 2. normalize: softmax of each row, (3, 3)
 Y = A @ X  # 3. mix: weighted sums of the vectors, (3, 4)
+# --8<-- [end:math]
 
 
 def show(title, M, columns, decimals):

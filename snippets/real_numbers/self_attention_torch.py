@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 words = ["bank", "of", "river"]
@@ -13,6 +14,7 @@ X = torch.tensor(
 S = X @ X.T  # 1. score: every dot product, (3, 3)
 A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # 2. normalize: softmax of each row, (3, 3)
 Y = A @ X  # 3. mix: weighted sums of the vectors, (3, 4)
+# --8<-- [end:math]
 
 
 def show(title, M, columns, decimals):

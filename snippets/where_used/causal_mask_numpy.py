@@ -1,11 +1,12 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = E
-Q = K = V = E
+             dtype=np.float64)  # (3, 4); identity projections, so Q = K = V = X
+Q = K = V = X
 
 n, d_k = Q.shape
 scaled = Q @ K.T / np.sqrt(d_k)          # (3, 3), as without a mask
@@ -15,6 +16,7 @@ mask = np.tril(np.ones((n, n), dtype=bool))
 masked = np.where(mask, scaled, -np.inf)  # a later key's score becomes -inf
 weights = np.exp(masked) / np.exp(masked).sum(axis=1, keepdims=True)  # e^-inf = 0
 output = weights @ V
+# --8<-- [end:math]
 
 
 def show(title, M, columns):

@@ -1,11 +1,12 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
                   [0, 1, 0, 1],   # cat
                   [1, 1, 1, 1]],  # sat
-                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = E
-Q = K = V = E
+                 dtype=torch.float64)  # (3, 4); identity projections, so Q = K = V = X
+Q = K = V = X
 
 n, d_k = Q.shape
 scaled = Q @ K.T / d_k**0.5              # (3, 3), as without a mask
@@ -15,6 +16,7 @@ mask = torch.tril(torch.ones(n, n, dtype=torch.bool))
 masked = scaled.masked_fill(~mask, float("-inf"))  # a later key's score becomes -inf
 weights = torch.softmax(masked, dim=1)             # e^-inf = 0
 output = weights @ V
+# --8<-- [end:math]
 
 
 def show(title, M, columns):

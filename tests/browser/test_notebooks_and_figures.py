@@ -4,7 +4,8 @@ scheme: notebook pages included, since they are built pages like the others).
 
 - A notebook page has its math rendered with KaTeX when the site was built (cells), and as
   plain text in its table of contents, after a full load and after instant navigation; its
-  copy buttons copy the snippet files; its download link downloads the .ipynb of
+  copy buttons copy the cells: the imports, then each snippet file without them
+  (publish.notebooks.without_imports); its download link downloads the .ipynb of
   docs/notebooks/.
 - A heatmap follows the palette toggle: the colours Chromium paints are the light scheme's, then
   the dark scheme's, and every cell's text contrasts with its fill by at least 4.5:1 in both.
@@ -21,7 +22,7 @@ from test_site import RAW_MATH_JS, katex_styled, palette_toggle, recorded_contex
 
 from publish import ROOT
 from publish.figures import contrast
-from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, notebook_snippets
+from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, imports, notebook_snippets, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -65,16 +66,19 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     context = new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(site.url(f"notebooks/{name}/index.html"))
-    files = [ROOT / b.snippet for b in notebook_snippets(name)]
-    buttons = page.locator(".jp-InputArea button.md-code__button[data-md-type=copy]")
+    files = [(ROOT / b.snippet).read_text(encoding="utf-8") for b in notebook_snippets(name)]
+    cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
+    cells += [without_imports(f) for f in files]
+    # The code cells' buttons (a Markdown cell can show a block of text with a button of its own).
+    buttons = page.locator(".jp-CodeCell .jp-InputArea button.md-code__button[data-md-type=copy]")
     expect(buttons.first).to_be_attached()
-    assert buttons.count() == len(files)
-    for button, path in zip(buttons.all(), files, strict=True):
+    assert buttons.count() == len(cells)
+    for button, cell in zip(buttons.all(), cells, strict=True):
         page.evaluate("() => navigator.clipboard.writeText('')")
         button.scroll_into_view_if_needed()
         button.click()
         page.wait_for_function("() => navigator.clipboard.readText().then((t) => t !== '')", timeout=3000)
-        assert page.evaluate("() => navigator.clipboard.readText()") == path.read_text(encoding="utf-8").rstrip("\n")
+        assert page.evaluate("() => navigator.clipboard.readText()") == cell.rstrip("\n")
 
 
 @pytest.mark.parametrize("name", [nb.page for nb in NOTEBOOKS])

@@ -100,16 +100,48 @@ def test_notebook_is_valid_and_saved_as_jupyter_saves_it(name):
 def test_cell_ids_name_the_cell():
     """Cell ids are the cell's place and its snippet's name: fixed, and the same on every run."""
     nb = nbs.notebook(NOTEBOOKS["real-numbers"])
-    assert [c["id"] for c in nb["cells"]] == [
-        "intro",
-        "01-stable_softmax_numpy-text",
+    ids = [c["id"] for c in nb["cells"]]
+    assert ids[:2] == ["intro", "imports"]
+    assert [i for i in ids if c_is_code(nb, i)] == [
+        "imports",
         "01-stable_softmax_numpy",
-        "02-self_attention_numpy-text",
         "02-self_attention_numpy",
-        "03-word_order_numpy-text",
         "03-word_order_numpy",
     ]
+    text = [i for i in ids[1:] if not c_is_code(nb, i)]
+    assert text == [f"text-{k:02d}" for k in range(1, len(text) + 1)]
     assert nbs.dumps(nb) == nbs.dumps(nbs.notebook(NOTEBOOKS["real-numbers"]))
+
+
+def c_is_code(nb: dict, cell_id: str) -> bool:
+    return next(c for c in nb["cells"] if c["id"] == cell_id)["cell_type"] == "code"
+
+
+_PAGE_HEADING = re.compile(r"^(#{2,6}) (.+)$", re.M)
+LEFTOVER = re.compile(r"--8<--|^\s*(===|!!!|\?\?\?) |\]\((?!https?://)[^)]*\)|<svg|<!--", re.M)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_notebook_reads_like_its_page(name):
+    """The page's headings, in order, and its sentences are the notebook's Markdown cells, in plain
+    Markdown that Jupyter shows (no include, tab, admonition or link to a page of the site left)."""
+    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    markdown = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    page = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    page = page.split('!!! tip "This page as a notebook"')[0]
+    headings = [h for _, h in _PAGE_HEADING.findall(page)]
+    got = [h for _, h in _PAGE_HEADING.findall(markdown)]
+    assert got == headings, (got, headings)
+    assert not LEFTOVER.search(markdown), LEFTOVER.search(markdown).group(0)
+    # Every paragraph of plain prose on the page (first lines that are neither markup nor a link) is there.
+    firsts = [
+        p.split("\n")[0]
+        for p in page.split("\n\n")
+        if p and p[0].isalpha() and "](" not in p.split("\n")[0] and not p.startswith(("audit", "---"))
+    ]
+    missing = [f for f in firsts if f not in markdown]
+    assert not missing, missing[:5]
+    assert nb.cells[0].source.startswith(f"# {nbs.title(name)}")
 
 
 INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$', re.M)
@@ -128,9 +160,15 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     ]
     nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
+    # The imports once, first; then each snippet without its imports.
+    texts = [(ROOT / s).read_text(encoding="utf-8") for s in expected]
+    want_imports = list(dict.fromkeys(line for t in texts for line in nbs.imports(t)))
+    assert code[0].split("\n") == want_imports, (code[0], want_imports)
+    code = code[1:]
     assert len(code) == len(expected) > 0, (code, expected)
-    for source, snippet in zip(code, expected, strict=True):
-        assert source == (ROOT / snippet).read_text(encoding="utf-8").rstrip("\n"), f"the cell for {snippet} differs"
+    for source, snippet, text in zip(code, expected, texts, strict=True):
+        assert source == nbs.without_imports(text), f"the cell for {snippet} differs"
+        assert not nbs.imports(source), snippet
     # The one PyTorch cell, and only where the page's code has no NumPy version.
     torch_cells = [s for s in expected if s.endswith("_torch.py")]
     assert torch_cells == (["snippets/positional_encoding/train_torch.py"] if name == "positional-encoding" else [])
@@ -173,9 +211,11 @@ def test_built_notebook_prints_what_the_page_shows(strict_build, name):
     .out file the page includes under the same code, so every number agrees with the page."""
     cells = _code_cells(_page(strict_build, name))
     snippets = [ROOT / b.snippet for b in nbs.notebook_snippets(name)]
-    assert [c[0] for c in cells] == [f"{i:02d}-{p.stem}" for i, p in enumerate(snippets, start=1)]
-    for (cell_id, code, stdout, other), snippet in zip(cells, snippets, strict=True):
-        assert code is not None and code.rstrip("\n") == snippet.read_text(encoding="utf-8").rstrip("\n"), cell_id
+    assert [c[0] for c in cells] == ["imports"] + [f"{i:02d}-{p.stem}" for i, p in enumerate(snippets, start=1)]
+    assert cells[0][2] == "" and not cells[0][3], cells[0]
+    for (cell_id, code, stdout, other), snippet in zip(cells[1:], snippets, strict=True):
+        want = nbs.without_imports(snippet.read_text(encoding="utf-8"))
+        assert code is not None and code.rstrip("\n") == want, cell_id
         assert not other, f"{name}: cell {cell_id} has outputs other than printed text: {other}"
         recorded = snippet.with_suffix(".out").read_text(encoding="utf-8")
         assert stdout == recorded, (

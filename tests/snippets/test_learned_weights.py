@@ -49,7 +49,7 @@ def test_weights_are_the_examples_seeded_draws(ns, ref):
     ex, _ = ref
     assert ex.projections == "random" and ex.seed == 42 and ex.std == 0.5
     assert tuple(ns["tokens"]) == ex.tokens
-    close(ns["E"], ex.E)
+    close(ns["X"], ex.E)
     W = selfattn_ref.examples.random_projections(42, 4, 0.5)
     for name, expected in zip(("W_Q", "W_K", "W_V"), W, strict=True):
         close(ns[name], getattr(ex, name))

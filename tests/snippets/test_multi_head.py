@@ -52,7 +52,7 @@ def test_torch_prints_numpys_lines_and_the_multiheadattention_check():
 
 def test_inputs_are_the_examples(ns, ex):
     assert tuple(ns["tokens"]) == ex.tokens
-    close(ns["E"], ex.E)
+    close(ns["X"], ex.E)
     for name in ("W_Q", "W_K", "W_V"):
         close(ns[name], getattr(ex, name))
     close(ns["W_O"], source.W_O)

@@ -42,7 +42,7 @@ def test_numpy_and_torch_print_the_same():
 def test_inputs_are_the_examples(ns, ref):
     ex, _ = ref
     assert tuple(ns["tokens"]) == ex.tokens
-    close(ns["E"], ex.E)
+    close(ns["X"], ex.E)
     for name in ("W_Q", "W_K", "W_V"):
         close(ns[name], np.eye(4))
         close(ns[name], getattr(ex, name))
@@ -57,7 +57,7 @@ def test_every_step_equals_the_reference(ns, ref):
 
 def test_reference_functions_agree(ns):
     """The snippet's lines restate selfattn_ref's project, scores, softmax and mix."""
-    Q, K, V = selfattn_ref.project(as_numpy(ns["E"]), np.eye(4), np.eye(4), np.eye(4))
+    Q, K, V = selfattn_ref.project(as_numpy(ns["X"]), np.eye(4), np.eye(4), np.eye(4))
     close(ns["Q"], Q)
     close(ns["scores"], selfattn_ref.scores(Q, K))
     close(ns["weights"], selfattn_ref.softmax(selfattn_ref.scores(Q, K) / 2))

@@ -1,0 +1,401 @@
+"""Pictures of the flow, drawn by code from the worked examples' own shapes, as SVG.
+
+Four diagrams, each a generated include under ``docs/generated/diagrams/`` (``make update``
+writes them; a test holds them equal to what this module draws now, and another reads each
+SVG back and compares its boxes and arrows with the shapes the reference computes):
+
+- ``flow.md``: self-attention on "The cat sat", X → Q, K, V → scores → ÷√d_k → softmax → ·V,
+  every arrow labelled with the shape of the matrix it carries;
+- ``multi_head.md``: multi-head attention on the same sentence with two heads: split,
+  attend, concatenate, project;
+- ``rnn_vs_attention.md``: the RNN encoder's chain of states beside self-attention's direct
+  connections from every token to every output;
+- ``transformer_block.md``: where attention sits in a transformer block (residual connections,
+  layer normalization, the feed-forward network).
+
+A diagram is data first (:class:`Diagram`: boxes and arrows, each with its text), then SVG
+(:func:`svg`). The drawing uses no colour of its own: strokes and text are ``currentColor``, the
+page's text colour, so a diagram reads the same in the light and the dark scheme, and the boxes
+are filled with the page's own background (``var(--md-default-bg-color)``) so that lines behind
+them do not show through. Each SVG has ``role="img"``, an ``aria-label`` that says every box and
+every arrow with its shape, and a ``<title>``; it is kept out of the search index.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+
+from selfattn_ref import examples
+from selfattn_ref.examples import load_rnn
+
+from .figures import FONT, _attr, _text, _width
+from .registry import generated
+
+TIMES = "×"
+
+
+def shape(rows: int, cols: int) -> str:
+    """A matrix's shape as the pages write it: ``3 × 4``."""
+    return f"{rows} {TIMES} {cols}"
+
+
+@dataclass(frozen=True)
+class Box:
+    id: str
+    lines: tuple[str, ...]  # the first line is the box's name, the others what it holds
+    x: float  # centre
+    y: float  # top
+    w: float = 150.0
+    h: float = 44.0
+    kind: str = "step"  # "step" (an operation), "data" (a matrix), "sum" (a ⊕ circle)
+
+
+@dataclass(frozen=True)
+class Arrow:
+    src: str
+    dst: str
+    label: str = ""  # the shape of what the arrow carries
+    side: str = ""  # "left"/"right": leave from the source's side and enter the target's side
+    path: tuple[tuple[float, float], ...] = ()  # corner points between the two ends, if any
+
+
+@dataclass
+class Diagram:
+    name: str
+    title: str  # "Diagram of ..." follows
+    boxes: list[Box] = field(default_factory=list)
+    arrows: list[Arrow] = field(default_factory=list)
+    lines: list[tuple[str, str]] = field(default_factory=list)  # undirected links (all-to-all)
+    notes: list[tuple[float, float, str]] = field(default_factory=list)  # free text: x, y, text
+    summary: str = ""  # a sentence for the aria-label, after the boxes and arrows
+
+    def box(self, id_: str) -> Box:
+        return next(b for b in self.boxes if b.id == id_)
+
+
+# --- the four diagrams, from the examples ------------------------------------------------------
+
+
+@cache
+def _the_cat_sat():
+    ex = examples.load("the_cat_sat")
+    return ex, examples.run(ex)
+
+
+def flow() -> Diagram:
+    """Self-attention on "The cat sat", one box per step, shapes from the example's matrices."""
+    ex, st = _the_cat_sat()
+    n, d_model = ex.E.shape
+    d_k, d_v = st.K.shape[1], st.V.shape[1]
+    cx, gap = 270.0, 180.0
+    D = Diagram("flow", f"self-attention on “{ex.title}”")
+    D.boxes += [
+        Box("X", ("X", f"embeddings, {shape(n, d_model)}"), cx, 10, w=190, kind="data"),
+        Box("Q", ("Q = X·W_Q", f"queries; W_Q: {shape(d_model, d_k)}"), cx - gap, 100, w=170, kind="data"),
+        Box("K", ("K = X·W_K", f"keys; W_K: {shape(d_model, d_k)}"), cx, 100, w=170, kind="data"),
+        Box("V", ("V = X·W_V", f"values; W_V: {shape(d_model, d_v)}"), cx + gap, 100, w=170, kind="data"),
+        Box("S", ("S = Q·Kᵀ", "scores"), cx - gap / 2, 200),
+        Box("scale", (f"÷ √d_k = √{d_k}", "scaled scores"), cx - gap / 2, 290),
+        Box("A", ("A = softmax", "row by row: weights, sum 1"), cx - gap / 2, 380, w=190),
+        Box("Y", ("Y = A·V", "outputs"), cx, 470, kind="data"),
+    ]
+    D.arrows += [
+        Arrow("X", "Q", shape(n, d_model)),
+        Arrow("X", "K", shape(n, d_model)),
+        Arrow("X", "V", shape(n, d_model)),
+        Arrow("Q", "S", shape(n, d_k)),
+        Arrow("K", "S", shape(n, d_k)),
+        Arrow("S", "scale", shape(n, n)),
+        Arrow("scale", "A", shape(n, n)),
+        Arrow("A", "Y", shape(n, n)),
+        Arrow("V", "Y", shape(n, d_v)),
+        Arrow("Y", "", shape(n, d_v)),  # out of the picture: the outputs, one row per token
+    ]
+    D.summary = (
+        f"{n} tokens of {d_model} numbers go in as X ({shape(n, d_model)}); "
+        f"{n} outputs of {d_v} numbers come out ({shape(n, d_v)})."
+    )
+    return D
+
+
+def multi_head() -> Diagram:
+    """Multi-head attention on "The cat sat" with two heads: split, attend, concatenate, project."""
+    from selfattn_ref.topics.multi_head import NUM_HEADS, SLUG, W_O
+
+    ex = examples.load(SLUG)
+    st = examples.run(ex)
+    n, d_model = ex.E.shape
+    h = NUM_HEADS
+    d_head = d_model // h
+    cx = 260.0
+    xs = [cx + (k - (h - 1) / 2) * 250 for k in range(h)]
+    D = Diagram("multi_head", f"multi-head attention on “{ex.title}” with {h} heads")
+    D.boxes.append(Box("X", ("X", f"embeddings, {shape(n, d_model)}"), cx, 10, w=190, kind="data"))
+    D.boxes.append(Box("QKV", ("Q, K, V = X·W_Q, X·W_K, X·W_V", f"{shape(n, st.Q.shape[1])} each"), cx, 100, w=280))
+    D.arrows.append(Arrow("X", "QKV", shape(n, d_model)))
+    for k, x in enumerate(xs, 1):
+        cols = f"columns {(k - 1) * d_head + 1} to {k * d_head}"
+        D.boxes.append(Box(f"split{k}", (f"head {k}: Q{k}, K{k}, V{k}", cols), x, 200, w=200, kind="data"))
+        D.boxes.append(Box(f"head{k}", (f"softmax(Q{k}·K{k}ᵀ ÷ √{d_head})·V{k}", f"head {k} attends"), x, 300, w=230))
+        D.arrows.append(Arrow("QKV", f"split{k}", f"{shape(n, d_head)} each"))
+        D.arrows.append(Arrow(f"split{k}", f"head{k}", f"{shape(n, d_head)} each"))
+    D.boxes.append(Box("concat", ("concatenate", "the heads side by side"), cx, 400, w=190))
+    for k in range(1, h + 1):
+        D.arrows.append(Arrow(f"head{k}", "concat", shape(n, d_head)))
+    D.boxes.append(Box("out", ("· W_O", f"W_O: {shape(*W_O.shape)}"), cx, 490, w=190))
+    D.arrows.append(Arrow("concat", "out", shape(n, h * d_head)))
+    D.arrows.append(Arrow("out", "", shape(n, d_model)))
+    D.summary = (
+        f"{h} heads of width d_head = {d_model} ÷ {h} = {d_head}; concatenated they have "
+        f"{h * d_head} columns again, the width of X."
+    )
+    return D
+
+
+def rnn_vs_attention() -> Diagram:
+    """The RNN encoder's chain beside self-attention's all-to-all connections, on "The cat sat"."""
+    rnn = load_rnn("the_cat_sat")
+    tokens = list(rnn.tokens)
+    n = len(tokens)
+    D = Diagram("rnn_vs_attention", f"an RNN encoder and self-attention on “{' '.join(tokens)}”")
+    step = 84.0
+    left = 60.0
+    # The RNN: inputs at the bottom, a chain of states above them, h0 on the left.
+    D.boxes.append(Box("h0", ("h0 = 0",), left, 110, w=64, h=36, kind="data"))
+    for t, tok in enumerate(tokens, 1):
+        x = left + t * step
+        D.boxes.append(Box(f"x{t}", (tok,), x, 200, w=64, h=36, kind="data"))
+        D.boxes.append(Box(f"h{t}", (f"h{t}",), x, 110, w=64, h=36))
+        D.arrows.append(Arrow(f"x{t}", f"h{t}"))
+        D.arrows.append(Arrow(f"h{t - 1}", f"h{t}", side="right"))
+    # Self-attention: the same tokens at the bottom, one output each above, every token to every output.
+    right = left + (n + 1) * step + 90
+    for t, tok in enumerate(tokens, 1):
+        x = right + (t - 1) * step
+        D.boxes.append(Box(f"a{t}", (tok,), x, 200, w=64, h=36, kind="data"))
+        D.boxes.append(Box(f"y{t}", (f"y{t}",), x, 80, w=64, h=36))
+    for i in range(1, n + 1):
+        for j in range(1, n + 1):
+            D.lines.append((f"a{j}", f"y{i}"))
+    D.notes += [
+        (left + (n + 1) * step / 2, 30, "RNN encoder"),
+        (left + (n + 1) * step / 2, 50, f"{n} steps, one after another"),
+        (right + (n - 1) * step / 2, 30, "self-attention"),
+        (right + (n - 1) * step / 2, 50, "1 step, every token to every output"),
+    ]
+    D.summary = (
+        f"In the RNN, {tokens[0]} reaches h{n} through {n} updates, h1 to h{n}; "
+        f"in self-attention every token reaches every output in 1 weighted sum ({n} × {n} = {n * n} connections)."
+    )
+    return D
+
+
+D_FF_RATIO = 4  # the feed-forward network's inner width, as a multiple of d_model (2048 = 4 × 512 in the paper)
+
+
+def transformer_block() -> Diagram:
+    """A transformer encoder block as in the original paper (layer norm after each residual sum)."""
+    ex, _ = _the_cat_sat()
+    n, d_model = ex.E.shape
+    d_ff = D_FF_RATIO * d_model
+    cx = 200.0
+    D = Diagram("transformer_block", f"a transformer block on “{ex.title}”")
+    D.boxes += [
+        Box("X", ("X", f"input, {shape(n, d_model)}"), cx, 10, w=190, kind="data"),
+        Box("attn", ("multi-head self-attention", "every token looks at every token"), cx, 100, w=230),
+        Box("add1", ("+",), cx, 190, w=36, h=36, kind="sum"),
+        Box("ln1", ("layer norm", "each row: mean 0, variance 1"), cx, 260, w=230),
+        Box("ffn", ("feed-forward network", f"each row on its own: {d_model} → {d_ff} → {d_model}"), cx, 350, w=260),
+        Box("add2", ("+",), cx, 440, w=36, h=36, kind="sum"),
+        Box("ln2", ("layer norm",), cx, 510, w=230),
+    ]
+    far = cx + 170
+    D.arrows += [
+        Arrow("X", "attn", shape(n, d_model)),
+        Arrow("attn", "add1", shape(n, d_model)),
+        Arrow("X", "add1", "residual", side="right", path=((far, 32), (far, 208))),
+        Arrow("add1", "ln1", shape(n, d_model)),
+        Arrow("ln1", "ffn", shape(n, d_model)),
+        Arrow("ffn", "add2", shape(n, d_model)),
+        Arrow("ln1", "add2", "residual", side="right", path=((far, 282), (far, 458))),
+        Arrow("add2", "ln2", shape(n, d_model)),
+        Arrow("ln2", "", shape(n, d_model)),
+    ]
+    D.summary = (
+        f"Every arrow carries {shape(n, d_model)}, one row per token: a block gives back the shape it "
+        f"was given, so blocks stack. Inside the feed-forward network each row is {d_ff} numbers wide "
+        f"({D_FF_RATIO} × d_model, as in the original Transformer)."
+    )
+    return D
+
+
+DIAGRAMS = {
+    "flow": flow,
+    "multi_head": multi_head,
+    "rnn_vs_attention": rnn_vs_attention,
+    "transformer_block": transformer_block,
+}
+
+
+# --- drawing ------------------------------------------------------------------------------------
+
+ARROW_ID = "dg-arrow"
+# Boxes hide the lines behind them with the page's own background (Material's variable, per scheme).
+FILL = "fill:var(--md-default-bg-color, #fff)"
+
+
+def _anchor(b: Box, where: str) -> tuple[float, float]:
+    return {
+        "top": (b.x, b.y),
+        "bottom": (b.x, b.y + b.h),
+        "left": (b.x - b.w / 2, b.y + b.h / 2),
+        "right": (b.x + b.w / 2, b.y + b.h / 2),
+    }[where]
+
+
+def _ends(D: Diagram, a: Arrow) -> tuple[tuple[float, float], tuple[float, float]]:
+    s = D.box(a.src)
+    if not a.dst:  # out of the picture, downwards
+        x, y = _anchor(s, "bottom")
+        return (x, y), (x, y + 34)
+    t = D.box(a.dst)
+    if a.side and not a.path and abs(s.y - t.y) < 1:  # side by side: right edge to left edge
+        return _anchor(s, "right"), _anchor(t, "left")
+    if a.path:
+        return _anchor(s, a.side or "bottom"), _anchor(t, a.side or "top")
+    if t.y + t.h <= s.y:  # upwards
+        return _anchor(s, "top"), _anchor(t, "bottom")
+    return _anchor(s, "bottom"), _anchor(t, "top")
+
+
+def _box_svg(b: Box) -> str:
+    x0 = b.x - b.w / 2
+    shape_ = (
+        f'<circle cx="{b.x:g}" cy="{b.y + b.h / 2:g}" r="{b.h / 2:g}" class="dg-fill" style="{FILL}" '
+        'stroke="currentColor"/>'
+        if b.kind == "sum"
+        else f'<rect x="{x0:g}" y="{b.y:g}" width="{b.w:g}" height="{b.h:g}" rx="{6 if b.kind == "step" else 0}" '
+        f'class="dg-fill" style="{FILL}" stroke="currentColor"/>'
+    )
+    texts = []
+    k = len(b.lines)
+    for i, line in enumerate(b.lines):
+        y = b.y + b.h / 2 + (i - (k - 1) / 2) * (FONT + 3)
+        weight = ' font-weight="bold"' if i == 0 and k > 1 else ""
+        size = "" if i == 0 else f' font-size="{FONT - 2}"'
+        texts.append(
+            f'<text x="{b.x:g}" y="{y:g}" text-anchor="middle" dominant-baseline="central" '
+            f'fill="currentColor"{weight}{size}>{_text(line)}</text>'
+        )
+    return f'<g class="dg-node" data-node="{_attr(b.id)}">{shape_}{"".join(texts)}</g>'
+
+
+def _arrow_svg(D: Diagram, a: Arrow) -> str:
+    (sx, sy), (tx, ty) = _ends(D, a)
+    points = [(sx, sy), *a.path, (tx, ty)]  # a path leaves sideways, runs along, comes back in
+    d = "M" + " L".join(f"{x:g},{y:g}" for x, y in points)
+    body = f'<path d="{d}" fill="none" stroke="currentColor" stroke-width="1.3" marker-end="url(#{ARROW_ID})"/>'
+    if a.label:
+        if a.path:
+            lx, ly = a.path[0][0] + 6, (a.path[0][1] + a.path[-1][1]) / 2
+            anchor = "start"
+        elif a.side and abs(sy - ty) < 1:
+            lx, ly, anchor = (sx + tx) / 2, sy - 8, "middle"
+        else:
+            # beside the middle of the arrow
+            lx, ly = (sx + tx) / 2 + 6, (sy + ty) / 2
+            anchor = "start"
+        body += (
+            f'<text class="dg-shape" x="{lx:g}" y="{ly:g}" text-anchor="{anchor}" dominant-baseline="central" '
+            f'fill="currentColor" font-size="{FONT - 1}">{_text(a.label)}</text>'
+        )
+    return f'<g class="dg-edge" data-from="{_attr(a.src)}" data-to="{_attr(a.dst)}">{body}</g>'
+
+
+def _line_svg(D: Diagram, src: str, dst: str) -> str:
+    (sx, sy), (tx, ty) = _anchor(D.box(src), "top"), _anchor(D.box(dst), "bottom")
+    return (
+        f'<g class="dg-link" data-from="{_attr(src)}" data-to="{_attr(dst)}">'
+        f'<line x1="{sx:g}" y1="{sy:g}" x2="{tx:g}" y2="{ty:g}" stroke="currentColor" stroke-opacity="0.7"/></g>'
+    )
+
+
+def describe(D: Diagram) -> str:
+    """The alternative text: the title, each box with its text, each arrow with its shape."""
+    names = {b.id: " ".join(b.lines) for b in D.boxes}
+    boxes = "; ".join(names[b.id] for b in D.boxes)
+    arrows = "; ".join(
+        f"{names[a.src]} to {names[a.dst] if a.dst else 'the output'}" + (f", {a.label}" if a.label else "")
+        for a in D.arrows
+    )
+    text = f"Diagram of {D.title}. Boxes: {boxes}. Arrows: {arrows}."
+    if D.lines:
+        text += f" {len(D.lines)} lines join each token to each output."
+    return text + (f" {D.summary}" if D.summary else "")
+
+
+def svg(D: Diagram) -> str:
+    """The diagram as one line of inline SVG (see the module's docstring)."""
+    right = max(b.x + b.w / 2 for b in D.boxes)
+    for a in D.arrows:
+        if a.path or a.label:
+            (sx, _), (tx, _) = _ends(D, a)
+            lx = (a.path[0][0] if a.path else (sx + tx) / 2) + 6
+            right = max(right, lx + _width(a.label) * 0.95)
+    for x, _, note in D.notes:
+        right = max(right, x + _width(note) / 2)
+    left = min([b.x - b.w / 2 for b in D.boxes] + [x - _width(t) / 2 for x, _, t in D.notes if t])
+    bottom = max(b.y + b.h for b in D.boxes) + (40 if any(not a.dst for a in D.arrows) else 10)
+    shift = 8 - min(left, 8)
+    width, height = math.ceil(right + shift + 8), math.ceil(bottom)
+    defs = (
+        f'<defs><marker id="{ARROW_ID}-{D.name}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse">'
+        '<path d="M0,0 L10,5 L0,10 z" fill="currentColor"/></marker></defs>'
+    )
+    body = [defs]
+    body += [_line_svg(D, s, t) for s, t in D.lines]
+    body += [_arrow_svg(D, a).replace(f"url(#{ARROW_ID})", f"url(#{ARROW_ID}-{D.name})") for a in D.arrows]
+    body += [_box_svg(b) for b in D.boxes]
+    body += [
+        f'<text class="dg-note" x="{x:g}" y="{y:g}" text-anchor="middle" fill="currentColor"'
+        f"{' font-weight=' + chr(34) + 'bold' + chr(34) if i % 2 == 0 else ''}>{_text(t)}</text>"
+        for i, (x, y, t) in enumerate(D.notes)
+        if t
+    ]
+    inner = "".join(body)
+    if shift:
+        inner = f'<g transform="translate({shift:g},0)">{inner}</g>'
+    title = f"Diagram of {D.title}"
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" role="img" aria-label="{_attr(describe(D))}" '
+        f'data-search-exclude="" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'font-size="{FONT}"><title>{_text(title)}</title>{inner}</svg>'
+    )
+
+
+def include(name: str) -> str:
+    """The text of ``docs/generated/diagrams/<name>.md``: the SVG in a figure block."""
+    return f'<div class="diagram-figure" markdown>\n\n{svg(DIAGRAMS[name]())}\n\n</div>\n'
+
+
+@generated("diagrams/flow.md")
+def _flow() -> str:
+    return include("flow")
+
+
+@generated("diagrams/multi_head.md")
+def _multi_head() -> str:
+    return include("multi_head")
+
+
+@generated("diagrams/rnn_vs_attention.md")
+def _rnn_vs_attention() -> str:
+    return include("rnn_vs_attention")
+
+
+@generated("diagrams/transformer_block.md")
+def _transformer_block() -> str:
+    return include("transformer_block")

@@ -1,0 +1,213 @@
+"""The diagrams of the flow (publish/diagrams.py): each generated SVG is parsed and its boxes and
+arrows are held equal to the shapes the reference package computes, here, from the examples
+(not read from the generator); every arrow joins the two boxes it names; the drawing has an
+accessible name and uses only the page's own colours, so it reads in light and dark alike.
+The staleness test (test_docs_numbers.py) holds the files equal to what the code draws now."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from publish import DOCS, GENERATED
+from publish.sources import multi_head
+from selfattn_ref import examples
+from selfattn_ref.examples import load_rnn
+
+SVG = "{http://www.w3.org/2000/svg}"
+NAMES = ("flow", "multi_head", "rnn_vs_attention", "transformer_block")
+# Where each diagram is shown.
+SHOWN_ON = {
+    "flow": "queries-keys-values.md",
+    "multi_head": "multi-head.md",
+    "rnn_vs_attention": "rnn-comparison.md",
+    "transformer_block": "transformer-block.md",
+}
+
+
+def shape(M) -> str:
+    r, c = M.shape
+    return f"{r} × {c}"
+
+
+def parse(name: str) -> ET.Element:
+    text = (GENERATED / "diagrams" / f"{name}.md").read_text(encoding="utf-8")
+    svgs = re.findall(r"<svg .*?</svg>", text)
+    assert len(svgs) == 1, f"diagrams/{name}.md should hold one SVG, it has {len(svgs)}"
+    return ET.fromstring(svgs[0])
+
+
+def nodes(root) -> dict[str, dict]:
+    """Each box: its texts and its geometry (x0, y0, x1, y1)."""
+    out = {}
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "dg-node":
+            continue
+        rect, circle = g.find(f"{SVG}rect"), g.find(f"{SVG}circle")
+        if rect is not None:
+            x, y, w, h = (float(rect.get(k)) for k in ("x", "y", "width", "height"))
+            box = (x, y, x + w, y + h)
+        else:
+            cx, cy, r = (float(circle.get(k)) for k in ("cx", "cy", "r"))
+            box = (cx - r, cy - r, cx + r, cy + r)
+        out[g.get("data-node")] = {"texts": [t.text for t in g.iter(f"{SVG}text")], "box": box}
+    return out
+
+
+def edges(root) -> list[dict]:
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "dg-edge":
+            continue
+        path = g.find(f"{SVG}path").get("d")
+        points = [tuple(map(float, p.split(","))) for p in re.findall(r"-?[\d.]+,-?[\d.]+", path)]
+        label = g.find(f"{SVG}text")
+        out.append(
+            {
+                "from": g.get("data-from"),
+                "to": g.get("data-to"),
+                "points": points,
+                "label": label.text if label is not None else "",
+            }
+        )
+    return out
+
+
+def labels(root) -> dict[tuple[str, str], str]:
+    return {(e["from"], e["to"]): e["label"] for e in edges(root)}
+
+
+def on_border(point, box, tol=1.0) -> bool:
+    x, y = point
+    x0, y0, x1, y1 = box
+    inside = x0 - tol <= x <= x1 + tol and y0 - tol <= y <= y1 + tol
+    near = min(abs(x - x0), abs(x - x1), abs(y - y0), abs(y - y1)) <= tol
+    return inside and near
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_diagram_has_an_accessible_name_and_the_pages_colours(name):
+    root = parse(name)
+    assert root.get("role") == "img"
+    label = root.get("aria-label") or ""
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text.startswith("Diagram of "), title
+    assert label.startswith(title.text), (label, title.text)
+    # Every arrow's shape and every box's name is in the alternative text.
+    for e in edges(root):
+        assert e["label"] in label, (e, label)
+    for n in nodes(root).values():
+        assert n["texts"][0] in label, (n, label)
+    # No colour of its own: text, lines and arrowheads in the page's text colour, boxes in its background.
+    for el in root.iter():
+        for attr in ("fill", "stroke"):
+            value = el.get(attr)
+            assert value in (None, "none", "currentColor"), f"{name}: <{el.tag}> has {attr}={value!r}"
+        style = el.get("style")
+        assert style in (None, "fill:var(--md-default-bg-color, #fff)"), f"{name}: <{el.tag}> style={style!r}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_arrow_joins_the_boxes_it_names(name):
+    root = parse(name)
+    boxes = nodes(root)
+    for e in edges(root):
+        start, end = e["points"][0], e["points"][-1]
+        assert e["from"] in boxes, e
+        assert on_border(start, boxes[e["from"]]["box"]), (name, e, boxes[e["from"]])
+        if e["to"]:
+            assert on_border(end, boxes[e["to"]]["box"]), (name, e, boxes[e["to"]])
+        else:  # out of the picture, downwards, from the bottom of the last box
+            assert end[1] > max(b["box"][3] for b in boxes.values()), (name, e)
+
+
+@pytest.mark.parametrize(("name", "page"), SHOWN_ON.items())
+def test_each_diagram_is_on_its_page(name, page):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    assert f'--8<-- "docs/generated/diagrams/{name}.md"' in text, page
+
+
+def test_the_flow_has_the_shapes_of_the_cat_sat():
+    ex = examples.load("the_cat_sat")
+    st = examples.run(ex)
+    root = parse("flow")
+    got = labels(root)
+    want = {
+        ("X", "Q"): shape(ex.E),
+        ("X", "K"): shape(ex.E),
+        ("X", "V"): shape(ex.E),
+        ("Q", "S"): shape(st.Q),
+        ("K", "S"): shape(st.K),
+        ("S", "scale"): shape(st.scores),
+        ("scale", "A"): shape(st.scaled),
+        ("A", "Y"): shape(st.weights),
+        ("V", "Y"): shape(st.V),
+        ("Y", ""): shape(st.output),
+    }
+    assert got == want
+    boxes = nodes(root)
+    assert f"embeddings, {shape(ex.E)}" in boxes["X"]["texts"]
+    for name in ("W_Q", "W_K", "W_V"):
+        assert any(f"{name}: {shape(getattr(ex, name))}" in t for t in boxes[name[-1]]["texts"]), boxes[name[-1]]
+    assert boxes["scale"]["texts"][0] == f"÷ √d_k = √{st.K.shape[1]}"
+    # Top to bottom in the order of the steps: X, then Q, K, V, then scores, scaling, softmax, output.
+    tops = [boxes[k]["box"][1] for k in ("X", "Q", "S", "scale", "A", "Y")]
+    assert tops == sorted(tops) and len(set(tops)) == len(tops), tops
+    assert boxes["Q"]["box"][1] == boxes["K"]["box"][1] == boxes["V"]["box"][1]
+
+
+def test_multi_head_splits_and_concatenates_with_the_reference_shapes():
+    H = multi_head.heads()
+    h = multi_head.NUM_HEADS
+    ex = examples.load(multi_head.SLUG)
+    st = examples.run(ex)
+    root = parse("multi_head")
+    got = labels(root)
+    assert got[("X", "QKV")] == shape(ex.E)
+    assert f"{shape(st.Q)} each" in nodes(root)["QKV"]["texts"]
+    for k in range(1, h + 1):
+        assert got[("QKV", f"split{k}")] == f"{shape(H.Q[k - 1])} each"
+        assert got[(f"split{k}", f"head{k}")] == f"{shape(H.V[k - 1])} each"
+        assert got[(f"head{k}", "concat")] == shape(H.head_outputs[k - 1])
+        assert f"√{H.d_head}" in nodes(root)[f"head{k}"]["texts"][0]
+    assert got[("concat", "out")] == shape(H.output)
+    assert got[("out", "")] == shape(H.output)
+    assert nodes(root)["out"]["texts"][1] == f"W_O: {shape(multi_head.W_O)}"
+    assert len([n for n in nodes(root) if n.startswith("head")]) == h
+
+
+def test_the_rnn_is_a_chain_and_attention_all_to_all():
+    rnn = load_rnn("the_cat_sat")
+    tokens = list(rnn.tokens)
+    n = len(tokens)
+    root = parse("rnn_vs_attention")
+    boxes = nodes(root)
+    chain = [(e["from"], e["to"]) for e in edges(root) if e["to"].startswith("h")]
+    assert sorted(chain) == sorted(
+        [(f"h{t - 1}", f"h{t}") for t in range(1, n + 1)] + [(f"x{t}", f"h{t}") for t in range(1, n + 1)]
+    )
+    assert [boxes[f"x{t}"]["texts"][0] for t in range(1, n + 1)] == tokens
+    assert [boxes[f"a{t}"]["texts"][0] for t in range(1, n + 1)] == tokens
+    links = {(g.get("data-from"), g.get("data-to")) for g in root.iter(f"{SVG}g") if g.get("class") == "dg-link"}
+    assert links == {(f"a{j}", f"y{i}") for i in range(1, n + 1) for j in range(1, n + 1)}
+    notes = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "dg-note"]
+    assert f"{n} steps, one after another" in notes and "1 step, every token to every output" in notes
+
+
+def test_the_transformer_block_keeps_the_shape_and_has_two_residuals():
+    ex = examples.load("the_cat_sat")
+    root = parse("transformer_block")
+    got = labels(root)
+    boxes = nodes(root)
+    residual = {k for k, v in got.items() if v == "residual"}
+    assert residual == {("X", "add1"), ("ln1", "add2")}
+    assert {v for k, v in got.items() if k not in residual} == {shape(ex.E)}
+    order = ["X", "attn", "add1", "ln1", "ffn", "add2", "ln2"]
+    tops = [boxes[k]["box"][1] for k in order]
+    assert tops == sorted(tops), tops
+    d = ex.E.shape[1]
+    assert boxes["ffn"]["texts"][1].endswith(f"{d} → {4 * d} → {d}"), boxes["ffn"]
+    assert [boxes[k]["texts"][0] for k in ("add1", "add2")] == ["+", "+"]
+    assert boxes["ln1"]["texts"][0] == boxes["ln2"]["texts"][0] == "layer norm"

@@ -1,0 +1,150 @@
+"""Layer 3: the words of the pages, beside the numbers: one notation, and links that land where
+they say (publish/wording.py). Each check is also shown to fail on a planted mistake."""
+
+from __future__ import annotations
+
+import pytest
+
+from publish import DOCS, wording
+
+from pages import PAGES, page_id
+
+RULES = wording.load_retired()
+NAV = wording.nav()
+
+
+def _rel(page) -> str:
+    """A page's path under docs/, as the nav and the links write it."""
+    return page.relative_to(DOCS).as_posix()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_page_uses_no_retired_variant(page):
+    found = wording.notation_problems(page.read_text(encoding="utf-8"), page_id(page), RULES)
+    assert not found, "retired notation (see docs/notation.md):\n" + "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_page_links_land_where_they_say(page):
+    found = wording.link_problems(page.read_text(encoding="utf-8"), _rel(page), NAV)
+    assert not found, "links that do not land where they say:\n" + "\n".join(map(str, found))
+
+
+def test_the_retired_list_has_the_issues_variants():
+    variants = " ".join(r.variant for r in RULES)
+    for v in ("E for the embeddings", "√d", "focus matrix", "counting from 0", "column-vector"):
+        assert v in variants, (v, variants)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=[r.variant for r in RULES])
+def test_a_planted_retired_variant_is_caught_with_page_and_line(rule):
+    """Plant each rule's example line in a page that may not use it: the check names that page,
+    that line and the variant."""
+    page = next(p for p in PAGES if page_id(p) not in rule.allowed_on and p.name == "queries-keys-values.md")
+    lines = page.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("## ")) + 2  # prose after a heading
+    lines.insert(at, rule.example)
+    found = wording.notation_problems("\n".join(lines), page_id(page), RULES)
+    assert [(f.page, f.line) for f in found] == [(page_id(page), at + 1)], found
+    assert rule.variant in found[0].message and rule.use in found[0].message, found[0]
+
+
+def test_a_retired_variant_is_allowed_only_where_listed():
+    rule = next(r for r in RULES if r.allowed_on)
+    text = f"# A page\n\n{rule.example}\n"
+    assert not wording.notation_problems(text, rule.allowed_on[0], [rule])
+    assert wording.notation_problems(text, "docs/masking.md", [rule])
+
+
+def test_code_and_includes_are_not_read():
+    text = '# A page\n\n```python\nE = X  # focus matrix\n```\n\n--8<-- "docs/generated/x/focus matrix.md"\n'
+    assert not wording.notation_problems(text, "docs/x.md", RULES)
+
+
+def test_a_planted_wrong_next_page_link_is_caught():
+    """The RNN page once sent its reader to "the next page" for the scaling page, which is not the
+    next page of the nav: plant that link again and the check names the page, the line and the
+    page that is next."""
+    page = DOCS / "rnn-comparison.md"
+    lines = page.read_text(encoding="utf-8").split("\n")
+    lines.append("Why the scores are divided is the subject of the [next page](scaling.md).")
+    found = wording.link_problems("\n".join(lines), "rnn-comparison.md", NAV)
+    pages = [rel for _, rel in NAV]
+    want = pages[pages.index("rnn-comparison.md") + 1]
+    assert len(found) == 1 and found[0].line == len(lines), found
+    assert "[next page] links to scaling.md" in found[0].message and want in found[0].message, found[0]
+
+
+def test_next_and_previous_page_links_that_are_right_pass():
+    pages = [rel for _, rel in NAV]
+    k = pages.index("learned-weights.md")
+    text = f"# Page\n\nOn the [previous page]({pages[k - 1]}), and on the [next page]({pages[k + 1]}).\n"
+    assert not wording.link_problems(text, "learned-weights.md", NAV)
+    text = f"# Page\n\nOn the [previous page]({pages[k + 1]}).\n"
+    assert wording.link_problems(text, "learned-weights.md", NAV)
+
+
+def test_a_link_named_after_another_page_is_caught():
+    text = "# Page\n\nThe page on [learned weights](masking.md) shows it; see [Masking](scaling.md).\n"
+    found = wording.link_problems(text, "where-used.md", NAV)
+    assert [f.line for f in found] == [3, 3], found
+    assert "learned-weights.md" in found[0].message and "masking.md" in found[1].message, found
+
+
+def test_a_see_link_must_name_its_page():
+    text = "# Page\n\nThe details: see [the details](scaling.md).\n"
+    found = wording.link_problems(text, "where-used.md", NAV)
+    assert len(found) == 1 and "scaling.md" in found[0].message, found
+
+
+def test_the_home_page_lists_the_pages_in_the_navs_order():
+    home = DOCS / "index.md"
+    text = home.read_text(encoding="utf-8")
+    assert not wording.link_problems(text, "index.md", NAV)
+    # Swap two items of its numbered list: the check objects.
+    a = "[Masking](masking.md)"
+    b = "[Why divide by √d_k](scaling.md)"
+    assert a in text and b in text
+    swapped = text.replace(a, "\0").replace(b, a).replace("\0", b)
+    found = wording.link_problems(swapped, "index.md", NAV)
+    assert found and all("numbered list" in f.message for f in found), found
+
+
+# Pages with math that need not link the Notation page: the page itself, and the playground's app.
+NO_NOTATION_LINK = {"notation.md", "playground.md"}
+
+
+MATH_PAGES = [p for p in PAGES if "$" in p.read_text(encoding="utf-8") and _rel(p) not in NO_NOTATION_LINK]
+
+
+def test_pages_use_symbols():
+    assert len(MATH_PAGES) >= 10, [page_id(p) for p in MATH_PAGES]
+
+
+@pytest.mark.parametrize("page", MATH_PAGES, ids=page_id)
+def test_a_page_with_symbols_links_the_notation_page(page):
+    text = page.read_text(encoding="utf-8")
+    first_math = next(lineno for lineno, _, math in wording.prose(text) if math)
+    links = [lineno for lineno, line, _ in wording.prose(text) if "(notation.md" in line or "(../notation.md" in line]
+    assert links, f"{page_id(page)} uses symbols (line {first_math}) but never links the Notation page"
+    assert links[0] <= first_math + 40, (
+        f"{page_id(page)}: the first link to the Notation page (line {links[0]}) is far after the first "
+        f"symbol (line {first_math})"
+    )
+
+
+def test_the_nav_has_the_reference_pages():
+    pages = dict((rel, title) for title, rel in NAV)
+    for rel in ("notation.md", "cheat-sheet.md", "glossary.md", "further-reading.md", "how-this-site-is-checked.md"):
+        assert rel in pages, rel
+    assert "transformer-block.md" in pages
+
+
+def test_a_bad_retired_rule_is_reported(tmp_path):
+    bad = tmp_path / "retired.toml"
+    bad.write_text('[[retired]]\nvariant = "x"\nuse = "y"\nin = "prose"\npattern = "x"\nexample = "x"\n')
+    with pytest.raises(ValueError, match="'in' must be one of"):
+        wording.load_retired(bad)
+    bad.write_text('[[retired]]\nvariant = "x"\nuse = "y"\nin = "text"\npattern = "("\nexample = "x"\n')
+    with pytest.raises(ValueError, match="not a regular expression"):
+        wording.load_retired(bad)
