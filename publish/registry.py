@@ -132,6 +132,11 @@ _BANNER = re.compile(r"Generated (?:from \S+ )?by (?P<name>[\w.]+:[\w.<>]+) \(ma
 _FIRST_LINES = 12
 
 
+def with_banner(text: str, path: Path, writer: str) -> str:
+    """``text`` as the file ``path`` holds it once written: with the banner naming ``writer``."""
+    return _wrap(text, path, writer)
+
+
 def _wrap(text: str, path: Path, writer: str) -> str:
     if path.suffix == ".md":
         return banner(writer, "md") + "\n\n" + text

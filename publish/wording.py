@@ -17,6 +17,7 @@ matter are not read: code is checked by running it, includes by the tests of wha
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 import tomllib
@@ -27,6 +28,7 @@ from pathlib import Path
 import yaml
 
 from . import DOCS, ROOT
+from .audit.claims import CLAIM
 
 RETIRED_FILE = Path(__file__).with_name("retired.toml")
 WHERE = ("math", "text")
@@ -114,7 +116,9 @@ def prose(text: str) -> list[tuple[int, str, list[str]]]:
             line = line.split("<!--", 1)[0]
         if _INCLUDE.match(line):
             continue
-        line = _CODE_SPAN.sub("", _COMMENT.sub("", line))
+        # what the reader sees: no code spans or comments, no numbers' claims ({{...}}, which the
+        # claims extension removes), character references as the characters they stand for
+        line = html.unescape(CLAIM.sub("", _CODE_SPAN.sub("", _COMMENT.sub("", line))))
         if line.strip() == "$$":
             display = not display
             continue

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from .. import GENERATED
 from ..playground_bundle import ENTRY, bundle_path, playground_bundle
-from ..registry import generated_file
+from ..registry import generated_file, name_of, with_banner
 from .playground import RELPATH, _presets_json
 
 
 @generated_file(bundle_path(ENTRY), writer=playground_bundle)
 def _playground_bundle() -> str:
-    return playground_bundle({GENERATED / RELPATH: _presets_json()})
+    presets = GENERATED / RELPATH
+    return playground_bundle({presets: with_banner(_presets_json(), presets, name_of(_presets_json))})

@@ -52,8 +52,10 @@ class Pair:
 
 @dataclass(frozen=True)
 class HeadScale:
-    right: np.ndarray  # (h, n, n) weights, scores divided by √d_k (the head's width, 2)
-    wrong: np.ndarray  # (h, n, n) weights, scores divided by √d_model (4)
+    """Two heads' weights, scaled the right way and the wrong way."""
+
+    right: np.ndarray  # (num_heads, n, n) weights, scores divided by √d_k (the head's width, 2)
+    wrong: np.ndarray  # (num_heads, n, n) weights, scores divided by √d_model (4)
     d_k: int
     d_model: int
 
@@ -61,7 +63,7 @@ class HeadScale:
 @cache
 def head_scale() -> HeadScale:
     """Two heads of width d_k = 2 on "The cat sat" (identity projections: head 1 sees features
-    1-2, head 2 features 3-4), scaled by 1/√d_k (right) or 1/√d_model (wrong)."""
+    1-2, head 2 features 3-4), scaled by 1/√d_k (right) or 1/√d_model (wrong). Weights (num_heads, n, n)."""
     _, E, _ = _cat_sat()
     d_model, h = E.shape[1], 2
     d_k = d_model // h
@@ -73,7 +75,7 @@ def head_scale() -> HeadScale:
 
 @cache
 def transposed_mask() -> Pair:
-    """Causal weights with np.tril (right) and with np.triu (wrong: each token sees the future)."""
+    """Causal weights with np.tril (right) and with np.triu (wrong: each token sees the future), (n, n)."""
     _, _, S = _cat_sat()
     n = S.shape[0]
     right = softmax(np.where(causal_mask(n), S, -np.inf))
@@ -84,7 +86,7 @@ def transposed_mask() -> Pair:
 @cache
 def zeroed_not_renormalized() -> Pair:
     """Causal weights (right) and the unmasked softmax with the future set to 0 afterwards (wrong:
-    rows no longer add up to 1)."""
+    rows no longer add up to 1), (n, n) each."""
     _, _, S = _cat_sat()
     allowed = causal_mask(S.shape[0])
     right = softmax(np.where(allowed, S, -np.inf))
@@ -94,7 +96,8 @@ def zeroed_not_renormalized() -> Pair:
 
 @cache
 def wrong_axis() -> Pair:
-    """Softmax along each row (right) and down each column (wrong: columns add up to 1, rows do not)."""
+    """Softmax along each row (right) and down each column (wrong: columns add up to 1, rows do not),
+    (n, n) each."""
     _, _, S = _cat_sat()
     return Pair(softmax(S, axis=-1), softmax(S, axis=0))
 
@@ -102,7 +105,7 @@ def wrong_axis() -> Pair:
 @cache
 def no_max_subtraction() -> Pair:
     """Weights of "The cat sat" with embeddings OVERFLOW_FACTOR times larger: softmax with the
-    row's largest score subtracted (right) and without (wrong: e^900 overflows, inf/inf = NaN)."""
+    row's largest score subtracted (right) and without (wrong: e^900 overflows, inf/inf = NaN), (n, n)."""
     _, E, _ = _cat_sat()
     X = E * OVERFLOW_FACTOR
     S = scores(X, X) / np.sqrt(X.shape[1])  # (n, n), the scaled scores: 0 to 1800
@@ -120,7 +123,7 @@ def big_scores() -> np.ndarray:
 @cache
 def mask_added() -> Pair:
     """Causal weights with -inf above the diagonal (right) and with the 0/1 mask (1 = may attend)
-    added to the scores (wrong: a hidden key still gets weight)."""
+    added to the scores (wrong: a hidden key still gets weight), (n, n) each."""
     _, _, S = _cat_sat()
     allowed = causal_mask(S.shape[0])
     return Pair(softmax(np.where(allowed, S, -np.inf)), softmax(S + allowed))
@@ -128,6 +131,8 @@ def mask_added() -> Pair:
 
 @dataclass(frozen=True)
 class SharedQK:
+    """Scaled scores with keys from W_K (right) and from W_Q (wrong)."""
+
     right: np.ndarray  # (n, n) scaled scores with Q = E·W_Q, K = E·W_K
     wrong: np.ndarray  # (n, n) scaled scores with K = E·W_Q too: a symmetric matrix
 
@@ -135,7 +140,7 @@ class SharedQK:
 @cache
 def shared_qk() -> SharedQK:
     """Scaled scores of "The cat sat" with Q = E·W_Q and K = E·W_K (right), and with the keys
-    made by W_Q too (wrong)."""
+    made by W_Q too (wrong), (n, n) each."""
     _, E, _ = _cat_sat()
     Q, K = E @ W_Q, E @ W_K  # (n, d_k)
     return SharedQK(scores(Q, K) / np.sqrt(W_Q.shape[1]), scores(Q, Q) / np.sqrt(W_Q.shape[1]))
@@ -143,6 +148,8 @@ def shared_qk() -> SharedQK:
 
 @dataclass(frozen=True)
 class PaddedRows:
+    """A padded sentence's outputs, and its sentence vector pooled two ways."""
+
     tokens: tuple[str, ...]  # "The", "cat", "[PAD]"
     output: np.ndarray  # (n, d) with the padding mask: the [PAD] row is an output too
     pooled_right: np.ndarray  # (d,) the mean of the real tokens' outputs
@@ -153,7 +160,7 @@ class PaddedRows:
 def padded_rows() -> PaddedRows:
     """ "cat sat" padded to three tokens, with the padding mask on the keys: the pad token's query
     row still gets an output, and averaging over every row (wrong) differs from averaging over the
-    real tokens (right)."""
+    real tokens (right). Output (n, d), pooled vectors (d,)."""
     tokens, E, _ = _cat_sat()
     X = np.stack([E[1], E[2], PAD_VECTOR])  # (3, 4): cat, sat, [PAD]
     mask = padding_mask([2], 3)[0]  # (1, 3): keys cat, sat

@@ -1,13 +1,13 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = E
+             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = X
 d_model, heads = 4, 2
 d_k = d_model // heads                    # each head's width: 2
-Q1 = K1 = E[:, :d_k]                      # head 1: features 1-2, (3, 2)
+Q1 = K1 = X[:, :d_k]                      # head 1: features 1-2, (3, 2)
 
 
 def softmax(S, axis=-1):

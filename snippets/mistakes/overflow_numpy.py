@@ -1,12 +1,12 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = E
-X = 30 * E                                # larger embeddings, (3, 4)
-S = X @ X.T / np.sqrt(X.shape[1])         # (3, 3), scaled scores from 0 to 1800
+             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = X
+big = 30 * X                              # larger embeddings, (3, 4)
+S = big @ big.T / np.sqrt(big.shape[1])   # (3, 3), scaled scores from 0 to 1800
 print("largest scaled score:", S.max())
 
 right = np.exp(S - S.max(axis=-1, keepdims=True))   # the row's largest score subtracted first

@@ -1,12 +1,12 @@
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = E
-X = 30 * E                                # larger embeddings, (3, 4)
-S = X @ X.T / X.shape[1] ** 0.5         # (3, 3), scaled scores from 0 to 1800
+             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = X
+big = 30 * X                              # larger embeddings, (3, 4)
+S = big @ big.T / big.shape[1] ** 0.5     # (3, 3), scaled scores from 0 to 1800
 print("largest scaled score:", S.max().item())
 
 right = torch.exp(S - S.amax(dim=-1, keepdim=True))   # the row's largest score subtracted first

@@ -1,7 +1,7 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
              dtype=np.float64)  # (3, 4)
@@ -9,8 +9,8 @@ W_Q = np.array([[1, 0], [0, 1], [1, 0], [0, 0]], dtype=np.float64)  # (4, 2), st
 W_K = np.array([[0, 1], [1, 0], [0, 0], [1, 1]], dtype=np.float64)  # (4, 2)
 d_k = W_Q.shape[1]
 
-right = (E @ W_Q) @ (E @ W_K).T / np.sqrt(d_k)  # queries and keys from their own matrices
-wrong = (E @ W_Q) @ (E @ W_Q).T / np.sqrt(d_k)  # WRONG: keys made with W_Q too
+right = (X @ W_Q) @ (X @ W_K).T / np.sqrt(d_k)  # queries and keys from their own matrices
+wrong = (X @ W_Q) @ (X @ W_Q).T / np.sqrt(d_k)  # WRONG: keys made with W_Q too
 
 
 def show(title, M):
@@ -21,6 +21,6 @@ def show(title, M):
         print(f"  {token:<5}" + "".join(f"{x:8.4f}" for x in row))
 
 
-show("scaled scores, K = E @ W_K", right)
-show("scaled scores, K = E @ W_Q (wrong)", wrong)
+show("scaled scores, K = X @ W_K", right)
+show("scaled scores, K = X @ W_Q (wrong)", wrong)
 print("symmetric?", np.allclose(right, right.T), "and (wrong)", np.allclose(wrong, wrong.T))

@@ -1,12 +1,12 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = E
-n, d_k = E.shape
-S = E @ E.T / np.sqrt(d_k)                # (3, 3), the scaled scores
+             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = X
+n, d_k = X.shape
+S = X @ X.T / np.sqrt(d_k)                # (3, 3), the scaled scores
 
 
 def softmax(S, axis=-1):

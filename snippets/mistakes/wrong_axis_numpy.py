@@ -1,12 +1,12 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = E
-d_k = E.shape[1]
-S = E @ E.T / np.sqrt(d_k)                # (3, 3): row = query, column = key
+             dtype=np.float64)  # (3, 4); identity projections: Q = K = V = X
+d_k = X.shape[1]
+S = X @ X.T / np.sqrt(d_k)                # (3, 3): row = query, column = key
 
 
 def softmax(S, axis=-1):

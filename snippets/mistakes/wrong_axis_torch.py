@@ -1,12 +1,12 @@
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = E
-d_k = E.shape[1]
-S = E @ E.T / d_k**0.5                # (3, 3): row = query, column = key
+             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = X
+d_k = X.shape[1]
+S = X @ X.T / d_k**0.5                # (3, 3): row = query, column = key
 
 
 def softmax(S, axis=-1):

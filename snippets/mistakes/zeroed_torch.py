@@ -1,12 +1,12 @@
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
-             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = E
-n, d_k = E.shape
-S = E @ E.T / d_k**0.5                # (3, 3), the scaled scores
+             dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = X
+n, d_k = X.shape
+S = X @ X.T / d_k**0.5                # (3, 3), the scaled scores
 allowed = torch.ones(n, n, dtype=torch.bool).tril()
 
 

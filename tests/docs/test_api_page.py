@@ -46,6 +46,12 @@ NO_ARRAYS = {
     "selfattn_ref.training.word_order.person_bites_probability": "a sentence in, a probability out",
     "selfattn_ref.training.word_order.train": "settings in, a Run (a model and its scores) out",
     "selfattn_ref.training.word_order.experiment": "the two published Runs",
+    "selfattn_ref.examples.rules.shown": "a character in, how a message shows it out",
+    "selfattn_ref.examples.rules.token_problem": "a token (text) in, what is wrong with it (text) or None out",
+    "selfattn_ref.examples.rules.tokens_problem": "a list of tokens in, what is wrong (text) or None out",
+    "selfattn_ref.examples.rules.title_problem": "a title (text) in, what is wrong (text) or None out",
+    "selfattn_ref.examples.rules.description_parts": "a description (text) in, its paragraphs as Parts out",
+    "selfattn_ref.examples.rules.description_problem": "a description in, a DescriptionError or None out",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the

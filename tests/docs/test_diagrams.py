@@ -12,9 +12,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from publish import DOCS, GENERATED
-from publish.sources import multi_head
 from selfattn_ref import examples
 from selfattn_ref.examples import load_rnn
+from selfattn_ref.topics import multi_head
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("flow", "multi_head", "rnn_vs_attention", "transformer_block")

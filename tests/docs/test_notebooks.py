@@ -249,7 +249,9 @@ def test_built_notebook_loads_nothing_from_elsewhere(strict_build, name):
     loads += [t.get("href") for t in soup.find_all("link") if "canonical" not in (t.get("rel") or [])]
     outside = [u for u in loads if re.match(r"(https?:)?//", u or "")]
     assert not outside, f"notebooks/{name}/ loads from other hosts: {outside}"
-    assert len(html) < 150_000, f"notebooks/{name}/index.html is {len(html)} bytes: did the inline CSS come back?"
+    # JupyterLab's CSS alone was 590 kB; a notebook page now carries its page's prose, tables and
+    # build-time math (about 150-220 kB), so a page over 400 kB has taken the CSS back in
+    assert len(html) < 400_000, f"notebooks/{name}/index.html is {len(html)} bytes: did the inline CSS come back?"
 
 
 def test_math_in_a_notebook_is_rendered_by_katex(strict_build):

@@ -114,7 +114,11 @@ def test_the_home_page_lists_the_pages_in_the_navs_order():
 NO_NOTATION_LINK = {"notation.md", "playground.md"}
 
 
-MATH_PAGES = [p for p in PAGES if "$" in p.read_text(encoding="utf-8") and _rel(p) not in NO_NOTATION_LINK]
+MATH_PAGES = [
+    p
+    for p in PAGES
+    if any(math for _, _, math in wording.prose(p.read_text(encoding="utf-8"))) and _rel(p) not in NO_NOTATION_LINK
+]
 
 
 def test_pages_use_symbols():

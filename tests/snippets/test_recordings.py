@@ -41,6 +41,12 @@ EXTRA_IMPORTS = {
         "draws the same seeded weights as the NumPy tab, with numpy.random.default_rng(42)",
     ),
 }
+# A worked example with seeded random projections: its PyTorch script draws them as the spec says.
+EXTRA_IMPORTS |= {
+    f"snippets/examples/{ex.slug}_torch.py": ({"numpy"}, "draws the seeded weights with numpy.random.default_rng")
+    for ex in examples.load_all()
+    if ex.projections == "random"
+}
 # Snippets that print "nan" on purpose, and why.
 PRINTS_NAN = {
     "snippets/real_numbers/stable_softmax_numpy.py": "shows the NaN that the plain formula gives for large scores",
