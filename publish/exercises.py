@@ -240,7 +240,8 @@ def _fill(text: str, context, decimals: int, where: str) -> str:
         dec = int(places) if places else decimals
         ans = evaluate(expr, context, where)
         integral = not percent and all(float(v).is_integer() for v in ans.values)
-        cells = [str(int(v)) if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
+        # whole numbers with thousands separators (20,401,094,656), the rest at the decimals asked for
+        cells = [f"{int(v):,}" if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
         return cells[0] if len(cells) == 1 else "[" + ", ".join(cells) + "]"
 
     return _PLACEHOLDER.sub(one, text)
