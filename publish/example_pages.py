@@ -384,6 +384,15 @@ def page(ex: examples.Example) -> str:
     return "\n".join(parts)
 
 
+# The gallery's words for a spec's ``projections``: what a newcomer needs to tell them apart.
+_PROJECTIONS_SHOWN = {
+    "none": "none: Q = K = V = X",
+    "identity": "identity matrices",
+    "random": "random (seeded) matrices",
+    "given": "matrices in the spec",
+}
+
+
 def index(every: list[examples.Example]) -> str:
     """The gallery page: one row per example."""
     rows = [
@@ -393,7 +402,7 @@ def index(every: list[examples.Example]) -> str:
     for ex in every:
         n, d = ex.E.shape
         rows.append(
-            f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {ex.projections} | "
+            f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {_PROJECTIONS_SHOWN[ex.projections]} | "
             f"{'yes' if ex.scale else 'no'} | {'causal' if ex.causal else 'none'} |"
         )
     return "\n".join(
