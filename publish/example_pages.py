@@ -401,8 +401,9 @@ def index(every: list[examples.Example]) -> str:
     ]
     for ex in every:
         n, d = ex.E.shape
+        projections = _PROJECTIONS_SHOWN[ex.projections]
         rows.append(
-            f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {_PROJECTIONS_SHOWN[ex.projections]} | "
+            f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {projections} | "
             f"{'yes' if ex.scale else 'no'} | {'causal' if ex.causal else 'none'} |"
         )
     return "\n".join(
