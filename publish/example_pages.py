@@ -386,6 +386,15 @@ def in_reading_order(every: list[examples.Example]) -> list[examples.Example]:
     return sorted(every, key=lambda ex: (ex.order is None, ex.order or 0, ex.slug))
 
 
+# The gallery's words for a spec's ``projections``: what a newcomer needs to tell them apart.
+_PROJECTIONS_SHOWN = {
+    "none": "none: Q = K = V = X",
+    "identity": "identity matrices",
+    "random": "random (seeded) matrices",
+    "given": "matrices in the spec",
+}
+
+
 def index(every: list[examples.Example]) -> str:
     """The gallery page: one row per example."""
     rows = [
@@ -394,8 +403,9 @@ def index(every: list[examples.Example]) -> str:
     ]
     for ex in in_reading_order(every):
         n, d = ex.E.shape
+        projections = _PROJECTIONS_SHOWN[ex.projections]
         rows.append(
-            f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {ex.projections} | "
+            f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {projections} | "
             f"{'yes' if ex.scale else 'no'} | {'causal' if ex.causal else 'none'} |"
         )
     return "\n".join(

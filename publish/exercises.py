@@ -256,7 +256,8 @@ def _dot_terms(args: str, context, decimals: int, where: str) -> str:
     k = context.matrices["K"][_label_index(b, context.tokens, "row", where)]
 
     def cell(x: float) -> str:
-        return str(int(x)) if float(x).is_integer() else num(x, decimals)
+        text = str(int(x)) if float(x).is_integer() else num(x, decimals)
+        return f"({text})" if x < 0 else text  # 2×(-0.416), not 2×-0.416
 
     return " + ".join(f"{cell(x)}×{cell(y)}" for x, y in zip(q, k, strict=True))
 
@@ -393,6 +394,11 @@ def _is_weights_row(ex: Exercise) -> bool:
     return abs(sum(ex.answer.values) - 1) < 1e-9 and all(v >= 0 for v in ex.answer.values)
 
 
+def _is_positions(ex: Exercise) -> bool:
+    """A vector's entries (labels 1, 2, ...), not a row of tokens."""
+    return ex.answer.labels != () and all(label.isdigit() for label in ex.answer.labels)
+
+
 def _unit(ex: Exercise) -> str:
     if ex.answer.labels:
         what = f"{len(ex.answer.values)} numbers, separated by commas"
@@ -418,14 +424,20 @@ def block(page: str) -> str:
             for i, h in enumerate(ex.hints, 1)
         )
         labels = ", ".join(ex.answer.labels)
-        order = f"; in the order {html.escape(labels)}" if labels else ""
+        if _is_positions(ex):
+            order = "; the vector's entries in order, first to last"
+        else:
+            order = f"; in the order {html.escape(labels)}" if labels else ""
+        # A phone's decimal keypad has no comma and, on some phones, no minus sign.
+        single = len(ex.answer.values) == 1 and ex.answer.values[0] >= 0
+        inputmode = ' inputmode="decimal"' if single else ""
         parts.append(
             f'<div class="exercise" id="{anchor}" data-exercise="{data}" markdown>\n\n'
             f"**Exercise {k}.** {ex.question}\n\n"
             f'<form class="exercise-form" novalidate>\n'
             f'<label for="{anchor}-input">Your answer ({_unit(ex)}{order})</label>\n'
             f'<span class="exercise-controls">'
-            f'<input id="{anchor}-input" class="exercise-input" type="text" inputmode="decimal" autocomplete="off" '
+            f'<input id="{anchor}-input" class="exercise-input" type="text"{inputmode} autocomplete="off" '
             f'spellcheck="false" maxlength="200" aria-describedby="{anchor}-feedback">'
             f'<button type="submit" class="md-button md-button--primary exercise-check">Check</button>'
             f'<button type="button" class="md-button exercise-hint-button">Show a hint</button>'

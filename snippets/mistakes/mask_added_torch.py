@@ -16,7 +16,7 @@ def softmax(S, axis=-1):
 
 
 right = softmax(S.masked_fill(~allowed, -torch.inf))  # hidden scores become -inf: e^-inf = 0
-wrong = softmax(S + allowed.double())                    # WRONG: adds 1 or 0, a hidden key keeps its weight
+wrong = softmax(S + allowed.double())                 # WRONG: adds 1 or 0, a hidden key keeps its weight
 
 
 def show(title, M):

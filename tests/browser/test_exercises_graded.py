@@ -100,12 +100,17 @@ def test_the_grader_says_what_is_off(page: Page, site):
              "mistakes": [{"answer": ["24.5"], "message": "That is river."}]}  # fmt: skip
     scaled = {"answer": ["2.0000"], "decimals": 4, "percent": False, "labels": [], "rowSumsToOne": False,
               "mistakes": [{"answer": ["4.0000"], "message": "Divide by the square root of d_k."}]}  # fmt: skip
+    vector = {"answer": ["1.0000", "0.0000", "1.0000", "0.0000"], "decimals": 4, "percent": False,
+              "labels": ["1", "2", "3", "4"], "rowSumsToOne": False, "mistakes": []}  # fmt: skip
     cases = [
+        (vector, "1, 0, 1", "input", "Give 4 numbers, one for each entry of the vector, separated by commas"),
+        (vector, "1, 1, 1, 0", "wrong", "Not quite: entry 2 is off (counting from 1)."),
+        (vector, "0, 0, 0, 0", "wrong", "Not quite: entries 1, 3 are off (counting from 1)."),
         (row, "0.1, 0.7, 0.3", "wrong", "Your row adds up to 1.100, but the weights of a row always add up to 1."),
         (row, "0.090, 0.664, 0.246", "wrong", "Not quite: the numbers for of, river are off."),
         (row, "0.090, 0.665, 0.246", "wrong", "Not quite: the number for river is off."),
         (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
-        (share, "0.665", "wrong", "Give it as a percentage: multiply the share by 100."),
+        (share, "0.665", "input", "Right share, but give it as a percentage: multiply it by 100."),
         (share, "24.5%", "wrong", "That is river."),
         (scaled, "4", "wrong", "Divide by the square root of d_k."),
         (scaled, "2%", "input", "Give it as a decimal, not as a percentage"),
@@ -186,8 +191,8 @@ def test_hints_one_at_a_time_and_progress_kept_then_cleared(page: Page, site):
 
 @pytest.mark.browser
 def test_controls_fit_a_phone(new_context, site):
-    context = new_context(viewport={"width": 375, "height": 800})
-    page = context.new_page()
+    page = new_context().new_page()  # the session's context args already name a viewport
+    page.set_viewport_size({"width": 375, "height": 800})
     page.goto(site.url("real-numbers/"))
     for anchor, _ in exercises_of(page):
         for selector in (f"#{anchor}-input", f"#{anchor} .exercise-check", f"#{anchor} .exercise-hint-button"):
@@ -198,6 +203,6 @@ def test_controls_fit_a_phone(new_context, site):
 @pytest.mark.browser
 def test_exercises_work_from_the_offline_copy(new_context, offline_site: Path):
     page = new_context().new_page()
-    page.goto((offline_site / "real-numbers" / "index.html").as_uri())
+    page.goto((offline_site / "real-numbers.html").as_uri())  # the offline copy has no directory URLs
     anchor, data = exercises_of(page)[0]
     assert check(page, anchor, data["answer"][0]) == "right"

@@ -76,8 +76,11 @@
     const count = spec.answer.length;
     const parts = splitAnswer(raw, count);
     if (raw.trim() === "") return message("input", count === 1 ? "Type your answer first." : `Type ${count} numbers first.`);
+    // A vector's entries are labelled 1, 2, ...; a row of weights by its tokens.
+    const positions = spec.labels.length > 0 && spec.labels.every((label) => /^\d+$/.test(label));
     if (parts.length !== count) {
-      return message("input", `Give ${count} numbers, one for each of ${spec.labels.join(", ")}, separated by commas (you gave ${parts.length}).`);
+      const each = positions ? "one for each entry of the vector" : `one for each of ${spec.labels.join(", ")}`;
+      return message("input", `Give ${count} numbers, ${each}, separated by commas (you gave ${parts.length}).`);
     }
     const parsed = parts.map(parseNumber);
     const bad = parsed.findIndex((p) => p.error);
@@ -96,7 +99,8 @@
     }
     if (spec.percent && count === 1) {
       const asPercent = toFixedDigits(parseNumber(String(value(parsed[0]) * 100)), spec.decimals);
-      if (asPercent === expected[0]) return message("wrong", "Give it as a percentage: multiply the share by 100.");
+      // The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
+      if (asPercent === expected[0]) return message("input", "Right share, but give it as a percentage: multiply it by 100.");
     }
     if (spec.rowSumsToOne) {
       const total = parsed.reduce((sum, p) => sum + value(p), 0);
@@ -107,6 +111,10 @@
     }
     if (count > 1) {
       const off = mine.map((s, i) => (s === expected[i] ? null : spec.labels[i] || String(i + 1))).filter((x) => x !== null);
+      if (positions) {
+        const which = off.length === 1 ? `entry ${off[0]} is` : `entries ${off.join(", ")} are`;
+        return message("wrong", `Not quite: ${which} off (counting from 1).`);
+      }
       return message("wrong", `Not quite: the ${off.length === 1 ? "number" : "numbers"} for ${off.join(", ")} ${off.length === 1 ? "is" : "are"} off.`);
     }
     const places = spec.decimals === 0 ? "as a whole number" : `to ${spec.decimals} decimal${spec.decimals === 1 ? "" : "s"}`;

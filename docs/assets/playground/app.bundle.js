@@ -593,7 +593,7 @@ const TASKS = Object.freeze([
   },
   {
     id: "sharp",
-    text: "Make a word put more than 99% of its weight on one word it could share it with (hint: large numbers make large scores).",
+    text: "Make a word that may look at two or more words put more than 99% of its weight on just one of them (hint: large numbers make large scores).",
     done: "Large scores make the softmax choose one word almost alone.",
     check(state, r) {
       return r.weights.some((row, i) => {
