@@ -1,0 +1,182 @@
+"""Notebooks executed once per content: an executed copy of each notebook, kept in
+``.cache/notebooks/<key>.ipynb`` (gitignored), that mkdocs-jupyter renders instead of running
+the notebook again on every build.
+
+The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
+and the kernel's environment (the versions of Python, NumPy, PyTorch, the kernel and its client).
+Nothing else can reach the output: a notebook's code cells are the pages' snippet files, byte
+for byte (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
+only, never selfattn_ref nor a file of the repository. A changed cell, a changed NumPy: a new key,
+and the notebook runs again; an output is never served for a notebook or environment that did not
+make it. The cache entry also holds its notebook's cells, checked against the notebook on every
+use, so a damaged entry cannot show another notebook's output.
+
+The notebooks to run (mkdocs-jupyter's ``include`` minus ``execute_ignore``, when ``execute`` is
+true) run together, one kernel each, before the pages are rendered: a cold build waits for the
+slowest notebook, not for their sum. This module takes over ``execute`` from mkdocs-jupyter (which
+then only renders): without the hook, mkdocs-jupyter would execute every notebook itself, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import pathlib
+import platform
+import tempfile
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import nbformat
+
+KERNEL_PACKAGES = ("numpy", "torch", "ipykernel", "jupyter_client", "nbclient", "nbformat")
+CACHE_DIR = Path(".cache") / "notebooks"  # under the folder of mkdocs.yml
+# How a notebook is run (nbclient's settings), part of the key. A cell's printed text in one
+# output, as nbconvert's execution leaves it, not in as many pieces as the kernel flushed.
+RUN = {"coalesce_streams": True}
+
+
+def environment() -> dict[str, str]:
+    """What the kernel runs on, beyond the notebook itself."""
+    out = {"python": f"{platform.python_implementation()} {platform.python_version()}"}
+    for name in KERNEL_PACKAGES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "missing"
+    return out
+
+
+def key(notebook: bytes, kernel_name: str, allow_errors: bool, env: dict[str, str] | None = None) -> str:
+    digest = hashlib.sha256(notebook)
+    settings = {"kernel_name": kernel_name, "allow_errors": allow_errors, "environment": env or environment(), **RUN}
+    digest.update(b"\0" + json.dumps(settings, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def _sources(nb) -> list[tuple[str, str]]:
+    return [(c.cell_type, c.source) for c in nb.cells]
+
+
+@dataclass
+class Cache:
+    folder: Path
+    kernel_name: str = ""
+    allow_errors: bool = False
+    runs: int = 0  # notebooks executed by this object (the others came from the cache)
+
+    def path(self, notebook: Path) -> Path:
+        return self.folder / f"{key(notebook.read_bytes(), self.kernel_name, self.allow_errors)}.ipynb"
+
+    def lookup(self, notebook: Path) -> Path | None:
+        """The executed copy of ``notebook`` if the cache holds one for its current content."""
+        cached = self.path(notebook)
+        if not cached.is_file():
+            return None
+        try:
+            same = _sources(nbformat.read(cached, as_version=4)) == _sources(nbformat.read(notebook, as_version=4))
+        except (OSError, ValueError):
+            same = False
+        return cached if same else None
+
+    def ensure(self, notebooks: list[Path]) -> dict[Path, Path]:
+        """{notebook: its executed copy}, running (together) those the cache lacks."""
+        todo = [nb for nb in notebooks if self.lookup(nb) is None]
+        if todo:
+            asyncio.run(self._run_all(todo))
+        out = {}
+        for nb in notebooks:
+            cached = self.lookup(nb)
+            if cached is None:  # written a moment ago: only a concurrent writer of bad data gets here
+                raise RuntimeError(f"{nb}: its executed copy in {self.folder} does not match it")
+            out[nb] = cached
+        return out
+
+    async def _run_all(self, notebooks: list[Path]) -> None:
+        results = await asyncio.gather(*(self._run(nb) for nb in notebooks), return_exceptions=True)
+        errors = [f"{nb}: {exc}" for nb, exc in zip(notebooks, results, strict=True) if isinstance(exc, Exception)]
+        if errors:
+            raise RuntimeError("notebook execution failed:\n" + "\n".join(errors))
+
+    async def _run(self, notebook: Path) -> None:
+        from nbclient import NotebookClient
+
+        target = self.path(notebook)  # the key of the bytes read now, before the run
+        nb = nbformat.read(notebook, as_version=4)
+        client = NotebookClient(
+            nb,
+            kernel_name=self.kernel_name or nb.metadata.get("kernelspec", {}).get("name", "python3"),
+            allow_errors=self.allow_errors,
+            **RUN,
+            resources={"metadata": {"path": str(notebook.parent)}},  # as nbconvert: cwd = the notebook's folder
+        )
+        await client.async_execute()
+        self.runs += 1
+        self.folder.mkdir(parents=True, exist_ok=True)
+        # Written whole under a temporary name, then renamed: a reader never sees half a file.
+        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            nbformat.write(nb, f)
+        os.replace(tmp, target)
+
+
+# --- MkDocs hook ---------------------------------------------------------------------------------
+
+
+class NotebookHook:
+    """on_config: take ``execute`` over from mkdocs-jupyter; on_files: run what the cache lacks;
+    on_pre_page: render each executed notebook from its cached copy."""
+
+    def __init__(self) -> None:
+        self.execute = False
+        self.cache: Cache | None = None
+        self.executed: dict[str, Path] = {}  # abs_src_path -> executed copy
+
+    def on_config(self, config):
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is None:
+            return config
+        self.plugin = plugin
+        self.execute = bool(plugin.config["execute"])
+        plugin.config["execute"] = False  # it renders; this hook executes
+        root = Path(config.config_file_path).resolve().parent
+        self.cache = Cache(root / CACHE_DIR, plugin.config["kernel_name"], bool(plugin.config["allow_errors"]))
+        return config
+
+    def _to_execute(self, file) -> bool:
+        if not self.plugin.should_include(file):
+            return False
+        return not any(pathlib.PurePath(file.abs_src_path).match(p) for p in self.plugin.config["execute_ignore"])
+
+    def on_files(self, files, config):
+        self.executed = {}
+        if self.execute and self.cache is not None:
+            notebooks = [Path(f.abs_src_path) for f in files if self._to_execute(f)]
+            try:
+                done = self.cache.ensure(notebooks)
+            except RuntimeError as exc:
+                from mkdocs.exceptions import PluginError
+
+                raise PluginError(str(exc)) from None
+            self.executed = {str(k): v for k, v in done.items()}
+        return files
+
+    def on_pre_page(self, page, config, files):
+        executed = self.executed.get(str(page.file.abs_src_path))
+        if executed is None:
+            return page
+        render = page.render  # mkdocs-jupyter's, which reads the notebook at page.file.abs_src_path
+
+        def render_executed(config, files):
+            source = page.file.abs_src_path
+            page.file.abs_src_path = str(executed)
+            try:
+                render(config, files)
+            finally:
+                page.file.abs_src_path = source  # the .ipynb copied for download is the source
+
+        page.render = render_executed
+        return page
