@@ -34,6 +34,8 @@ import nbformat
 
 KERNEL_PACKAGES = ("numpy", "torch", "ipykernel", "jupyter_client", "nbclient", "nbformat")
 CACHE_DIR = Path(".cache") / "notebooks"  # under the folder of mkdocs.yml
+# Another folder for one build (bench/run.py's cold builds use an empty one, not deleting this).
+CACHE_DIR_ENV = "NOTEBOOK_CACHE_DIR"
 # How a notebook is run (nbclient's settings), part of the key. A cell's printed text in one
 # output, as nbconvert's execution leaves it, not in as many pieces as the kernel flushed.
 RUN = {"coalesce_streams": True}
@@ -143,7 +145,8 @@ class NotebookHook:
         self.execute = bool(plugin.config["execute"])
         plugin.config["execute"] = False  # it renders; this hook executes
         root = Path(config.config_file_path).resolve().parent
-        self.cache = Cache(root / CACHE_DIR, plugin.config["kernel_name"], bool(plugin.config["allow_errors"]))
+        folder = Path(os.environ[CACHE_DIR_ENV]) if os.environ.get(CACHE_DIR_ENV) else root / CACHE_DIR
+        self.cache = Cache(folder, plugin.config["kernel_name"], bool(plugin.config["allow_errors"]))
         return config
 
     def _to_execute(self, file) -> bool:
