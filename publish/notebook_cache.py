@@ -129,13 +129,23 @@ class Cache:
 
 
 class NotebookHook:
-    """on_config: take ``execute`` over from mkdocs-jupyter; on_files: run what the cache lacks;
-    on_pre_page: render each executed notebook from its cached copy."""
+    """on_config: take ``execute`` over from mkdocs-jupyter, and turn its cache of rendered pages on
+    (see below); on_files: run what the cache lacks, and point each executed notebook's file at its
+    executed copy; on_page_content: point it back at the source once the page is rendered.
+
+    mkdocs-jupyter keys its cache of rendered HTML on the bytes of the file it renders and its
+    settings. With execution left to it, that key misses the kernel's environment, so this hook
+    turns the cache on only while it hands mkdocs-jupyter the executed copy: those bytes hold the
+    outputs, and a rendered page is reused only for the very outputs it shows. (A notebook that is
+    not executed, execute_ignore, is rendered from its own bytes, outputs included.) The rendered
+    pages sit beside the executed copies, in a folder named after the versions of mkdocs-jupyter
+    and nbconvert, which render them."""
 
     def __init__(self) -> None:
         self.execute = False
+        self.plugin = None
         self.cache: Cache | None = None
-        self.executed: dict[str, Path] = {}  # abs_src_path -> executed copy
+        self.sources: dict[int, str] = {}  # id(file) -> its source path, while it points at the copy
 
     def on_config(self, config):
         plugin = config.plugins.get("mkdocs-jupyter")
@@ -143,10 +153,14 @@ class NotebookHook:
             return config
         self.plugin = plugin
         self.execute = bool(plugin.config["execute"])
-        plugin.config["execute"] = False  # it renders; this hook executes
         root = Path(config.config_file_path).resolve().parent
         folder = Path(os.environ[CACHE_DIR_ENV]) if os.environ.get(CACHE_DIR_ENV) else root / CACHE_DIR
         self.cache = Cache(folder, plugin.config["kernel_name"], bool(plugin.config["allow_errors"]))
+        if self.execute:
+            plugin.config["execute"] = False  # it renders; this hook executes
+            plugin.config["cache"] = True
+            renderer = "-".join(f"{n}-{environment_version(n)}" for n in ("mkdocs-jupyter", "nbconvert"))
+            plugin.config["cache_dir"] = str(folder / f"html-{renderer}")
         return config
 
     def _to_execute(self, file) -> bool:
@@ -155,31 +169,29 @@ class NotebookHook:
         return not any(pathlib.PurePath(file.abs_src_path).match(p) for p in self.plugin.config["execute_ignore"])
 
     def on_files(self, files, config):
-        self.executed = {}
+        self.sources = {}
         if self.execute and self.cache is not None:
-            notebooks = [Path(f.abs_src_path) for f in files if self._to_execute(f)]
+            todo = [f for f in files if self._to_execute(f)]
             try:
-                done = self.cache.ensure(notebooks)
+                done = self.cache.ensure([Path(f.abs_src_path) for f in todo])
             except RuntimeError as exc:
                 from mkdocs.exceptions import PluginError
 
                 raise PluginError(str(exc)) from None
-            self.executed = {str(k): v for k, v in done.items()}
+            for f in todo:
+                self.sources[id(f)] = f.abs_src_path
+                f.abs_src_path = str(done[Path(f.abs_src_path)])  # what mkdocs-jupyter keys and renders
         return files
 
-    def on_pre_page(self, page, config, files):
-        executed = self.executed.get(str(page.file.abs_src_path))
-        if executed is None:
-            return page
-        render = page.render  # mkdocs-jupyter's, which reads the notebook at page.file.abs_src_path
+    def on_page_content(self, html, page, config, files):
+        source = self.sources.pop(id(page.file), None)
+        if source is not None:
+            page.file.abs_src_path = source  # the .ipynb copied for download is the source
+        return html
 
-        def render_executed(config, files):
-            source = page.file.abs_src_path
-            page.file.abs_src_path = str(executed)
-            try:
-                render(config, files)
-            finally:
-                page.file.abs_src_path = source  # the .ipynb copied for download is the source
 
-        page.render = render_executed
-        return page
+def environment_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "missing"

@@ -254,7 +254,7 @@ def test_the_site_config_executes_every_notebook_through_the_content_keyed_cache
     assert JUPYTER["include_requirejs"] is False
     assert "overrides/hooks/notebooks.py" in MKDOCS["hooks"]
     hook = (ROOT / "overrides/hooks/notebooks.py").read_text(encoding="utf-8")
-    assert "NotebookHook" in hook and "on_pre_page" in hook and "on_files" in hook
+    assert "NotebookHook" in hook and "on_page_content" in hook and "on_files" in hook
 
 
 # What a cell may use and still be keyed by its own bytes: numpy, torch, nothing read from outside.
