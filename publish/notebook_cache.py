@@ -1,5 +1,5 @@
 """Notebooks executed once per content: an executed copy of each notebook, kept in
-``.cache/notebooks/<key>.ipynb`` (gitignored), that mkdocs-jupyter renders instead of running
+``.cache/notebooks/<key>/notebooks/<name>.ipynb`` (gitignored), that mkdocs-jupyter renders instead of running
 the notebook again on every build.
 
 The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
@@ -26,7 +26,7 @@ import os
 import pathlib
 import platform
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -69,9 +69,14 @@ class Cache:
     kernel_name: str = ""
     allow_errors: bool = False
     runs: int = 0  # notebooks executed by this object (the others came from the cache)
+    # {notebook: the name its copy takes under the key's folder}, by default the notebook's file name.
+    # The hook gives the page's path in docs/ (notebooks/masking.ipynb): mkdocs-jupyter matches its
+    # include and execute_ignore patterns against the path of the file it renders, the copy's.
+    names: dict[Path, str] = field(default_factory=dict)
 
     def path(self, notebook: Path) -> Path:
-        return self.folder / f"{key(notebook.read_bytes(), self.kernel_name, self.allow_errors)}.ipynb"
+        digest = key(notebook.read_bytes(), self.kernel_name, self.allow_errors)
+        return self.folder / digest / self.names.get(notebook, notebook.name)
 
     def lookup(self, notebook: Path) -> Path | None:
         """The executed copy of ``notebook`` if the cache holds one for its current content."""
@@ -117,9 +122,9 @@ class Cache:
         )
         await client.async_execute()
         self.runs += 1
-        self.folder.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
         # Written whole under a temporary name, then renamed: a reader never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             nbformat.write(nb, f)
         os.replace(tmp, target)
@@ -131,7 +136,8 @@ class Cache:
 class NotebookHook:
     """on_config: take ``execute`` over from mkdocs-jupyter, and turn its cache of rendered pages on
     (see below); on_files: run what the cache lacks, and point each executed notebook's file at its
-    executed copy; on_page_content: point it back at the source once the page is rendered.
+    executed copy, for mkdocs-jupyter's on_pre_page to key its cache on; on_pre_page: point it back
+    at the source, but for mkdocs-jupyter's render, which reads the executed copy.
 
     mkdocs-jupyter keys its cache of rendered HTML on the bytes of the file it renders and its
     settings. With execution left to it, that key misses the kernel's environment, so this hook
@@ -172,6 +178,7 @@ class NotebookHook:
         self.sources = {}
         if self.execute and self.cache is not None:
             todo = [f for f in files if self._to_execute(f)]
+            self.cache.names = {Path(f.abs_src_path): f.src_uri for f in todo}
             try:
                 done = self.cache.ensure([Path(f.abs_src_path) for f in todo])
             except RuntimeError as exc:
@@ -183,11 +190,24 @@ class NotebookHook:
                 f.abs_src_path = str(done[Path(f.abs_src_path)])  # what mkdocs-jupyter keys and renders
         return files
 
-    def on_page_content(self, html, page, config, files):
+    def on_pre_page(self, page, config, files):
+        """After mkdocs-jupyter's on_pre_page (which keyed its cache on the executed copy): the page
+        reads its source as any page does, and only mkdocs-jupyter's render reads the executed copy."""
         source = self.sources.pop(id(page.file), None)
-        if source is not None:
-            page.file.abs_src_path = source  # the .ipynb copied for download is the source
-        return html
+        if source is None:
+            return page
+        executed, page.file.abs_src_path = page.file.abs_src_path, source
+        render = page.render
+
+        def render_executed(config, files):
+            page.file.abs_src_path = executed
+            try:
+                render(config, files)
+            finally:
+                page.file.abs_src_path = source  # the .ipynb copied for download is the source
+
+        page.render = render_executed
+        return page
 
 
 def environment_version(name: str) -> str:

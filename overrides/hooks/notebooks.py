@@ -3,17 +3,12 @@ elsewhere and to look like the other pages (:mod:`publish.notebook_hooks`), and 
 when their content or the kernel's environment changed (:mod:`publish.notebook_cache`). This
 file only wires them in; being a hook, it runs after the plugins (after mkdocs-jupyter)."""
 
-from publish import notebook_hooks
 from publish.notebook_cache import NotebookHook
+from publish.notebook_hooks import on_page_content
 
 _cache = NotebookHook()
 on_config = _cache.on_config
 on_files = _cache.on_files
+on_pre_page = _cache.on_pre_page
 
-
-def on_page_content(html, page, config, files):
-    html = _cache.on_page_content(html, page, config, files)  # first: the page's file is its source again
-    return notebook_hooks.on_page_content(html, page, config, files)
-
-
-__all__ = ["on_config", "on_files", "on_page_content"]
+__all__ = ["on_config", "on_files", "on_page_content", "on_pre_page"]

@@ -254,7 +254,7 @@ def test_the_site_config_executes_every_notebook_through_the_content_keyed_cache
     assert JUPYTER["include_requirejs"] is False
     assert "overrides/hooks/notebooks.py" in MKDOCS["hooks"]
     hook = (ROOT / "overrides/hooks/notebooks.py").read_text(encoding="utf-8")
-    assert "NotebookHook" in hook and "on_page_content" in hook and "on_files" in hook
+    assert "NotebookHook" in hook and "on_pre_page" in hook and "on_files" in hook
 
 
 # What a cell may use and still be keyed by its own bytes: numpy, torch, nothing read from outside.
@@ -295,14 +295,14 @@ def test_a_cache_entry_for_other_cells_is_not_used(tmp_path):
     assert cache.lookup(path) is None
     other = nbformat.v4.new_notebook()
     other.cells = [nbformat.v4.new_code_cell("print(2)", id="a")]
-    cache.folder.mkdir()
+    cache.path(path).parent.mkdir(parents=True)
     nbformat.write(other, cache.path(path))
     assert cache.lookup(path) is None
     nbformat.write(nb, cache.path(path))
     assert cache.lookup(path) == cache.path(path)
 
 
-def _probe_build(project: Path, code: str, plugin: dict) -> str:
+def _probe_build(project: Path, code: str, plugin: dict, cache: Path) -> str:
     """Build a one-notebook site, with the site's notebook hook, whose one cell is ``code``;
     return what the built page shows."""
     nb = nbformat.v4.new_notebook()
@@ -315,7 +315,7 @@ def _probe_build(project: Path, code: str, plugin: dict) -> str:
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(project / "site")],
         cwd=project,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT), "NOTEBOOK_CACHE_DIR": str(cache)},
         capture_output=True,
         text=True,
         timeout=300,
@@ -330,16 +330,19 @@ def test_a_changed_notebook_is_never_served_from_the_cache(tmp_path):
     """With the site's settings and hook: the cell prints a word and a clock reading. The same
     bytes built twice show the same reading (the second build used the executed copy); changed
     bytes show the new word and a new reading (it ran again); the first bytes again, the first
-    reading. Each entry is its notebook's run, kept under .cache/notebooks/ of the project."""
+    reading. Each entry is its notebook's run, kept in the folder NOTEBOOK_CACHE_DIR names (here
+    outside the project, so that no path of the copy resembles the notebook's by chance)."""
     project = tmp_path / "probe"
     (project / "docs" / "notebooks").mkdir(parents=True)
     (project / "docs" / "index.md").write_text("# Probe\n", encoding="utf-8")
     plugin = {k: v for k, v in JUPYTER.items() if k in ("include", "execute", "allow_errors", "cache", "kernel_name")}
     code = "import time\nprint({!r}, time.time_ns())"
-    first = _probe_build(project, code.format("first"), plugin)
+    cache = tmp_path / "executed"
+    first = _probe_build(project, code.format("first"), plugin, cache)
     assert first.startswith("first ")
-    assert _probe_build(project, code.format("first"), plugin) == first
-    second = _probe_build(project, code.format("second"), plugin)
+    assert _probe_build(project, code.format("first"), plugin, cache) == first
+    second = _probe_build(project, code.format("second"), plugin, cache)
     assert second.startswith("second ") and second.split()[1] != first.split()[1]
-    assert _probe_build(project, code.format("first"), plugin) == first
-    assert len(list((project / ".cache" / "notebooks").glob("*.ipynb"))) == 2
+    assert _probe_build(project, code.format("first"), plugin, cache) == first
+    assert len(list(cache.glob("*/notebooks/probe.ipynb"))) == 2
+    assert not (project / ".cache").exists()
