@@ -13,15 +13,17 @@ commit, for a note. Nothing leaves the machine: every server binds 127.0.0.1.
 
 The figures (--only takes a comma-separated list of the names in brackets):
 
-[build]  Cold `mkdocs build --strict`: mkdocs-jupyter's cache folder removed, a new temporary
-         site folder, every notebook executed; wall time. Budget: under 30 s.
+[build]  Cold `mkdocs build --strict`: a new temporary site folder and an empty folder of executed
+         notebooks (NOTEBOOK_CACHE_DIR, publish/notebook_cache.py), every notebook executed; wall
+         time. Budget: under 20 s.
 [serve]  Rebuild under `mkdocs serve`: `make serve`'s command line (--livereload, SITE_URL set,
          a free port of 127.0.0.1) in a temporary copy of the repository (the real docs/ is never
          touched). After the first build ("Serving on" in its log), one line (an HTML comment) is
          appended to docs/scaling.md, and the time runs until the server logs "Reloading
          browsers", i.e. the change was noticed (watchdog, mkdocs' 0.25 s debounce), the whole
-         site rebuilt, every notebook executed again, and the open pages told to reload. Each
-         run edits the page again. No budget.
+         site rebuilt (the notebooks, unchanged, from their executed copies: the copy's first
+         build executed them), and the open pages told to reload. Each run edits the page again.
+         Budget: under 5 s.
 [suite]  The whole test suite as `make test` runs it, `python -m pytest -n auto --dist loadgroup`
          in the repository (set-up done: the venv exists, Chromium is installed), wall time.
          Budget: under 3 minutes. Then its layers, from the per-test times of pytest's JUnit XML
@@ -35,8 +37,14 @@ The figures (--only takes a comma-separated list of the names in brackets):
          127.0.0.1 by a static server, opened in a fresh headless Chromium context (no cache):
          bytes transferred (headers and bodies of every response, Playwright's request.sizes())
          and the time from the start of the navigation to the end of the load event (Navigation
-         Timing's loadEventEnd). One row per page, and the largest of each over all pages.
-         Budgets: under 1 MB and under 1 s per page. A request to any other host is listed.
+         Timing's loadEventEnd), and beside the bytes the same responses gzip-compressed (each
+         body at level 6, what a real host would send). One row per page, and the largest of each
+         over all pages. Budgets: under 600 kB and under 1 s per page. The floor page, measured
+         in the same runs and browser (every fifth load): bare Material, the same theme settings
+         (font: false), no extension, plugin or extra asset, holding the first source article's
+         text (bench/floor.md); every article and topic page (the nav's "The articles" and "Beyond
+         the articles") at most 1.5× its bytes and 1.5× its load event, ratios in the row.
+         A request to any other host is listed.
 [playground]  The time from an edit in the playground's grid to the next frame that shows it
          (bench/playground.py: the median of 30 edits after 5 to warm up, per run), at 3×4 (two
          presets) and 16×16 (identity and own matrices). Budget: under 16 ms at 16×16.
