@@ -88,21 +88,61 @@ def mkdocs_env(site_url: str | None = None, root: Path = REPO) -> dict[str, str]
     return env
 
 
-def mkdocs_build(site: Path, site_url: str | None = None, root: Path = REPO, strict: bool = True) -> float:
+def mkdocs_build(
+    site: Path, site_url: str | None = None, root: Path = REPO, strict: bool = True, cold: bool = False
+) -> float:
     """`mkdocs build [--strict]` of ``root`` into ``site`` (emptied first); its wall time in
-    seconds. Raises RuntimeError with mkdocs' output if the build fails."""
-    shutil.rmtree(root / ".cache" / "mkdocs-jupyter", ignore_errors=True)  # unused (cache: false), gone all the same
+    seconds. ``cold``: every notebook executed, with an empty folder of executed notebooks
+    (publish/notebook_cache.py; the repository's own .cache/notebooks/ is left as it is).
+    Raises RuntimeError with mkdocs' output if the build fails."""
     shutil.rmtree(site, ignore_errors=True)
     cmd = [PYTHON, "-m", "mkdocs", "build", *(["--strict"] if strict else []), "--site-dir", str(site)]
-    start_time = time.perf_counter()
-    proc = subprocess.run(
-        cmd, cwd=root, env=mkdocs_env(site_url, root), capture_output=True, text=True, timeout=BUILD_TIMEOUT
-    )
-    elapsed = time.perf_counter() - start_time
+    env = mkdocs_env(site_url, root)
+    with tempfile.TemporaryDirectory(prefix="bench-notebooks-") as cache:
+        if cold:
+            env["NOTEBOOK_CACHE_DIR"] = cache
+        start_time = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+        elapsed = time.perf_counter() - start_time
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         raise RuntimeError(f"mkdocs build{' --strict' if strict else ''} failed (exit {proc.returncode}):\n{tail}")
     return elapsed
+
+
+FLOOR_MD = Path(__file__).with_name("floor.md")
+
+
+def floor_build(site: Path) -> None:
+    """The floor page: bare Material (the site's theme settings: palette, features, ``font: false``;
+    no extension, plugin, hook, extra CSS or JavaScript beyond the theme's defaults) with the first
+    source article's text (bench/floor.md) as its one page, built into ``site``."""
+    import yaml
+
+    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), _env_loader())
+    theme = {k: v for k, v in config["theme"].items() if k != "custom_dir"}  # the theme, not our overrides
+    with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
+        docs = Path(tmp) / "docs"
+        docs.mkdir()
+        shutil.copy(FLOOR_MD, docs / "index.md")
+        floor = {"site_name": config["site_name"], "theme": theme}
+        (Path(tmp) / "mkdocs.yml").write_text(yaml.safe_dump(floor, allow_unicode=True), encoding="utf-8")
+        shutil.rmtree(site, ignore_errors=True)
+        cmd = [PYTHON, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
+        proc = subprocess.run(cmd, cwd=tmp, env=mkdocs_env(), capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+        if proc.returncode != 0:
+            raise RuntimeError(f"the floor page's build failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+
+
+def _env_loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """mkdocs.yml with `!ENV [NAME, default]` read as the default and python tags ignored."""
+
+    Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    return Loader
 
 
 def launch_chromium(playwright, executable: str = CHROMIUM, extra_args: tuple[str, ...] = ()):

@@ -411,7 +411,9 @@ def _unit(ex: Exercise) -> str:
 def block(page: str) -> str:
     """The Markdown (with HTML for the controls) of a page's exercises."""
     parts = [
-        f'<div class="exercises" data-page="{html.escape(page, quote=True)}" markdown>\n',
+        # A <section>, not a <div>: Material's search (9.8) ends an exclusion at the first closing tag
+        # of the same name, and the block holds <div>s. Out of the index: solutions would show in results.
+        f'<section class="exercises" data-page="{html.escape(page, quote=True)}" data-search-exclude markdown>\n',
         "<noscript><p>The answers are checked by the page's script: turn on JavaScript to use them. "
         "The worked solutions are under each question.</p></noscript>\n",
     ]
@@ -450,6 +452,6 @@ def block(page: str) -> str:
         )
     parts.append(
         '<p class="exercise-progress"><button type="button" class="md-button exercise-reset">'
-        "Clear my answers on this page</button> Your progress is kept in this browser only.</p>\n\n</div>\n"
+        "Clear my answers on this page</button> Your progress is kept in this browser only.</p>\n\n</section>\n"
     )
     return "".join(parts)

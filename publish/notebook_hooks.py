@@ -22,6 +22,7 @@ pymdownx.arithmatex writes; in the table of contents, as plain text. A link to d
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bs4 import BeautifulSoup, Comment, NavigableString
@@ -160,4 +161,9 @@ def on_page_content(html: str, page, config, files) -> str:
     # indexed there, and indexing it twice would add 50 kB to the index every page loads.
     page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     _retitle(page.toc.items)
-    return clean(html, notebook=page.file.src_uri.rsplit("/", 1)[-1])
+    return _clean_once(html, page.file.src_uri.rsplit("/", 1)[-1])
+
+
+# Under `mkdocs serve` the process lives on: a notebook page whose HTML from mkdocs-jupyter is the
+# same as at the last build (its cache made it) is not cleaned again, a second each on this machine.
+_clean_once = functools.lru_cache(maxsize=128)(lambda html, notebook: clean(html, notebook=notebook))

@@ -5,13 +5,25 @@ it as ``<name>.out`` and is what the page shows under the code. Scripts run in a
 interpreter, as a reader would run a copy, with the libraries the reader would not have
 blocked: a ``*_numpy.py`` snippet cannot import torch, a ``*_torch.py`` one cannot import
 numpy-only helpers of ours, and none can import selfattn_ref.
+
+Where the system can fork (POSIX), a "fresh interpreter" is a fork of a server process that has
+started exactly as the interpreter above would (same command line, environment and blocked
+modules) and imported the libraries the snippet may use (numpy; and torch unless torch is
+blocked), and nothing else: each snippet runs in its own child, from its folder, with its output
+captured, and the child exits after it, so no state passes from one snippet to the next; the global random
+generators (Python's, NumPy's, PyTorch's) are seeded afresh in each child, as a new interpreter
+seeds them, so a snippet that forgot its seed still shows it. Importing
+torch once per server instead of once per snippet is most of the snippet layer's time.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,17 +79,141 @@ def run(path: Path, timeout: float = 120) -> Result:
     return _RUNS[key]
 
 
-def _run(path: Path, timeout: float) -> Result:
+def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONIOENCODING"] = "utf-8"
+    return env
+
+
+# The fork server: reads a snippet's path per line on stdin; for each, forks a child that runs it as
+# _RUNNER would (its folder as the working directory, its argv, __main__, stdout and stderr to files)
+# and answers one JSON line: {"stdout", "stderr", "returncode"}. Started as `python -c _SERVER
+# blocked,modules preload,modules` with the environment of a snippet run.
+_SERVER = r"""
+import json, os, runpy, sys, tempfile, traceback
+requests, answers = sys.stdin, os.fdopen(os.dup(1), 'w', encoding='utf-8')
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # whatever an import prints stays out of the answers
+for name in sys.argv[1].split(','):
+    if name: sys.modules[name] = None
+for name in sys.argv[2].split(','):
+    if name: __import__(name)
+for line in requests:
+    path = line.rstrip('\n')
+    out = tempfile.TemporaryFile(); err = tempfile.TemporaryFile()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.dup2(out.fileno(), 1); os.dup2(err.fileno(), 2); os.chdir(os.path.dirname(path))
+            sys.argv = [path]; sys.stdin = open(os.devnull)
+            # Global generators drawn afresh, as in a new interpreter (a fork would share the server's).
+            import random; random.seed()
+            if sys.modules.get('numpy'): sys.modules['numpy'].random.seed()
+            if sys.modules.get('torch'): sys.modules['torch'].seed()
+            runpy.run_path(path, run_name='__main__')
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if not isinstance(exc.code, int) and exc.code is not None: print(exc.code, file=sys.stderr)
+        except BaseException:
+            traceback.print_exc(); code = 1
+        try:
+            sys.stdout.flush(); sys.stderr.flush()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    texts = []
+    for f in (out, err):
+        f.seek(0); texts.append(f.read().decode('utf-8', 'replace')); f.close()
+    answers.write(json.dumps({'stdout': texts[0], 'stderr': texts[1], 'returncode': code}) + '\n'); answers.flush()
+"""
+
+
+class _Server:
+    """One fork server (see _SERVER) for snippets that block the same modules."""
+
+    def __init__(self, blocked: list[str]):
+        preload = ["numpy"] + ([] if "torch" in blocked else ["torch"])
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _SERVER, ",".join(blocked), ",".join(preload)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            env=_env(),
+            cwd=ROOT,
+        )
+
+    def run(self, path: Path, timeout: float) -> Result | None:
+        """The run, or None if the server is gone (the caller then runs the snippet in a subprocess)."""
+        import json
+
+        try:
+            self.proc.stdin.write(str(path.resolve()) + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            return None
+        timer = threading.Timer(timeout, self.proc.kill)
+        timer.start()
+        try:
+            line = self.proc.stdout.readline()
+        finally:
+            timer.cancel()
+        if not line:
+            return None
+        answer = json.loads(line)
+        return Result(path, answer["stdout"], answer["stderr"], answer["returncode"])
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+_IDLE: dict[tuple[str, ...], queue.SimpleQueue] = {}  # blocked modules -> idle servers
+_ALL_SERVERS: list[_Server] = []
+_LOCK = threading.Lock()
+
+
+def _close_servers() -> None:
+    for server in _ALL_SERVERS:
+        server.close()
+
+
+def _run_forked(path: Path, timeout: float) -> Result | None:
+    blocked = tuple(blocked_modules(path))
+    with _LOCK:
+        idle = _IDLE.setdefault(blocked, queue.SimpleQueue())
+        try:
+            server = idle.get_nowait()
+        except queue.Empty:
+            server = _Server(list(blocked))
+            if not _ALL_SERVERS:
+                atexit.register(_close_servers)
+            _ALL_SERVERS.append(server)
+    result = server.run(path, timeout)
+    if result is not None:
+        idle.put(server)
+    return result
+
+
+def _run(path: Path, timeout: float) -> Result:
+    if hasattr(os, "fork") and os.environ.get("SNIPPETS_FORK", "1") != "0":
+        result = _run_forked(path, timeout)
+        if result is not None:
+            return result
     proc = subprocess.run(
         [sys.executable, "-c", _RUNNER, str(path), ",".join(blocked_modules(path))],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=path.parent,
-        env=env,
+        env=_env(),
     )
     return Result(path, proc.stdout, proc.stderr, proc.returncode)
 

@@ -9,10 +9,11 @@ pages' numbers, loading nothing from elsewhere, never served from a stale cache.
   cell of every notebook shows as its output exactly the snippet's recorded output, the .out
   file the page shows under the same code; and the page offers the .ipynb for download.
 - Nothing of mkdocs-jupyter's template that would load from a CDN is left in the pages.
-- Execution is never cached: a notebook whose file is unchanged but whose output would change
-  shows the new output on the next build. (The notebooks import neither selfattn_ref nor any
-  file of the repository, so a change there reaches them only through a snippet, which changes
-  the notebook file; the cache is off all the same, and this test shows that it would bite.)
+- A notebook runs again exactly when its output could change: executed copies are kept under a
+  key made of the notebook's bytes and the kernel's environment (publish/notebook_cache.py), and
+  a notebook's cells import numpy or torch only and read nothing else (the notebooks import
+  neither selfattn_ref nor any file of the repository, so a change there reaches them only
+  through a snippet, which changes the notebook file). Changed bytes show a fresh run.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT
+from publish import DOCS, ROOT, notebook_cache
 from publish import notebooks as nbs
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
@@ -297,27 +298,79 @@ def test_a_formula_katex_rejects_in_a_notebook_names_it():
         clean(html)
 
 
-# --- no stale output from a cache --------------------------------------------------------------
+# --- no stale output from the cache of executed notebooks ------------------------------------
 
 
-def test_the_site_config_executes_every_notebook_without_a_cache():
+def test_the_site_config_executes_every_notebook_through_the_content_keyed_cache():
     assert JUPYTER["execute"] is True
     assert JUPYTER["allow_errors"] is False
-    assert JUPYTER["cache"] is False
+    assert JUPYTER["cache"] is False  # mkdocs-jupyter's own cache: keyed without the kernel's environment
     assert JUPYTER["include_source"] is True
     assert JUPYTER["include_requirejs"] is False
+    assert "overrides/hooks/notebooks.py" in MKDOCS["hooks"]
+    hook = (ROOT / "overrides/hooks/notebooks.py").read_text(encoding="utf-8")
+    assert "NotebookHook" in hook and "on_pre_page" in hook and "on_files" in hook
 
 
-def _probe_build(project: Path, data: Path, value: str, plugin: dict) -> str:
-    """Build a one-notebook site whose cell prints the file ``data``, holding ``value``; return
-    what the built page shows."""
-    data.write_text(value, encoding="utf-8")
-    config = {"site_name": "probe", "plugins": [{"mkdocs-jupyter": plugin}]}
+# What a cell may use and still be keyed by its own bytes: numpy, torch, nothing read from outside.
+OUTSIDE = re.compile(r"\bopen\(|\.load\(|read_text|read_bytes|environ|__file__|\binput\(|urlopen|subprocess")
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_notebooks_output_depends_only_on_its_bytes_and_the_kernel(name):
+    """The cache's key (the notebook's bytes, the kernel's environment) is the whole of what its
+    output depends on: its cells import numpy or torch only and read nothing from elsewhere."""
+    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        imports = set(re.findall(r"^\s*(?:import|from)\s+(\w+)", cell.source, re.M))
+        assert imports <= {"numpy", "torch"}, f"{name}, cell {cell.id} imports {sorted(imports)}"
+        assert not OUTSIDE.search(cell.source), f"{name}, cell {cell.id} reads {OUTSIDE.search(cell.source).group(0)!r}"
+
+
+def test_the_key_covers_the_notebook_and_the_kernels_environment():
+    env = notebook_cache.environment()
+    assert {"python", "numpy", "torch", "ipykernel"} <= set(env) and "missing" not in (env["numpy"], env["torch"])
+    base = notebook_cache.key(b"{}", "python3", False, env)
+    assert notebook_cache.key(b"{}", "python3", False, dict(env)) == base
+    assert notebook_cache.key(b"{} ", "python3", False, env) != base
+    assert notebook_cache.key(b"{}", "python3", False, {**env, "numpy": "0.0"}) != base
+    assert notebook_cache.key(b"{}", "python3", False, {**env, "python": "CPython 3.0"}) != base
+    assert notebook_cache.key(b"{}", "other", False, env) != base
+    assert notebook_cache.key(b"{}", "python3", True, env) != base
+
+
+def test_a_cache_entry_for_other_cells_is_not_used(tmp_path):
+    """An entry whose cells are not the notebook's (a damaged or forged file under the right
+    name) is not served: the notebook runs again."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("print(1)", id="a")]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    cache = notebook_cache.Cache(tmp_path / "cache", "python3")
+    assert cache.lookup(path) is None
+    other = nbformat.v4.new_notebook()
+    other.cells = [nbformat.v4.new_code_cell("print(2)", id="a")]
+    cache.path(path).parent.mkdir(parents=True)
+    nbformat.write(other, cache.path(path))
+    assert cache.lookup(path) is None
+    nbformat.write(nb, cache.path(path))
+    assert cache.lookup(path) == cache.path(path)
+
+
+def _probe_build(project: Path, code: str, plugin: dict, cache: Path) -> str:
+    """Build a one-notebook site, with the site's notebook hook, whose one cell is ``code``;
+    return what the built page shows."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(code, id="probe")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, project / "docs" / "notebooks" / "probe.ipynb")
+    hook = str(ROOT / "overrides" / "hooks" / "notebooks.py")
+    config = {"site_name": "probe", "plugins": [{"mkdocs-jupyter": plugin}], "hooks": [hook]}
     (project / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(project / "site")],
         cwd=project,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT), "NOTEBOOK_CACHE_DIR": str(cache)},
         capture_output=True,
         text=True,
         timeout=300,
@@ -328,25 +381,23 @@ def _probe_build(project: Path, data: Path, value: str, plugin: dict) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("cache", [None, True], ids=["site-config", "cache-on"])
-def test_a_changed_output_is_never_served_from_a_cache(tmp_path, cache):
-    """The notebook file stays the same while what it prints changes (as a notebook would if it
-    read selfattn_ref): with the site's settings the second build shows the new output; with
-    mkdocs-jupyter's cache turned on it would show the old one, so the test can tell."""
+def test_a_changed_notebook_is_never_served_from_the_cache(tmp_path):
+    """With the site's settings and hook: the cell prints a word and a clock reading. The same
+    bytes built twice show the same reading (the second build used the executed copy); changed
+    bytes show the new word and a new reading (it ran again); the first bytes again, the first
+    reading. Each entry is its notebook's run, kept in the folder NOTEBOOK_CACHE_DIR names (here
+    outside the project, so that no path of the copy resembles the notebook's by chance)."""
     project = tmp_path / "probe"
     (project / "docs" / "notebooks").mkdir(parents=True)
     (project / "docs" / "index.md").write_text("# Probe\n", encoding="utf-8")
-    data = tmp_path / "value.txt"
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(f"print(open({str(data)!r}).read())", id="probe")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, project / "docs" / "notebooks" / "probe.ipynb")
     plugin = {k: v for k, v in JUPYTER.items() if k in ("include", "execute", "allow_errors", "cache", "kernel_name")}
-    if cache is not None:
-        plugin["cache"] = cache
-    assert _probe_build(project, data, "first", plugin) == "first"
-    second = _probe_build(project, data, "second", plugin)
-    if cache:
-        assert second == "first", "with the cache on, the probe was expected to show the stale output"
-    else:
-        assert second == "second", "the second build showed the first build's output: it came from a cache"
+    code = "import time\nprint({!r}, time.time_ns())"
+    cache = tmp_path / "executed"
+    first = _probe_build(project, code.format("first"), plugin, cache)
+    assert first.startswith("first ")
+    assert _probe_build(project, code.format("first"), plugin, cache) == first
+    second = _probe_build(project, code.format("second"), plugin, cache)
+    assert second.startswith("second ") and second.split()[1] != first.split()[1]
+    assert _probe_build(project, code.format("first"), plugin, cache) == first
+    assert len(list(cache.glob("*/notebooks/probe.ipynb"))) == 2
+    assert not (project / ".cache").exists()

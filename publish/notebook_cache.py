@@ -1,0 +1,229 @@
+"""Notebooks executed once per content: an executed copy of each notebook, kept in
+``.cache/notebooks/<key>/notebooks/<name>.ipynb`` (gitignored), that mkdocs-jupyter renders instead of running
+the notebook again on every build.
+
+The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
+and the kernel's environment (the versions of Python, NumPy, PyTorch, the kernel and its client).
+Nothing else can reach the output: a notebook's code cells are the pages' snippet files, byte
+for byte (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
+only, never selfattn_ref nor a file of the repository. A changed cell, a changed NumPy: a new key,
+and the notebook runs again; an output is never served for a notebook or environment that did not
+make it. The cache entry also holds its notebook's cells, checked against the notebook on every
+use, so a damaged entry cannot show another notebook's output.
+
+The notebooks to run (mkdocs-jupyter's ``include`` minus ``execute_ignore``, when ``execute`` is
+true) run together, one kernel each, before the pages are rendered: a cold build waits for the
+slowest notebook, not for their sum. This module takes over ``execute`` from mkdocs-jupyter (which
+then only renders): without the hook, mkdocs-jupyter would execute every notebook itself, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import pathlib
+import platform
+import tempfile
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import nbformat
+
+KERNEL_PACKAGES = ("numpy", "torch", "ipykernel", "jupyter_client", "nbclient", "nbformat")
+CACHE_DIR = Path(".cache") / "notebooks"  # under the folder of mkdocs.yml
+# Another folder for one build (bench/run.py's cold builds use an empty one, not deleting this).
+CACHE_DIR_ENV = "NOTEBOOK_CACHE_DIR"
+# How a notebook is run (nbclient's settings), part of the key. A cell's printed text in one
+# output, as nbconvert's execution leaves it, not in as many pieces as the kernel flushed.
+RUN = {"coalesce_streams": True}
+
+
+def environment() -> dict[str, str]:
+    """What the kernel runs on, beyond the notebook itself."""
+    out = {"python": f"{platform.python_implementation()} {platform.python_version()}"}
+    for name in KERNEL_PACKAGES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "missing"
+    return out
+
+
+def key(notebook: bytes, kernel_name: str, allow_errors: bool, env: dict[str, str] | None = None) -> str:
+    digest = hashlib.sha256(notebook)
+    settings = {"kernel_name": kernel_name, "allow_errors": allow_errors, "environment": env or environment(), **RUN}
+    digest.update(b"\0" + json.dumps(settings, sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def _sources(nb) -> list[tuple[str, str]]:
+    return [(c.cell_type, c.source) for c in nb.cells]
+
+
+@dataclass
+class Cache:
+    folder: Path
+    kernel_name: str = ""
+    allow_errors: bool = False
+    runs: int = 0  # notebooks executed by this object (the others came from the cache)
+    # {notebook: the name its copy takes under the key's folder}, by default the notebook's file name.
+    # The hook gives the page's path in docs/ (notebooks/masking.ipynb): mkdocs-jupyter matches its
+    # include and execute_ignore patterns against the path of the file it renders, the copy's.
+    names: dict[Path, str] = field(default_factory=dict)
+
+    def path(self, notebook: Path) -> Path:
+        digest = key(notebook.read_bytes(), self.kernel_name, self.allow_errors)
+        return self.folder / digest / self.names.get(notebook, notebook.name)
+
+    def lookup(self, notebook: Path) -> Path | None:
+        """The executed copy of ``notebook`` if the cache holds one for its current content."""
+        cached = self.path(notebook)
+        if not cached.is_file():
+            return None
+        try:
+            same = _sources(nbformat.read(cached, as_version=4)) == _sources(nbformat.read(notebook, as_version=4))
+        except (OSError, ValueError):
+            same = False
+        return cached if same else None
+
+    def ensure(self, notebooks: list[Path]) -> dict[Path, Path]:
+        """{notebook: its executed copy}, running (together) those the cache lacks."""
+        todo = [nb for nb in notebooks if self.lookup(nb) is None]
+        if todo:
+            asyncio.run(self._run_all(todo))
+        out = {}
+        for nb in notebooks:
+            cached = self.lookup(nb)
+            if cached is None:  # written a moment ago: only a concurrent writer of bad data gets here
+                raise RuntimeError(f"{nb}: its executed copy in {self.folder} does not match it")
+            out[nb] = cached
+        return out
+
+    async def _run_all(self, notebooks: list[Path]) -> None:
+        results = await asyncio.gather(*(self._run(nb) for nb in notebooks), return_exceptions=True)
+        errors = [f"{nb}: {exc}" for nb, exc in zip(notebooks, results, strict=True) if isinstance(exc, Exception)]
+        if errors:
+            raise RuntimeError("notebook execution failed:\n" + "\n".join(errors))
+
+    async def _run(self, notebook: Path) -> None:
+        from nbclient import NotebookClient
+
+        target = self.path(notebook)  # the key of the bytes read now, before the run
+        nb = nbformat.read(notebook, as_version=4)
+        client = NotebookClient(
+            nb,
+            config=kernel_config(),  # the kernels' settings of publish/jupyter/: no transport warning
+            kernel_name=self.kernel_name or nb.metadata.get("kernelspec", {}).get("name", "python3"),
+            allow_errors=self.allow_errors,
+            **RUN,
+            resources={"metadata": {"path": str(notebook.parent)}},  # as nbconvert: cwd = the notebook's folder
+        )
+        await client.async_execute()
+        self.runs += 1
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Written whole under a temporary name, then renamed: a reader never sees half a file.
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            nbformat.write(nb, f)
+        os.replace(tmp, target)
+
+
+def kernel_config():
+    """The Jupyter settings of publish/jupyter/ (:mod:`publish.jupyter_config`), for nbclient."""
+    import json
+
+    from traitlets.config import Config
+
+    from .jupyter_config import CONFIG_DIR
+
+    return Config(json.loads((CONFIG_DIR / "jupyter_nbconvert_config.json").read_text(encoding="utf-8")))
+
+
+# --- MkDocs hook ---------------------------------------------------------------------------------
+
+
+class NotebookHook:
+    """on_config: take ``execute`` over from mkdocs-jupyter, and turn its cache of rendered pages on
+    (see below); on_files: run what the cache lacks, and point each executed notebook's file at its
+    executed copy, for mkdocs-jupyter's on_pre_page to key its cache on; on_pre_page: point it back
+    at the source, but for mkdocs-jupyter's render, which reads the executed copy.
+
+    mkdocs-jupyter keys its cache of rendered HTML on the bytes of the file it renders and its
+    settings. With execution left to it, that key misses the kernel's environment, so this hook
+    turns the cache on only while it hands mkdocs-jupyter the executed copy: those bytes hold the
+    outputs, and a rendered page is reused only for the very outputs it shows. (A notebook that is
+    not executed, execute_ignore, is rendered from its own bytes, outputs included.) The rendered
+    pages sit beside the executed copies, in a folder named after the versions of mkdocs-jupyter
+    and nbconvert, which render them."""
+
+    def __init__(self) -> None:
+        self.execute = False
+        self.plugin = None
+        self.cache: Cache | None = None
+        self.sources: dict[int, str] = {}  # id(file) -> its source path, while it points at the copy
+
+    def on_config(self, config):
+        plugin = config.plugins.get("mkdocs-jupyter")
+        if plugin is None:
+            return config
+        self.plugin = plugin
+        self.execute = bool(plugin.config["execute"])
+        root = Path(config.config_file_path).resolve().parent
+        folder = Path(os.environ[CACHE_DIR_ENV]) if os.environ.get(CACHE_DIR_ENV) else root / CACHE_DIR
+        self.cache = Cache(folder, plugin.config["kernel_name"], bool(plugin.config["allow_errors"]))
+        if self.execute:
+            plugin.config["execute"] = False  # it renders; this hook executes
+            plugin.config["cache"] = True
+            renderer = "-".join(f"{n}-{environment_version(n)}" for n in ("mkdocs-jupyter", "nbconvert"))
+            plugin.config["cache_dir"] = str(folder / f"html-{renderer}")
+        return config
+
+    def _to_execute(self, file) -> bool:
+        if not self.plugin.should_include(file):
+            return False
+        return not any(pathlib.PurePath(file.abs_src_path).match(p) for p in self.plugin.config["execute_ignore"])
+
+    def on_files(self, files, config):
+        self.sources = {}
+        if self.execute and self.cache is not None:
+            todo = [f for f in files if self._to_execute(f)]
+            self.cache.names = {Path(f.abs_src_path): f.src_uri for f in todo}
+            try:
+                done = self.cache.ensure([Path(f.abs_src_path) for f in todo])
+            except RuntimeError as exc:
+                from mkdocs.exceptions import PluginError
+
+                raise PluginError(str(exc)) from None
+            for f in todo:
+                self.sources[id(f)] = f.abs_src_path
+                f.abs_src_path = str(done[Path(f.abs_src_path)])  # what mkdocs-jupyter keys and renders
+        return files
+
+    def on_pre_page(self, page, config, files):
+        """After mkdocs-jupyter's on_pre_page (which keyed its cache on the executed copy): the page
+        reads its source as any page does, and only mkdocs-jupyter's render reads the executed copy."""
+        source = self.sources.pop(id(page.file), None)
+        if source is None:
+            return page
+        executed, page.file.abs_src_path = page.file.abs_src_path, source
+        render = page.render
+
+        def render_executed(config, files):
+            page.file.abs_src_path = executed
+            try:
+                render(config, files)
+            finally:
+                page.file.abs_src_path = source  # the .ipynb copied for download is the source
+
+        page.render = render_executed
+        return page
+
+
+def environment_version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "missing"

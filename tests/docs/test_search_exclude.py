@@ -1,0 +1,27 @@
+"""publish/search_exclude.py marks code outputs and tables of numbers for Material's search to skip,
+and nothing else."""
+
+import markdown
+
+from publish.search_exclude import is_number_table
+
+EXTENSIONS = ["tables", "pymdownx.superfences", "publish.search_exclude"]
+
+
+def _html(text: str) -> str:
+    return markdown.markdown(text, extensions=EXTENSIONS)
+
+
+def test_an_output_block_is_marked_and_the_code_above_it_is_not():
+    html = _html('```python\nprint(1)\n```\n\n```text title="Output"\n1\n```\n')
+    assert html.count("data-search-exclude") == 1
+    assert '<span class="filename">Output</span><pre data-search-exclude="output">' in html
+
+
+def test_a_table_of_numbers_is_marked_and_a_table_of_words_is_not():
+    numbers = _html("| | a | b |\n|---|---:|---:|\n| **x** | 0.25 | -1 |\n| **y** | −0.5 | 12% |\n")
+    assert '<table data-search-exclude="numbers">' in numbers
+    words = _html("| file | what |\n|---|---|\n| `a.md` | its tables |\n")
+    assert "data-search-exclude" not in words
+    assert not is_number_table("<tr><td>x</td><td>0.5</td><td>big</td></tr>")
+    assert is_number_table("<tr><td>x</td><td>-inf</td><td></td></tr>")
