@@ -22,18 +22,13 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run as a script: the publishing tools beside this folder
+
+from publish.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
+from publish.chromium import CHROMIUM_ARGS  # noqa: E402
+
 PYTHON = sys.executable
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# As in tests/browser/conftest.py: no sandbox (root in a container), nothing in the background
-# that would call Google (component updates, sync, field trials).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM = str(_CHROMIUM)  # publish/chromium.py: the browser and flags the tests use too
 BUILD_TIMEOUT = 900  # seconds; a cold build takes well under a minute
 
 

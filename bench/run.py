@@ -76,7 +76,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import json
 import os
 import queue
 import signal
@@ -112,6 +111,8 @@ from common import (
     temporary_copy,
 )
 from playwright.sync_api import sync_playwright
+
+from publish.escape import toml_string
 
 FIGURES = ("build", "serve", "suite", "pages", "playground", "growth")
 
@@ -551,7 +552,7 @@ def toml_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+        return toml_string(value)  # as new-example writes them (publish/escape.py)
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, list) and value and isinstance(value[0], list):

@@ -20,16 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from publish.chromium import CHROMIUM, CHROMIUM_ARGS  # the browser and flags make bench uses too
+
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def mkdocs_build(site_dir: Path, **env: str) -> None:
