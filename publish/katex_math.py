@@ -7,7 +7,8 @@ itself (docs/assets/vendor/katex/katex.min.js, the file the browser ran before),
 by V8 through the ``mini-racer`` package: the HTML is byte for byte what ``katex.renderToString``
 gives in Chromium (tests/browser/test_katex_look.py), so the formulas look as before, in light and
 dark, with only ``katex.min.css`` and its fonts on the page. The output is KaTeX's default
-``htmlAndMathml``: the HTML for the eye (``aria-hidden``) and MathML for screen readers.
+``htmlAndMathml``: the HTML for the eye (``aria-hidden``) and MathML for screen readers; the MathML
+is kept out of the search index (:func:`in_page`), which then holds each formula once, as shown.
 
 - Each element keeps its ``arithmatex`` wrapper (Material's styles and assets/javascripts/scrollable.js
   find display math by it); its TeX is replaced by KaTeX's HTML.
@@ -95,6 +96,16 @@ def render(tex: str, display: bool = False) -> str:
     if "error" in result:
         raise KatexError(f"KaTeX cannot render the formula {_delimited(tex, display)}: {result['error']}")
     return result["html"]
+
+
+def in_page(tex: str, display: bool = False) -> str:
+    """:func:`render`'s HTML as it goes into a page: its ``<math>`` (the MathML for screen readers and
+    the TeX in its ``<annotation>``) marked ``data-search-exclude``, so that Material's search index
+    holds the formula once, as the reader sees it (KaTeX's HTML), and not three times over
+    (``dk\\sqrt{d_k}dk`` for ``\\sqrt{d_k}``). Material ends an exclusion at the first closing tag
+    of the same name, and a ``<math>`` holds no other ``<math>``. The look does not change."""
+    rendered = render(tex, display)
+    return rendered.replace("<math ", '<math data-search-exclude="" ', 1)
 
 
 # Plain text of a formula, for places that hold text only (the table of contents, the page's
@@ -200,7 +211,7 @@ class KatexTreeprocessor(Treeprocessor):
         found = [(el, math) for el in root.iter() if (math := _math_of(el)) is not None]
         for el, (tex, display) in found:
             try:
-                rendered = render(tex, display)
+                rendered = in_page(tex, display)
             except KatexError as error:
                 raise KatexError(f"{error}\n  in: {_context(el, parents)}") from None
             el.text = self.md.htmlStash.store(rendered)

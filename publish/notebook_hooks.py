@@ -61,7 +61,7 @@ def _mark_math(soup: BeautifulSoup) -> None:
                     continue
                 display = piece.startswith("$$")
                 wrapper = soup.new_tag("div" if display else "span", attrs={"class": "arithmatex"})
-                rendered = katex_math.render(piece[2:-2] if display else piece[1:-1], display)
+                rendered = katex_math.in_page(piece[2:-2] if display else piece[1:-1], display)
                 wrapper.extend(BeautifulSoup(rendered, "html.parser").contents)
                 new.append(wrapper)
             node.replace_with(*new)

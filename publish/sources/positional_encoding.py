@@ -75,7 +75,7 @@ def _sentence_tables(slug: str) -> dict[str, str]:
     st = with_positions(slug)
     rows = [f"{t} (pos {p})" for p, t in enumerate(tok)]
     return {
-        "embeddings": matrix_table(st["X"], rows, _dims(st["X"].shape[1]), DECIMALS, "E + PE"),
+        "embeddings": matrix_table(st["X"], rows, _dims(st["X"].shape[1]), DECIMALS, "X + PE"),
         "scores": matrix_table(st["scores"], tok, tok, DECIMALS, "query ↓ key →"),
         "weights": weights_table(
             st["weights"], tok, tok, DECIMALS, f"attention weights of “{' '.join(tok)}” with positions"

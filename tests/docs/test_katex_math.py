@@ -19,7 +19,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from publish import katex_math
-from publish.katex_math import KatexError, plain_text, render
+from publish.katex_math import KatexError, in_page, plain_text, render
 
 REPO = Path(__file__).resolve().parents[2]
 # mkdocs.yml's extensions that shape math and headings (arithmatex as the site sets it).
@@ -121,8 +121,23 @@ def test_extension_replaces_arithmatex_tex_with_katex_html():
     assert "\\(" not in soup.get_text() and "\\[" not in soup.get_text()
     # exactly the renderer's HTML, inside arithmatex's wrapper: the TeX unescaped (< and & as typed)
     # and, for display math, with the newlines inside $$ ... $$ (as the browser's auto-render had it)
-    assert f'<span class="arithmatex">{render(r"a < b")}</span>' in html
-    assert f'<div class="arithmatex">{render(PAGE.split("$$")[1], True)}</div>' in html
+    assert f'<span class="arithmatex">{in_page(r"a < b")}</span>' in html
+    assert f'<div class="arithmatex">{in_page(PAGE.split("$$")[1], True)}</div>' in html
+
+
+def test_in_page_keeps_the_mathml_out_of_the_search_index():
+    rendered, page = render(r"\sqrt{d_k}"), in_page(r"\sqrt{d_k}")
+    assert page == rendered.replace("<math ", '<math data-search-exclude="" ', 1) and page != rendered
+    soup = BeautifulSoup(page, "html.parser")
+    assert soup.select("[data-search-exclude]") == soup.select("math")  # only the MathML, once
+    # Material's own indexer: the formula once, as KaTeX's HTML shows it, without the TeX
+    from material.plugins.search.plugin import Parser
+
+    parser = Parser()
+    parser.feed(f"<h1 id='t'>T</h1><p>divide by {page} now</p>")
+    text = "".join(parser.data[0].text)
+    assert text.startswith("<p>divide by ") and text.endswith(" now</p>"), text
+    assert text.removeprefix("<p>divide by ").removesuffix(" now</p>").replace("\u200b", "") == "dk", text
 
 
 def test_a_heading_with_math_keeps_its_id_and_gets_a_plain_label():
