@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from selfattn_ref import examples
-from selfattn_ref.attention import scaled_dot_product_attention
+from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from . import DOCS
@@ -158,8 +158,7 @@ def _example_context(ex_spec: dict, where: str) -> ExampleContext:
         scores = Q @ K.T
         scaled = scores / np.sqrt(d_k)
     logits = scaled if (scaled is not None and ex.scale) or ("heads" in ex_spec) else scores
-    allowed = np.ones_like(logits, bool) if st.mask is None else st.mask
-    e = np.where(allowed, np.exp(np.where(allowed, logits, 0.0)), 0.0)
+    e, _ = softmax_terms(logits, st.mask)  # e^score, 0 where the mask hides a key
     matrices = {"E": E, "Q": Q, "K": K, "V": V, "scores": scores, "weights": weights, "output": output, "exp": e}
     matrices["scores_over_dk"] = scores / d_k  # a known mistake: dividing by d_k, not √d_k
     if ex.W_Q is not None and "heads" not in ex_spec:
