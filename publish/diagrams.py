@@ -8,8 +8,9 @@ SVG back and compares its boxes and arrows with the shapes the reference compute
   every arrow labelled with the shape of the matrix it carries;
 - ``multi_head.md``: multi-head attention on the same sentence with two heads: split,
   attend, concatenate, project;
-- ``rnn_vs_attention.md``: the RNN encoder's chain of states beside self-attention's direct
-  connections from every token to every output;
+- ``rnn_vs_attention.md``: the RNN encoder's chain of states and self-attention's direct
+  connections from every token to every output, two pictures side by side (one above the other
+  on a phone);
 - ``transformer_block.md``: where attention sits in a transformer block (residual connections,
   layer normalization, the feed-forward network).
 
@@ -19,6 +20,10 @@ page's text colour, so a diagram reads the same in the light and the dark scheme
 are filled with the page's own background (``var(--md-default-bg-color)``) so that lines behind
 them do not show through. Each SVG has ``role="img"``, an ``aria-label`` that says every box and
 every arrow with its shape, and a ``<title>``; it is kept out of the search index.
+
+Every SVG is at most :data:`MAX_WIDTH` wide, the text column of a 375 px phone, so that a phone
+shows it at its own size, text at 11 px or more, instead of shrinking it to the column (a
+wider drawing raises ``ValueError``); tests/browser/test_phone.py measures the rendered text.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ from .figures import FONT, _attr, _text, _width
 from .registry import generated
 
 TIMES = "×"
+# px: the widest a diagram may be, the width of Material's text column on a 375 px screen
+# (375 px less 0.8 rem = 16 px of margin each side): a phone then shows it unshrunk.
+MAX_WIDTH = 343
 
 
 def shape(rows: int, cols: int) -> str:
@@ -85,21 +93,25 @@ def _the_cat_sat():
 
 
 def flow() -> Diagram:
-    """Self-attention on "The cat sat", one box per step, shapes from the example's matrices."""
+    """Self-attention on "The cat sat", one box per step, shapes from the example's matrices.
+
+    Narrow enough for a phone's column (:data:`MAX_WIDTH`): Q, K and V side by side, the scores'
+    steps under Q and K, the outputs under V."""
     ex, st = _the_cat_sat()
     n, d_model = ex.E.shape
     d_k, d_v = st.K.shape[1], st.V.shape[1]
-    cx, gap = 270.0, 180.0
+    cx, gap = 166.0, 108.0
+    col = cx - gap / 2  # the column of the scores, between Q and K
     D = Diagram("flow", f"self-attention on “{ex.title}”")
     D.boxes += [
-        Box("X", ("X", f"embeddings, {shape(n, d_model)}"), cx, 10, w=190, kind="data"),
-        Box("Q", ("Q = X·W_Q", f"queries; W_Q: {shape(d_model, d_k)}"), cx - gap, 100, w=170, kind="data"),
-        Box("K", ("K = X·W_K", f"keys; W_K: {shape(d_model, d_k)}"), cx, 100, w=170, kind="data"),
-        Box("V", ("V = X·W_V", f"values; W_V: {shape(d_model, d_v)}"), cx + gap, 100, w=170, kind="data"),
-        Box("S", ("S = Q·Kᵀ", "scores"), cx - gap / 2, 200),
-        Box("scale", (f"÷ √d_k = √{d_k}", "scaled scores"), cx - gap / 2, 290),
-        Box("A", ("A = softmax", "row by row: weights, sum 1"), cx - gap / 2, 380, w=190),
-        Box("Y", ("Y = A·V", "outputs"), cx, 470, kind="data"),
+        Box("X", ("X", f"embeddings, {shape(n, d_model)}"), cx, 10, w=160, kind="data"),
+        Box("Q", ("Q = X·W_Q", "queries", f"W_Q: {shape(d_model, d_k)}"), cx - gap, 100, w=100, h=58, kind="data"),
+        Box("K", ("K = X·W_K", "keys", f"W_K: {shape(d_model, d_k)}"), cx, 100, w=100, h=58, kind="data"),
+        Box("V", ("V = X·W_V", "values", f"W_V: {shape(d_model, d_v)}"), cx + gap, 100, w=100, h=58, kind="data"),
+        Box("S", ("S = Q·Kᵀ", "scores"), col, 210),
+        Box("scale", (f"÷ √d_k = √{d_k}", "scaled scores"), col, 300),
+        Box("A", ("A = softmax", "row by row: weights, sum 1"), col, 390, w=184),
+        Box("Y", ("Y = A·V", "outputs"), cx + gap, 480, w=100, kind="data"),
     ]
     D.arrows += [
         Arrow("X", "Q", shape(n, d_model)),
@@ -129,22 +141,23 @@ def multi_head() -> Diagram:
     n, d_model = ex.E.shape
     h = NUM_HEADS
     d_head = d_model // h
-    cx = 260.0
-    xs = [cx + (k - (h - 1) / 2) * 250 for k in range(h)]
+    cx = 170.0
+    xs = [cx + (k - (h - 1) / 2) * 164 for k in range(h)]
     D = Diagram("multi_head", f"multi-head attention on “{ex.title}” with {h} heads")
-    D.boxes.append(Box("X", ("X", f"embeddings, {shape(n, d_model)}"), cx, 10, w=190, kind="data"))
-    D.boxes.append(Box("QKV", ("Q, K, V = X·W_Q, X·W_K, X·W_V", f"{shape(n, st.Q.shape[1])} each"), cx, 100, w=280))
+    D.boxes.append(Box("X", ("X", f"embeddings, {shape(n, d_model)}"), cx, 10, w=160, kind="data"))
+    D.boxes.append(Box("QKV", ("Q, K, V = X·W_Q, X·W_K, X·W_V", f"{shape(n, st.Q.shape[1])} each"), cx, 100, w=270))
     D.arrows.append(Arrow("X", "QKV", shape(n, d_model)))
     for k, x in enumerate(xs, 1):
         cols = f"columns {(k - 1) * d_head + 1} to {k * d_head}"
-        D.boxes.append(Box(f"split{k}", (f"head {k}: Q{k}, K{k}, V{k}", cols), x, 200, w=200, kind="data"))
-        D.boxes.append(Box(f"head{k}", (f"softmax(Q{k}·K{k}ᵀ ÷ √{d_head})·V{k}", f"head {k} attends"), x, 300, w=230))
+        D.boxes.append(Box(f"split{k}", (f"head {k}: Q{k}, K{k}, V{k}", cols), x, 200, w=150, kind="data"))
+        formula = f"softmax(Q{k}·K{k}ᵀ ÷ √{d_head})·V{k}"
+        D.boxes.append(Box(f"head{k}", (f"head {k} attends", formula), x, 300, w=150))
         D.arrows.append(Arrow("QKV", f"split{k}", f"{shape(n, d_head)} each"))
         D.arrows.append(Arrow(f"split{k}", f"head{k}", f"{shape(n, d_head)} each"))
-    D.boxes.append(Box("concat", ("concatenate", "the heads side by side"), cx, 400, w=190))
+    D.boxes.append(Box("concat", ("concatenate", "the heads side by side"), cx, 400, w=180))
     for k in range(1, h + 1):
         D.arrows.append(Arrow(f"head{k}", "concat", shape(n, d_head)))
-    D.boxes.append(Box("out", ("· W_O", f"W_O: {shape(*W_O.shape)}"), cx, 490, w=190))
+    D.boxes.append(Box("out", ("· W_O", f"W_O: {shape(*W_O.shape)}"), cx, 490, w=180))
     D.arrows.append(Arrow("concat", "out", shape(n, h * d_head)))
     D.arrows.append(Arrow("out", "", shape(n, d_model)))
     D.summary = (
@@ -154,42 +167,47 @@ def multi_head() -> Diagram:
     return D
 
 
-def rnn_vs_attention() -> Diagram:
-    """The RNN encoder's chain beside self-attention's all-to-all connections, on "The cat sat"."""
+def rnn_vs_attention() -> tuple[Diagram, Diagram]:
+    """The RNN encoder's chain and self-attention's all-to-all connections, on "The cat sat".
+
+    Two pictures, each narrow enough for a phone's column: the page shows them side by side on a
+    wide screen and one above the other on a narrow one (``.diagram-figure`` wraps)."""
     rnn = load_rnn("the_cat_sat")
     tokens = list(rnn.tokens)
     n = len(tokens)
-    D = Diagram("rnn_vs_attention", f"an RNN encoder and self-attention on “{' '.join(tokens)}”")
-    step = 84.0
-    left = 60.0
+    sentence = " ".join(tokens)
+    step, w, h = 76.0, 56.0, 36.0
+    top, bottom = 80.0, 170.0  # the rows of the states (outputs) and of the tokens
     # The RNN: inputs at the bottom, a chain of states above them, h0 on the left.
-    D.boxes.append(Box("h0", ("h0 = 0",), left, 110, w=64, h=36, kind="data"))
+    R = Diagram("rnn_chain", f"an RNN encoder on “{sentence}”")
+    left = 36.0
+    R.boxes.append(Box("h0", ("h0 = 0",), left, top, w=w, h=h, kind="data"))
     for t, tok in enumerate(tokens, 1):
         x = left + t * step
-        D.boxes.append(Box(f"x{t}", (tok,), x, 200, w=64, h=36, kind="data"))
-        D.boxes.append(Box(f"h{t}", (f"h{t}",), x, 110, w=64, h=36))
-        D.arrows.append(Arrow(f"x{t}", f"h{t}"))
-        D.arrows.append(Arrow(f"h{t - 1}", f"h{t}", side="right"))
+        R.boxes.append(Box(f"x{t}", (tok,), x, bottom, w=w, h=h, kind="data"))
+        R.boxes.append(Box(f"h{t}", (f"h{t}",), x, top, w=w, h=h))
+        R.arrows.append(Arrow(f"x{t}", f"h{t}"))
+        R.arrows.append(Arrow(f"h{t - 1}", f"h{t}", side="right"))
+    middle = left + n * step / 2
+    R.notes += [(middle, 30, "RNN encoder"), (middle, 50, f"{n} steps, one after another")]
+    R.summary = f"{tokens[0]} reaches h{n} through {n} updates, h1 to h{n}, one after another."
     # Self-attention: the same tokens at the bottom, one output each above, every token to every output.
-    right = left + (n + 1) * step + 90
+    A = Diagram("attention_all_to_all", f"self-attention on “{sentence}”")
+    left = 0.0
     for t, tok in enumerate(tokens, 1):
-        x = right + (t - 1) * step
-        D.boxes.append(Box(f"a{t}", (tok,), x, 200, w=64, h=36, kind="data"))
-        D.boxes.append(Box(f"y{t}", (f"y{t}",), x, 80, w=64, h=36))
+        x = left + (t - 1) * step
+        A.boxes.append(Box(f"a{t}", (tok,), x, bottom, w=w, h=h, kind="data"))
+        A.boxes.append(Box(f"y{t}", (f"y{t}",), x, top, w=w, h=h))
     for i in range(1, n + 1):
         for j in range(1, n + 1):
-            D.lines.append((f"a{j}", f"y{i}"))
-    D.notes += [
-        (left + (n + 1) * step / 2, 30, "RNN encoder"),
-        (left + (n + 1) * step / 2, 50, f"{n} steps, one after another"),
-        (right + (n - 1) * step / 2, 30, "self-attention"),
-        (right + (n - 1) * step / 2, 50, "1 step, every token to every output"),
-    ]
-    D.summary = (
-        f"In the RNN, {tokens[0]} reaches h{n} through {n} updates, h1 to h{n}; "
-        f"in self-attention every token reaches every output in 1 weighted sum ({n} × {n} = {n * n} connections)."
+            A.lines.append((f"a{j}", f"y{i}"))
+    middle = left + (n - 1) * step / 2
+    A.notes += [(middle, 30, "self-attention"), (middle, 50, "1 step, every token to every output")]
+    A.summary = (
+        f"Every token reaches every output in 1 weighted sum ({n} × {n} = {n * n} connections), "
+        f"where the RNN needs {n} updates one after another."
     )
-    return D
+    return R, A
 
 
 D_FF_RATIO = 4  # the feed-forward network's inner width, as a multiple of d_model (2048 = 4 × 512 in the paper)
@@ -200,18 +218,18 @@ def transformer_block() -> Diagram:
     ex, _ = _the_cat_sat()
     n, d_model = ex.E.shape
     d_ff = D_FF_RATIO * d_model
-    cx = 200.0
+    cx = 118.0  # on the left, so that the residual connections and their labels fit on the right
     D = Diagram("transformer_block", f"a transformer block on “{ex.title}”")
     D.boxes += [
-        Box("X", ("X", f"input, {shape(n, d_model)}"), cx, 10, w=190, kind="data"),
-        Box("attn", ("multi-head self-attention", "every token looks at every token"), cx, 100, w=230),
+        Box("X", ("X", f"input, {shape(n, d_model)}"), cx, 10, w=180, kind="data"),
+        Box("attn", ("multi-head self-attention", "every token looks at every token"), cx, 100, w=220),
         Box("add1", ("+",), cx, 190, w=36, h=36, kind="sum"),
-        Box("ln1", ("layer norm", "each row: mean 0, variance 1"), cx, 260, w=230),
-        Box("ffn", ("feed-forward network", f"each row on its own: {d_model} → {d_ff} → {d_model}"), cx, 350, w=260),
+        Box("ln1", ("layer norm", "each row: mean 0, variance 1"), cx, 260, w=200),
+        Box("ffn", ("feed-forward network", f"each row on its own: {d_model} → {d_ff} → {d_model}"), cx, 350, w=220),
         Box("add2", ("+",), cx, 440, w=36, h=36, kind="sum"),
-        Box("ln2", ("layer norm",), cx, 510, w=230),
+        Box("ln2", ("layer norm",), cx, 510, w=200),
     ]
-    far = cx + 170
+    far = cx + 124
     D.arrows += [
         Arrow("X", "attn", shape(n, d_model)),
         Arrow("attn", "add1", shape(n, d_model)),
@@ -231,6 +249,7 @@ def transformer_block() -> Diagram:
     return D
 
 
+# Each function returns one diagram or a tuple of them, shown side by side (stacked when narrow).
 DIAGRAMS = {
     "flow": flow,
     "multi_head": multi_head,
@@ -304,9 +323,11 @@ def _arrow_svg(D: Diagram, a: Arrow) -> str:
         elif a.side and abs(sy - ty) < 1:
             lx, ly, anchor = (sx + tx) / 2, sy - 8, "middle"
         else:
-            # beside the middle of the arrow
+            # beside the middle of the arrow; above it if the arrow is flatter than steep
             lx, ly = (sx + tx) / 2 + 6, (sy + ty) / 2
             anchor = "start"
+            if abs(tx - sx) > abs(ty - sy):
+                ly -= 10
         body += (
             f'<text class="dg-shape" x="{lx:g}" y="{ly:g}" text-anchor="{anchor}" dominant-baseline="central" '
             f'fill="currentColor" font-size="{FONT - 1}">{_text(a.label)}</text>'
@@ -330,7 +351,7 @@ def describe(D: Diagram) -> str:
         f"{names[a.src]} to {names[a.dst] if a.dst else 'the output'}" + (f", {a.label}" if a.label else "")
         for a in D.arrows
     )
-    text = f"Diagram of {D.title}. Boxes: {boxes}. Arrows: {arrows}."
+    text = f"Diagram of {D.title}. Boxes: {boxes}." + (f" Arrows: {arrows}." if arrows else "")
     if D.lines:
         text += f" {len(D.lines)} lines join each token to each output."
     return text + (f" {D.summary}" if D.summary else "")
@@ -350,6 +371,11 @@ def svg(D: Diagram) -> str:
     bottom = max(b.y + b.h for b in D.boxes) + (40 if any(not a.dst for a in D.arrows) else 10)
     shift = 8 - min(left, 8)
     width, height = math.ceil(right + shift + 8), math.ceil(bottom)
+    if width > MAX_WIDTH:
+        raise ValueError(
+            f"diagram {D.name!r} is {width} px wide, more than MAX_WIDTH = {MAX_WIDTH} px (a phone's "
+            "text column): narrow its boxes or split it into pictures side by side"
+        )
     defs = (
         f'<defs><marker id="{ARROW_ID}-{D.name}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
         'markerHeight="7" orient="auto-start-reverse">'
@@ -376,9 +402,17 @@ def svg(D: Diagram) -> str:
     )
 
 
+def parts(name: str) -> tuple[Diagram, ...]:
+    """The pictures of one diagram: one, or several shown side by side."""
+    drawn = DIAGRAMS[name]()
+    return drawn if isinstance(drawn, tuple) else (drawn,)
+
+
 def include(name: str) -> str:
-    """The text of ``docs/generated/diagrams/<name>.md``: the SVG in a figure block."""
-    return f'<div class="diagram-figure" markdown>\n\n{svg(DIAGRAMS[name]())}\n\n</div>\n'
+    """The text of ``docs/generated/diagrams/<name>.md``: the SVGs in a figure block, each in a
+    paragraph of its own (the block is a wrapping flex row, extra.css)."""
+    body = "\n\n".join(svg(D) for D in parts(name))
+    return f'<div class="diagram-figure" markdown>\n\n{body}\n\n</div>\n'
 
 
 @generated("diagrams/flow.md")

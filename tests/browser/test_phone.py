@@ -1,6 +1,7 @@
 """The site on a phone (375 px wide), in Chromium: wide math and tables that scroll show a cue at
 the edge that has more, the copy button sits above the first line of code, not on it, and the
-diagrams of the flow fit the screen in both schemes."""
+diagrams of the flow fit the screen at their own size, every text at 11 px or more, in both
+schemes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,33 @@ import pytest
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 740}
+MIN_FONT = 11  # px: the smallest text a diagram may show on a phone
+# The pages with diagrams (publish/diagrams.py) and how many SVGs each shows.
+DIAGRAM_PAGES = {
+    "queries-keys-values/index.html": 1,
+    "multi-head/index.html": 1,
+    "rnn-comparison/index.html": 2,
+    "transformer-block/index.html": 1,
+}
+# Every text of every diagram on the page, as the phone shows it: its font size times the factor
+# by which the SVG is scaled to the column, and its box against the SVG's and its own box's.
+MEASURE_DIAGRAMS = """() => {
+  const column = document.querySelector('.md-content__inner').getBoundingClientRect();
+  return [...document.querySelectorAll('svg.diagram')].map(svg => {
+    const r = svg.getBoundingClientRect();
+    const scale = r.width / svg.viewBox.baseVal.width;
+    const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1
+      && a.bottom <= b.bottom + 1;
+    const texts = [...svg.querySelectorAll('text')].map(t => {
+      const box = t.closest('.dg-node')?.querySelector('rect, circle');
+      const tr = t.getBoundingClientRect();
+      return {text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale,
+              inSvg: inside(tr, r), inBox: box ? inside(tr, box.getBoundingClientRect()) : true};
+    });
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, scale,
+            columnLeft: column.left, columnRight: column.right, texts};
+  });
+}"""
 
 
 def _open(new_context, site, path: str, scheme: str = "light"):
@@ -69,6 +97,33 @@ def test_the_copy_button_is_off_the_first_line_of_code(new_context, site, path):
     assert boxes, f"{path}: no visible code block with a copy button"
     for box in boxes:
         assert box["buttonBottom"] <= box["lineTop"] + 1, box
+
+
+@pytest.mark.parametrize("path", sorted(DIAGRAM_PAGES))
+def test_diagrams_are_readable_on_a_phone(new_context, site, path):
+    """Each diagram fits the column at its own size (not shrunk), every text is 11 px or more and
+    lies inside its picture and its box."""
+    page = _open(new_context, site, path)
+    svgs = page.evaluate(MEASURE_DIAGRAMS)
+    assert len(svgs) == DIAGRAM_PAGES[path], svgs
+    for svg in svgs:
+        assert svg["columnLeft"] - 1 <= svg["left"] and svg["right"] <= svg["columnRight"] + 1, svg
+        assert svg["scale"] > 0.99, f"{path}: a diagram is shrunk to {svg['scale']:.2f} of its size"
+        small = [(t["text"], round(t["px"], 1)) for t in svg["texts"] if t["px"] < MIN_FONT]
+        assert not small, f"{path}: text under {MIN_FONT} px on a phone: {small}"
+        outside = [t["text"] for t in svg["texts"] if not (t["inSvg"] and t["inBox"])]
+        assert not outside, f"{path}: text outside its picture or its box: {outside}"
+
+
+def test_the_rnn_and_attention_stack_on_a_phone_and_sit_side_by_side_on_a_laptop(new_context, site):
+    path = "rnn-comparison/index.html"
+    chain, attention = _open(new_context, site, path).evaluate(MEASURE_DIAGRAMS)
+    assert attention["top"] >= chain["bottom"], (chain, attention)  # one above the other
+    page = new_context().new_page()  # the session's laptop viewport, 1280 px
+    page.goto(site.url(path))
+    chain, attention = page.evaluate(MEASURE_DIAGRAMS)
+    assert abs(chain["bottom"] - attention["bottom"]) < 1 and chain["right"] < attention["left"], (chain, attention)
+    assert chain["scale"] > 0.99 and attention["scale"] > 0.99, (chain, attention)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

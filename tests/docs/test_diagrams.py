@@ -1,8 +1,10 @@
 """The diagrams of the flow (publish/diagrams.py): each generated SVG is parsed and its boxes and
 arrows are held equal to the shapes the reference package computes, here, from the examples
 (not read from the generator); every arrow joins the two boxes it names; the drawing has an
-accessible name and uses only the page's own colours, so it reads in light and dark alike.
-The staleness test (test_docs_numbers.py) holds the files equal to what the code draws now."""
+accessible name and uses only the page's own colours, so it reads in light and dark alike; no
+SVG is wider than a phone's text column and no text smaller than 11 px, so a phone shows them
+unshrunk (tests/browser/test_phone.py measures them rendered). The staleness test
+(test_docs_numbers.py) holds the files equal to what the code draws now."""
 
 from __future__ import annotations
 
@@ -11,13 +13,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from publish import DOCS, GENERATED
+from publish import DOCS, GENERATED, diagrams
 from selfattn_ref import examples
 from selfattn_ref.examples import load_rnn
 from selfattn_ref.topics import multi_head
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("flow", "multi_head", "rnn_vs_attention", "transformer_block")
+# How many pictures each diagram is: the RNN and attention are two, side by side or stacked.
+PICTURES = {"flow": 1, "multi_head": 1, "rnn_vs_attention": 2, "transformer_block": 1}
+PHONE_COLUMN = 343  # px, Material's text column on a 375 px screen (measured in test_phone.py)
+MIN_FONT = 11  # px, the smallest text a diagram may have at its own size
 # Where each diagram is shown.
 SHOWN_ON = {
     "flow": "queries-keys-values.md",
@@ -32,11 +38,16 @@ def shape(M) -> str:
     return f"{r} × {c}"
 
 
-def parse(name: str) -> ET.Element:
+def parse_all(name: str) -> list[ET.Element]:
     text = (GENERATED / "diagrams" / f"{name}.md").read_text(encoding="utf-8")
     svgs = re.findall(r"<svg .*?</svg>", text)
-    assert len(svgs) == 1, f"diagrams/{name}.md should hold one SVG, it has {len(svgs)}"
-    return ET.fromstring(svgs[0])
+    assert len(svgs) == PICTURES[name], f"diagrams/{name}.md should hold {PICTURES[name]} SVG, it has {len(svgs)}"
+    return [ET.fromstring(s) for s in svgs]
+
+
+def parse(name: str) -> ET.Element:
+    (root,) = parse_all(name)
+    return root
 
 
 def nodes(root) -> dict[str, dict]:
@@ -87,9 +98,13 @@ def on_border(point, box, tol=1.0) -> bool:
     return inside and near
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_diagram_has_an_accessible_name_and_the_pages_colours(name):
-    root = parse(name)
+def all_roots():
+    return [pytest.param(name, i, id=f"{name}-{i + 1}") for name in NAMES for i in range(PICTURES[name])]
+
+
+@pytest.mark.parametrize(("name", "i"), all_roots())
+def test_diagram_has_an_accessible_name_and_the_pages_colours(name, i):
+    root = parse_all(name)[i]
     assert root.get("role") == "img"
     label = root.get("aria-label") or ""
     title = root.find(f"{SVG}title")
@@ -109,9 +124,9 @@ def test_diagram_has_an_accessible_name_and_the_pages_colours(name):
         assert style in (None, "fill:var(--md-default-bg-color, #fff)"), f"{name}: <{el.tag}> style={style!r}"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_arrow_joins_the_boxes_it_names(name):
-    root = parse(name)
+@pytest.mark.parametrize(("name", "i"), all_roots())
+def test_every_arrow_joins_the_boxes_it_names(name, i):
+    root = parse_all(name)[i]
     boxes = nodes(root)
     for e in edges(root):
         start, end = e["points"][0], e["points"][-1]
@@ -121,6 +136,28 @@ def test_every_arrow_joins_the_boxes_it_names(name):
             assert on_border(end, boxes[e["to"]]["box"]), (name, e, boxes[e["to"]])
         else:  # out of the picture, downwards, from the bottom of the last box
             assert end[1] > max(b["box"][3] for b in boxes.values()), (name, e)
+
+
+@pytest.mark.parametrize(("name", "i"), all_roots())
+def test_diagram_fits_a_phone_column_at_its_own_size(name, i):
+    """At most the width of a 375 px phone's text column, so the phone does not shrink it, and
+    no text under 11 px (the SVG's own font size is inherited by text without one)."""
+    root = parse_all(name)[i]
+    width = float(root.get("width"))
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}", root.attrib
+    assert width <= PHONE_COLUMN, f"{name}: {width} px wide, the column of a phone is {PHONE_COLUMN} px"
+    sizes = {float(t.get("font-size") or root.get("font-size")) for t in root.iter(f"{SVG}text")}
+    assert sizes and min(sizes) >= MIN_FONT, (name, sorted(sizes))
+
+
+def test_a_diagram_too_wide_for_a_phone_is_refused():
+    wide = diagrams.Diagram("wide", "a test")
+    wide.boxes += [diagrams.Box("a", ("a",), 100, 10), diagrams.Box("b", ("b",), 300, 10)]
+    with pytest.raises(ValueError, match=r"diagram 'wide' is 383 px wide, more than MAX_WIDTH = 343 px"):
+        diagrams.svg(wide)
+    narrow = diagrams.Diagram("narrow", "a test", boxes=[diagrams.Box("a", ("a",), 100, 10)])
+    assert 'width="183"' in diagrams.svg(narrow)
+    assert diagrams.MAX_WIDTH == PHONE_COLUMN
 
 
 @pytest.mark.parametrize(("name", "page"), SHOWN_ON.items())
@@ -171,7 +208,7 @@ def test_multi_head_splits_and_concatenates_with_the_reference_shapes():
         assert got[("QKV", f"split{k}")] == f"{shape(H.Q[k - 1])} each"
         assert got[(f"split{k}", f"head{k}")] == f"{shape(H.V[k - 1])} each"
         assert got[(f"head{k}", "concat")] == shape(H.head_outputs[k - 1])
-        assert f"√{H.d_head}" in nodes(root)[f"head{k}"]["texts"][0]
+        assert nodes(root)[f"head{k}"]["texts"] == [f"head {k} attends", f"softmax(Q{k}·K{k}ᵀ ÷ √{H.d_head})·V{k}"]
     assert got[("concat", "out")] == shape(H.output)
     assert got[("out", "")] == shape(H.output)
     assert nodes(root)["out"]["texts"][1] == f"W_O: {shape(multi_head.W_O)}"
@@ -182,18 +219,32 @@ def test_the_rnn_is_a_chain_and_attention_all_to_all():
     rnn = load_rnn("the_cat_sat")
     tokens = list(rnn.tokens)
     n = len(tokens)
-    root = parse("rnn_vs_attention")
-    boxes = nodes(root)
-    chain = [(e["from"], e["to"]) for e in edges(root) if e["to"].startswith("h")]
+    chain_svg, attention_svg = parse_all("rnn_vs_attention")  # two pictures: the chain, then attention
+    boxes = nodes(chain_svg)
+    chain = [(e["from"], e["to"]) for e in edges(chain_svg)]
     assert sorted(chain) == sorted(
         [(f"h{t - 1}", f"h{t}") for t in range(1, n + 1)] + [(f"x{t}", f"h{t}") for t in range(1, n + 1)]
     )
     assert [boxes[f"x{t}"]["texts"][0] for t in range(1, n + 1)] == tokens
-    assert [boxes[f"a{t}"]["texts"][0] for t in range(1, n + 1)] == tokens
-    links = {(g.get("data-from"), g.get("data-to")) for g in root.iter(f"{SVG}g") if g.get("class") == "dg-link"}
+    assert [nodes(attention_svg)[f"a{t}"]["texts"][0] for t in range(1, n + 1)] == tokens
+    assert edges(attention_svg) == []
+    links = {
+        (g.get("data-from"), g.get("data-to")) for g in attention_svg.iter(f"{SVG}g") if g.get("class") == "dg-link"
+    }
     assert links == {(f"a{j}", f"y{i}") for i in range(1, n + 1) for j in range(1, n + 1)}
-    notes = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "dg-note"]
-    assert f"{n} steps, one after another" in notes and "1 step, every token to every output" in notes
+
+    def notes(root):
+        return [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "dg-note"]
+
+    assert notes(chain_svg) == ["RNN encoder", f"{n} steps, one after another"]
+    assert notes(attention_svg) == ["self-attention", "1 step, every token to every output"]
+    # Each picture says on its own what it shows and what the other one does not.
+    assert chain_svg.get("aria-label").startswith(f"Diagram of an RNN encoder on “{' '.join(tokens)}”")
+    assert f"{tokens[0]} reaches h{n} through {n} updates" in chain_svg.get("aria-label")
+    assert f"({n} × {n} = {n * n} connections)" in attention_svg.get("aria-label")
+    # Their arrowheads are defined once each, under ids of their own (one page holds both).
+    ids = [m.get("id") for r in (chain_svg, attention_svg) for m in r.iter(f"{SVG}marker")]
+    assert len(ids) == len(set(ids)) == 2, ids
 
 
 def test_the_transformer_block_keeps_the_shape_and_has_two_residuals():
