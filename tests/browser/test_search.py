@@ -4,8 +4,13 @@ type into the search box of the built site and read the first result.
 The index leaves out what nobody searches for: code outputs and tables of numbers
 (publish/search_exclude.py), heatmaps (publish/figures.py), the exercises, whose hidden solutions
 would show in results (publish/exercises.py). The API reference ranks below the pages that explain
-(docs/api.md, ``search: boost: 0.2``), and Masking above the pages that mention its terms in
-passing (docs/masking.md, ``boost: 1.5``)."""
+(docs/api.md, ``search: boost: 0.2``); Masking ranks above the pages that mention "causal" and
+"padding" in passing (docs/masking.md, ``boost: 1.2``), and the first article, which introduces
+the softmax in its heading "Step 2: normalize with softmax, row by row", above Masking and the
+other pages with the softmax in a heading (docs/real-numbers.md, ``boost: 1.5``). A title match
+counts a thousand times a match in the text (Material's search), so a boost decides between pages
+whose headings name the term. Without Masking's boost "causal" finds another page first; with
+1.5 it outranked the first article for "softmax"."""
 
 from __future__ import annotations
 
@@ -22,9 +27,8 @@ FIRST = {
     "positional encoding": "positional-encoding/",
     "multi-head": "multi-head/",
     "RNN": "rnn-comparison/",
+    "softmax": "real-numbers/",  # the page that introduces it, not Masking (a term on nearly every page)
 }
-# Pages that explain the softmax (a term on nearly every page): one of them, never the reference.
-SOFTMAX_PAGES = {"real-numbers/", "masking/", "queries-keys-values/", "scaling/"}
 
 
 def _first_results(site, new_context, term: str) -> list[str]:
@@ -44,12 +48,6 @@ def _first_results(site, new_context, term: str) -> list[str]:
 def test_search_finds_the_explaining_page_first(site, new_context, term):
     results = _first_results(site, new_context, term)
     assert results[0] == FIRST[term], f"searching {term!r}: first results {results}, expected {FIRST[term]}"
-
-
-@pytest.mark.browser
-def test_search_for_softmax_finds_a_page_that_explains_it(site, new_context):
-    results = _first_results(site, new_context, "softmax")
-    assert results[0] in SOFTMAX_PAGES, results
 
 
 @pytest.mark.browser
