@@ -107,10 +107,10 @@ def test_diagrams_are_readable_on_a_phone(new_context, site, path):
     svgs = page.evaluate(MEASURE_DIAGRAMS)
     assert len(svgs) == DIAGRAM_PAGES[path], svgs
     for svg in svgs:
-        assert svg["columnLeft"] - 1 <= svg["left"] and svg["right"] <= svg["columnRight"] + 1, svg
-        assert svg["scale"] > 0.99, f"{path}: a diagram is shrunk to {svg['scale']:.2f} of its size"
         small = [(t["text"], round(t["px"], 1)) for t in svg["texts"] if t["px"] < MIN_FONT]
         assert not small, f"{path}: text under {MIN_FONT} px on a phone: {small}"
+        assert svg["columnLeft"] - 1 <= svg["left"] and svg["right"] <= svg["columnRight"] + 1, svg
+        assert svg["scale"] > 0.99, f"{path}: a diagram is shrunk to {svg['scale']:.2f} of its size"
         outside = [t["text"] for t in svg["texts"] if not (t["inSvg"] and t["inBox"])]
         assert not outside, f"{path}: text outside its picture or its box: {outside}"
 
