@@ -8,6 +8,7 @@ site build expands them (pymdownx.snippets) before it runs.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import io
@@ -254,6 +255,46 @@ def test_every_snippet_file_shown_on_a_page_is_math_first_or_says_why_not():
         if twin in shown:
             assert sorted(shown[path]) == sorted(shown[twin]), (path, twin)
     assert set(SHOWN_WHOLE) <= set(shown), f"SHOWN_WHOLE names a script no page shows: {set(SHOWN_WHOLE) - set(shown)}"
+
+
+# Names that only one library's math section defines, and why.
+LIBRARY_IDIOMS = {
+    "softmax()": "NumPy has no softmax: its scripts define one, PyTorch's call torch.softmax",
+    "rng": "NumPy's seeded generator (PyTorch's is g)",
+    "g": "PyTorch's seeded generator (NumPy's is rng)",
+    "f64": "PyTorch's scripts name torch.float64 once",
+}
+
+
+def _math_names(code: str) -> set[str]:
+    """The names a math section assigns at its top level, and the functions it defines (as "name()")."""
+    tree = ast.parse(code.split(_MATH_START + "\n", 1)[1].split(_MATH_END, 1)[0])
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(f"{node.name}()")
+        elif not isinstance(node, (ast.Import, ast.ImportFrom, ast.Expr)):
+            names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names
+
+
+_MATH_START, _MATH_END = "# --8<-- [start:math]", "# --8<-- [end:math]"
+
+
+def test_the_twins_math_sections_compute_the_same_names():
+    """A NumPy script's math and its PyTorch twin's run in parallel: the same steps, named alike."""
+    pairs = [
+        (p, p.with_name(p.name.replace("_numpy.py", "_torch.py")))
+        for p in sorted((ROOT / "snippets").rglob("*_numpy.py"))
+        if _MATH_START in p.read_text(encoding="utf-8")
+    ]
+    assert len(pairs) >= 30, len(pairs)
+    for numpy_path, torch_path in pairs:
+        a = _math_names(numpy_path.read_text(encoding="utf-8"))
+        b = _math_names(torch_path.read_text(encoding="utf-8"))
+        differ = (a ^ b) - set(LIBRARY_IDIOMS)
+        assert not differ, f"{numpy_path.name} and {torch_path.name}: only one math section defines {sorted(differ)}"
+        assert len(a & b) >= 3, (numpy_path.name, a & b)
 
 
 _PLANTED_GOOD = """\
