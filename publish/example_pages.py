@@ -77,6 +77,10 @@ def _matrix(name: str, M, labels, library: str, comment: str) -> list[str]:
     return lines
 
 
+# pymdownx.snippets' section markers: the page includes "<script>.py:math", the lines between them.
+MATH_START, MATH_END = "# --8<-- [start:math]", "# --8<-- [end:math]"
+
+
 # Printing is the same code in both scripts, so that both print exactly the same text.
 def _printing(decimals: int) -> list[str]:
     return [
@@ -117,6 +121,7 @@ def script(ex: examples.Example, library: str) -> str:
         banner(script, "py"),
         f"# From {spec_relpath(ex)}.",
     ]
+    lines.append(MATH_START)  # the page shows the math, from here to MATH_END; the printing is folded
     if npy:
         lines.append("import numpy as np")
     else:
@@ -167,6 +172,7 @@ def script(ex: examples.Example, library: str) -> str:
     else:
         lines.append(f"weights = torch.softmax({logits}, dim=1)  # each row sums to 1")
     lines.append(f"output = weights @ V  # ({n}, {st.V.shape[1]}): row i mixes the values with row i's weights")
+    lines.append(MATH_END)
     lines += _printing(ex.decimals)
     qk_cols = f'[f"c{{j + 1}}" for j in range({d_k})]'
     out_cols = (
@@ -351,7 +357,8 @@ def page(ex: examples.Example) -> str:
     parts += [
         "## In code",
         "",
-        "The whole calculation as a script you can copy and run; both versions print the same.",
+        "The whole calculation as a script you can copy and run; both versions print the same. The block "
+        "shows the math; the whole script, printing included, is folded under it.",
         "",
     ]
     for library, name in (("numpy", "NumPy"), ("torch", "PyTorch")):
@@ -359,9 +366,15 @@ def page(ex: examples.Example) -> str:
         parts += [
             f'=== "{name}"',
             "",
-            f'    ```python title="{slug}_{library}.py"',
-            f'    --8<-- "{rel}"',
+            f'    ```python title="{slug}_{library}.py: the math"',
+            f'    --8<-- "{rel}:math"',
             "    ```",
+            "",
+            '    ??? example "The whole script, with the printing"',
+            "",
+            f'        ```python title="{slug}_{library}.py"',
+            f'        --8<-- "{rel}"',
+            "        ```",
             "",
             "    <!--pytest-codeblocks:expected-output-->",
             '    ```text title="Output"',
@@ -451,7 +464,8 @@ def _stream(text: str) -> dict:
 def notebook(ex: examples.Example) -> str:
     """The NumPy script as a notebook, with its recorded output (if recorded yet) as the cell's output."""
     path = snippet_path(ex.slug, "numpy")
-    code = _code("01-script", script(ex, "numpy"))
+    lines = script(ex, "numpy").splitlines(keepends=True)
+    code = _code("01-script", "".join(line for line in lines if line.rstrip("\n") not in (MATH_START, MATH_END)))
     recording = current(path.with_suffix(".out"))  # the recording about to be written, if any
     if recording is not None:
         code["execution_count"] = 1

@@ -4,7 +4,9 @@
   variant the site retired. The list is data, in ``publish/retired.toml`` (each rule: the variant,
   what to write instead, a regular expression, where on a line it applies, the pages that may use
   it, and an example line that it must catch); the Notation page shows it
-  (``docs/generated/notation/retired.md``).
+  (``docs/generated/notation/retired.md``). A rule ``in = "code"`` is checked by
+  :func:`code_notation_problems` on the code a page shows instead: the snippet files it includes and
+  their recorded output (:func:`shown_code`).
 - **Links that say where they go.** :func:`link_problems` checks every link to a page: a link whose
   text is "next page" or "previous page" lands on the page after or before this one in the
   navigation's reading order; a link whose text is the title of a page lands on that page; a link
@@ -31,7 +33,7 @@ from . import DOCS, ROOT
 from .audit.claims import CLAIM
 
 RETIRED_FILE = Path(__file__).with_name("retired.toml")
-WHERE = ("math", "text")
+WHERE = ("math", "text", "code")
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ def notation_problems(text: str, page: str, rules: list[Retired] | None = None) 
     found = []
     for lineno, line, math in prose(text):
         for r in rules:
-            if page in r.allowed_on:
+            if page in r.allowed_on or r.where == "code":
                 continue
             parts = math if r.where == "math" else [line]
             for part in parts:
@@ -148,6 +150,32 @@ def notation_problems(text: str, page: str, rules: list[Retired] | None = None) 
                         Finding(page, lineno, f"{m.group(0).strip()!r} is a retired variant ({r.variant}); use {r.use}")
                     )
                     break
+    return found
+
+
+_SHOWN = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+)(?::[^"]*)?"\s*$', re.M)
+
+
+def shown_code(text: str) -> list[str]:
+    """The snippet files (scripts and recorded outputs) that the page ``text`` includes, as
+    snippets/..., each once, in the order the page first includes them."""
+    return list(dict.fromkeys(_SHOWN.findall(text)))
+
+
+def code_notation_problems(text: str, path: str, rules: list[Retired] | None = None) -> list[Finding]:
+    """Every line of ``text`` (the snippet file ``path``, a script or its recorded output, as a page
+    shows it) that uses a variant retired in code (rules ``in = "code"``)."""
+    rules = load_retired() if rules is None else rules
+    found = []
+    for lineno, line in enumerate(text.split("\n"), 1):
+        for r in rules:
+            if r.where != "code" or path in r.allowed_on:
+                continue
+            m = r.pattern.search(line)
+            if m:
+                found.append(
+                    Finding(path, lineno, f"{m.group(0).strip()!r} is a retired variant ({r.variant}); use {r.use}")
+                )
     return found
 
 

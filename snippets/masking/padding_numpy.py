@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 vectors = {"The": [1, 0, 1, 0], "cat": [0, 1, 0, 1], "sat": [1, 1, 1, 1],
@@ -27,6 +28,7 @@ def attention(X, mask=None):
 output, weights = attention(X, mask)
 output_unmasked, weights_unmasked = attention(X)
 alone, _ = attention(X[1:, :2])  # "The cat" on its own, no padding: (1, 2, 4)
+# --8<-- [end:math]
 
 print("padding mask (1 = real token)")
 for s, row in zip(batch, mask[:, 0, :].tolist(), strict=True):

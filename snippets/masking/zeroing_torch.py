@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
@@ -18,6 +19,8 @@ masked_weights = torch.softmax(scaled.masked_fill(~allowed, float("-inf")), dim=
 zeroed = torch.softmax(scaled, dim=-1).masked_fill(~allowed, 0.0)
 row_sums = zeroed.sum(dim=1)                   # (3,)
 renormalized = zeroed / row_sums[:, None]      # each row divided by its sum
+zeroed_output = zeroed @ V                     # (3, 4): the outputs of the zeroed weights
+# --8<-- [end:math]
 
 
 def show(title, M):
@@ -35,5 +38,5 @@ show("each row divided by its sum", renormalized)
 print("same as -inf before the softmax:", torch.allclose(renormalized, masked_weights, rtol=0, atol=1e-12))
 print()
 print("outputs of the zeroed weights, not divided:")
-for token, row in zip(tokens, (zeroed @ V).tolist(), strict=True):
+for token, row in zip(tokens, zeroed_output.tolist(), strict=True):
     print(f"Output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")

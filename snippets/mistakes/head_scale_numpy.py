@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
@@ -17,6 +18,7 @@ def softmax(S, axis=-1):
 
 right = softmax(Q1 @ K1.T / np.sqrt(d_k))       # right: divide by the head's sqrt(d_k)
 wrong = softmax(Q1 @ K1.T / np.sqrt(d_model))   # WRONG: divides by sqrt(d_model)
+# --8<-- [end:math]
 
 
 def show(title, M):

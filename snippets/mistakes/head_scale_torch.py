@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
@@ -17,6 +18,7 @@ def softmax(S, axis=-1):
 
 right = softmax(Q1 @ K1.T / d_k**0.5)       # right: divide by the head's sqrt(d_k)
 wrong = softmax(Q1 @ K1.T / d_model**0.5)   # WRONG: divides by sqrt(d_model)
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
@@ -17,6 +18,7 @@ def softmax(S, axis=-1):
 
 right = softmax(np.where(allowed, S, -np.inf))  # hidden scores become -inf: e^-inf = 0
 wrong = softmax(S + allowed)                    # WRONG: adds 1 or 0, a hidden key keeps its weight
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
@@ -7,11 +8,11 @@ X = torch.tensor([[1, 0, 1, 0],   # The
              dtype=torch.float64)  # (3, 4); identity projections: Q = K = V = X
 big = 30 * X                              # larger embeddings, (3, 4)
 S = big @ big.T / big.shape[1] ** 0.5     # (3, 3), scaled scores from 0 to 1800
-print("largest scaled score:", S.max().item())
 
 right = torch.exp(S - S.amax(dim=-1, keepdim=True))   # the row's largest score subtracted first
 right = right / right.sum(dim=-1, keepdim=True)
 wrong = torch.exp(S) / torch.exp(S).sum(dim=-1, keepdim=True)  # WRONG: e^900 = inf, inf / inf = nan
+# --8<-- [end:math]
 
 
 def show(title, M):
@@ -22,5 +23,6 @@ def show(title, M):
         print(f"  {token:<5}" + "".join(f"{x:8.4f}" for x in row))
 
 
+print("largest scaled score:", S.max().item())
 show("softmax with the max subtracted", right)
 show("softmax without it (wrong)", wrong)

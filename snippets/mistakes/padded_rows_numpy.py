@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["cat", "sat", "[PAD]"]          # "cat sat", padded to 3 tokens
@@ -14,6 +15,7 @@ output = (e / e.sum(axis=-1, keepdims=True)) @ X  # (3, 4): the [PAD] query stil
 
 right = output[real].mean(axis=0)         # average over the real tokens only
 wrong = output.mean(axis=0)               # WRONG: the [PAD] row joins the average
+# --8<-- [end:math]
 
 for token, row in zip(tokens, output.tolist(), strict=True):
     print(f"output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")

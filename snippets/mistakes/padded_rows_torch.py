@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["cat", "sat", "[PAD]"]          # "cat sat", padded to 3 tokens
@@ -14,6 +15,7 @@ output = (e / e.sum(dim=-1, keepdim=True)) @ X  # (3, 4): the [PAD] query still 
 
 right = output[real].mean(dim=0)         # average over the real tokens only
 wrong = output.mean(dim=0)               # WRONG: the [PAD] row joins the average
+# --8<-- [end:math]
 
 for token, row in zip(tokens, output.tolist(), strict=True):
     print(f"output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")

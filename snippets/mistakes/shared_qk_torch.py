@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
@@ -11,6 +12,7 @@ d_k = W_Q.shape[1]
 
 right = (X @ W_Q) @ (X @ W_K).T / d_k**0.5  # queries and keys from their own matrices
 wrong = (X @ W_Q) @ (X @ W_Q).T / d_k**0.5  # WRONG: keys made with W_Q too
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
@@ -16,6 +17,7 @@ def softmax(S, axis=-1):
 
 right = softmax(np.where(np.tril(np.ones((n, n), dtype=bool)), S, -np.inf))  # on and below the diagonal
 wrong = softmax(np.where(np.triu(np.ones((n, n), dtype=bool)), S, -np.inf))  # WRONG: triu sees the future
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
@@ -16,6 +17,7 @@ def softmax(S, axis=-1):
 
 right = softmax(S.masked_fill(~torch.ones(n, n, dtype=torch.bool).tril(), -torch.inf))  # on and below the diagonal
 wrong = softmax(S.masked_fill(~torch.ones(n, n, dtype=torch.bool).triu(), -torch.inf))  # WRONG: triu sees the future
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
@@ -16,6 +17,7 @@ def softmax(S, axis=-1):
 
 right = softmax(S, axis=-1)               # each query's row adds up to 1
 wrong = softmax(S, axis=0)                # WRONG: each key's column adds up to 1
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
@@ -17,6 +18,7 @@ def softmax(S, axis=-1):
 
 right = softmax(np.where(allowed, S, -np.inf))  # mask first, then softmax
 wrong = np.where(allowed, softmax(S), 0.0)      # WRONG: softmax first, then zero the future
+# --8<-- [end:math]
 
 
 def show(title, M):

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 tokens = ["The", "cat", "sat"]
@@ -17,6 +18,7 @@ def softmax(S, axis=-1):
 
 right = softmax(S.masked_fill(~allowed, -torch.inf))  # mask first, then softmax
 wrong = softmax(S).masked_fill(~allowed, 0.0)      # WRONG: softmax first, then zero the future
+# --8<-- [end:math]
 
 
 def show(title, M):

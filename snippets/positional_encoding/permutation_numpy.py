@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 vectors = {  # the made-up embeddings of "dog bites man", 4 numbers per word
@@ -17,8 +18,13 @@ def self_attention(X):
 
 S, A, Y = self_attention(X)
 
-# Every order of the three words. P has a single 1 in each row: row i picks the word
-# that goes to position i, so P @ X is the reordered sentence.
+# P has a single 1 in each row: row i picks the word that goes to position i, so P @ X is
+# the reordered sentence. The order [2, 1, 0] is "man bites dog".
+P = np.eye(3)[[2, 1, 0]]  # (3, 3)
+S2, A2, Y2 = self_attention(P @ X)  # S2 = P S Pᵀ, A2 = P A Pᵀ, Y2 = P Y: the whole script checks every order
+# --8<-- [end:math]
+
+# Every order of the three words, each checked as above.
 orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
 print(f"{'sentence':<16}{'S2 = P S Pᵀ':>13}{'A2 = P A Pᵀ':>13}{'Y2 = P Y':>10}   average output")
 for order in orders:

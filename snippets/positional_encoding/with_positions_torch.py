@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 vectors = {  # the made-up embeddings of "dog bites man", 4 numbers per word
@@ -25,6 +26,15 @@ def self_attention(sentence):
     return S, A @ X  # scores and outputs
 
 
+S1, Y1 = self_attention("dog bites man")
+S2, Y2 = self_attention("man bites dog")
+# Position i of "man bites dog" holds the word at position order[i] of "dog bites man".
+order = [2, 1, 0]
+same_scores = torch.allclose(S2, S1[order][:, order])  # False: the positions changed the scores
+same_outputs = torch.allclose(Y2, Y1[order])  # False
+# --8<-- [end:math]
+
+
 def show(sentence, S):
     print(f'Scores for "{sentence}", with positions:')
     print(" " * 8 + "".join(f"{word:>8}" for word in sentence.split()))
@@ -37,16 +47,11 @@ for pos, row in enumerate(positional_encoding(4, 4)):
     print(f"  {pos}: " + ", ".join(f"{float(x):6.3f}" for x in row))
 print()
 
-S1, Y1 = self_attention("dog bites man")
-S2, Y2 = self_attention("man bites dog")
 show("dog bites man", S1)
 print()
 show("man bites dog", S2)
-
-# Position i of "man bites dog" holds the word at position order[i] of "dog bites man".
-order = [2, 1, 0]
-print("Same scores, rows and columns reordered:", torch.allclose(S2, S1[order][:, order]))
-print("Same outputs, rows reordered:", torch.allclose(Y2, Y1[order]))
+print("Same scores, rows and columns reordered:", same_scores)
+print("Same outputs, rows reordered:", same_outputs)
 print('Output for dog in "dog bites man":', ", ".join(f"{float(x):.3f}" for x in Y1[0]))
 print('Output for dog in "man bites dog":', ", ".join(f"{float(x):.3f}" for x in Y2[2]))
 print('Average output of "dog bites man":', ", ".join(f"{float(x):.3f}" for x in Y1.mean(dim=0)))

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 
@@ -8,15 +9,18 @@ def softmax(s):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+scores = np.array([2.0, 0.0, 1.0])  # bank's row: bank, of, river
+big = scores + 1000
+with np.errstate(over="ignore", invalid="ignore"):  # e^1002 overflows to infinity
+    plain = np.exp(big) / np.exp(big).sum()
+stable = softmax(big)  # the same shares as softmax(scores)
+# --8<-- [end:math]
+
+
 def show(label, weights):
     print(f"{label:<30}" + ", ".join(f"{float(w):.3f}" for w in weights))
 
 
-scores = np.array([2.0, 0.0, 1.0])  # bank's row: bank, of, river
 for shift in (0, 1, 1000):
     show(f"softmax(scores + {shift}):", softmax(scores + shift))
-
-big = scores + 1000
-with np.errstate(over="ignore", invalid="ignore"):  # e^1002 overflows to infinity
-    plain = np.exp(big) / np.exp(big).sum()
 show("plain formula, scores + 1000:", plain)

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 
@@ -8,14 +9,17 @@ def softmax(s):
     return e / e.sum(dim=-1, keepdim=True)
 
 
+scores = torch.tensor([2.0, 0.0, 1.0], dtype=torch.float64)  # bank's row: bank, of, river
+big = scores + 1000
+plain = torch.exp(big) / torch.exp(big).sum()  # e^1002 overflows to infinity
+stable = softmax(big)  # the same shares as softmax(scores)
+# --8<-- [end:math]
+
+
 def show(label, weights):
     print(f"{label:<30}" + ", ".join(f"{float(w):.3f}" for w in weights))
 
 
-scores = torch.tensor([2.0, 0.0, 1.0], dtype=torch.float64)  # bank's row: bank, of, river
 for shift in (0, 1, 1000):
     show(f"softmax(scores + {shift}):", softmax(scores + shift))
-
-big = scores + 1000
-plain = torch.exp(big) / torch.exp(big).sum()  # e^1002 overflows to infinity
 show("plain formula, scores + 1000:", plain)

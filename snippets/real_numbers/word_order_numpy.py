@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 vectors = {  # made-up embeddings, 4 numbers per word
@@ -16,6 +17,11 @@ def self_attention(sentence):
 
 S1, Y1 = self_attention("dog bites man")
 S2, Y2 = self_attention("man bites dog")
+# Position i of "man bites dog" holds the word at position order[i] of "dog bites man".
+order = [2, 1, 0]
+same_scores = np.array_equal(S2, S1[order][:, order])  # rows and columns reordered
+same_outputs = np.allclose(Y2, Y1[order])  # rows reordered
+# --8<-- [end:math]
 
 
 def show(sentence, S):
@@ -29,9 +35,7 @@ show("dog bites man", S1)
 print()
 show("man bites dog", S2)
 
-# Position i of "man bites dog" holds the word at position order[i] of "dog bites man".
-order = [2, 1, 0]
-print("Same scores, rows and columns reordered:", np.array_equal(S2, S1[order][:, order]))
-print("Same outputs, rows reordered:", np.allclose(Y2, Y1[order]))
+print("Same scores, rows and columns reordered:", same_scores)
+print("Same outputs, rows reordered:", same_outputs)
 print('Output for dog in "dog bites man":', ", ".join(f"{float(x):.3f}" for x in Y1[0]))
 print('Output for dog in "man bites dog":', ", ".join(f"{float(x):.3f}" for x in Y2[2]))

@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 # The encoder of the previous block: three states, one after another.
@@ -37,6 +38,7 @@ additive_context = additive_weights @ H    # (4,): weighted sum of the states
 dot_scores = H @ s                         # (3,)
 dot_weights = softmax(dot_scores)
 dot_context = dot_weights @ H              # (4,)
+# --8<-- [end:math]
 
 
 def fmt(v):

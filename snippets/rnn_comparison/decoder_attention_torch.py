@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import torch
 
 f64 = torch.float64
@@ -34,6 +35,7 @@ additive_context = additive_weights @ H    # (4,): weighted sum of the states
 dot_scores = H @ s                         # (3,)
 dot_weights = torch.softmax(dot_scores, dim=0)
 dot_context = dot_weights @ H              # (4,)
+# --8<-- [end:math]
 
 
 def fmt(v):

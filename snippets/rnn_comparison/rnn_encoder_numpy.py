@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
@@ -26,15 +27,17 @@ def encode(E, W_xh, W_hh):
     return np.stack(states)  # (n, 4): row t is h_{t+1}
 
 
+H = encode(E, W_xh, W_hh)
+H_without_the = encode(E[1:], W_xh, W_hh)  # the same encoder on "cat sat"
+# --8<-- [end:math]
+
+
 def fmt(v):
     return "[" + ", ".join(f"{x:7.4f}" for x in v.tolist()) + "]"
 
 
-H = encode(E, W_xh, W_hh)
 for t, token in enumerate(tokens):
     print(f"h{t + 1} = {fmt(H[t])}   after reading {token!r}")
-
-H_without_the = encode(E[1:], W_xh, W_hh)  # the same encoder on "cat sat"
 print()
 print(f"last state, 'The cat sat': {fmt(H[-1])}")
 print(f"last state, 'cat sat':     {fmt(H_without_the[-1])}")

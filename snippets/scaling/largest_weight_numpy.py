@@ -1,3 +1,4 @@
+# --8<-- [start:math]
 import numpy as np
 
 rng = np.random.default_rng(0)  # seeded: the same numbers on every run
@@ -10,14 +11,17 @@ def softmax(S):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-largest = {}
-print("largest weight, mean over 1,000 queries")
-print("    d   unscaled   scaled by 1/sqrt(d)")
-for d in (4, 64, 512):
-    q = rng.standard_normal((trials, d))      # (1000, d): one query per trial
-    K = rng.standard_normal((trials, n, d))   # (1000, 8, d): its 8 keys
-    scores = (K * q[:, None, :]).sum(axis=2)  # (1000, 8): q · each key
+largest = {}  # d_k -> mean largest weight, (unscaled, scaled)
+for d_k in (4, 64, 512):
+    q = rng.standard_normal((trials, d_k))      # (1000, d_k): one query per trial
+    K = rng.standard_normal((trials, n, d_k))   # (1000, 8, d_k): its 8 keys
+    scores = (K * q[:, None, :]).sum(axis=2)    # (1000, 8): q · each key
     unscaled = softmax(scores).max(axis=1).mean()
-    scaled = softmax(scores / np.sqrt(d)).max(axis=1).mean()
-    largest[d] = (unscaled, scaled)
-    print(f"{d:5d}   {unscaled:8.3f}   {scaled:19.3f}")
+    scaled = softmax(scores / np.sqrt(d_k)).max(axis=1).mean()
+    largest[d_k] = (unscaled, scaled)
+# --8<-- [end:math]
+
+print("largest weight, mean over 1,000 queries")
+print("  d_k   unscaled   scaled by 1/sqrt(d_k)")
+for d_k, (unscaled, scaled) in largest.items():
+    print(f"{d_k:5d}   {unscaled:8.3f}   {scaled:21.3f}")

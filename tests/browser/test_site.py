@@ -338,22 +338,42 @@ def test_linked_tabs_switch_together(page: Page, site):
     check(labels[0], f"after clicking the tab {labels[0]!r}")
 
 
+_MATH_MARKERS = ("# --8<-- [start:math]", "# --8<-- [end:math]")
+
+
+def _as_shown(text: str) -> str:
+    """A snippet file as a page shows it whole: pymdownx.snippets drops its section markers."""
+    return "\n".join(line for line in text.split("\n") if line.strip() not in _MATH_MARKERS).rstrip("\n")
+
+
+def _math_section(text: str) -> str | None:
+    """The lines of a script's math section, which a page shows first ("NAME.py: the math")."""
+    if _MATH_MARKERS[0] not in text:
+        return None
+    return text.split(_MATH_MARKERS[0] + "\n", 1)[1].split(_MATH_MARKERS[1], 1)[0].rstrip("\n")
+
+
 def test_copy_button_copies_the_snippet(new_context, site):
-    """The copy button puts on the clipboard exactly the code of its block: a file under snippets/."""
+    """The copy button puts on the clipboard exactly the code of its block: the math section of a
+    script under snippets/, and, in the fold under it, the whole script."""
     snippet_files = (
         {p: p.read_text(encoding="utf-8") for p in SNIPPETS.rglob("*") if p.is_file()} if SNIPPETS.is_dir() else {}
     )
+    sections = {p: s for p, text in snippet_files.items() if (s := _math_section(text)) is not None}
     including = [p for p in pages_with(site, r'class="highlight') if includes_a_snippet(p)]
-    assert snippet_files and including, (
+    assert snippet_files and sections and including, (
         'no page includes a file from snippets/ in a code block (--8<-- "snippets/..."), so the copy '
-        f"button cannot be checked against a snippet; snippets/ has {len(snippet_files)} files"
+        f"button cannot be checked against a snippet; snippets/ has {len(snippet_files)} files, "
+        f"{len(sections)} with a math section"
     )
     context = new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
-    matched = []
+    scripts, maths = [], []
     for html in including:
         page.goto(site.url(html))
-        # Buttons in collapsed blocks or hidden tabs cannot be clicked: the visible ones are checked.
+        # The whole scripts are folded under their math: open the folds, so their buttons are clicked too.
+        # Buttons in hidden tabs cannot be clicked: the visible ones are checked.
+        page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         buttons = page.locator("button.md-code__button[data-md-type=copy]").filter(visible=True)
         for i in range(min(buttons.count(), 8)):
             button = buttons.nth(i)
@@ -366,10 +386,12 @@ def test_copy_button_copies_the_snippet(new_context, site):
             page.wait_for_function("() => navigator.clipboard.readText().then((t) => t !== '')", timeout=3000)
             clip = page.evaluate("() => navigator.clipboard.readText()")
             assert clip == code.rstrip(), f"{site.url(html)}: copy button {i} copied {clip!r}, the block shows {code!r}"
-            matched += [(html, p) for p, text in snippet_files.items() if text.rstrip("\n") == clip]
-        if matched:
+            scripts += [(html, p) for p, text in snippet_files.items() if p.suffix == ".py" and _as_shown(text) == clip]
+            maths += [(html, p) for p, section in sections.items() if section == clip]
+        if scripts and maths:
             break
-    assert matched, f"no copy button on {[site.url(p) for p in including]} copied the whole of a file under snippets/"
+    assert scripts, f"no copy button on {[site.url(p) for p in including]} copied the whole of a script under snippets/"
+    assert maths, f"no copy button on {[site.url(p) for p in including]} copied the math section of a script"
 
 
 def test_palette_toggle_switches_scheme(page: Page, site):

@@ -8,14 +8,19 @@ site build expands them (pymdownx.snippets) before it runs.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import io
 import re
 from pathlib import Path
 
+import markdown
 import pytest
+from pymdownx.snippets import SnippetMissingError
 from pytest_codeblocks.main import extract_from_buffer
+
+from publish import ROOT
 
 from pages import PAGES, expand, page_id
 
@@ -86,3 +91,302 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
             f"{page_id(page)}:{block.lineno}: the block prints output but the page shows none "
             "(add <!--pytest-codeblocks:expected-output--> and the .out include under it)"
         )
+
+
+# --- the math first ------------------------------------------------------------------------------
+# A script that prints its results is shown math first: a block with its "math" section (the lines
+# between "# --8<-- [start:math]" and "# --8<-- [end:math]", which run on their own and print
+# nothing), then the whole script folded under it, then its output:
+#
+#     ```python title="NAME.py: the math"
+#     --8<-- "snippets/.../NAME.py:math"
+#     ```
+#
+#     ??? example "The whole script, with the printing"
+#
+#         ```python title="NAME.py"
+#         --8<-- "snippets/.../NAME.py"
+#         ```
+#
+# The copy button of either block copies a script that runs as shown (the tests above run both).
+
+FOLD = '??? example "The whole script, with the printing"'
+
+# Scripts that a page shows whole, not math first, and why.
+SHOWN_WHOLE = {
+    "snippets/positional_encoding/train_torch.py": (
+        "a training run, not a calculation: the data, the model, the training loop and the evaluation "
+        "are all the point, there is no short part of it that is 'the math' and runs on its own, and "
+        "its printing is only the last lines, the table of results"
+    ),
+}
+
+_SNIPPET_BLOCK = re.compile(
+    r'^(?P<pad>[ ]*)```python title="(?P<title>[^"]*)"\n'
+    r'(?P=pad)--8<-- "(?P<path>snippets/[^":]+\.py)(?::(?P<section>[^"]*))?"\n'
+    r"(?P=pad)```[ ]*$",
+    re.M,
+)
+_ANY_SNIPPET = re.compile(r'^\s*--8<--\s+"snippets/[^"]*\.py(?::[^"]*)?"\s*$')
+_PRINTS = re.compile(r"\bprint\(")
+
+
+def math_first_problems(text: str, page: str, shown_whole: dict[str, str] = SHOWN_WHOLE) -> list[str]:
+    """Every snippet block of the page ``text`` that is not shown math first (see above), as
+    "page:line: what is wrong"."""
+    problems = []
+    lines = text.split("\n")
+    blocks = list(_SNIPPET_BLOCK.finditer(text))
+
+    def where(m: re.Match) -> str:
+        return f"{page}:{text.count(chr(10), 0, m.start()) + 1}"
+
+    def line_before(m: re.Match) -> str:
+        i = text.count("\n", 0, m.start()) - 1
+        while i >= 0 and not lines[i].strip():
+            i -= 1
+        return lines[i] if i >= 0 else ""
+
+    for k, m in enumerate(blocks):
+        path, section, pad, name = m["path"], m["section"], m["pad"], m["path"].rsplit("/", 1)[-1]
+        if section is not None:
+            if section != "math":
+                problems.append(f"{where(m)}: {path}:{section}: the section a page shows is 'math'")
+                continue
+            if m["title"] != f"{name}: the math":
+                problems.append(f'{where(m)}: the block of {path}:math is titled "{name}: the math"')
+            after = blocks[k + 1] if k + 1 < len(blocks) else None
+            if not (
+                after
+                and after["path"] == path
+                and after["section"] is None
+                and after["pad"] == pad + "    "
+                and line_before(after) == pad + FOLD
+            ):
+                problems.append(f"{where(m)}: {path}:math is not followed by the whole script, folded under {FOLD!r}")
+            continue
+        if path in shown_whole:
+            continue
+        before = blocks[k - 1] if k else None
+        if not (
+            before
+            and before["path"] == path
+            and before["section"] == "math"
+            and line_before(m) == pad[:-4] + FOLD
+            and before["pad"] == pad[:-4]
+        ):
+            problems.append(
+                f"{where(m)}: {path} is shown whole: show its math section first and fold the whole "
+                f"script under {FOLD!r}, or say in SHOWN_WHOLE why not"
+            )
+    in_blocks = {text.count("\n", 0, m.start()) + 1 for m in blocks}  # the include is a block's line 2
+    for i, line in enumerate(lines):
+        if _ANY_SNIPPET.match(line) and i not in in_blocks:
+            problems.append(
+                f"{page}:{i + 1}: {line.strip()} is not in a block of its own titled with its name "
+                f'(```python title="NAME.py"), so this check cannot see how it is shown'
+            )
+    return problems
+
+
+def math_section_problems(path: str, base: Path = ROOT) -> list[str]:
+    """What is wrong with the math section of the snippet ``path`` (under ``base``): missing,
+    printing, or the whole script, so that nothing is left to fold."""
+    code = (base / path).read_text(encoding="utf-8")
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": {"base_path": [str(base)], "check_paths": True}},
+    )
+    try:
+        section = "\n".join(md.preprocessors["snippet"].run([f'--8<-- "{path}:math"']))  # as the site shows it
+    except SnippetMissingError:
+        section = ""
+    if not section.strip():
+        return [f"{path}: no '# --8<-- [start:math]' ... '# --8<-- [end:math]' section"]
+    problems = []
+    if _PRINTS.search(section):
+        problems.append(f"{path}: its math section prints: the printing goes after '# --8<-- [end:math]'")
+    if not _PRINTS.search(code.split("# --8<-- [end:math]", 1)[-1]):
+        problems.append(f"{path}: nothing prints after its math section: show the whole script instead")
+    return problems
+
+
+def _shown_snippets() -> dict[str, list[str]]:
+    """Snippet path -> the sections the pages show of it ("" for the whole script)."""
+    shown: dict[str, list[str]] = {}
+    for page in PAGES:
+        for m in _SNIPPET_BLOCK.finditer(page.read_text(encoding="utf-8")):
+            shown.setdefault(m["path"], []).append(m["section"] or "")
+    return shown
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_snippets_are_shown_math_first(page):
+    problems = math_first_problems(page.read_text(encoding="utf-8"), page_id(page))
+    assert not problems, "\n".join(problems)
+
+
+def test_every_math_section_shown_prints_nothing_and_leaves_the_printing_to_the_fold():
+    """(That each math section runs on its own as the page shows it is
+    test_block_runs_and_prints_what_the_page_shows.)"""
+    shown = [path for path, sections in _shown_snippets().items() if "math" in sections]
+    assert len(shown) >= 60, len(shown)
+    problems = [p for path in sorted(shown) for p in math_section_problems(path)]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_snippet_file_shown_on_a_page_is_math_first_or_says_why_not():
+    shown = _shown_snippets()
+    twins = {p for p in shown if p.endswith(("_numpy.py", "_torch.py"))}
+    assert len(twins) >= 60, len(twins)
+    for path, sections in shown.items():
+        if path in SHOWN_WHOLE:
+            assert sections == [""], f"{path} is in SHOWN_WHOLE but a page shows its sections {sections}"
+            assert len(SHOWN_WHOLE[path].split()) >= 8, f"{path}: SHOWN_WHOLE gives no reason"
+        else:
+            assert sorted(sections) == ["", "math"], f"{path}: shown as {sections}, not math first"
+    # the NumPy and PyTorch twins are shown the same way
+    for path in twins:
+        twin = (
+            path.replace("_numpy.py", "_torch.py")
+            if path.endswith("_numpy.py")
+            else path.replace("_torch.py", "_numpy.py")
+        )
+        if twin in shown:
+            assert sorted(shown[path]) == sorted(shown[twin]), (path, twin)
+    assert set(SHOWN_WHOLE) <= set(shown), f"SHOWN_WHOLE names a script no page shows: {set(SHOWN_WHOLE) - set(shown)}"
+
+
+# Names that only one library's math section defines, and why.
+LIBRARY_IDIOMS = {
+    "softmax()": "NumPy has no softmax: its scripts define one, PyTorch's call torch.softmax",
+    "rng": "NumPy's seeded generator (PyTorch's is g)",
+    "g": "PyTorch's seeded generator (NumPy's is rng)",
+    "f64": "PyTorch's scripts name torch.float64 once",
+}
+
+
+def _math_names(code: str) -> set[str]:
+    """The names a math section assigns at its top level, and the functions it defines (as "name()")."""
+    tree = ast.parse(code.split(_MATH_START + "\n", 1)[1].split(_MATH_END, 1)[0])
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(f"{node.name}()")
+        elif not isinstance(node, (ast.Import, ast.ImportFrom, ast.Expr)):
+            names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names
+
+
+_MATH_START, _MATH_END = "# --8<-- [start:math]", "# --8<-- [end:math]"
+
+
+def test_the_twins_math_sections_compute_the_same_names():
+    """A NumPy script's math and its PyTorch twin's run in parallel: the same steps, named alike."""
+    pairs = [
+        (p, p.with_name(p.name.replace("_numpy.py", "_torch.py")))
+        for p in sorted((ROOT / "snippets").rglob("*_numpy.py"))
+        if _MATH_START in p.read_text(encoding="utf-8")
+    ]
+    assert len(pairs) >= 30, len(pairs)
+    for numpy_path, torch_path in pairs:
+        a = _math_names(numpy_path.read_text(encoding="utf-8"))
+        b = _math_names(torch_path.read_text(encoding="utf-8"))
+        differ = (a ^ b) - set(LIBRARY_IDIOMS)
+        assert not differ, f"{numpy_path.name} and {torch_path.name}: only one math section defines {sorted(differ)}"
+        assert len(a & b) >= 3, (numpy_path.name, a & b)
+
+
+_PLANTED_GOOD = """\
+=== "NumPy"
+
+    ```python title="x_numpy.py: the math"
+    --8<-- "snippets/x/x_numpy.py:math"
+    ```
+
+    ??? example "The whole script, with the printing"
+
+        ```python title="x_numpy.py"
+        --8<-- "snippets/x/x_numpy.py"
+        ```
+"""
+
+
+@pytest.mark.parametrize(
+    ("planted", "expected"),
+    [
+        (_PLANTED_GOOD, []),
+        (  # the whole script, not folded and no math first
+            '```python title="x_numpy.py"\n--8<-- "snippets/x/x_numpy.py"\n```\n',
+            ["page.md:1: snippets/x/x_numpy.py is shown whole"],
+        ),
+        (  # the fold open (???+), so the printing is not folded away
+            _PLANTED_GOOD.replace("??? example", "???+ example"),
+            [
+                "page.md:3: snippets/x/x_numpy.py:math is not followed",
+                "page.md:9: snippets/x/x_numpy.py is shown whole",
+            ],
+        ),
+        (  # the math without the whole script under it
+            _PLANTED_GOOD.split("    ??? example")[0],
+            ["page.md:3: snippets/x/x_numpy.py:math is not followed"],
+        ),
+        (  # another file's script folded under the math
+            _PLANTED_GOOD.replace('x_numpy.py"\n        ```', 'y_numpy.py"\n        ```'),
+            [
+                "page.md:3: snippets/x/x_numpy.py:math is not followed",
+                "page.md:9: snippets/x/y_numpy.py is shown whole",
+            ],
+        ),
+        (  # the math block's title
+            _PLANTED_GOOD.replace("x_numpy.py: the math", "x_numpy.py"),
+            ['page.md:3: the block of snippets/x/x_numpy.py:math is titled "x_numpy.py: the math"'],
+        ),
+        (  # another section
+            _PLANTED_GOOD.replace(":math", ":setup"),
+            [
+                "page.md:3: snippets/x/x_numpy.py:setup: the section a page shows is 'math'",
+                "page.md:9: snippets/x/x_numpy.py is shown whole",
+            ],
+        ),
+        (  # a block the check cannot read: no title
+            '```python\n--8<-- "snippets/x/x_numpy.py"\n```\n',
+            ['page.md:2: --8<-- "snippets/x/x_numpy.py" is not in a block of its own'],
+        ),
+    ],
+    ids=["good", "whole", "open-fold", "no-fold", "other-file", "title", "other-section", "untitled"],
+)
+def test_the_math_first_check_catches_a_planted_page(planted, expected):
+    problems = math_first_problems(planted, "page.md", shown_whole={})
+    assert len(problems) == len(expected), problems
+    for problem, start in zip(problems, expected, strict=True):
+        assert problem.startswith(start), (problem, start)
+    # a script said to be shown whole is let through, and only that one
+    assert not math_first_problems(
+        '```python title="x_numpy.py"\n--8<-- "snippets/x/x_numpy.py"\n```\n',
+        "page.md",
+        shown_whole={"snippets/x/x_numpy.py": "why"},
+    )
+
+
+def test_the_math_section_check_catches_a_planted_script(tmp_path):
+    good = "# --8<-- [start:math]\nimport math\nx = math.sqrt(4)\n# --8<-- [end:math]\nprint(x)\n"
+    planted = {
+        "good.py": good,
+        "prints.py": good.replace("x = math.sqrt(4)\n", "x = math.sqrt(4)\nprint(x)\n"),
+        "all_math.py": good.replace("# --8<-- [end:math]\nprint(x)\n", "print(x)\n# --8<-- [end:math]\n"),
+        "no_section.py": "import math\nprint(math.sqrt(4))\n",
+    }
+    for name, code in planted.items():
+        (tmp_path / name).write_text(code, encoding="utf-8")
+    assert math_section_problems("good.py", tmp_path) == []
+    assert [p.split(": ", 1)[1] for p in math_section_problems("prints.py", tmp_path)] == [
+        "its math section prints: the printing goes after '# --8<-- [end:math]'"
+    ]
+    assert [p.split(": ", 1)[1] for p in math_section_problems("all_math.py", tmp_path)] == [
+        "its math section prints: the printing goes after '# --8<-- [end:math]'",
+        "nothing prints after its math section: show the whole script instead",
+    ]
+    assert math_section_problems("no_section.py", tmp_path) == [
+        "no_section.py: no '# --8<-- [start:math]' ... '# --8<-- [end:math]' section"
+    ]

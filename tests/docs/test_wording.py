@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from publish import DOCS, wording
+from publish import DOCS, ROOT, wording
 
 from pages import PAGES, page_id
 
 RULES = wording.load_retired()
+PAGE_RULES = [r for r in RULES if r.where != "code"]  # read in a page's prose and math
+CODE_RULES = [r for r in RULES if r.where == "code"]  # read in the code and output a page shows
 NAV = wording.nav()
 
 
@@ -36,7 +38,7 @@ def test_the_retired_list_has_the_issues_variants():
         assert v in variants, (v, variants)
 
 
-@pytest.mark.parametrize("rule", RULES, ids=[r.variant for r in RULES])
+@pytest.mark.parametrize("rule", PAGE_RULES, ids=[r.variant for r in PAGE_RULES])
 def test_a_planted_retired_variant_is_caught_with_page_and_line(rule):
     """Plant each rule's example line in a page that may not use it: the check names that page,
     that line and the variant."""
@@ -54,6 +56,31 @@ def test_a_retired_variant_is_allowed_only_where_listed():
     text = f"# A page\n\n{rule.example}\n"
     assert not wording.notation_problems(text, rule.allowed_on[0], [rule])
     assert wording.notation_problems(text, "docs/masking.md", [rule])
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_the_code_a_page_shows_uses_no_retired_variant(page):
+    shown = wording.shown_code(page.read_text(encoding="utf-8"))
+    found = [f for path in shown for f in wording.code_notation_problems((ROOT / path).read_text(), path, RULES)]
+    assert not found, "retired notation in code (see docs/notation.md):\n" + "\n".join(map(str, found))
+
+
+def test_the_code_pages_show_is_read():
+    shown = {path for page in PAGES for path in wording.shown_code(page.read_text(encoding="utf-8"))}
+    assert "snippets/scaling/largest_weight_numpy.py" in shown and "snippets/scaling/variance_torch.out" in shown
+    assert len(shown) >= 120, len(shown)  # every script and its recording, NumPy and PyTorch
+
+
+@pytest.mark.parametrize("rule", CODE_RULES, ids=[r.variant for r in CODE_RULES])
+def test_a_planted_retired_variant_in_code_is_caught_with_file_and_line(rule):
+    path = "snippets/scaling/largest_weight_numpy.py"
+    lines = (ROOT / path).read_text(encoding="utf-8").split("\n")
+    lines.insert(5, rule.example)
+    found = wording.code_notation_problems("\n".join(lines), path, RULES)
+    assert [(f.page, f.line) for f in found] == [(path, 6)], found
+    assert rule.variant in found[0].message and rule.use in found[0].message, found[0]
+    # a page's prose is not code: the rule does not read it
+    assert not wording.notation_problems(f"# A page\n\n{rule.example}\n", "docs/x.md", [rule])
 
 
 def test_code_and_includes_are_not_read():

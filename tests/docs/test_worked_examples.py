@@ -89,7 +89,11 @@ def test_notebook_shows_the_scripts_recorded_output(slug):
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert len(code) == 1
     script = ep.snippet_path(slug, "numpy")
-    assert "".join(code[0]["source"]) + "\n" == script.read_text(encoding="utf-8")
+    # the script as the page's "whole script" block shows it: without the math section's markers
+    lines = script.read_text(encoding="utf-8").splitlines(keepends=True)
+    markers = {"# --8<-- [start:math]\n", "# --8<-- [end:math]\n"}
+    assert sum(line in markers for line in lines) == 2
+    assert "".join(code[0]["source"]) + "\n" == "".join(line for line in lines if line not in markers)
     assert "".join(code[0]["outputs"][0]["text"]) == script.with_suffix(".out").read_text(encoding="utf-8")
 
 

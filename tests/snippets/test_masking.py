@@ -144,6 +144,7 @@ def test_zeroing_every_step_equals_the_reference(lib, ref):
     close(ns["renormalized"], z.renormalized)
     close(ns["renormalized"], st.weights)
     close(ns["zeroed"] @ ns["V"], z.zeroed_output)
+    close(ns["zeroed_output"], z.zeroed_output)
 
 
 def test_zeroed_rows_do_not_sum_to_one_and_the_outputs_shrink(ref, plain):

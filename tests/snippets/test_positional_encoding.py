@@ -151,6 +151,9 @@ def test_scores_and_outputs_with_positions_equal_the_reference(pos):
         X = ex.E + selfattn_ref.sinusoidal_positional_encoding(3, 4)
         close(ref["X"], X)
         close(ref["output"], selfattn_ref.self_attention(X))
+    # the math section's two checks, which the script prints: with positions, neither holds
+    assert pos["order"] == [2, 1, 0]
+    assert pos["same_scores"] is False and pos["same_outputs"] is False
 
 
 # --- what the page says about the encoding ----------------------------------------------------

@@ -154,6 +154,7 @@ def test_word_order_is_a_permutation(lib, dog_man):
     S1, S2, Y1, Y2 = (as_numpy(ns[k]) for k in ("S1", "S2", "Y1", "Y2"))
     np.testing.assert_array_equal(S2, S1[order][:, order])
     np.testing.assert_allclose(Y2, Y1[order], rtol=0, atol=1e-12)
+    assert ns["same_scores"] is True and ns["same_outputs"] is True  # the math section's checks, printed
     # the same relation in the reference, weights included
     np.testing.assert_array_equal(st_b.scores, st_a.scores[order][:, order])
     np.testing.assert_allclose(st_b.weights, st_a.weights[order][:, order], rtol=0, atol=1e-12)
@@ -218,6 +219,7 @@ def test_plain_formula_overflows_where_the_stable_one_does_not(lib, bank):
     ns = snippet("stable_softmax", lib)
     assert np.isnan(as_numpy(ns["plain"])).all()
     close(ns["softmax"](ns["big"]), st.weights[0])
+    close(ns["stable"], st.weights[0])
 
 
 def test_stable_softmax_prints_bank_shares_for_every_shift(bank):

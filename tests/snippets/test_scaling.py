@@ -1,5 +1,5 @@
 """Snippets of docs/scaling.md: the variance of q · k and the largest softmax weight, with
-and without dividing by √d, on seeded random vectors. The NumPy snippets draw what
+and without dividing by √d_k, on seeded random vectors. The NumPy snippets draw what
 selfattn_ref.topics.scaling draws; the PyTorch ones draw other numbers (torch.Generator), what
 selfattn_ref.torch.topics.scaling draws, and each is also checked against the NumPy package fed
 the tensors it drew. And the facts the page states."""
@@ -94,10 +94,10 @@ def test_the_numpy_snippets_print_the_packages_figures():
     """(The page's generated tables show the same figures: tests/docs/test_topic_tables.py.)"""
     variance_out = VARIANCE["numpy"].with_suffix(".out").read_text(encoding="utf-8")
     for r in scaling.variance_experiment():
-        assert f"{r['d']:5d}   {r['variance']:15.2f}   {r['variance'] / r['d']:12.2f}" in variance_out
+        assert f"{r['d']:5d}   {r['variance']:15.2f}   {r['variance'] / r['d']:14.2f}" in variance_out
     largest_out = LARGEST["numpy"].with_suffix(".out").read_text(encoding="utf-8")
     for r in scaling.largest_weight_experiment():
-        assert f"{r['d']:5d}   {r['unscaled']:8.3f}   {r['scaled']:19.3f}" in largest_out
+        assert f"{r['d']:5d}   {r['unscaled']:8.3f}   {r['scaled']:21.3f}" in largest_out
 
 
 def test_the_two_generators_draw_different_numbers():
