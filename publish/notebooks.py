@@ -15,8 +15,9 @@ result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.registry.gen
 the suite's staleness test fails when a page or a snippet changed and the notebook did not.
 
 The files are deterministic: cell ids are the cell's place and the snippet's name, there are
-no outputs or execution counts (mkdocs-jupyter executes every notebook on every build, see
-mkdocs.yml), and the JSON is written the way nbformat writes it (one-space indent, sorted keys).
+no outputs or execution counts (the build executes them: publish/notebook_cache.py runs a
+notebook when its content or its environment changed, see mkdocs.yml), and the JSON is written
+the way nbformat writes it (one-space indent, sorted keys).
 """
 
 from __future__ import annotations
