@@ -353,7 +353,7 @@ examples:
   {PROG} explain --tokens bank of river --vectors "1 0 1 0; 0 1 0 1; 1 1 0 0"
       your own tokens and vectors (no projections: Q = K = V = X)
   {PROG} explain --tokens I saw it --vectors "1 0; 0 1; 1 1" --scale --causal --decimals 2
-      scaled by sqrt(d), each token attending only to itself and earlier tokens
+      scaled by sqrt(d_k), each token attending only to itself and earlier tokens
 
 named examples: {", ".join(examples.available())}
 """
@@ -387,7 +387,7 @@ def add_explain(subparsers) -> None:
         help='one vector per token: rows separated by ";", numbers by spaces, '
         f'at most {examples.MAX_WIDTH} a row, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
     )
-    p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d) (only with --tokens)")
+    p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d_k) (only with --tokens)")
     p.add_argument(
         "--causal",
         action="store_true",
