@@ -70,9 +70,10 @@ def pytest_itemcollected(item):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    """The tests of a built site last (a stable sort: every worker collects the same order), and
-    the builds they need started now, in the background, while the other tests run."""
-    items.sort(key=lambda item: bool(_needs(item)))
+    """The tests of a built site last, and in each part the slow ones first, so that no worker is
+    left with a long test at the end (a stable sort: every worker collects the same order); the
+    builds they need started now, in the background, while the other tests run."""
+    items.sort(key=lambda item: (bool(_needs(item)), item.get_closest_marker("slow") is None))
     if config.option.collectonly:
         return
     for name in sorted(set().union(*map(_needs, items))):
