@@ -64,7 +64,7 @@ def pytest_itemcollected(item):
     """The xdist group of each test, set as it is collected (pytest-xdist reads the groups in its
     own pytest_collection_modifyitems, which would run before a conftest's)."""
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
-    if path.startswith("snippets/") and not _needs(item):
+    if path.startswith("snippets/") and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
         item.add_marker(pytest.mark.xdist_group("snippets"))
 
 
