@@ -46,7 +46,7 @@ chromium:
 serve: venv
 	SITE_URL=http://127.0.0.1:8000/ $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
-# On every core (pytest-xdist); tests/conftest.py keeps the tests that share a build on one worker.
+# On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
 test: venv chromium
 	$(PY) -m pytest -n auto --dist loadgroup
 

@@ -349,7 +349,7 @@ class PytestRun:
     counts: dict[str, int]  # tests, failures, errors, skipped
 
 
-# As `make test` runs the suite: on every core, the tests that share a build on one worker.
+# As `make test` runs the suite: on every core (tests/conftest.py builds the site once for all workers).
 PYTEST_PARALLEL = ("-n", "auto", "--dist", "loadgroup")
 
 

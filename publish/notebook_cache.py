@@ -12,9 +12,11 @@ make it. The cache entry also holds its notebook's cells, checked against the no
 use, so a damaged entry cannot show another notebook's output.
 
 The notebooks to run (mkdocs-jupyter's ``include`` minus ``execute_ignore``, when ``execute`` is
-true) run together, one kernel each, before the pages are rendered: a cold build waits for the
-slowest notebook, not for their sum. This module takes over ``execute`` from mkdocs-jupyter (which
-then only renders): without the hook, mkdocs-jupyter would execute every notebook itself, as before.
+true) run together, one kernel each, in a thread started as MkDocs lists the files, while MkDocs
+renders the Markdown pages; a notebook page waits for them. A cold build waits for the slowest
+notebook, not for their sum, and does the rest of its work meanwhile. This module takes over
+``execute`` from mkdocs-jupyter (which then only renders): without the hook, mkdocs-jupyter would
+execute every notebook itself, as before.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import os
 import pathlib
 import platform
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -164,11 +167,17 @@ class NotebookHook:
         self.plugin = None
         self.cache: Cache | None = None
         self.sources: dict[int, str] = {}  # id(file) -> its source path, while it points at the copy
+        self._running: _Run | None = None
 
     def on_config(self, config):
         plugin = config.plugins.get("mkdocs-jupyter")
         if plugin is None:
             return config
+        # First of all on_pre_page handlers, before mkdocs-jupyter's: a hook's events run after the
+        # plugins' (this class's on_pre_page, after mkdocs-jupyter's, is one of them).
+        pre_page = config.plugins.events["pre_page"]
+        if self._await_notebooks not in pre_page:
+            pre_page.insert(0, self._await_notebooks)
         self.plugin = plugin
         self.execute = bool(plugin.config["execute"])
         root = Path(config.config_file_path).resolve().parent
@@ -187,20 +196,30 @@ class NotebookHook:
         return not any(pathlib.PurePath(file.abs_src_path).match(p) for p in self.plugin.config["execute_ignore"])
 
     def on_files(self, files, config):
+        """Start running what the cache lacks, in a thread (the kernels are processes of their own),
+        and point each executed notebook's file at its executed copy: its path follows from the
+        notebook's bytes, and the copy is there before a notebook page is read (_await_notebooks).
+        Meanwhile MkDocs renders the Markdown pages, which come first in the files' order, and
+        more so in a cold build, where running the notebooks takes half the time."""
         self.sources = {}
+        self._running = None
         if self.execute and self.cache is not None:
             todo = [f for f in files if self._to_execute(f)]
             self.cache.names = {Path(f.abs_src_path): f.src_uri for f in todo}
-            try:
-                done = self.cache.ensure([Path(f.abs_src_path) for f in todo])
-            except RuntimeError as exc:
-                from mkdocs.exceptions import PluginError
-
-                raise PluginError(str(exc)) from None
+            notebooks = [Path(f.abs_src_path) for f in todo]
+            copies = {nb: self.cache.path(nb) for nb in notebooks}  # the keys of the bytes read now
+            self._running = _Run(self.cache, notebooks, copies)
             for f in todo:
                 self.sources[id(f)] = f.abs_src_path
-                f.abs_src_path = str(done[Path(f.abs_src_path)])  # what mkdocs-jupyter keys and renders
+                f.abs_src_path = str(copies[Path(f.abs_src_path)])  # what mkdocs-jupyter keys and renders
         return files
+
+    def _await_notebooks(self, page, config, files):
+        """Before mkdocs-jupyter's on_pre_page (which reads the executed copy to key its cache of
+        rendered pages): the notebooks have run, or the build stops with their errors."""
+        if self._running is not None and id(page.file) in self.sources:
+            self._running.wait()
+        return page
 
     def on_pre_page(self, page, config, files):
         """After mkdocs-jupyter's on_pre_page (which keyed its cache on the executed copy): the page
@@ -220,6 +239,36 @@ class NotebookHook:
 
         page.render = render_executed
         return page
+
+
+class _Run:
+    """Cache.ensure(notebooks) in a thread of its own, started at once; wait() returns when it is
+    done, or raises MkDocs' PluginError naming what failed."""
+
+    def __init__(self, cache: Cache, notebooks: list[Path], copies: dict[Path, Path]) -> None:
+        self.copies = copies
+        self.error: BaseException | None = None
+        self.done: dict[Path, Path] = {}
+        self.thread = threading.Thread(target=self._run, args=(cache, notebooks), name="notebooks")
+        self.thread.start()
+
+    def _run(self, cache: Cache, notebooks: list[Path]) -> None:
+        try:
+            self.done = cache.ensure(notebooks)
+        except BaseException as exc:  # raised in the build's thread by wait()
+            self.error = exc
+
+    def wait(self) -> None:
+        self.thread.join()
+        from mkdocs.exceptions import PluginError
+
+        if isinstance(self.error, RuntimeError):
+            raise PluginError(str(self.error)) from None
+        if self.error is not None:
+            raise self.error
+        moved = [str(nb) for nb, copy in self.copies.items() if self.done.get(nb) != copy]
+        if moved:  # a notebook changed while it ran: its copy is under another key
+            raise PluginError(f"notebooks changed while the build ran them: {moved}")
 
 
 def environment_version(name: str) -> str:

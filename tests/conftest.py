@@ -3,16 +3,27 @@
 With CI set (as .ci/run does), a test that would be skipped fails instead: a tool that is
 missing in CI is a broken set-up, not a reason to pass.
 
-`make test` runs the suite on every core with pytest-xdist (``-n auto --dist loadgroup``). Tests
-that share an expensive session fixture go to one worker together, so that it is made once: the
-tests of the built site (the strict build, which the browser tests serve) form the group "site",
-and the snippet tests (which share one run of each snippet) the group "snippets".
+`make test` runs the suite on every core with pytest-xdist (``-n auto --dist loadgroup``). The
+site is built once per run however many workers share it: the strict build (which the tests of
+the built site read and the browser tests serve) and the offline build are started in the
+background as soon as a worker has collected a test that needs one (the first worker to get
+there starts it; see SharedBuild), while the workers run the other tests, which come first; the
+tests of the built site come last and spread over every worker. One HTTP server serves the
+strict build to all of them, from the process that started the run (pytest_configure), so that
+its port, which site_url names, is known before the build. The snippet tests (which share one
+run of each snippet) stay on one worker: the xdist group "snippets".
 """
 
+from __future__ import annotations
+
 import functools
+import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -34,16 +45,160 @@ def pytest_runtest_makereport(item, call):
 
 REPO = Path(__file__).resolve().parents[1]
 SITE_FIXTURES = {"strict_build", "site", "offline_site"}
+STRICT_FIXTURES = {"strict_build", "site"}
+
+
+def _needs(item) -> set[str]:
+    """The builds a test needs: "strict" (the browser layer serves it), "offline"."""
+    names = set(getattr(item, "fixturenames", ()))
+    path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
+    needs = set()
+    if names & STRICT_FIXTURES or (path.startswith("browser/") and "offline_site" not in names):
+        needs.add("strict")
+    if "offline_site" in names:
+        needs.add("offline")
+    return needs
 
 
 def pytest_itemcollected(item):
     """The xdist group of each test, set as it is collected (pytest-xdist reads the groups in its
     own pytest_collection_modifyitems, which would run before a conftest's)."""
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
-    if SITE_FIXTURES & set(getattr(item, "fixturenames", ())) or path.startswith("browser/"):
-        item.add_marker(pytest.mark.xdist_group("site"))
-    elif path.startswith("snippets/"):
+    if path.startswith("snippets/") and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
         item.add_marker(pytest.mark.xdist_group("snippets"))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """The tests of a built site last, and in each part the slow ones first, so that no worker is
+    left with a long test at the end (a stable sort: every worker collects the same order); the
+    builds they need started now, in the background, while the other tests run."""
+    items.sort(key=lambda item: (bool(_needs(item)), item.get_closest_marker("slow") is None))
+    if config.option.collectonly:
+        return
+    for name in sorted(set().union(*map(_needs, items))):
+        SharedBuild.of(config, name).start()
+
+
+def _shared_root(config) -> Path:
+    """A folder of this run that every worker sees: the run's basetemp (a worker's is a
+    subfolder of it, named after the worker)."""
+    base = config._tmp_path_factory.getbasetemp()
+    return base.parent if hasattr(config, "workerinput") else base
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the signature is http.server's
+        pass
+
+
+_server: ThreadingHTTPServer | None = None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    """In the process that starts the run (the only one without xdist): the HTTP server of the
+    strict build, on a free port of 127.0.0.1, serving from now on (a 404 until the site is built)."""
+    global _server
+    if hasattr(config, "workerinput"):
+        return
+    root = _shared_root(config)
+    site = root / "strict" / "site"
+    _server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    threading.Thread(target=_server.serve_forever, name="site-server", daemon=True).start()
+    (root / "site-server.json").write_text(json.dumps({"port": _server.server_address[1]}), encoding="utf-8")
+
+
+def pytest_unconfigure(config):
+    """In the process that started the run, once every worker is done: a build still running
+    (the run was interrupted) is stopped, and the server closed."""
+    global _server
+    if hasattr(config, "workerinput") or _server is None:
+        return
+    for name in SharedBuild.NAMES:
+        SharedBuild.of(config, name).stop()
+    _server.shutdown()
+    _server.server_close()
+    _server = None
+
+
+# Runs `mkdocs build` (argv) in REPO and writes {returncode, stdout, stderr} to a JSON file, whole.
+_BUILD_SCRIPT = """
+import json, os, subprocess, sys
+result_path, argv = sys.argv[1], json.loads(sys.argv[2])
+try:
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    result = {"returncode": p.returncode, "stdout": p.stdout, "stderr": p.stderr}
+except subprocess.TimeoutExpired as exc:
+    result = {"returncode": None, "stdout": str(exc.stdout or ""), "stderr": f"timed out after 600 s: {exc}"}
+with open(result_path + ".tmp", "w", encoding="utf-8") as f:
+    json.dump(result, f)
+os.replace(result_path + ".tmp", result_path)
+"""
+
+
+@dataclass(frozen=True)
+class SharedBuild:
+    """One `mkdocs build --strict` of the repository for the whole run, whichever worker asks:
+    the first to call start() (an exclusive create of ``started``) runs it in the background, in
+    its own process group; every process then reads its result from ``result.json``."""
+
+    NAMES = ("strict", "offline")
+    folder: Path  # <run's basetemp>/<name>/: site/, started, pid, result.json
+    env: dict
+
+    @classmethod
+    def of(cls, config, name: str) -> SharedBuild:
+        root = _shared_root(config)
+        if name == "strict":
+            port = json.loads((root / "site-server.json").read_text(encoding="utf-8"))["port"]
+            env = {"SITE_URL": f"http://127.0.0.1:{port}/"}  # the site as published: notebooks executed
+        else:  # `make offline`: meant to be opened from disk. Its notebooks are not executed
+            # (what the offline tests check, links, search and the playground from disk, is the
+            # same with or without their outputs, and the strict build executes them all).
+            env = {"OFFLINE": "true", "NOTEBOOKS_EXECUTE": "false"}
+        return cls(root / name, env)
+
+    @property
+    def site(self) -> Path:
+        return self.folder / "site"
+
+    @property
+    def cmd(self) -> list[str]:
+        return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(self.site)]
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            os.close(os.open(self.folder / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return  # another worker started it
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **self.env}
+        if "NOTEBOOKS_EXECUTE" not in self.env:
+            env.pop("NOTEBOOKS_EXECUTE", None)
+        script = [sys.executable, "-c", _BUILD_SCRIPT, str(self.folder / "result.json"), json.dumps(self.cmd)]
+        proc = subprocess.Popen(script, cwd=REPO, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+        (self.folder / "pid").write_text(str(proc.pid), encoding="utf-8")
+
+    def result(self, timeout: float = 900) -> subprocess.CompletedProcess:
+        """The build's outcome, once it has finished (started here if no one has)."""
+        self.start()
+        path = self.folder / "result.json"
+        deadline = time.monotonic() + timeout
+        while not path.is_file():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{' '.join(self.cmd)} (env {self.env}) gave no result in {timeout:.0f} s")
+            time.sleep(0.2)
+        result = json.loads(path.read_text(encoding="utf-8"))
+        return subprocess.CompletedProcess(self.cmd, result["returncode"], result["stdout"], result["stderr"])
+
+    def stop(self) -> None:
+        pid = self.folder / "pid"
+        if pid.is_file() and not (self.folder / "result.json").is_file():
+            try:
+                os.killpg(int(pid.read_text(encoding="utf-8")), signal.SIGTERM)
+            except ProcessLookupError:
+                pass
 
 
 def pytest_sessionstart(session):
@@ -64,30 +219,19 @@ class Build:
     base_url: str  # its site_url: http://127.0.0.1:PORT/, where the browser tests serve it
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature is http.server's
-        pass
+@pytest.fixture(scope="session")
+def strict_build(pytestconfig) -> Build:
+    """`mkdocs build --strict` of the repository, once per run (SharedBuild): every notebook is
+    executed in it, which is most of its time. The tests that read the built site share it, and the
+    browser tests serve it (the run's server, pytest_configure), so site_url is the address it is
+    served at."""
+    build = SharedBuild.of(pytestconfig, "strict")
+    return Build(build.result(), build.site, build.env["SITE_URL"])
 
 
 @pytest.fixture(scope="session")
-def site_server(tmp_path_factory: pytest.TempPathFactory):
-    """(the folder the site is built into, an HTTP server for it bound to a free port on 127.0.0.1,
-    not serving yet): the port is known before the build, so that site_url can name it."""
-    site = tmp_path_factory.mktemp("site") / "site"
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    yield site, httpd
-    httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def strict_build(site_server) -> Build:
-    """`mkdocs build --strict` of the repository, once per session: every notebook is executed
-    in it, which is most of its time. The tests that read the built site share it, and the browser
-    tests serve it (tests/browser/conftest.py), so site_url is the address it is served at."""
-    site, httpd = site_server
-    base_url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": base_url}
-    env.pop("NOTEBOOKS_EXECUTE", None)  # the site as published: notebooks executed
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
-    return Build(proc, site, base_url)
+def offline_build(pytestconfig) -> tuple[SharedBuild, subprocess.CompletedProcess]:
+    """`OFFLINE=true mkdocs build --strict` of the repository, once per run (SharedBuild), and how
+    it ended; tests/browser/conftest.py's offline_site checks that it succeeded."""
+    build = SharedBuild.of(pytestconfig, "offline")
+    return build, build.result()

@@ -1,6 +1,6 @@
 """Fixtures for the browser layer: the built site, served on 127.0.0.1, and Debian's Chromium.
 
-One build and one browser per session: the build is the session's strict build
+One build per run and one browser per worker: the build is the run's strict build
 (tests/conftest.py), served by a threaded http.server on a free port. The port is taken before
 the build so that site_url (SITE_URL) matches the server, which Material's instant navigation
 needs (it follows only links found in sitemap.xml, whose entries come from site_url).
@@ -11,10 +11,6 @@ turns that skip into a failure).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,16 +19,6 @@ import pytest
 from publish.chromium import CHROMIUM, CHROMIUM_ARGS  # the browser and flags make bench uses too
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def mkdocs_build(site_dir: Path, **env: str) -> None:
-    """`mkdocs build --strict` of the repository into site_dir, with extra environment variables."""
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
-    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
-    proc = subprocess.run(cmd, cwd=REPO, env=full_env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, (
-        f"{' '.join(cmd)} (env {env}) failed with exit code {proc.returncode}:\n{proc.stdout}{proc.stderr}"
-    )
 
 
 @dataclass(frozen=True)
@@ -53,28 +39,25 @@ class Site:
 
 
 @pytest.fixture(scope="session")
-def site(strict_build, site_server) -> Site:
-    """The session's strict build (tests/conftest.py), served on 127.0.0.1 at its site_url."""
+def site(strict_build) -> Site:
+    """The run's strict build (tests/conftest.py), served on 127.0.0.1 at its site_url by the run's
+    server (the same for every worker)."""
     proc = strict_build.proc
     assert proc.returncode == 0, (
         f"mkdocs build --strict failed with exit code {proc.returncode}:\n{proc.stdout}{proc.stderr}"
     )
-    _, httpd = site_server
-    thread = threading.Thread(target=httpd.serve_forever, name="site-server", daemon=True)
-    thread.start()
-    yield Site(dir=strict_build.dir, base_url=strict_build.base_url)
-    httpd.shutdown()
-    thread.join(timeout=5)
+    return Site(dir=strict_build.dir, base_url=strict_build.base_url)
 
 
 @pytest.fixture(scope="session")
-def offline_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The OFFLINE=true build (`make offline`), meant to be opened from disk. Its notebooks are not
-    executed (NOTEBOOKS_EXECUTE=false): what the offline test checks, links and search from disk, is
-    the same with or without their outputs, and the session's strict build executes them all."""
-    site_dir = tmp_path_factory.mktemp("site-offline") / "site"
-    mkdocs_build(site_dir, OFFLINE="true", NOTEBOOKS_EXECUTE="false")
-    return site_dir
+def offline_site(offline_build) -> Path:
+    """The OFFLINE=true build (`make offline`), meant to be opened from disk, once per run
+    (tests/conftest.py, which says why its notebooks are not executed)."""
+    build, proc = offline_build
+    assert proc.returncode == 0, (
+        f"{' '.join(build.cmd)} (env {build.env}) failed with exit code {proc.returncode}:\n{proc.stdout}{proc.stderr}"
+    )
+    return build.site
 
 
 @pytest.fixture(scope="session")

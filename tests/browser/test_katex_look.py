@@ -35,6 +35,7 @@ def site_formulas(site) -> dict[tuple[str, bool], list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_server_html_is_katex_in_chromium(page: Page, site):
     formulas = site_formulas(site)
     assert len(formulas) > 100, f"only {len(formulas)} distinct formulas on the site"

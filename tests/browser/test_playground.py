@@ -897,6 +897,7 @@ def sixteen_by_sixteen() -> dict:
             "scale": True, "causal": True, "projections": "identity", "decimals": 3}  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious(site, browser, scheme):
     """All of axe's rules in the light scheme, its colour rules in the dark (slate) one, on the default

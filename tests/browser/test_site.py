@@ -205,6 +205,7 @@ def test_site_has_every_nav_page(site):
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
 
 
+@pytest.mark.slow
 def test_every_page_is_clean(new_context, site):
     """No console error, no request off the machine (nor for KaTeX's script), math rendered when
     the site was built, no serious axe violation.
