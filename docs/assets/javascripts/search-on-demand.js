@@ -1,22 +1,5 @@
-// Material's search, loaded when the reader first opens it instead of on every page load.
-//
-// Material's bundle starts its search worker (assets/javascripts/workers/search.*.min.js, 40 kB)
-// and downloads the search index (search/search_index.json, 220 kB: the text of every page) as soon
-// as a page loads, whether or not the reader ever searches: a third of an article page's bytes. This
-// script runs just before the bundle (overrides/main.html) and holds both back until the search
-// opens: the reader presses / or s, clicks or tabs into the search box, or taps the search icon
-// (all of which check Material's #__search toggle or focus its input). Then the index request goes
-// out, the worker starts, and Material's search carries on exactly as before: its results show
-// "Initializing search" until the index is in, then the query typed so far is run.
-//
-// What is held back, and nothing else:
-// - over http(s), the XMLHttpRequest for search/search_index.json: opened by Material at once, sent
-//   when the search opens (from disk, file://, Material itself already waits for the search to open
-//   before it loads the index, search/search_index.js);
-// - the search worker: `new Worker(...)` with the worker's URL gets a stand-in that starts the
-//   real worker (from disk: the iframe-worker shim's) when the search opens.
-// A page opened from a search result (?h=terms, search.highlight) highlights the terms with the
-// index's settings: there both load at once, as without this script.
+// Material's search index and search worker, loaded when the reader first opens the search instead
+// of on every page load. Why and how: overrides/main.html, which runs this file before the bundle.
 (function () {
   "use strict";
 
