@@ -28,7 +28,7 @@ import re
 import jinja2
 from bs4 import BeautifulSoup, Comment, NavigableString
 
-from publish import jupyter_config, katex_math
+from publish import code_markup, jupyter_config, katex_math
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
@@ -128,7 +128,7 @@ def clean(html: str, notebook: str | None = None) -> str:
     _mark_math(soup)
     if notebook:
         _download_link(soup, notebook)
-    return str(soup)
+    return code_markup.unwrap_plain_spans(str(soup))  # lighter, looks the same (see the module)
 
 
 def _download_link(soup: BeautifulSoup, name: str) -> None:

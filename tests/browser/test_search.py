@@ -62,3 +62,50 @@ def test_the_index_leaves_out_outputs_tables_figures_and_exercises(site):
     assert api and all(d.get("boost") == 0.2 for d in api)
     # What every page downloads (was 273 kB before outputs, tables and exercises left it)
     assert len(json.dumps(index, ensure_ascii=False).encode()) < 240_000
+
+
+INDEX = "search/search_index.json"
+WORKER = "assets/javascripts/workers/search."
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("how", ["slash", "click"])
+def test_the_index_loads_when_the_search_opens(site, new_context, how):
+    """A page load asks for neither the search index (220 kB) nor the search worker
+    (assets/javascripts/search-on-demand.js holds them back); opening the search, by its keyboard
+    shortcut or a click in the box, asks for both, and the search then finds pages."""
+    context = new_context()
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    page = context.new_page()
+    page.goto(site.base_url + "masking/", wait_until="networkidle")
+    page.wait_for_timeout(500)  # late requests: Material asked for both at once
+    asked = [u for u in requests if INDEX in u or WORKER in u]
+    assert asked == [], f"the page load asked for {asked} before the search was opened"
+    assert page.evaluate("() => document.querySelector('.md-search-result__meta').textContent.trim()") == (
+        "Initializing search"
+    )
+    if how == "slash":
+        page.keyboard.press("/")
+    else:
+        page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").press_sequentially("causal")
+    links = page.locator(".md-search-result__item > a.md-search-result__link")
+    links.first.wait_for()
+    assert [u for u in requests if u == site.base_url + INDEX] == [site.base_url + INDEX]
+    assert [u for u in requests if WORKER in u], f"no request for the search worker: {requests}"
+    base = urllib.parse.urlsplit(site.base_url).path
+    first = urllib.parse.urlsplit(links.first.evaluate("a => a.href")).path.removeprefix(base)
+    assert first == FIRST["causal"], f"searching 'causal' after opening the search: first result {first}"
+
+
+@pytest.mark.browser
+def test_a_page_opened_from_a_result_highlights_the_terms(site, new_context):
+    """search.highlight: a result's link carries the terms (?h=); the page it opens needs the index's
+    settings to mark them, so there the index loads at once."""
+    page = new_context().new_page()
+    page.goto(site.base_url + "masking/?h=causal")
+    marks = page.locator("article mark")
+    marks.first.wait_for()
+    texts = marks.all_inner_texts()  # a mark in a hidden element has no inner text
+    assert {t.lower() for t in texts if t} == {"causal"}, texts

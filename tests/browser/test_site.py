@@ -439,6 +439,8 @@ def test_offline_build_works_from_disk(new_context, offline_site: Path):
     context = new_context()
     recorder = Recorder(allowed_origin="file")
     recorder.attach(context)
+    requested: list[str] = []
+    context.on("request", lambda r: requested.append(r.url))
     page = context.new_page()
     page.goto((offline_site / "index.html").as_uri())
     expect(page.locator(".md-content h1").first).to_be_visible()
@@ -455,10 +457,14 @@ def test_offline_build_works_from_disk(new_context, offline_site: Path):
     page.wait_for_url((offline_site / other).resolve().as_uri())
     expect(page.locator(".md-content h1").first).to_be_visible()
     # Search works from disk: the index is inlined in search_index.js and the worker shimmed.
+    # Neither loads before the search opens (assets/javascripts/search-on-demand.js).
+    search_files = ("search/search_index.js", "assets/javascripts/workers/search.")
+    assert not [u for u in requested if any(f in u for f in search_files)], requested
     # Typed, not filled: Material reads the query on keyup (and again once the index is ready).
     page.locator("input.md-search__input").press_sequentially("attention")
     results = page.locator(".md-search-result__item")
     expect(results.first).to_be_visible()
+    assert all(any(f in u for u in requested) for f in search_files), requested
     assert not (problems := recorder.take()), report(problems)
 
 
