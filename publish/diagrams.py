@@ -148,7 +148,8 @@ def multi_head() -> Diagram:
     D.boxes.append(Box("QKV", ("Q, K, V = X·W_Q, X·W_K, X·W_V", f"{shape(n, st.Q.shape[1])} each"), cx, 100, w=270))
     D.arrows.append(Arrow("X", "QKV", shape(n, d_model)))
     for k, x in enumerate(xs, 1):
-        cols = f"columns {(k - 1) * d_head + 1} to {k * d_head}"
+        first, last = (k - 1) * d_head + 1, k * d_head
+        cols = f"columns {first} and {last}" if last == first + 1 else f"columns {first} to {last}"
         D.boxes.append(Box(f"split{k}", (f"head {k}: Q{k}, K{k}, V{k}", cols), x, 200, w=150, kind="data"))
         formula = f"softmax(Q{k}·K{k}ᵀ ÷ √{d_head})·V{k}"
         D.boxes.append(Box(f"head{k}", (f"head {k} attends", formula), x, 300, w=150))
