@@ -148,7 +148,8 @@ def multi_head() -> Diagram:
     D.boxes.append(Box("QKV", ("Q, K, V = X·W_Q, X·W_K, X·W_V", f"{shape(n, st.Q.shape[1])} each"), cx, 100, w=270))
     D.arrows.append(Arrow("X", "QKV", shape(n, d_model)))
     for k, x in enumerate(xs, 1):
-        cols = f"columns {(k - 1) * d_head + 1} to {k * d_head}"
+        first, last = (k - 1) * d_head + 1, k * d_head
+        cols = f"columns {first} and {last}" if last == first + 1 else f"columns {first} to {last}"
         D.boxes.append(Box(f"split{k}", (f"head {k}: Q{k}, K{k}, V{k}", cols), x, 200, w=150, kind="data"))
         formula = f"softmax(Q{k}·K{k}ᵀ ÷ √{d_head})·V{k}"
         D.boxes.append(Box(f"head{k}", (f"head {k} attends", formula), x, 300, w=150))
@@ -311,23 +312,105 @@ def _box_svg(b: Box) -> str:
     return f'<g class="dg-node" data-node="{_attr(b.id)}">{shape_}{"".join(texts)}</g>'
 
 
-def _arrow_svg(D: Diagram, a: Arrow) -> str:
+LABEL_H = 14.0  # px: the height a shape label takes, FONT - 1 plus a little
+
+
+def _segments(D: Diagram) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    """Every straight piece of line in the picture, with the arrow (or link) it belongs to."""
+    out = []
+    for a in D.arrows:
+        (sx, sy), (tx, ty) = _ends(D, a)
+        points = [(sx, sy), *a.path, (tx, ty)]
+        out += [(f"{a.src}>{a.dst}", p, q) for p, q in zip(points, points[1:], strict=False)]
+    for src, dst in D.lines:
+        out.append((f"{src}-{dst}", _anchor(D.box(src), "top"), _anchor(D.box(dst), "bottom")))
+    return out
+
+
+def _crosses(p, q, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment p-q passes through the rectangle (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    (px, py), (qx, qy) = p, q
+    t0, t1 = 0.0, 1.0  # Liang-Barsky clipping
+    for d, lo, hi, start in ((qx - px, x0, x1, px), (qy - py, y0, y1, py)):
+        if abs(d) < 1e-9:
+            if not lo <= start <= hi:
+                return False
+            continue
+        a, b = (lo - start) / d, (hi - start) / d
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+        if t0 > t1:
+            return False
+    return True
+
+
+def _overlaps(r, s) -> bool:
+    return r[0] < s[2] and s[0] < r[2] and r[1] < s[3] and s[1] < r[3]
+
+
+def _label_places(D: Diagram) -> dict[int, tuple[float, float, str]]:
+    """Where each arrow's shape label goes: (x, y, text-anchor), keyed by the arrow's index.
+
+    An arrow along a path has its label beside the path's long side, a flat arrow between two
+    boxes side by side above it. Any other arrow's label goes beside the arrow, clear of its own
+    line: the first of these places that touches no other line, no box and no label already
+    placed: right of the middle, left of it, then the same a third of the way from either end."""
+    segments = _segments(D)
+    boxes = [(b.x - b.w / 2, b.y, b.x + b.w / 2, b.y + b.h) for b in D.boxes]
+    placed: list[tuple[float, float, float, float]] = []
+    places: dict[int, tuple[float, float, str]] = {}
+    for i, a in enumerate(D.arrows):
+        if not a.label:
+            continue
+        (sx, sy), (tx, ty) = _ends(D, a)
+        w = _width(a.label) * 0.95
+        if a.path:
+            places[i] = (a.path[0][0] + 6, (a.path[0][1] + a.path[-1][1]) / 2, "start")
+        elif a.side and abs(sy - ty) < 1:
+            places[i] = ((sx + tx) / 2, sy - 8, "middle")
+        if i in places:
+            x, y, anchor = places[i]
+            x0 = x - w / 2 if anchor == "middle" else x
+            placed.append((x0, y - LABEL_H / 2, x0 + w, y + LABEL_H / 2))
+            continue
+
+        candidates = []
+        for t in (0.5, 1 / 3, 2 / 3):
+            y = sy + (ty - sy) * t
+            xs = (_x_at(sx, sy, tx, ty, y - LABEL_H / 2), _x_at(sx, sy, tx, ty, y + LABEL_H / 2))
+            candidates.append((max(xs) + 6, y, "start"))
+            candidates.append((min(xs) - 6, y, "end"))
+        own = f"{a.src}>{a.dst}"
+        others = [(p, q) for key, p, q in segments if key != own]
+        rects = [_label_rect(c, w) for c in candidates]
+        clear = [
+            not any(_crosses(p, q, r) for p, q in others) and not any(_overlaps(r, o) for o in boxes + placed)
+            for r in rects
+        ]
+        k = clear.index(True) if True in clear else 0
+        places[i] = candidates[k]
+        placed.append(rects[k])
+    return places
+
+
+def _x_at(sx: float, sy: float, tx: float, ty: float, y: float) -> float:
+    """The x of the line from (sx, sy) to (tx, ty) at height y."""
+    return sx if abs(ty - sy) < 1e-9 else sx + (tx - sx) * (y - sy) / (ty - sy)
+
+
+def _label_rect(place: tuple[float, float, str], w: float) -> tuple[float, float, float, float]:
+    x, y, anchor = place
+    x0 = x if anchor == "start" else x - w
+    return (x0, y - LABEL_H / 2, x0 + w, y + LABEL_H / 2)
+
+
+def _arrow_svg(D: Diagram, a: Arrow, place: tuple[float, float, str] | None = None) -> str:
     (sx, sy), (tx, ty) = _ends(D, a)
     points = [(sx, sy), *a.path, (tx, ty)]  # a path leaves sideways, runs along, comes back in
     d = "M" + " L".join(f"{x:g},{y:g}" for x, y in points)
     body = f'<path d="{d}" fill="none" stroke="currentColor" stroke-width="1.3" marker-end="url(#{ARROW_ID})"/>'
-    if a.label:
-        if a.path:
-            lx, ly = a.path[0][0] + 6, (a.path[0][1] + a.path[-1][1]) / 2
-            anchor = "start"
-        elif a.side and abs(sy - ty) < 1:
-            lx, ly, anchor = (sx + tx) / 2, sy - 8, "middle"
-        else:
-            # beside the middle of the arrow; above it if the arrow is flatter than steep
-            lx, ly = (sx + tx) / 2 + 6, (sy + ty) / 2
-            anchor = "start"
-            if abs(tx - sx) > abs(ty - sy):
-                ly -= 10
+    if a.label and place:
+        lx, ly, anchor = place
         body += (
             f'<text class="dg-shape" x="{lx:g}" y="{ly:g}" text-anchor="{anchor}" dominant-baseline="central" '
             f'fill="currentColor" font-size="{FONT - 1}">{_text(a.label)}</text>'
@@ -359,15 +442,18 @@ def describe(D: Diagram) -> str:
 
 def svg(D: Diagram) -> str:
     """The diagram as one line of inline SVG (see the module's docstring)."""
+    places = _label_places(D)
     right = max(b.x + b.w / 2 for b in D.boxes)
+    left = min([b.x - b.w / 2 for b in D.boxes] + [x - _width(t) / 2 for x, _, t in D.notes if t])
+    for i, (lx, _, anchor) in places.items():
+        w = _width(D.arrows[i].label) * 0.95
+        x0 = {"start": lx, "end": lx - w, "middle": lx - w / 2}[anchor]
+        right, left = max(right, x0 + w), min(left, x0)
     for a in D.arrows:
-        if a.path or a.label:
-            (sx, _), (tx, _) = _ends(D, a)
-            lx = (a.path[0][0] if a.path else (sx + tx) / 2) + 6
-            right = max(right, lx + _width(a.label) * 0.95)
+        if a.path:
+            right = max(right, a.path[0][0])
     for x, _, note in D.notes:
         right = max(right, x + _width(note) / 2)
-    left = min([b.x - b.w / 2 for b in D.boxes] + [x - _width(t) / 2 for x, _, t in D.notes if t])
     bottom = max(b.y + b.h for b in D.boxes) + (40 if any(not a.dst for a in D.arrows) else 10)
     shift = 8 - min(left, 8)
     width, height = math.ceil(right + shift + 8), math.ceil(bottom)
@@ -383,7 +469,10 @@ def svg(D: Diagram) -> str:
     )
     body = [defs]
     body += [_line_svg(D, s, t) for s, t in D.lines]
-    body += [_arrow_svg(D, a).replace(f"url(#{ARROW_ID})", f"url(#{ARROW_ID}-{D.name})") for a in D.arrows]
+    body += [
+        _arrow_svg(D, a, places.get(i)).replace(f"url(#{ARROW_ID})", f"url(#{ARROW_ID}-{D.name})")
+        for i, a in enumerate(D.arrows)
+    ]
     body += [_box_svg(b) for b in D.boxes]
     body += [
         f'<text class="dg-note" x="{x:g}" y="{y:g}" text-anchor="middle" fill="currentColor"'

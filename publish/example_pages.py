@@ -414,6 +414,7 @@ def index(every: list[examples.Example]) -> str:
         "| Example | Tokens | Size | Projections | Scaled | Mask |",
         "|---|---|---|---|---|---|",
     ]
+    P = _PROJECTIONS_SHOWN  # the legend names them as the table shows them
     for ex in in_reading_order(every):
         n, d = ex.E.shape
         projections = _PROJECTIONS_SHOWN[ex.projections]
@@ -440,10 +441,11 @@ def index(every: list[examples.Example]) -> str:
             "",
             "- **Tokens**: the words, in order.",
             "- **Size**: n × d_model, the number of tokens × the width of an embedding.",
-            "- **Projections**: where the queries, keys and values come from. *none*: the embeddings "
-            "themselves, softmax(X·Xᵀ)·X, as on the first page; *identity*: Q = X·W_Q with identity "
-            "matrices, which changes nothing; *random*: seeded random matrices, like an untrained "
-            "model's; *given*: matrices written in the spec file.",
+            "- **Projections**: where the queries, keys and values come from, with the spec file's word "
+            "for it in code type. *none*: the embeddings themselves, Q = K = V = X, so softmax(X·Xᵀ)·X, "
+            f"as on the first page (`none`); *{P['identity']}*: Q = X·W_Q with identity matrices, which "
+            f"changes nothing (`identity`); *{P['random']}*: drawn from a seeded generator, like an untrained model's "
+            f"(`random`); *{P['given']}*: W_Q, W_K and W_V written in the spec file (`given`).",
             "- **Scaled**: whether the scores are divided by √d_k before the softmax.",
             "- **Mask**: *causal* when each token may look only at itself and the tokens before it; "
             "*none* when every token sees every token.",

@@ -102,8 +102,10 @@ def _encoding_heatmap() -> str:
     title = f"sinusoidal positional encoding, positions 0 to {n - 1} at d = {d}"
     P = sinusoidal_positional_encoding(n, d)
     rows = [str(p) for p in range(n)]
-    figure = heatmap(P, rows, _dims(d), DECIMALS, title=title, row_title="position", col_title="column", scale=SIGNED)
-    return figure + "\n"
+    figure = heatmap(P, rows, _dims(d), DECIMALS, title=title, row_title="position", col_title="entry", scale=SIGNED)
+    # Wider than a phone's column: it keeps its size (and its text stays readable) and scrolls
+    # sideways in Material's scrolling box, which scrollable.js marks with the edge shadow.
+    return f'<div class="md-typeset__scrollwrap figure-scroll">\n{figure}\n</div>\n'
 
 
 @generated("positional_encoding/accuracy.md")

@@ -33,10 +33,10 @@ def positional_encoding(n, d):
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
     i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, d/2): the even columns 2i
     angle = pos / torch.pow(10000.0, i2 / d)  # (n, d/2)
-    P = torch.zeros((n, d), dtype=torch.float64)
-    P[:, 0::2] = torch.sin(angle)
-    P[:, 1::2] = torch.cos(angle)
-    return P
+    PE = torch.zeros((n, d), dtype=torch.float64)
+    PE[:, 0::2] = torch.sin(angle)
+    PE[:, 1::2] = torch.cos(angle)
+    return PE
 
 
 class AttentionClassifier(torch.nn.Module):
@@ -48,12 +48,12 @@ class AttentionClassifier(torch.nn.Module):
         self.W_K = torch.nn.Linear(d, d, bias=False, dtype=torch.float64)
         self.W_V = torch.nn.Linear(d, d, bias=False, dtype=torch.float64)
         self.classify = torch.nn.Linear(d, 2, dtype=torch.float64)
-        self.P = positional_encoding(3, d)  # (3, d)
+        self.PE = positional_encoding(3, d)  # (3, d)
 
     def forward(self, ids):  # (B, 3)
         X = self.embed(ids)  # (B, 3, d)
         if self.positional:
-            X = X + self.P  # each position gets its own pattern
+            X = X + self.PE  # each position gets its own pattern
         Q, K, V = self.W_Q(X), self.W_K(X), self.W_V(X)  # (B, 3, d) each
         A = torch.softmax(Q @ K.transpose(1, 2) / Q.shape[-1] ** 0.5, dim=-1)  # (B, 3, 3)
         return self.classify((A @ V).mean(dim=1))  # mean over the words (B, d) -> logits (B, 2)

@@ -12,10 +12,10 @@ def positional_encoding(n, d):
     pos = np.arange(n)[:, None]  # (n, 1)
     i2 = np.arange(0, d, 2)[None, :]  # (1, d/2): the even columns 2i
     angle = pos / np.power(10000.0, i2 / d)  # (n, d/2)
-    P = np.zeros((n, d))
-    P[:, 0::2] = np.sin(angle)  # even columns: sine
-    P[:, 1::2] = np.cos(angle)  # odd columns: cosine
-    return P
+    PE = np.zeros((n, d))
+    PE[:, 0::2] = np.sin(angle)  # even columns: sine
+    PE[:, 1::2] = np.cos(angle)  # odd columns: cosine
+    return PE
 
 
 def self_attention(sentence):

@@ -12,10 +12,10 @@ def positional_encoding(n, d):
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
     i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, d/2): the even columns 2i
     angle = pos / torch.pow(10000.0, i2 / d)  # (n, d/2)
-    P = torch.zeros((n, d), dtype=torch.float64)
-    P[:, 0::2] = torch.sin(angle)  # even columns: sine
-    P[:, 1::2] = torch.cos(angle)  # odd columns: cosine
-    return P
+    PE = torch.zeros((n, d), dtype=torch.float64)
+    PE[:, 0::2] = torch.sin(angle)  # even columns: sine
+    PE[:, 1::2] = torch.cos(angle)  # odd columns: cosine
+    return PE
 
 
 def self_attention(sentence):

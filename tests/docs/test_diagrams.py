@@ -150,6 +150,88 @@ def test_diagram_fits_a_phone_column_at_its_own_size(name, i):
     assert sizes and min(sizes) >= MIN_FONT, (name, sorted(sizes))
 
 
+LABEL_CHAR = 0.6  # em: a generous width per character of a shape label (12 px: 7.2 px)
+
+
+def label_rects(root) -> list[tuple[dict, tuple[float, float, float, float]]]:
+    """Each arrow's shape label with the rectangle its text takes, estimated from its length."""
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        text = g.find(f"{SVG}text") if g.get("class") == "dg-edge" else None
+        if text is None:
+            continue
+        size = float(text.get("font-size") or root.get("font-size"))
+        x, y, w = float(text.get("x")), float(text.get("y")), len(text.text) * LABEL_CHAR * size
+        x0 = {"start": x, "end": x - w, "middle": x - w / 2}[text.get("text-anchor")]
+        out.append(
+            ({"from": g.get("data-from"), "to": g.get("data-to"), "label": text.text}, (x0, y - 6, x0 + w, y + 6))
+        )
+    return out
+
+
+def crosses(points, rect, steps: int = 200) -> bool:
+    """Whether the polyline through points passes through rect (sampled every few tenths of a px)."""
+    x0, y0, x1, y1 = rect
+    for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
+        for k in range(steps + 1):
+            x, y = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
+            if x0 < x < x1 and y0 < y < y1:
+                return True
+    return False
+
+
+def overlap(r, s) -> bool:
+    return r[0] < s[2] and s[0] < r[2] and r[1] < s[3] and s[1] < r[3]
+
+
+def label_clashes(root) -> list[str]:
+    """Every shape label that a line (its own arrow's too), a box or another label runs through."""
+    clashes = []
+    boxes = nodes(root)
+    placed = label_rects(root)
+    for k, (edge, rect) in enumerate(placed):
+        name = f"{edge['label']!r} ({edge['from']} to {edge['to'] or 'the output'})"
+        for other in edges(root):
+            if crosses(other["points"], rect):  # its own arrow included: a label sits beside it
+                clashes.append(f"{name} crosses the arrow {other['from']} to {other['to'] or 'the output'}")
+        clashes += [f"{name} covers the box {b}" for b, n in boxes.items() if overlap(rect, n["box"])]
+        clashes += [f"{name} covers the label {o['label']!r}" for o, r in placed[k + 1 :] if overlap(rect, r)]
+    return clashes
+
+
+@pytest.mark.parametrize(("name", "i"), all_roots())
+def test_shape_labels_are_clear_of_other_lines_boxes_and_labels(name, i):
+    """A shape label sits beside its own arrow, on no arrow, box or other label (before, the label
+    of K into the scores crossed its own line, and the split into two heads the other head's)."""
+    assert label_clashes(parse_all(name)[i]) == []
+
+
+def test_a_label_in_the_way_is_moved_and_a_clash_is_caught():
+    """Two arrows converging on one box, as Q and K on the scores: the label of the second is put
+    on the far side of its line, clear of the first; the same labels drawn where the first of the
+    candidates is (right of each arrow's middle) are caught by the check above."""
+    D = diagrams.Diagram("converge", "a test")
+    D.boxes += [
+        diagrams.Box("a", ("a",), 58, 100, w=100, h=58),
+        diagrams.Box("b", ("b",), 166, 100, w=100, h=58),
+        diagrams.Box("s", ("s",), 112, 210),
+    ]
+    D.arrows += [diagrams.Arrow("a", "s", "3 × 4"), diagrams.Arrow("b", "s", "3 × 4")]
+    root = ET.fromstring(diagrams.svg(D))
+    assert label_clashes(root) == []
+    # The old place, right of the middle of each arrow (raised if flat), puts b's label on its line.
+    naive = ET.fromstring(diagrams.svg(D))
+    for g in naive.iter(f"{SVG}g"):
+        text = g.find(f"{SVG}text") if g.get("class") == "dg-edge" else None
+        if text is not None:
+            path = g.find(f"{SVG}path").get("d")
+            (sx, sy), (tx, ty) = [tuple(map(float, p.split(","))) for p in re.findall(r"-?[\d.]+,-?[\d.]+", path)]
+            text.set("x", str((sx + tx) / 2 + 6))
+            text.set("y", str((sy + ty) / 2 - 10))
+            text.set("text-anchor", "start")
+    assert any("crosses the arrow" in c for c in label_clashes(naive)), label_clashes(naive)
+
+
 def test_a_diagram_too_wide_for_a_phone_is_refused():
     wide = diagrams.Diagram("wide", "a test")
     wide.boxes += [diagrams.Box("a", ("a",), 100, 10), diagrams.Box("b", ("b",), 300, 10)]
