@@ -109,17 +109,3 @@ def test_math_is_rendered_when_the_site_is_built(strict_build):
             assert any(h.endswith("assets/vendor/katex/katex.min.css") for h in css), f"{rel} has math but {css}"
     assert formulas > 300, f"only {formulas} formulas on the whole site: is arithmatex still configured?"
     assert not list(site.rglob("katex*.js")) and not list(site.rglob("auto-render*"))
-
-
-def test_a_pytorch_twin_is_left_out_of_the_search_index_but_not_a_script_without_one():
-    from publish.search_exclude import _mark_twins
-
-    html = (
-        '<span class="filename">a_numpy.py</span><pre><code>x</code></pre>'
-        '<span class="filename">a_torch.py</span><pre><code>y</code></pre>'
-        '<span class="filename">train_torch.py</span><pre><code>z</code></pre>'
-    )
-    out = _mark_twins(html)
-    assert '<span class="filename">a_torch.py</span><pre data-search-exclude="twin">' in out
-    assert '<span class="filename">a_numpy.py</span><pre>' in out
-    assert '<span class="filename">train_torch.py</span><pre>' in out
