@@ -17,12 +17,12 @@ SENTENCES = ("dog_bites_man", "man_bites_dog")  # the examples the page encodes
 
 
 def with_positions(slug: str) -> dict[str, np.ndarray]:
-    """The example ``slug`` with its positions encoded: the encoding "P" (n, d), "X" = E + P
-    (n, d), the "scores" X·Xᵀ (n, n), the "weights" (n, n), the "output" (n, d), and the
+    """The example ``slug`` with its positions encoded: the encoding "PE" (n, d), "X" = the
+    embeddings + PE (n, d), the "scores" X·Xᵀ (n, n), the "weights" (n, n), the "output" (n, d), and the
     outputs' "mean" over the words (d,). ValueError for an unknown slug."""
     ex = examples.load(slug)  # ValueError naming the slug if there is no such example
     n, d = ex.E.shape
-    P = sinusoidal_positional_encoding(n, d)  # (n, d)
-    X = ex.E + P  # (n, d)
+    PE = sinusoidal_positional_encoding(n, d)  # (n, d)
+    X = ex.E + PE  # (n, d)
     output, weights = scaled_dot_product_attention(X, X, X, scale=1.0)  # (n, d), (n, n)
-    return {"P": P, "X": X, "scores": scores(X, X), "weights": weights, "output": output, "mean": output.mean(axis=0)}
+    return {"PE": PE, "X": X, "scores": scores(X, X), "weights": weights, "output": output, "mean": output.mean(axis=0)}

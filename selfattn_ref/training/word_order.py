@@ -112,7 +112,7 @@ class AttentionClassifier(torch.nn.Module):
         self.W_K = torch.nn.Linear(d, d, bias=False, dtype=torch.float64)
         self.W_V = torch.nn.Linear(d, d, bias=False, dtype=torch.float64)
         self.classify = torch.nn.Linear(d, len(LABELS), dtype=torch.float64)
-        self.register_buffer("P", sinusoidal_positional_encoding(SENTENCE_LENGTH, d))  # (3, d)
+        self.register_buffer("PE", sinusoidal_positional_encoding(SENTENCE_LENGTH, d))  # (3, d)
 
     def attention(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(output (B, n, d), weights (B, n, n)) of the attention layer for token ids (B, n)."""
@@ -123,7 +123,7 @@ class AttentionClassifier(torch.nn.Module):
             raise ValueError(f"ids must hold sentences of {SENTENCE_LENGTH} words, got shape {tuple(ids.shape)}")
         X = self.embed(ids)  # (B, n, d)
         if self.positional:
-            X = X + self.P  # (B, n, d) + (n, d)
+            X = X + self.PE  # (B, n, d) + (n, d)
         Q, K, V = self.W_Q(X), self.W_K(X), self.W_V(X)  # (B, n, d) each
         A = torch.softmax(Q @ K.transpose(1, 2) / Q.shape[-1] ** 0.5, dim=-1)  # (B, n, n)
         return A @ V, A

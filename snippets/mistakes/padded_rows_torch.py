@@ -18,6 +18,6 @@ wrong = output.mean(dim=0)               # WRONG: the [PAD] row joins the averag
 # --8<-- [end:math]
 
 for token, row in zip(tokens, output.tolist(), strict=True):
-    print(f"output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")
+    print(f"Output({token}) = [" + ", ".join(f"{x:.4f}" for x in row) + "]")
 print("sentence vector, real rows only: [" + ", ".join(f"{x:.4f}" for x in right.tolist()) + "]")
 print("sentence vector, every row:      [" + ", ".join(f"{x:.4f}" for x in wrong.tolist()) + "]")

@@ -160,7 +160,7 @@ def test_the_models_attention_is_the_packages(runs):
         out, weights = model.attention(ids)
     np.testing.assert_allclose(out.numpy(), expected_out.numpy(), rtol=0, atol=1e-12)
     np.testing.assert_allclose(weights.numpy(), expected_weights.numpy(), rtol=0, atol=1e-12)
-    np.testing.assert_array_equal(model.P.numpy(), tref.sinusoidal_positional_encoding(3, wo.D_MODEL).numpy())
+    np.testing.assert_array_equal(model.PE.numpy(), tref.sinusoidal_positional_encoding(3, wo.D_MODEL).numpy())
 
 
 # --- reproducibility -----------------------------------------------------------------------------------
