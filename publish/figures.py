@@ -10,12 +10,15 @@ indented inside a tab or an admonition), with ``role="img"`` and an ``aria-label
 every number it shows, and a ``<title>``. Every cell prints its value at the page's rounding,
 formatted by :func:`publish.fmt.cell` as in the table beside it.
 
-Colours, one palette per Material scheme: each cell carries both of its fills and both of its
-text colours as CSS custom properties (``--hm-l``, ``--hm-lt`` for the light scheme, ``--hm-d``,
-``--hm-dt`` for the dark one), and extra.css picks the pair of the scheme in use, so a figure
-follows the palette toggle at once (the figures need the site's CSS). The fills are interpolated
-in OKLab between a few stops; the text of a cell is black or white, whichever contrasts more
-with its fill, which is always at least sqrt(21) = 4.58:1 (WCAG AA asks 4.5:1). Labels use
+Colours, one palette per Material scheme: each cell carries both of its fills as CSS custom
+properties (``--l`` for the light scheme, ``--d`` for the dark one), and its text colours as
+classes on the cell's group, written only where they differ from the usual pair (black text on
+the light scheme, white on the dark one): ``hm-w`` for white text on the light scheme, ``hm-k``
+for black text on the dark one. extra.css picks the fill and text of the scheme in use, so a
+figure follows the palette toggle at once (the figures need the site's CSS). A cell is kept
+short, since a page can show a few hundred of them: its box is a ``<path>``, its text has no class.
+The fills are interpolated in OKLab between a few stops; the text of a cell is black or white,
+whichever contrasts more with its fill, which is always at least sqrt(21) = 4.58:1 (WCAG AA asks 4.5:1). Labels use
 ``currentColor``: the page's own text colour. The figures are kept out of the search index
 (``data-search-exclude``): their numbers are in the tables beside them.
 """
@@ -165,8 +168,15 @@ def _width(s: str) -> float:
     return len(str(s)) * CHAR
 
 
-def _cell_style(light: str, dark: str) -> str:
-    return f"--hm-l:{light};--hm-lt:{text_on(light)};--hm-d:{dark};--hm-dt:{text_on(dark)}"
+def _fills(light: str, dark: str) -> str:
+    """The style of a shape filled ``light`` on the light scheme and ``dark`` on the dark one."""
+    return f"--l:{light};--d:{dark}"
+
+
+def _ink_classes(light: str, dark: str) -> str:
+    """The class attribute (or nothing) that gives a cell on these fills its text colours."""
+    classes = [c for c, odd in (("hm-w", text_on(light) == WHITE), ("hm-k", text_on(dark) == BLACK)) if odd]
+    return f' class="{" ".join(classes)}"' if classes else ""
 
 
 def _svg(width: float, height: float, label: str, title: str, body: list[str], cls: str) -> str:
@@ -187,7 +197,7 @@ def _legend(scale: Scale, x: float, y: float) -> list[str]:
         v = scale.vmin + (scale.vmax - scale.vmin) * (k + 0.5) / steps
         light, dark = scale.fill(v, "light"), scale.fill(v, "dark")
         out.append(
-            f'<rect class="hm-fill" style="{_cell_style(light, dark)}" x="{x + k * width / steps:g}" y="{y:g}" '
+            f'<rect class="hm-fill" style="{_fills(light, dark)}" x="{x + k * width / steps:g}" y="{y:g}" '
             f'width="{width / steps:g}" height="{height:g}"/>'
         )
     out.append(
@@ -253,11 +263,11 @@ def heatmap(
             light, dark = scale.fill(M[i, j], "light"), scale.fill(M[i, j], "dark")
             x = x0 + j * cw
             cells.append(
-                f'<g style="{_cell_style(light, dark)}">'
-                f'<rect class="hm-fill hm-cell" x="{x + 1:g}" y="{y + 1:g}" width="{cw - 2:g}" height="{ch - 2:g}"/>'
-                f'<text class="hm-ink" x="{x + cw / 2:g}" y="{y + ch / 2:g}">{_text(texts[i][j])}</text></g>'
+                f'<g style="{_fills(light, dark)}"{_ink_classes(light, dark)}>'
+                f'<path d="M{x + 1:g} {y + 1:g}h{cw - 2:g}v{ch - 2:g}H{x + 1:g}z"/>'
+                f'<text x="{x + cw / 2:g}" y="{y + ch / 2:g}">{_text(texts[i][j])}</text></g>'
             )
-    body += ['<g text-anchor="middle" dominant-baseline="central">', *cells, "</g>"]
+    body += ['<g class="hm-cells" text-anchor="middle" dominant-baseline="central">', *cells, "</g>"]
     legend_y = y0 + len(rows) * ch + 10
     body += _legend(scale, x0, legend_y)
     width = max(x0 + len(cols) * cw, x0 + 150) + 2
@@ -296,7 +306,7 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
             body.append(
                 f'<text x="{lw - 8:g}" y="{y + bar_h / 2:g}" text-anchor="end" dominant-baseline="central" '
                 f'fill="currentColor">{_text(label)}</text>'
-                f'<rect class="hm-fill" style="{_cell_style(BAR["light"], BAR["dark"])}" x="{lw:g}" y="{y:g}" '
+                f'<rect class="hm-fill" style="{_fills(BAR["light"], BAR["dark"])}" x="{lw:g}" y="{y:g}" '
                 f'width="{max(axis * p, 1.0):g}" height="{bar_h:g}"/>'
                 f'<text x="{lw + axis * p + 6:g}" y="{y + bar_h / 2:g}" dominant-baseline="central" '
                 f'fill="currentColor">{_text(shown)}</text>'
