@@ -10,14 +10,18 @@ indented inside a tab or an admonition), with ``role="img"`` and an ``aria-label
 every number it shows, and a ``<title>``. Every cell prints its value at the page's rounding,
 formatted by :func:`publish.fmt.cell` as in the table beside it.
 
-Colours, one palette per Material scheme: each cell carries both of its fills and both of its
-text colours as CSS custom properties (``--hm-l``, ``--hm-lt`` for the light scheme, ``--hm-d``,
-``--hm-dt`` for the dark one), and extra.css picks the pair of the scheme in use, so a figure
-follows the palette toggle at once (the figures need the site's CSS). The fills are interpolated
-in OKLab between a few stops; the text of a cell is black or white, whichever contrasts more
-with its fill, which is always at least sqrt(21) = 4.58:1 (WCAG AA asks 4.5:1). Labels use
-``currentColor``: the page's own text colour. The figures are kept out of the search index
-(``data-search-exclude``): their numbers are in the tables beside them.
+Colours, one palette per Material scheme: each cell carries both of its fills as CSS custom
+properties (``--l`` for the light scheme, ``--d`` for the dark one), and its text colours as
+classes on the cell's group, written only where they differ from the usual pair (black text on
+the light scheme, white on the dark one): ``hm-w`` for white text on the light scheme, ``hm-k``
+for black text on the dark one. extra.css picks the fill and text of the scheme in use, so a
+figure follows the palette toggle at once (the figures need the site's CSS). A cell is kept
+short, since a page can show a few hundred of them: its box is a ``<path>``, its text has no class.
+The fills are interpolated in OKLab between a few stops; the text of a cell is black or white,
+whichever contrasts more with its fill, which is always at least sqrt(21) = 4.58:1 (WCAG AA asks
+4.5:1). Labels use ``currentColor`` (the ``<svg>``'s fill, which its texts inherit): the page's
+own text colour. The figures are kept out of the search index (``data-search-exclude``): their
+numbers are in the tables beside them.
 """
 
 from __future__ import annotations
@@ -165,8 +169,15 @@ def _width(s: str) -> float:
     return len(str(s)) * CHAR
 
 
-def _cell_style(light: str, dark: str) -> str:
-    return f"--hm-l:{light};--hm-lt:{text_on(light)};--hm-d:{dark};--hm-dt:{text_on(dark)}"
+def _fills(light: str, dark: str) -> str:
+    """The style of a shape filled ``light`` on the light scheme and ``dark`` on the dark one."""
+    return f"--l:{light};--d:{dark}"
+
+
+def _ink_classes(light: str, dark: str) -> str:
+    """The class attribute (or nothing) that gives a cell on these fills its text colours."""
+    classes = [c for c, odd in (("hm-w", text_on(light) == WHITE), ("hm-k", text_on(dark) == BLACK)) if odd]
+    return f' class="{" ".join(classes)}"' if classes else ""
 
 
 def _svg(width: float, height: float, label: str, title: str, body: list[str], cls: str) -> str:
@@ -174,7 +185,7 @@ def _svg(width: float, height: float, label: str, title: str, body: list[str], c
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" role="img" aria-label="{_attr(label)}" '
         'data-search-exclude="" '
-        f'width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-size="{FONT}">'
+        f'width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-size="{FONT}" fill="currentColor">'
         f"<title>{_text(title)}</title>" + "".join(body) + "</svg>"
     )
 
@@ -182,25 +193,22 @@ def _svg(width: float, height: float, label: str, title: str, body: list[str], c
 def _legend(scale: Scale, x: float, y: float) -> list[str]:
     """A colour bar of 20 steps, 140 px wide, with its end and middle values under it."""
     steps, width, height = 20, 140.0, 10.0
+    step = width / steps
     out = ['<g class="hm-legend">']
     for k in range(steps):
         v = scale.vmin + (scale.vmax - scale.vmin) * (k + 0.5) / steps
         light, dark = scale.fill(v, "light"), scale.fill(v, "dark")
-        out.append(
-            f'<rect class="hm-fill" style="{_cell_style(light, dark)}" x="{x + k * width / steps:g}" y="{y:g}" '
-            f'width="{width / steps:g}" height="{height:g}"/>'
-        )
+        out.append(f'<path style="{_fills(light, dark)}" d="M{x + k * step:g} {y:g}h{step:g}v{height:g}h-{step:g}z"/>')
     out.append(
         f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" fill="none" '
         'stroke="currentColor" stroke-opacity="0.4"/>'
     )
+    out.append('<g text-anchor="middle">')
     for t in scale.ticks:
         tx = x + width * (t - scale.vmin) / (scale.vmax - scale.vmin)
         label = cell(t, 1, is_integral([t])).replace("-", "−")
-        out.append(
-            f'<text x="{tx:g}" y="{y + height + FONT + 2:g}" text-anchor="middle" fill="currentColor">{label}</text>'
-        )
-    out.append("</g>")
+        out.append(f'<text x="{tx:g}" y="{y + height + FONT + 2:g}">{label}</text>')
+    out.append("</g></g>")
     return out
 
 
@@ -233,31 +241,28 @@ def heatmap(
     lw = max(_width(r) for r in [*rows, row_title + " ↓"]) + 10
     top = 2 * (FONT + 6)  # the column title, then the column labels
     x0, y0 = lw, top
+    # Labels are in the page's text colour (the <svg>'s fill); each group sets their alignment.
     body = [
-        f'<text x="{x0:g}" y="{FONT:g}" fill="currentColor">{_text(col_title)} →</text>',
-        f'<text x="{x0 - 8:g}" y="{top - 6:g}" text-anchor="end" fill="currentColor">{_text(row_title)} ↓</text>',
+        f'<text x="{x0:g}" y="{FONT:g}">{_text(col_title)} →</text>',
+        f'<text x="{x0 - 8:g}" y="{top - 6:g}" text-anchor="end">{_text(row_title)} ↓</text>',
+        '<g text-anchor="middle">',
+        *(f'<text x="{x0 + (j + 0.5) * cw:g}" y="{top - 6:g}">{_text(c)}</text>' for j, c in enumerate(cols)),
+        '</g><g text-anchor="end" dominant-baseline="central">',
+        *(f'<text x="{x0 - 8:g}" y="{y0 + (i + 0.5) * ch:g}">{_text(r)}</text>' for i, r in enumerate(rows)),
+        "</g>",
     ]
-    for j, c in enumerate(cols):
-        body.append(
-            f'<text x="{x0 + (j + 0.5) * cw:g}" y="{top - 6:g}" text-anchor="middle" '
-            f'fill="currentColor">{_text(c)}</text>'
-        )
     cells = []  # in a group that centres their text
-    for i, r in enumerate(rows):
+    for i in range(len(rows)):
         y = y0 + i * ch
-        body.append(
-            f'<text x="{x0 - 8:g}" y="{y + ch / 2:g}" text-anchor="end" dominant-baseline="central" '
-            f'fill="currentColor">{_text(r)}</text>'
-        )
         for j in range(len(cols)):
             light, dark = scale.fill(M[i, j], "light"), scale.fill(M[i, j], "dark")
             x = x0 + j * cw
             cells.append(
-                f'<g style="{_cell_style(light, dark)}">'
-                f'<rect class="hm-fill hm-cell" x="{x + 1:g}" y="{y + 1:g}" width="{cw - 2:g}" height="{ch - 2:g}"/>'
-                f'<text class="hm-ink" x="{x + cw / 2:g}" y="{y + ch / 2:g}">{_text(texts[i][j])}</text></g>'
+                f'<g style="{_fills(light, dark)}"{_ink_classes(light, dark)}>'
+                f'<path d="M{x + 1:g} {y + 1:g}h{cw - 2:g}v{ch - 2:g}H{x + 1:g}z"/>'
+                f'<text x="{x + cw / 2:g}" y="{y + ch / 2:g}">{_text(texts[i][j])}</text></g>'
             )
-    body += ['<g text-anchor="middle" dominant-baseline="central">', *cells, "</g>"]
+    body += ['<g class="hm-cells" text-anchor="middle" dominant-baseline="central">', *cells, "</g>"]
     legend_y = y0 + len(rows) * ch + 10
     body += _legend(scale, x0, legend_y)
     width = max(x0 + len(cols) * cw, x0 + 150) + 2
@@ -285,7 +290,7 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
     lw = max(_width(label) for _, bs in groups for label, _ in bs) + 24
     body, y, described = [], 4.0, []
     for group, bs in groups:
-        body.append(f'<text x="0" y="{y + FONT:g}" font-weight="bold" fill="currentColor">{_text(group)}</text>')
+        body.append(f'<text x="0" y="{y + FONT:g}" font-weight="bold">{_text(group)}</text>')
         y += FONT + 8
         parts = []
         for label, p in bs:
@@ -294,12 +299,12 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
             shown = f"{num(100 * p, decimals)}%"
             parts.append(f"{label} {shown}")
             body.append(
-                f'<text x="{lw - 8:g}" y="{y + bar_h / 2:g}" text-anchor="end" dominant-baseline="central" '
-                f'fill="currentColor">{_text(label)}</text>'
-                f'<rect class="hm-fill" style="{_cell_style(BAR["light"], BAR["dark"])}" x="{lw:g}" y="{y:g}" '
+                f'<text x="{lw - 8:g}" y="{y + bar_h / 2:g}" text-anchor="end" dominant-baseline="central">'
+                f"{_text(label)}</text>"
+                f'<rect class="hm-fill" style="{_fills(BAR["light"], BAR["dark"])}" x="{lw:g}" y="{y:g}" '
                 f'width="{max(axis * p, 1.0):g}" height="{bar_h:g}"/>'
-                f'<text x="{lw + axis * p + 6:g}" y="{y + bar_h / 2:g}" dominant-baseline="central" '
-                f'fill="currentColor">{_text(shown)}</text>'
+                f'<text x="{lw + axis * p + 6:g}" y="{y + bar_h / 2:g}" dominant-baseline="central">'
+                f"{_text(shown)}</text>"
             )
             y += bar_h + gap
         described.append(f"{group}: " + ", ".join(parts))
@@ -309,7 +314,7 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
         x = lw + axis * t
         body.append(
             f'<line x1="{x:g}" y1="0" x2="{x:g}" y2="{y - 8:g}" stroke="currentColor" stroke-opacity="0.3"/>'
-            f'<text x="{x:g}" y="{y + FONT:g}" text-anchor="middle" fill="currentColor">{num(100 * t, 0)}%</text>'
+            f'<text x="{x:g}" y="{y + FONT:g}" text-anchor="middle">{num(100 * t, 0)}%</text>'
         )
     label = f"Bar chart of the {title}. " + "; ".join(described) + "."
     return _svg(lw + axis + 60, y + FONT + 6, label, f"Bar chart of the {title}", body, "barchart")

@@ -97,12 +97,14 @@ def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: 
 
 # -- figures ------------------------------------------------------------------------------------
 
+# Each cell: what Chromium paints, and the colours its markup asks for (publish/figures.py): the
+# fills --l and --d; the text black on light and white on dark unless the class hm-w or hm-k flips it.
 PAINTED_JS = """() => [...document.querySelectorAll('svg.heatmap')].filter((s) => s.checkVisibility())
-  .flatMap((s) => [...s.querySelectorAll('.hm-ink')].map((t) => ({
-    fill: getComputedStyle(t.previousElementSibling).fill,
-    ink: getComputedStyle(t).fill,
-    light: [t.parentElement.style.getPropertyValue('--hm-l'), t.parentElement.style.getPropertyValue('--hm-lt')],
-    dark: [t.parentElement.style.getPropertyValue('--hm-d'), t.parentElement.style.getPropertyValue('--hm-dt')],
+  .flatMap((s) => [...s.querySelectorAll('.hm-cells > g')].map((g) => ({
+    fill: getComputedStyle(g.querySelector('path')).fill,
+    ink: getComputedStyle(g.querySelector('text')).fill,
+    light: [g.style.getPropertyValue('--l'), g.classList.contains('hm-w') ? '#fff' : '#000'],
+    dark: [g.style.getPropertyValue('--d'), g.classList.contains('hm-k') ? '#000' : '#fff'],
   })))"""
 
 
@@ -127,3 +129,5 @@ def test_heatmaps_follow_the_palette_toggle(page: Page, site):
             want = [_hex(x) for x in c[key]]
             assert [fill, ink] == want, f"[{key}] painted {fill} / {ink}, the figure's {key} colours are {want}"
             assert contrast(fill, ink) >= 4.5, f"[{key}] {ink} on {fill}"
+        # Both text colours are painted on each scheme here: the classes hm-w and hm-k are in use.
+        assert {_hex(c["ink"]) for c in cells} == {"#000000", "#ffffff"}, f"[{key}] {cells}"

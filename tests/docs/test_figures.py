@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from publish import GENERATED
-from publish.figures import BACKGROUND, BAR, contrast
+from publish.figures import BACKGROUND, BAR, BLACK, WHITE, contrast, text_on
 from publish.fmt import cell, is_integral, num
 from publish.sources import masking, multi_head, positional_encoding, rnn_comparison
 from selfattn_ref import examples
@@ -71,11 +71,25 @@ def svg_of(relpath: str) -> ET.Element:
 
 
 def cells_of(svg: ET.Element) -> list[ET.Element]:
-    return [g for g in svg.iter(f"{SVG}g") if g.find(f"{SVG}text[@class='hm-ink']") is not None]
+    """The cells' groups, in reading order: each a box (a path) and its text."""
+    [group] = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "hm-cells"]
+    cells = list(group)
+    assert all([c.tag for c in g] == [f"{SVG}path", f"{SVG}text"] for g in cells), "a cell is not a path and a text"
+    return cells
 
 
 def styles(el: ET.Element) -> dict[str, str]:
     return dict(part.split(":", 1) for part in el.get("style", "").split(";") if part)
+
+
+def colours(g: ET.Element, scheme: str) -> tuple[str, str]:
+    """(fill, text colour) of a cell on a scheme, as extra.css paints them: the fill is the cell's
+    --l or --d; the text black on light and white on dark unless the class hm-w or hm-k says otherwise."""
+    classes = set((g.get("class") or "").split())
+    assert classes <= {"hm-w", "hm-k"}, classes
+    if scheme == "light":
+        return styles(g)["--l"], WHITE if "hm-w" in classes else BLACK
+    return styles(g)["--d"], BLACK if "hm-k" in classes else WHITE
 
 
 @pytest.mark.parametrize("relpath", sorted(REFERENCE))
@@ -97,7 +111,7 @@ def test_heatmap_prints_the_reference_at_the_pages_rounding(relpath):
     if relpath.endswith("_heatmap.md"):
         return  # the encoding's scale diverges from 0; the weights' below runs one way
     # Each cell's fill follows its value: the larger the weight, the darker on the light scheme.
-    fills = [styles(g)["--hm-l"] for g in cells_of(svg)]
+    fills = [colours(g, "light")[0] for g in cells_of(svg)]
     darkness = [contrast(fills[i], "#ffffff") for i in np.argsort(M.ravel(), kind="stable")]
     assert all(a <= b + 1e-9 for a, b in zip(darkness, darkness[1:], strict=False)), f"{relpath}: {fills}"
 
@@ -117,12 +131,21 @@ def test_heatmap_matches_the_table_beside_it(relpath):
 @pytest.mark.parametrize("relpath", sorted(REFERENCE))
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_cell_reads_in_both_schemes(relpath, scheme):
-    key = {"light": ("--hm-l", "--hm-lt"), "dark": ("--hm-d", "--hm-dt")}[scheme]
     svg = svg_of(relpath)
     for g in cells_of(svg):
-        s = styles(g)
-        ratio = contrast(s[key[0]], s[key[1]])
-        assert ratio >= 4.5, f"{relpath} [{scheme}]: {s[key[1]]} on {s[key[0]]} is {ratio:.2f}:1"
+        fill, ink = colours(g, scheme)
+        assert ink == text_on(fill), f"{relpath} [{scheme}]: {ink} on {fill}, not the colour that contrasts more"
+        ratio = contrast(fill, ink)
+        assert ratio >= 4.5, f"{relpath} [{scheme}]: {ink} on {fill} is {ratio:.2f}:1"
+
+
+def test_cells_use_both_text_colours_in_both_schemes():
+    """Both text colours show on each scheme somewhere, so the classes hm-w and hm-k are in use
+    (and checked above): white on the darker light-scheme fills, black on the lighter dark ones."""
+    inks = {
+        scheme: {colours(g, scheme)[1] for r in REFERENCE for g in cells_of(svg_of(r))} for scheme in ("light", "dark")
+    }
+    assert inks == {"light": {BLACK, WHITE}, "dark": {BLACK, WHITE}}, inks
 
 
 def test_bars_are_visible_on_both_backgrounds():
