@@ -1,0 +1,144 @@
+"""MkDocs hook (overrides/hooks/page_weight.py, once the site is built): the site's copies of KaTeX's
+fonts, assets/vendor/katex/fonts/*.woff2, cut to the characters that the site's math shows.
+
+A page with math downloads each KaTeX font its formulas use whole (Main-Regular 26 kB, AMS-Regular
+28 kB, Math-Italic 16 kB, ...), though the site's math draws a few dozen of their characters. After
+the build, when every page is written, this collects every character of the text of KaTeX's HTML
+(``<span class="katex-html">``, not the MathML beside it, which no KaTeX font draws) in every page
+and in the site's scripts and data files (where the playground could keep prerendered labels, as
+publish/katex_css.py scans them), and subsets each font to that one set, plus the space and the
+no-break space, plus the whole script (Latin letters, digits, Greek) of any letter in it (see
+``SCRIPTS``): a character that one font's formulas need is kept in every font, which costs little
+and needs no knowledge of which KaTeX class picks which font. The subset keeps every glyph's
+advance width, the fonts' vertical metrics (hhea, OS/2), every OpenType layout feature and the
+legacy kern table and the hinting, so that what is kept is drawn and placed as before; KaTeX sizes
+its boxes from its own CSS, not from the font files. Each subset font is checked (it maps every
+character that the whole font mapped and that the site uses, with the same advance widths) before
+it replaces the site's copy; a font that fontTools cannot subset, or whose subset fails the check,
+stops the build with an error naming it, and its copy is left whole.
+
+The vendored files in docs/ are not touched; the site's copies are rewritten by the build that
+wrote them, and a build without the hook (Zensical) ships the whole fonts, heavier, not different.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+FONTS = Path("assets/vendor/katex/fonts")
+ALWAYS = frozenset(" \u00a0")  # the space and the no-break space, which KaTeX writes between boxes
+# Whole scripts kept when the math uses one of their letters: FreeType's auto-hinter (Chromium on
+# Linux) sets a font's blue zones and stem widths for a script from reference letters of it (Latin
+# "THEZOCQS", "xzroesc", ...; Greek "ΒΔΖΞΘΟ", "αειοπστω", ...), so a font without them would draw the
+# letters it keeps a pixel differently.
+SCRIPTS = (
+    frozenset(range(0x30, 0x3A)) | frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)),  # Latin, digits
+    frozenset(range(0x370, 0x400)),  # Greek and Coptic
+)
+_JS_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[\"'\\/])")
+
+
+class _KatexText(HTMLParser):
+    """The characters of the text inside ``<span class="katex-html">`` elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.chars: set[str] = set()
+        self._depth = 0  # open spans since (and including) the katex-html span; 0 outside
+
+    def handle_starttag(self, tag, attrs):
+        if tag != "span":
+            return
+        if self._depth:
+            self._depth += 1
+        elif "katex-html" in (dict(attrs).get("class") or "").split():
+            self._depth = 1
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._depth:
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.chars.update(data)
+
+
+def _unescape_js(text: str) -> str:
+    """``text`` with a JavaScript / JSON string's escapes (``\\"``, ``\\uXXXX``, ...) undone, so that
+    HTML kept in a string of a script reads as HTML."""
+    return _JS_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" else m.group(1), text)
+
+
+def used_characters(site: Path) -> set[str]:
+    """Every character of the text of KaTeX's HTML in the site's pages, scripts and data files, with
+    ``ALWAYS``; line breaks and tabs (white space of the markup) left out."""
+    chars: set[str] = set()
+    for path in sorted(site.rglob("*")):
+        if path.suffix in (".html", ".js", ".json") and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "katex-html" in text:
+                parser = _KatexText()
+                parser.feed(text if path.suffix == ".html" else _unescape_js(text))
+                parser.close()
+                chars |= parser.chars
+    return {c for c in chars if c >= " "} | ALWAYS
+
+
+def with_scripts(chars: set[str]) -> set[str]:
+    """``chars`` with every character of each of ``SCRIPTS`` that one of them is in."""
+    codes = {ord(c) for c in chars}
+    return chars | {chr(code) for script in SCRIPTS if not codes.isdisjoint(script) for code in script}
+
+
+def subset_woff2(data: bytes, chars: set[str], name: str) -> bytes:
+    """The woff2 font ``data`` cut to ``chars`` (glyphs that their layout rules reach included),
+    checked: every character of ``chars`` that the whole font maps is mapped to a glyph of the same
+    advance width. ``name`` names the font in the error raised when fontTools fails or the check does."""
+    from io import BytesIO
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    try:
+        whole = TTFont(BytesIO(data))
+        options = subset.Options(
+            layout_features=["*"],
+            name_IDs=["*"],
+            name_languages=["*"],
+            legacy_kern=True,
+            notdef_outline=True,
+            glyph_names=True,
+            flavor="woff2",
+        )
+        font = TTFont(BytesIO(data))
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=[ord(c) for c in chars])
+        subsetter.subset(font)
+        out = BytesIO()
+        font.save(out)
+        cut = TTFont(BytesIO(out.getvalue()))
+        whole_cmap, cut_cmap = whole.getBestCmap(), cut.getBestCmap()
+        whole_hmtx, cut_hmtx = whole["hmtx"], cut["hmtx"]
+    except Exception as e:
+        raise RuntimeError(f"KaTeX font {name}: fontTools could not subset it ({type(e).__name__}: {e})") from e
+    for code in sorted(ord(c) for c in chars):
+        if code in whole_cmap:
+            if code not in cut_cmap:
+                raise RuntimeError(f"KaTeX font {name}: its subset lost U+{code:04X} ({chr(code)!r})")
+            if cut_hmtx[cut_cmap[code]][0] != whole_hmtx[whole_cmap[code]][0]:
+                raise RuntimeError(f"KaTeX font {name}: its subset changed the advance width of U+{code:04X}")
+    return out.getvalue()
+
+
+def on_post_build(config) -> None:
+    site = Path(config["site_dir"])
+    fonts = sorted((site / FONTS).glob("*.woff2"))
+    if not fonts:
+        return
+    chars = with_scripts(used_characters(site))
+    for path in fonts:
+        cut = subset_woff2(path.read_bytes(), chars, path.name)
+        if len(cut) < path.stat().st_size:
+            path.write_bytes(cut)

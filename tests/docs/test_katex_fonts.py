@@ -1,0 +1,91 @@
+"""publish/katex_fonts.py cuts the site's copies of KaTeX's woff2 fonts to the characters of the site's
+KaTeX HTML; the vendored fonts stay whole, and a font fontTools cannot subset stops the build with its
+name and stays whole. The look under the subset fonts is checked in Chromium
+(tests/browser/test_katex_fonts_subset.py)."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from publish.katex_fonts import ALWAYS, FONTS, on_post_build, subset_woff2, used_characters, with_scripts
+
+REPO = Path(__file__).resolve().parents[2]
+VENDORED = REPO / "docs" / FONTS
+
+
+def cmap(data: bytes) -> dict[int, str]:
+    return TTFont(BytesIO(data)).getBestCmap()
+
+
+def test_the_characters_come_from_katex_html_in_pages_and_scripts(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text(
+        '<p>prose Q</p><span class="katex"><span class="katex-mathml"><math><mi>m</mi></math></span>'
+        '<span class="katex-html" aria-hidden="true"><span class="mord">x<span>&#x221E;</span></span>\n'
+        "<span>&nbsp;</span></span>after</span>",
+        encoding="utf-8",
+    )
+    (tmp_path / "app.js").write_text(
+        'el.innerHTML = "<span class=\\"katex-html\\"><span>\\u2211</span></span>z";', encoding="utf-8"
+    )
+    (tmp_path / "data.json").write_text('{"label": "<span class=\\"katex-html\\">\\"y</span>"}', encoding="utf-8")
+    (tmp_path / "notes.txt").write_text('<span class="katex-html">w</span>', encoding="utf-8")
+    assert used_characters(tmp_path) == {"x", "∞", "∑", '"', "y"} | ALWAYS
+
+
+def test_a_letter_brings_its_whole_script():
+    assert with_scripts({"α", "+", "∞"}) == {"+", "∞", *map(chr, range(0x370, 0x400))}
+    kept = with_scripts({"x", "1"})
+    assert set("0123456789ABCXYZabcxyz") <= kept and not kept & {"α", "+", "∑"}
+
+
+def test_a_subset_font_maps_what_is_asked_with_the_same_widths():
+    whole = (VENDORED / "KaTeX_Main-Regular.woff2").read_bytes()
+    cut = subset_woff2(whole, set("x+∞") | ALWAYS, "KaTeX_Main-Regular.woff2")
+    assert len(cut) < 0.5 * len(whole), (len(cut), len(whole))
+    before, after = TTFont(BytesIO(whole)), TTFont(BytesIO(cut))
+    kept = set(after.getBestCmap())
+    assert {ord(c) for c in "x+∞ \u00a0"} <= kept and ord("y") not in kept
+    for code in kept:
+        assert after["hmtx"][after.getBestCmap()[code]] == before["hmtx"][before.getBestCmap()[code]]
+    for table in ("hhea", "OS/2"):
+        for field in ("ascent", "descent", "lineGap", "sTypoAscender", "sTypoDescender", "usWinAscent", "usWinDescent"):
+            assert getattr(after[table], field, None) == getattr(before[table], field, None), (table, field)
+    assert after["head"].unitsPerEm == before["head"].unitsPerEm
+
+
+def test_a_font_fonttools_cannot_read_stops_the_build_and_stays_whole(tmp_path):
+    fonts = tmp_path / FONTS
+    fonts.mkdir(parents=True)
+    good = (VENDORED / "KaTeX_Main-Regular.woff2").read_bytes()
+    (fonts / "KaTeX_Main-Regular.woff2").write_bytes(good)
+    broken = good[: len(good) // 2]  # a truncated download
+    (fonts / "KaTeX_Size1-Regular.woff2").write_bytes(broken)
+    (tmp_path / "index.html").write_text('<span class="katex-html">x</span>', encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"^KaTeX font KaTeX_Size1-Regular\.woff2: fontTools could not subset it"):
+        on_post_build({"site_dir": str(tmp_path)})
+    assert (fonts / "KaTeX_Size1-Regular.woff2").read_bytes() == broken
+
+
+def test_the_built_site_ships_every_font_cut_to_its_math(strict_build):
+    assert strict_build.proc.returncode == 0, strict_build.proc.stderr[-2000:]
+    chars = used_characters(strict_build.dir)
+    assert set("(x)=∑∞−…") <= chars
+    vendored = sorted(VENDORED.glob("*.woff2"))
+    assert len(vendored) == 20
+    total_whole = total_cut = 0
+    for path in vendored:
+        whole, cut = path.read_bytes(), (strict_build.dir / FONTS / path.name).read_bytes()
+        total_whole, total_cut = total_whole + len(whole), total_cut + len(cut)
+        assert len(cut) < len(whole), path.name
+        wanted = {ord(c) for c in chars} & set(cmap(whole))
+        assert wanted <= set(cmap(cut)), (path.name, sorted(map(chr, wanted - set(cmap(cut)))))
+        assert cmap(cut) == cmap(subset_woff2(whole, with_scripts(chars), path.name)), path.name
+    main = cmap((strict_build.dir / FONTS / "KaTeX_Main-Regular.woff2").read_bytes())
+    assert {ord(c) for c in "0123456789()=+,.[]∞−…→≈⋅" + "\u00a0 "} <= set(main)
+    assert ord("∫") not in main and ord("Ω") in main  # no integral on the site; Greek is there (α)
+    assert total_cut < 0.75 * total_whole, (total_cut, total_whole)
