@@ -100,7 +100,7 @@ def compare(n: int, d: int, d_in: int | None = None) -> dict:
       RNN: x_t·W_xh n·d_in·d, h_{t-1}·W_hh n·d·d (every step, the first too)
       self-attention: x·W_Q, x·W_K, x·W_V 3·n·d_in·d,
                       Q·Kᵀ n·n·d, weights·V n·n·d
-    Not counted: biases, tanh, the division by √d, the softmax, an output
+    Not counted: biases, tanh, the division by √d_k, the softmax, an output
     projection. "Within tokens" products read one token; "between tokens" ones
     carry information from token to token. The longest path is the most updates
     (RNN state updates, or attention steps) on the way from one token's input to
