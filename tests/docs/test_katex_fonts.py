@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from publish.katex_fonts import ALWAYS, FONTS, on_post_build, subset_woff2, used_characters, with_scripts
+from publish.katex_fonts import (
+    ALWAYS,
+    FONTS,
+    cache_key,
+    cached_subset,
+    on_post_build,
+    subset_woff2,
+    used_characters,
+    with_scripts,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 VENDORED = REPO / "docs" / FONTS
@@ -67,8 +76,21 @@ def test_a_font_fonttools_cannot_read_stops_the_build_and_stays_whole(tmp_path):
     (fonts / "KaTeX_Size1-Regular.woff2").write_bytes(broken)
     (tmp_path / "index.html").write_text('<span class="katex-html">x</span>', encoding="utf-8")
     with pytest.raises(RuntimeError, match=r"^KaTeX font KaTeX_Size1-Regular\.woff2: fontTools could not subset it"):
-        on_post_build({"site_dir": str(tmp_path)})
+        on_post_build({"site_dir": str(tmp_path), "config_file_path": str(tmp_path / "mkdocs.yml")})
     assert (fonts / "KaTeX_Size1-Regular.woff2").read_bytes() == broken
+
+
+def test_a_subset_is_reused_for_the_same_font_and_characters_only(tmp_path):
+    whole = (VENDORED / "KaTeX_Size1-Regular.woff2").read_bytes()
+    cut = cached_subset(whole, {"(", ")"}, "KaTeX_Size1-Regular.woff2", tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [f"{cache_key(whole, {'(', ')'})}.woff2"]
+    # A planted entry under the key is what a second call returns: it did not subset again.
+    (tmp_path / f"{cache_key(whole, {'(', ')'})}.woff2").write_bytes(b"planted")
+    assert cached_subset(whole, {"(", ")"}, "KaTeX_Size1-Regular.woff2", tmp_path) == b"planted"
+    # Another character set, another key: a fresh subset, never the planted bytes.
+    again = cached_subset(whole, {"(", ")", "["}, "KaTeX_Size1-Regular.woff2", tmp_path)
+    assert again != b"planted" and again.startswith(b"wOF2") and cut.startswith(b"wOF2")
+    assert cache_key(whole, {"("}) != cache_key(whole + b"x", {"("})
 
 
 def test_the_built_site_ships_every_font_cut_to_its_math(strict_build):
