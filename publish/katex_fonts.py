@@ -29,10 +29,10 @@ wrote them, and a build without the hook (Zensical) ships the whole fonts, heavi
 from __future__ import annotations
 
 import hashlib
+import html
 import os
 import re
 import tempfile
-from html.parser import HTMLParser
 from pathlib import Path
 
 FONTS = Path("assets/vendor/katex/fonts")
@@ -49,29 +49,26 @@ SCRIPTS = (
 _JS_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[\"'\\/])")
 
 
-class _KatexText(HTMLParser):
-    """The characters of the text inside ``<span class="katex-html">`` elements."""
+_KATEX_HTML = re.compile(r'<span\b[^>]*\bclass="(?:[^"]*\s)?katex-html[\s"]')
+_SPAN = re.compile(r"<(/?)span\b[^>]*>")
+_TAG = re.compile(r"<[^>]*>")
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.chars: set[str] = set()
-        self._depth = 0  # open spans since (and including) the katex-html span; 0 outside
 
-    def handle_starttag(self, tag, attrs):
-        if tag != "span":
-            return
-        if self._depth:
-            self._depth += 1
-        elif "katex-html" in (dict(attrs).get("class") or "").split():
-            self._depth = 1
-
-    def handle_endtag(self, tag):
-        if tag == "span" and self._depth:
-            self._depth -= 1
-
-    def handle_data(self, data):
-        if self._depth:
-            self.chars.update(data)
+def _katex_text(text: str) -> set[str]:
+    """The characters of the text inside ``<span class="katex-html">`` elements (each up to the
+    ``</span>`` that closes it, counting the spans inside), character references read."""
+    chars: set[str] = set()
+    pos = 0
+    while m := _KATEX_HTML.search(text, pos):
+        depth, end = 0, len(text)
+        for tag in _SPAN.finditer(text, m.start()):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        chars.update(html.unescape(_TAG.sub("", text[m.start() : end])))
+        pos = end
+    return chars
 
 
 def _unescape_js(text: str) -> str:
@@ -88,10 +85,7 @@ def used_characters(site: Path) -> set[str]:
         if path.suffix in (".html", ".js", ".json") and path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             if "katex-html" in text:
-                parser = _KatexText()
-                parser.feed(text if path.suffix == ".html" else _unescape_js(text))
-                parser.close()
-                chars |= parser.chars
+                chars |= _katex_text(text if path.suffix == ".html" else _unescape_js(text))
     return {c for c in chars if c >= " "} | ALWAYS
 
 
