@@ -17,7 +17,7 @@ import pytest
 from test_katex_css_subset import LOOK_JS, SHOW_JS, site_formulas
 
 from publish.katex_css import CSS
-from publish.katex_fonts import FONTS, _KatexText, used_characters
+from publish.katex_fonts import FONTS, _katex_text, used_characters
 from publish.katex_math import in_page
 
 pytestmark = pytest.mark.browser
@@ -52,9 +52,8 @@ def test_formulas_look_the_same_under_the_whole_fonts(site, new_context):
     chars = used_characters(site.dir)
     extra = [in_page(tex, display) for tex, display in EXTRA]
     for tex, html in zip(EXTRA, extra, strict=True):
-        text = _KatexText()
-        text.feed(html)
-        assert text.chars <= chars, (tex, text.chars - chars)
+        text = _katex_text(html)
+        assert text <= chars, (tex, text - chars)
     formulas = [*site_formulas(site), *extra]
     url = site.base_url + "real-numbers/"
     whole_css = lambda route: route.fulfill(path=VENDOR / CSS, content_type="text/css")  # noqa: E731

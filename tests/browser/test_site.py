@@ -127,7 +127,7 @@ class Recorder:
     def attach(self, context: BrowserContext) -> None:
         context.on("request", self._request)
         context.on("response", self._response)
-        context.on("requestfailed", lambda r: self._add(r, f"request failed: {r.url} ({r.failure})"))
+        context.on("requestfailed", self._failed)
         context.on("console", self._console)
         context.on("weberror", lambda e: self._add(e, f"uncaught error: {e.error}"))
 
@@ -138,6 +138,14 @@ class Recorder:
         except Exception:  # a worker's request has no frame
             where = "(worker)"
         self.problems[where].append(problem)
+
+    def _failed(self, request: Request) -> None:
+        # Chromium asks for the favicon after the load event; going on to the next page cancels that
+        # request (net::ERR_ABORTED), which is the browser's doing, not the page's. A missing favicon
+        # is still seen: it answers 404 (_response).
+        if request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith("/favicon.png"):
+            return
+        self._add(request, f"request failed: {request.url} ({request.failure})")
 
     def _request(self, request: Request) -> None:
         parts = urlsplit(request.url)
