@@ -37,6 +37,7 @@ from pathlib import Path
 
 FONTS = Path("assets/vendor/katex/fonts")
 CACHE_DIR = Path(".cache") / "katex-fonts"  # under the folder of mkdocs.yml
+SUBSET_VERSION = b"2"  # how subset_woff2 cuts, part of the cache key: 2 = the vendored timestamp kept
 ALWAYS = frozenset(" \u00a0")  # the space and the no-break space, which KaTeX writes between boxes
 # Whole scripts kept when the math uses one of their letters: FreeType's auto-hinter (Chromium on
 # Linux) sets a font's blue zones and stem widths for a script from reference letters of it (Latin
@@ -115,7 +116,9 @@ def subset_woff2(data: bytes, chars: set[str], name: str) -> bytes:
             glyph_names=True,
             flavor="woff2",
         )
-        font = TTFont(BytesIO(data))
+        # The vendored font's timestamp kept: fontTools would write the time of the build into the
+        # 'head' table, so that the same font cut to the same characters came out different bytes.
+        font = TTFont(BytesIO(data), recalcTimestamp=False)
         subsetter = subset.Subsetter(options)
         subsetter.populate(unicodes=[ord(c) for c in chars])
         subsetter.subset(font)
@@ -138,7 +141,7 @@ def subset_woff2(data: bytes, chars: set[str], name: str) -> bytes:
 def cache_key(data: bytes, chars: set[str]) -> str:
     from fontTools import version as fonttools_version
 
-    digest = hashlib.sha256(data)
+    digest = hashlib.sha256(SUBSET_VERSION + b"\0" + data)
     digest.update(b"\0" + "".join(sorted(chars)).encode("utf-8") + b"\0" + fonttools_version.encode())
     return digest.hexdigest()
 
