@@ -736,8 +736,16 @@ def test_the_link_restores_the_whole_state(pg, site, browser):
     page.select_option("#pg-projections", "custom")
     page.fill("#pg-W_Q-1-2", "0.3")
     page.select_option("#pg-selected", "2")
-    page.wait_for_function("() => location.hash.startsWith('#s=')")
-    page.wait_for_timeout(400)  # the address follows 300 ms after the last change
+    # The address follows 300 ms after the last change: wait until it has not changed for 800 ms
+    # (timed by the page's own clock; a busy machine delays the update, a fixed wait was flaky).
+    page.wait_for_function(
+        """() => {
+          const w = (window.__addressWatch ||= { hash: location.hash, since: performance.now() });
+          if (w.hash !== location.hash) Object.assign(w, { hash: location.hash, since: performance.now() });
+          return location.hash.startsWith('#s=') && performance.now() - w.since > 800;
+        }""",
+        polling=100,
+    )
     url = page.url
     open_details(page)
     snapshot = """() => ({
