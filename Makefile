@@ -8,6 +8,9 @@ CHROMIUM ?= /usr/bin/chromium
 # CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
 # runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
 TORCH_INDEX_URL ?=
+# Material 9.7+ prints a banner on every build and serve (its end of life, MkDocs 2.0): noise in the
+# edit loop, and the migration it announces is planned (CONTRIBUTING.md, `make zensical`).
+export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help venv chromium serve test test-fast update example offline zensical build lint format lock clean vendor bench
 
