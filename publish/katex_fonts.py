@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import hashlib
 import html
-import os
 import re
-import tempfile
 from pathlib import Path
+
+from .files import atomic_write
 
 FONTS = Path("assets/vendor/katex/fonts")
 CACHE_DIR = Path(".cache") / "katex-fonts"  # under the folder of mkdocs.yml
@@ -152,11 +152,7 @@ def cached_subset(data: bytes, chars: set[str], name: str, folder: Path) -> byte
     if path.is_file():
         return path.read_bytes()
     cut = subset_woff2(data, chars, name)
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        f.write(cut)
-    os.replace(tmp, path)
+    atomic_write(path, cut)
     return cut
 
 

@@ -14,7 +14,6 @@ generated file whose place is taken by such a file stops the run before anything
 
 from __future__ import annotations
 
-import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 from selfattn_ref import examples
 
 from . import ROOT, SNIPPETS, producers, registry, snippets
+from .files import atomic_write
 
 
 class UpdateError(Exception):
@@ -188,16 +188,7 @@ def plan(
     return out
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+_atomic_write = atomic_write  # the name the commands and tests use
 
 
 def apply(p: Plan, verbose: bool = True) -> int:
