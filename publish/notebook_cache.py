@@ -27,13 +27,14 @@ import json
 import os
 import pathlib
 import platform
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import nbformat
+
+from publish.files import atomic_write
 
 KERNEL_PACKAGES = ("numpy", "torch", "ipykernel", "jupyter_client", "nbclient", "nbformat")
 CACHE_DIR = Path(".cache") / "notebooks"  # under the folder of mkdocs.yml
@@ -126,12 +127,10 @@ class Cache:
         )
         await client.async_execute()
         self.runs += 1
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # Written whole under a temporary name, then renamed: a reader never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            nbformat.write(nb, f)
-        os.replace(tmp, target)
+        # Written whole under a temporary name, then renamed: a reader never sees half a file
+        # (nbformat.write's text: nbformat.writes and a final newline).
+        text = nbformat.writes(nb)
+        atomic_write(target, text if text.endswith("\n") else text + "\n")
 
 
 def kernel_config():
