@@ -69,6 +69,9 @@ def load_page(browser, url: str, base: str) -> PageLoad:
         page = context.new_page()
         page.goto(url, wait_until="networkidle")
         page.wait_for_timeout(500)
+        # networkidle can come before the load event has ended on a busy machine (loadEventEnd
+        # still 0, which read as a 0 s load): wait until the entry has it.
+        page.wait_for_function("() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0")
         load_ms = page.evaluate(
             "() => { const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime; }"
         )
