@@ -22,15 +22,15 @@ adds classes when the page runs:
 - a rule whose selector list holds a vendor-prefixed pseudo-class or pseudo-element
   (``::-webkit-scrollbar``, ``::-ms-clear``) keeps its whole list if it keeps any of it: a browser
   drops a whole list that holds one selector it does not know, and a cut list could start to apply;
-- an ``@keyframes`` goes when its name is neither in a declaration left in the file nor a token of
+- an ``@keyframes`` goes when its name is neither in a rule left in the file nor a token of
   a script (an animation nothing can start).
 
-The rules and selectors that stay are written as they were (tinycss2 serialises what it parsed; it
-writes ``/**/`` between two tokens that could run together, four bytes, the same meaning), so the
-cascade is the same for every element the site can have. The source-map comment goes (the map no
-longer matches). The file in Material's package is not touched; the site's copy is rewritten by the
-build that wrote it, and a build without this hook (Zensical) ships the whole file: heavier, not
-different. Chromium compares the computed style of every element of a set of pages and states under
+The rules and selectors that stay are written as they were, byte for byte (tinycss2 finds the
+rules; their text is cut from the file, since tinycss2 would write an escape such as ``\\3c`` in a
+custom property back as ``<``, a different value to the browser), so the cascade is the same for
+every element the site can have. Comments between rules go. The file in Material's package is
+not touched; the site's copy is rewritten by the build that wrote it, and a build without this hook
+(Zensical) ships the whole file: heavier, not different. Chromium compares the computed style of every element of a set of pages and states under
 the cut and the whole file (tests/browser/test_material_css_look.py)."""
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import tinycss2
-from tinycss2 import ast
 
 STYLESHEETS = Path("assets/stylesheets")
 # Material's stylesheets as the build copies them from the theme (the hash is Material's).
@@ -178,82 +177,124 @@ def _prefixed(tokens: list) -> bool:
     return False
 
 
-def _strip(tokens: list) -> list:
-    while tokens and tokens[0].type in ("whitespace", "comment"):
-        tokens = tokens[1:]
-    while tokens and tokens[-1].type in ("whitespace", "comment"):
-        tokens = tokens[:-1]
-    return tokens
+def _scan(css: str, i: int) -> tuple[list[int], int, int]:
+    """From the start of a rule or at-rule at ``i``: the offsets of the commas between its top-level
+    selectors, the offset of its block's ``{`` (-1 if it has none) and the offset just past its end
+    (its block's ``}``, or its ``;``). Strings, comments and escapes are stepped over."""
+    commas: list[int] = []
+    depth = 0
+    n = len(css)
+    while i < n:
+        c = css[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "\"'":
+            i += 1
+            while i < n and css[i] != c:
+                i += 2 if css[i] == "\\" else 1
+        elif css.startswith("/*", i):
+            i = css.find("*/", i + 2)
+            i = n if i < 0 else i + 1
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif depth == 0 and c == ",":
+            commas.append(i)
+        elif depth == 0 and c == ";":
+            return commas, -1, i + 1
+        elif depth == 0 and c == "{":
+            brace, depth = i, 1
+            i += 1
+            while i < n and depth:
+                c = css[i]
+                if c == "\\":
+                    i += 1
+                elif c in "\"'":
+                    i += 1
+                    while i < n and css[i] != c:
+                        i += 2 if css[i] == "\\" else 1
+                elif css.startswith("/*", i):
+                    i = css.find("*/", i + 2)
+                    i = n if i < 0 else i + 1
+                elif c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                i += 1
+            return commas, brace, i
+        i += 1
+    return commas, -1, n
 
 
-def _cut_rules(rules: list, use: Used) -> list:
-    """The rules (of the sheet or of an @media/@supports block) with only the usable selectors."""
-    out = []
+class _Source:
+    """The stylesheet's text, and a node's offset in it from tinycss2's line and column."""
+
+    def __init__(self, css: str):
+        self.css = css
+        self.lines = [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r|\f", css)]
+
+    def offset(self, node) -> int:
+        return self.lines[node.source_line - 1] + node.source_column - 1
+
+
+def _cut_rules(rules: list, src: _Source, use: Used) -> list[str]:
+    """The text of the rules (of the sheet or of an @media/@supports block), each as it was written,
+    with only the usable selectors; a rule without one goes, a block left empty goes."""
+    css = src.css
+    out: list[str] = []
     for rule in rules:
+        if rule.type in ("whitespace", "comment"):
+            continue
+        if rule.type == "error":
+            raise ValueError(f"the stylesheet does not parse at line {rule.source_line}: {rule.message}")
+        start = src.offset(rule)
+        commas, brace, end = _scan(css, start)
         if rule.type == "qualified-rule":
             selectors = _split(rule.prelude)
-            kept = [s for s in selectors if _usable(s, use)]
-            if not kept:
+            usable = [_usable(s, use) for s in selectors]
+            if not any(usable):
                 continue
-            if len(kept) < len(selectors) and not _prefixed(rule.prelude):
-                prelude: list = []
-                for i, s in enumerate(kept):
-                    prelude += ([ast.LiteralToken(0, 0, ",")] if i else []) + _strip(s)
-                rule = ast.QualifiedRule(rule.source_line, rule.source_column, prelude, rule.content)
-            out.append(rule)
-        elif rule.type == "at-rule" and rule.lower_at_keyword in _NESTED and rule.content is not None:
-            inner = _cut_rules(tinycss2.parse_rule_list(rule.content, skip_comments=True), use)
-            if any(r.type in ("qualified-rule", "at-rule") for r in inner):
-                out.append(
-                    ast.AtRule(
-                        rule.source_line,
-                        rule.source_column,
-                        rule.at_keyword,
-                        rule.lower_at_keyword,
-                        rule.prelude,
-                        inner,
-                    )
-                )
-        elif rule.type in ("qualified-rule", "at-rule"):
-            out.append(rule)
-        elif rule.type == "error":
-            raise ValueError(f"Material's stylesheet does not parse at line {rule.source_line}: {rule.message}")
+            if all(usable) or _prefixed(rule.prelude):
+                out.append(css[start:end])
+                continue
+            if len(commas) + 1 != len(selectors):
+                raise ValueError(f"the selectors at line {rule.source_line} could not be told apart")
+            bounds = [start, *(c + 1 for c in commas), brace + 1]
+            texts = [css[a:b].rstrip(",{").strip() for a, b in zip(bounds, bounds[1:], strict=False)]
+            out.append(",".join(t for t, ok in zip(texts, usable, strict=True) if ok) + css[brace:end])
+        elif rule.lower_at_keyword in _NESTED and rule.content is not None and brace >= 0:
+            inner = _cut_rules(tinycss2.parse_rule_list(rule.content), src, use)
+            if inner:
+                out.append(css[start : brace + 1] + "".join(inner) + "}")
+        else:
+            out.append(css[start:end])
     return out
 
 
-def _idents(nodes: Iterable) -> set[str]:
-    """Every identifier in some tokens (nested blocks and functions included)."""
-    found: set[str] = set()
-    for n in nodes:
-        if n.type == "ident":
-            found.add(n.value)
-        elif getattr(n, "content", None) is not None and isinstance(n.content, list):
-            found |= _idents(n.content)
-        elif getattr(n, "arguments", None) is not None:
-            found |= _idents(n.arguments)
-        elif getattr(n, "prelude", None) is not None and n.type == "at-rule":
-            found |= _idents(n.prelude)
-    return found
-
-
-def _keyframes(rules: list, tokens: set[str]) -> list:
-    """The sheet without the @keyframes that neither a declaration left in it nor a script names."""
-    named = _idents(r for r in rules if not (r.type == "at-rule" and r.lower_at_keyword == "keyframes")) | tokens
-    out = []
-    for r in rules:
-        if r.type == "at-rule" and r.lower_at_keyword == "keyframes":
-            name = tinycss2.serialize(r.prelude).strip()
-            if name not in named:
-                continue
-        out.append(r)
-    return out
+def _keyframes(rules: list, texts: list[str], tokens: set[str]) -> list[str]:
+    """The rules' texts without the @keyframes that neither a rule left in the sheet nor a script names."""
+    frames = [r.type == "at-rule" and r.lower_at_keyword == "keyframes" for r in rules]
+    named = set(_TOKEN.findall("".join(t for t, f in zip(texts, frames, strict=True) if not f))) | tokens
+    return [
+        t
+        for r, t, f in zip(rules, texts, frames, strict=True)
+        if not f or tinycss2.serialize(r.prelude).strip() in named
+    ]
 
 
 def subset(css: str, use: Used) -> str:
     """``css`` with only the selectors (and @keyframes) that the site can use: see the module."""
-    rules = tinycss2.parse_stylesheet(css, skip_comments=True)
-    rules = _keyframes(_cut_rules(rules, use), use.tokens)
-    return tinycss2.serialize(r for r in rules if r.type != "whitespace").strip()
+    src = _Source(css)
+    out: list[str] = []
+    for rule in tinycss2.parse_stylesheet(css):
+        if rule.type in ("whitespace", "comment"):
+            continue
+        texts = _cut_rules([rule], src, use)
+        out += [(rule, t) for t in texts]
+    rules, texts = [r for r, _ in out], [t for _, t in out]
+    return "".join(_keyframes(rules, texts, use.tokens))
 
 
 def stylesheets(site: Path) -> list[Path]:
