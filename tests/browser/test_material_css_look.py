@@ -55,7 +55,7 @@ def _search(page) -> None:
 
 def _drawer(page) -> None:
     page.locator("label.md-header__button[for=__drawer]").click()
-    page.locator(".md-sidebar--primary").wait_for()
+    assert page.locator("#__drawer").is_checked()
     page.wait_for_timeout(400)
 
 
@@ -174,11 +174,12 @@ def test_every_element_looks_the_same_under_the_whole_stylesheets(
 ):
     cut_files = {p.name: p.stat().st_size for p in stylesheets(site.dir)}
     assert cut_files and all(size < (THEME / STYLESHEETS / n).stat().st_size for n, size in cut_files.items())
-    options = {"color_scheme": scheme, **({"viewport": viewport} if viewport else {})}
-    cut_context, whole_context = new_context(**options), new_context(**options)
+    cut_context, whole_context = new_context(color_scheme=scheme), new_context(color_scheme=scheme)
     whole_files(whole_context, site)
     pages = [cut_context.new_page(), whole_context.new_page()]
     for page in pages:
+        if viewport:
+            page.set_viewport_size(viewport)  # the session's viewport is a laptop's
         page.goto(site.base_url + path)
         page.wait_for_load_state("load")
         action(page)
