@@ -1,21 +1,30 @@
-"""MkDocs hook (overrides/hooks/page_weight.py, once the site is built): the site's copy of Material's
-stylesheet, assets/stylesheets/main.*.min.css, cut to the rules that the site can use.
+"""MkDocs hook (overrides/hooks/page_weight.py, once the site is built): the site's copies of Material's
+stylesheets, assets/stylesheets/main.*.min.css and palette.*.min.css, cut to the rules that the site
+can use.
 
 Material's main.css (137 kB) styles every feature of the theme: the blog, tags, annotations, a dozen
-admonition types, version selectors, content tabs up to twenty, ... Every page loads it. After the
-build, when every page is written, this drops each selector that names a class nothing in the site
-can give an element, in the manner of PurgeCSS, and conservatively because Material's JavaScript
-adds classes when the page runs:
+admonition types, version selectors, content tabs up to twenty, ...; its palette.css every primary
+and accent colour. Every page loads both. After the build, when every page is written, this drops
+each selector that names a class nothing in the site can give an element, in the manner of
+PurgeCSS, and conservatively because Material's JavaScript adds classes when the page runs:
 
 - a class counts as used when it occurs in a class attribute of a built page, or as any
-  identifier-like token (``[A-Za-z_-][\\w-]*``) in a script of the site (Material's bundle and
+  identifier-like token (``-?[A-Za-z_][\\w-]*``) in a script of the site (Material's bundle and
   search worker, the site's own scripts, the playground's, the inline scripts of the pages) or a
   JSON file of the site; a token that ends in ``-`` or ``_`` (``md-tag--`` from a template string
-  ``md-tag--${kind}``) keeps every class it begins;
+  ``md-tag--${kind}``) keeps every class it begins. Not read: search's stemmers and word
+  splitters for other languages (assets/javascripts/lunr/), which run, if at all, in the search
+  worker, where there is no page to add a class to;
+- a ``[data-*=value]`` test (``[data-md-color-primary=pink]``) counts as a class does: the value
+  must be that attribute's in some markup of the site (the palette toggle's inputs carry the
+  colours that Material's script copies to the body) or a token of a script;
+- a rule for content tabs (a selector with a ``tabbed-`` class) with ``:nth-child(N)`` for more tabs
+  than any set of the site has (pymdownx.tabbed writes ``data-tabs="SET:TABS"`` on each set; if
+  one set does not say, no rule is cut this way) can match nothing;
 - classes inside ``:not(...)`` do not count (they need not be present); in ``:is``, ``:where``,
   ``:has``, ``:matches`` and ``:-webkit-any`` one argument whose classes are used is enough; other
   functional pseudo-classes (``:nth-child``, ...) are not looked into;
-- a selector without a class (an element, an attribute such as ``[data-md-color-scheme=slate]``,
+- a selector without a class or ``data-*`` value (an element, an attribute such as ``[dir=rtl]``,
   ``:root``, ``*``) always stays, and so does every declaration of a kept rule, every ``@font-face``,
   ``@page``, ``@charset`` and unknown at-rule; ``@media`` and ``@supports`` blocks are cut inside
   and go when nothing is left in them;
