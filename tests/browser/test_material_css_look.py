@@ -21,7 +21,7 @@ import pytest
 
 from publish.material_css import STYLESHEETS, stylesheets
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 THEME = Path(material.__file__).parent / "templates"
 PHONE = {"width": 375, "height": 740}
