@@ -1,14 +1,15 @@
 """MkDocs hook: each built page without the theme's indentation and without mkdocstrings' stylesheet
-where nothing uses it (:mod:`publish.page_weight`), and the site's copies of KaTeX's stylesheet and
-fonts cut to the rules and characters its math uses (:mod:`publish.katex_css`,
-:mod:`publish.katex_fonts`), its own scripts and stylesheets minified (:mod:`publish.minify`). This
-file only wires them in."""
+where nothing uses it (:mod:`publish.page_weight`), the site's copies of Material's stylesheets cut to
+the rules the site can use (:mod:`publish.material_css`), and of KaTeX's stylesheet and fonts cut to
+the rules and characters its math uses (:mod:`publish.katex_css`, :mod:`publish.katex_fonts`), its
+own scripts and stylesheets minified (:mod:`publish.minify`). This file only wires them in."""
 
-from publish import katex_css, katex_fonts, minify
+from publish import katex_css, katex_fonts, material_css, minify
 from publish.page_weight import on_post_page
 
 
 def on_post_build(config) -> None:
+    material_css.on_post_build(config)
     katex_css.on_post_build(config)
     katex_fonts.on_post_build(config)
     minify.on_post_build(config)

@@ -127,7 +127,8 @@ def test_extension_replaces_arithmatex_tex_with_katex_html():
 
 def test_in_page_keeps_the_mathml_out_of_the_search_index():
     rendered, page = render(r"\sqrt{d_k}"), in_page(r"\sqrt{d_k}")
-    assert page == rendered.replace("<math ", '<math data-search-exclude="" ', 1) and page != rendered
+    # (and shorter: no xmlns, shorter inline styles; tests/docs/test_katex_markup.py)
+    assert page.startswith(rendered.split("<math ")[0] + '<math data-search-exclude="">') and page != rendered
     soup = BeautifulSoup(page, "html.parser")
     assert soup.select("[data-search-exclude]") == soup.select("math")  # only the MathML, once
     # Material's own indexer: the formula once, as KaTeX's HTML shows it, without the TeX

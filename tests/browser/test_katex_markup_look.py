@@ -1,0 +1,68 @@
+"""The pages carry KaTeX's HTML a little shorter than KaTeX writes it (publish/katex_math.py,
+in_page): the <math> without its xmlns and the inline styles without leading zeros and last ';'.
+Every distinct formula of the site lays out and looks the same both ways in Chromium, and its <math>
+is MathML to the browser either way.
+
+Each formula's TeX is read from the built pages (the annotation KaTeX writes); all of them are shown
+together in one page of the site (its article replaced), once as KaTeX writes them (render) and once
+as the pages carry them (in_page), and each element's box (to 1/100 px) and its computed values of
+every property that KaTeX's inline styles set are compared."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from publish.katex_math import in_page, render
+
+pytestmark = pytest.mark.browser
+
+SHOW_JS = """(formulas) => {
+  const article = document.querySelector('article.md-content__inner');
+  article.innerHTML = formulas.map((f) => `<div class="arithmatex">${f}</div>`).join('');
+}"""
+LOOK_JS = """(props) => [...document.querySelectorAll('article .katex, article .katex *')].map((e) => {
+  const r = e.getBoundingClientRect();
+  const s = getComputedStyle(e);
+  return [e.tagName, e.namespaceURI, e.getAttribute('class'),
+          ...[r.x, r.y, r.width, r.height].map((v) => Math.round(v * 100)), ...props.map((p) => s.getPropertyValue(p))];
+})"""
+MATHML = "http://www.w3.org/1998/Math/MathML"
+
+
+def site_formulas(site) -> list[tuple[str, bool]]:
+    """(TeX, display) of every distinct formula of the built site."""
+    found: dict[tuple[str, bool], None] = {}
+    for path in site.html_files():
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        for math in soup.select(".arithmatex"):
+            annotation = math.select_one(".katex-mathml annotation[encoding='application/x-tex']")
+            assert annotation is not None, f"{path}: a formula without KaTeX's MathML: {str(math)[:120]}"
+            found[(annotation.get_text(), math.select_one(".katex-display") is not None)] = None
+    return list(found)
+
+
+def test_formulas_look_the_same_as_katex_writes_them(site, page):
+    formulas = site_formulas(site)
+    assert len(formulas) > 100 and any(d for _, d in formulas) and not all(d for _, d in formulas)
+    written = [render(tex, display) for tex, display in formulas]
+    shown = [in_page(tex, display) for tex, display in formulas]
+    assert sum(map(len, shown)) < sum(map(len, written)) - 40 * len(formulas)
+    assert not any('xmlns="http://www.w3.org/1998/Math/MathML"' in h or ":0." in h for h in shown)
+    props = sorted(
+        {p.strip() for h in written for s in re.findall(r'style="([^"]*)"', h) for p in re.findall(r"([\w-]+):", s)}
+    )
+    assert {"height", "vertical-align", "margin-right", "top"} <= set(props), props
+    looks = []
+    for formulas_html in (written, shown):
+        page.goto(site.base_url + "real-numbers/")
+        page.evaluate(SHOW_JS, formulas_html)
+        page.evaluate("() => document.fonts.ready")
+        looks.append(page.evaluate(LOOK_JS, props))
+    a, b = looks
+    assert len(a) == len(b) > 1000
+    assert sum(1 for e in b if e[0] == "math" and e[1] == MATHML) == len(formulas)  # MathML without xmlns too
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    assert not differ, f"{len(differ)} of {len(a)} formula elements differ, first {differ[:3]}"
