@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 
 from publish.katex_css import CSS
 
@@ -37,8 +36,7 @@ def site_formulas(site) -> list[str]:
     """The HTML of every distinct formula of the built site: KaTeX's <span class="katex-display"> or,
     for inline math, <span class="katex">."""
     found: dict[str, None] = {}
-    for html in site.html_files():
-        soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
+    for soup in site.math().values():
         for el in soup.select("span.katex-display, span.katex"):
             if el.find_parent("span", class_="katex-display") is None:
                 found[str(el)] = None
