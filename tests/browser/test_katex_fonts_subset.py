@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_katex_css_subset import LOOK_JS, SHOW_JS, site_formulas
+from test_katex_css_subset import SHOW_JS, read_look, site_formulas
 
 from publish.katex_css import CSS
 from publish.katex_fonts import FONTS, _katex_text, used_characters
@@ -45,7 +45,7 @@ def look(context, url: str, formulas: list[str]) -> tuple[list, list, bytes]:
     page.evaluate(SHOW_JS, formulas)
     page.evaluate("() => document.fonts.ready")
     article = page.locator("article.md-content__inner")
-    return page.evaluate(LOOK_JS), page.evaluate(FONTS_JS), article.screenshot(animations="disabled")
+    return read_look(page), page.evaluate(FONTS_JS), article.screenshot(animations="disabled")
 
 
 def test_formulas_look_the_same_under_the_whole_fonts(site, new_context):

@@ -10,7 +10,6 @@ inline sizes, so the same look under katex.min.css in light and dark.
 from __future__ import annotations
 
 import pytest
-from bs4 import BeautifulSoup
 from playwright.sync_api import Page
 
 from publish.katex_math import KATEX_JS, OPTIONS, in_page, render
@@ -25,13 +24,12 @@ def site_formulas(site) -> dict[tuple[str, bool], list[str]]:
     """(TeX, display) of every formula on the built site -> the pages that show it. The TeX is
     read back from the MathML annotation that KaTeX writes (its source, escaped)."""
     found: dict[tuple[str, bool], list[str]] = {}
-    for path in site.html_files():
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    for rel, soup in site.math().items():
         for math in soup.select(".arithmatex"):
             annotation = math.select_one(".katex-mathml annotation[encoding='application/x-tex']")
-            assert annotation is not None, f"{path}: a formula without KaTeX's MathML: {str(math)[:120]}"
+            assert annotation is not None, f"{rel}: a formula without KaTeX's MathML: {str(math)[:120]}"
             key = (annotation.get_text(), math.select_one(".katex-display") is not None)
-            found.setdefault(key, []).append(path.relative_to(site.dir).as_posix())
+            found.setdefault(key, []).append(rel)
     return found
 
 

@@ -39,20 +39,51 @@ MEASURE_DIAGRAMS = """() => {
 }"""
 
 
-def _open(new_context, site, path: str, scheme: str = "light"):
-    context = new_context(color_scheme=scheme)  # the session's viewport is a laptop's
-    page = context.new_page()
-    page.set_viewport_size(PHONE)
-    page.goto(site.url(path))
-    page.wait_for_function("() => !document.querySelector('.arithmatex:not(:has(.katex))')")
-    page.evaluate("() => document.fonts.ready")
-    page.wait_for_timeout(300)  # scrollable.js runs again once the fonts are in
-    return page
+# The fonts in, and a frame and a task later: scrollable.js, which runs again once the fonts are
+# in (document.fonts.ready), has marked the blocks that scroll.
+SETTLED_JS = """() => document.fonts.ready
+  .then(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))))"""
+
+
+@pytest.fixture(scope="module")
+def contexts(browser, browser_context_args):
+    """One browser context per colour scheme for the module (each test opens its own pages): the
+    site's files come from the context's cache after the first page."""
+    made = {}
+
+    def get(scheme: str):
+        if scheme not in made:
+            made[scheme] = browser.new_context(**{**browser_context_args, "color_scheme": scheme})
+            made[scheme].set_default_timeout(10_000)
+        return made[scheme]
+
+    yield get
+    for context in made.values():
+        context.close()
+
+
+@pytest.fixture
+def phone(contexts, site):
+    """Opens a page of the site at 375 px (the session's viewport is a laptop's), in a scheme."""
+    pages = []
+
+    def open_(path: str, scheme: str = "light"):
+        page = contexts(scheme).new_page()
+        pages.append(page)
+        page.set_viewport_size(PHONE)
+        page.goto(site.url(path))
+        page.wait_for_function("() => !document.querySelector('.arithmatex:not(:has(.katex))')")
+        page.evaluate(SETTLED_JS)
+        return page
+
+    yield open_
+    for page in pages:
+        page.close()
 
 
 @pytest.mark.parametrize("path", ["cheat-sheet/index.html", "masking/index.html"])
-def test_a_block_that_scrolls_shows_a_cue(new_context, site, path):
-    page = _open(new_context, site, path)
+def test_a_block_that_scrolls_shows_a_cue(phone, path):
+    page = phone(path)
     found = page.evaluate(
         """() => [...document.querySelectorAll('.md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap')]
             .filter(e => e.scrollWidth > e.clientWidth + 1)
@@ -64,10 +95,10 @@ def test_a_block_that_scrolls_shows_a_cue(new_context, site, path):
         assert background.count("gradient(") == 4, background  # two covers, two shadows
 
 
-def test_the_widest_formulas_are_broken_up(new_context, site):
+def test_the_widest_formulas_are_broken_up(phone):
     """The formulas that ran to twice the screen's width are now split into lines of their own."""
     for path in ("masking/index.html", "multi-head/index.html", "transformer-block/index.html"):
-        page = _open(new_context, site, path)
+        page = phone(path)
         widths = page.evaluate(
             "() => [...document.querySelectorAll('.md-typeset div.arithmatex')].map(e => e.scrollWidth)"
         )
@@ -75,8 +106,8 @@ def test_the_widest_formulas_are_broken_up(new_context, site):
 
 
 @pytest.mark.parametrize("path", ["queries-keys-values/index.html", "real-numbers/index.html"])
-def test_the_copy_button_is_off_the_first_line_of_code(new_context, site, path):
-    page = _open(new_context, site, path)
+def test_the_copy_button_is_off_the_first_line_of_code(phone, path):
+    page = phone(path)
     boxes = page.evaluate(
         """() => [...document.querySelectorAll('.md-typeset pre > code')]
             .filter(c => c.offsetParent !== null)
@@ -100,10 +131,10 @@ def test_the_copy_button_is_off_the_first_line_of_code(new_context, site, path):
 
 
 @pytest.mark.parametrize("path", sorted(DIAGRAM_PAGES))
-def test_diagrams_are_readable_on_a_phone(new_context, site, path):
+def test_diagrams_are_readable_on_a_phone(phone, path):
     """Each diagram fits the column at its own size (not shrunk), every text is 11 px or more and
     lies inside its picture and its box."""
-    page = _open(new_context, site, path)
+    page = phone(path)
     svgs = page.evaluate(MEASURE_DIAGRAMS)
     assert len(svgs) == DIAGRAM_PAGES[path], svgs
     for svg in svgs:
@@ -115,11 +146,11 @@ def test_diagrams_are_readable_on_a_phone(new_context, site, path):
         assert not outside, f"{path}: text outside its picture or its box: {outside}"
 
 
-def test_the_rnn_and_attention_stack_on_a_phone_and_sit_side_by_side_on_a_laptop(new_context, site):
+def test_the_rnn_and_attention_stack_on_a_phone_and_sit_side_by_side_on_a_laptop(phone, contexts, site):
     path = "rnn-comparison/index.html"
-    chain, attention = _open(new_context, site, path).evaluate(MEASURE_DIAGRAMS)
+    chain, attention = phone(path).evaluate(MEASURE_DIAGRAMS)
     assert attention["top"] >= chain["bottom"], (chain, attention)  # one above the other
-    page = new_context().new_page()  # the session's laptop viewport, 1280 px
+    page = contexts("light").new_page()  # the session's laptop viewport, 1280 px
     page.goto(site.url(path))
     chain, attention = page.evaluate(MEASURE_DIAGRAMS)
     assert abs(chain["bottom"] - attention["bottom"]) < 1 and chain["right"] < attention["left"], (chain, attention)
@@ -127,8 +158,8 @@ def test_the_rnn_and_attention_stack_on_a_phone_and_sit_side_by_side_on_a_laptop
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_diagrams_fit_the_phone_screen(new_context, site, scheme):
-    page = _open(new_context, site, "transformer-block/index.html", scheme)
+def test_diagrams_fit_the_phone_screen(phone, scheme):
+    page = phone("transformer-block/index.html", scheme)
     svg = page.locator("svg.diagram").first
     box = svg.bounding_box()
     assert box and box["width"] <= PHONE["width"], box

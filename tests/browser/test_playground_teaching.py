@@ -26,6 +26,7 @@ from test_playground import (
     TOL,
     Watch,
     check_matches_generated,
+    evaluate_json,
     example_of,
     expected_table,
     link,
@@ -163,7 +164,7 @@ def test_explanations_equal_numpy(pg, site):
         n = len(c["E"])
         dv = len(c["W_V"][0]) if c["projections"] == "matrices" else len(c["E"][0])
         cases.append({"input": c, "cells": cells_of(n, dv), "rows": list(range(n))})
-    results = page.evaluate(EXPLAIN_JS, [site.base_url + ASSETS, cases])
+    results = evaluate_json(page, EXPLAIN_JS, [site.base_url + ASSETS, cases])
     kinds = set()
     masked = 0
     for (name, c), case, got in zip(inputs, cases, results, strict=True):

@@ -213,21 +213,33 @@ def test_site_has_every_nav_page(site):
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
 
 
+# The pages are checked in this many groups (every CLEAN_GROUPS-th page from the n-th on), one test
+# each, so that the workers share them: in one test they took a worker for a third of the run.
+CLEAN_GROUPS = 6
+
+
 @pytest.mark.slow
-def test_every_page_is_clean(new_context, site):
+@pytest.mark.parametrize("group", range(CLEAN_GROUPS))
+def test_every_page_is_clean(new_context, site, group):
     """No console error, no request off the machine (nor for KaTeX's script), math rendered when
-    the site was built, no serious axe violation.
+    the site was built, no serious axe violation: on every page, its group taken in one browser
+    context, one page load each.
 
     On each page axe runs all its rules, its colour rules only on one sample of each look of
-    text not met on an earlier page (see SAMPLE_COLOURS_JS); then the palette toggle switches
-    scheme (light / dark) and the colour rules run on the looks of that scheme not met yet. The
-    scheme is remembered, so the next page starts in it and switches back.
+    text not met on an earlier page of the group (see SAMPLE_COLOURS_JS); then the palette toggle
+    switches scheme (light / dark) in place and the colour rules run on the looks of that scheme
+    not met yet. The scheme is remembered, so the next page starts in it and switches back.
     """
+    every = site.html_files()
+    pages = every[group::CLEAN_GROUPS]
+    assert len(every) >= CLEAN_GROUPS and pages, f"{len(every)} pages built: too few for {CLEAN_GROUPS} groups"
     context, recorder = recorded_context(new_context, site)
+    # axe-core in every document as it starts: sent to the browser once, not once per page.
+    context.add_init_script(AXE_SCRIPT)
     page = context.new_page()
     problems: dict[str, list[str]] = defaultdict(list)
     looks = {"default": set(), "slate": set()}  # Material's names for the light and dark schemes
-    for html in site.html_files():
+    for html in pages:
         url = site.url(html)
         page.goto(url, wait_until="load")
         # Colours are measured as they settle: a transition (Material's, 125 ms on some elements)
@@ -236,7 +248,6 @@ def test_every_page_is_clean(new_context, site):
         math = page.evaluate(RAW_MATH_JS)
         problems[url] += [f"math not rendered by KaTeX: {t!r}" for t in math["unrendered"]]
         problems[url] += [f"raw TeX delimiters visible: {t!r}" for t in math["raw"]]
-        page.evaluate(AXE_SCRIPT)
         page.evaluate(AXE_SETUP_JS)
         for rules in (AXE_ALL, AXE_COLOURS):
             if rules is AXE_COLOURS:
