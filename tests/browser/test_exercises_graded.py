@@ -59,8 +59,10 @@ def exercises_of(page: Page) -> list[tuple[str, dict]]:
 def check(page: Page, anchor: str, text: str) -> str:
     field = page.locator(f"#{anchor}-input")
     field.fill(text)
-    field.press("Enter")
     feedback = page.locator(f"#{anchor}-feedback")
+    # The last answer's feedback emptied first, so that what is read below is this answer's.
+    feedback.evaluate("(f) => { f.textContent = ''; delete f.dataset.kind; }")
+    field.press("Enter")
     expect(feedback).not_to_have_text("")
     kind = feedback.get_attribute("data-kind")
     return kind
