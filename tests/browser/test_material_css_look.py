@@ -88,9 +88,11 @@ CASES = [
     ("examples/the_cat_sat/", "loaded", _none, None),
     ("api/", "loaded", _none, None),
     ("", "search results open", _search, None),
-    ("real-numbers/", "drawer open at 375 px", _drawer, PHONE),
-    ("real-numbers/", "copy button hovered", _hover_copy, None),
-    ("real-numbers/", "second content tab", _switch_tab, None),
+    # The states on a lighter page with the same parts (tabs, code, copy buttons; 1,756 elements
+    # against real-numbers' 4,294): every element is compared in each, so the page sets the time.
+    ("where-used/", "drawer open at 375 px", _drawer, PHONE),
+    ("where-used/", "copy button hovered", _hover_copy, None),
+    ("where-used/", "second content tab", _switch_tab, None),
 ]
 
 
