@@ -187,6 +187,23 @@ def _prefixed(tokens: list) -> bool:
     return False
 
 
+def _skip(css: str, i: int) -> int:
+    """At a string, a comment or an escape that starts at ``i``: the offset of its last character;
+    anywhere else ``i``."""
+    n, c = len(css), css[i]
+    if c == "\\":
+        return i + 1
+    if c in "\"'":
+        i += 1
+        while i < n and css[i] != c:
+            i += 2 if css[i] == "\\" else 1
+        return i
+    if css.startswith("/*", i):
+        end = css.find("*/", i + 2)
+        return n if end < 0 else end + 1
+    return i
+
+
 def _scan(css: str, i: int) -> tuple[list[int], int, int]:
     """From the start of a rule or at-rule at ``i``: the offsets of the commas between its top-level
     selectors, the offset of its block's ``{`` (-1 if it has none) and the offset just past its end
@@ -195,18 +212,11 @@ def _scan(css: str, i: int) -> tuple[list[int], int, int]:
     depth = 0
     n = len(css)
     while i < n:
-        c = css[i]
-        if c == "\\":
-            i += 2
+        if (past := _skip(css, i)) != i:
+            i = past + 1
             continue
-        if c in "\"'":
-            i += 1
-            while i < n and css[i] != c:
-                i += 2 if css[i] == "\\" else 1
-        elif css.startswith("/*", i):
-            i = css.find("*/", i + 2)
-            i = n if i < 0 else i + 1
-        elif c in "([":
+        c = css[i]
+        if c in "([":
             depth += 1
         elif c in ")]":
             depth -= 1
@@ -218,20 +228,10 @@ def _scan(css: str, i: int) -> tuple[list[int], int, int]:
             brace, depth = i, 1
             i += 1
             while i < n and depth:
-                c = css[i]
-                if c == "\\":
-                    i += 1
-                elif c in "\"'":
-                    i += 1
-                    while i < n and css[i] != c:
-                        i += 2 if css[i] == "\\" else 1
-                elif css.startswith("/*", i):
-                    i = css.find("*/", i + 2)
-                    i = n if i < 0 else i + 1
-                elif c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
+                if (past := _skip(css, i)) != i:
+                    i = past + 1
+                    continue
+                depth += {"{": 1, "}": -1}.get(css[i], 0)
                 i += 1
             return commas, brace, i
         i += 1
