@@ -10,33 +10,31 @@ every property that KaTeX's inline styles set are compared."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from bs4 import BeautifulSoup
+from test_katex_css_subset import SHOW_JS
 
 from publish.katex_math import in_page, render
 
 pytestmark = pytest.mark.browser
 
-SHOW_JS = """(formulas) => {
-  const article = document.querySelector('article.md-content__inner');
-  article.innerHTML = formulas.map((f) => `<div class="arithmatex">${f}</div>`).join('');
-}"""
-LOOK_JS = """(props) => [...document.querySelectorAll('article .katex, article .katex *')].map((e) => {
+# As one JSON string, like test_katex_css_subset's look (Playwright's conversion of some 15,000
+# arrays is slow).
+LOOK_JS = """(props) => JSON.stringify([...document.querySelectorAll('article .katex, article .katex *')].map((e) => {
   const r = e.getBoundingClientRect();
   const s = getComputedStyle(e);
   return [e.tagName, e.namespaceURI, e.getAttribute('class'),
           ...[r.x, r.y, r.width, r.height].map((v) => Math.round(v * 100)), ...props.map((p) => s.getPropertyValue(p))];
-})"""
+}))"""
 MATHML = "http://www.w3.org/1998/Math/MathML"
 
 
 def site_formulas(site) -> list[tuple[str, bool]]:
     """(TeX, display) of every distinct formula of the built site."""
     found: dict[tuple[str, bool], None] = {}
-    for path in site.html_files():
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    for path, soup in site.math().items():  # each page's math, parsed once per worker
         for math in soup.select(".arithmatex"):
             annotation = math.select_one(".katex-mathml annotation[encoding='application/x-tex']")
             assert annotation is not None, f"{path}: a formula without KaTeX's MathML: {str(math)[:120]}"
@@ -60,7 +58,7 @@ def test_formulas_look_the_same_as_katex_writes_them(site, page):
         page.goto(site.base_url + "real-numbers/")
         page.evaluate(SHOW_JS, formulas_html)
         page.evaluate("() => document.fonts.ready")
-        looks.append(page.evaluate(LOOK_JS, props))
+        looks.append(json.loads(page.evaluate(LOOK_JS, props)))
     a, b = looks
     assert len(a) == len(b) > 1000
     assert sum(1 for e in b if e[0] == "math" and e[1] == MATHML) == len(formulas)  # MathML without xmlns too
