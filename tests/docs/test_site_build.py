@@ -109,3 +109,30 @@ def test_math_is_rendered_when_the_site_is_built(strict_build):
             assert any(h.endswith("assets/vendor/katex/katex.min.css") for h in css), f"{rel} has math but {css}"
     assert formulas > 300, f"only {formulas} formulas on the whole site: is arithmatex still configured?"
     assert not list(site.rglob("katex*.js")) and not list(site.rglob("auto-render*"))
+
+
+def test_sitemap_lists_every_page_by_address_only(strict_build):
+    """overrides/sitemap.xml: one <url> with one <loc> per page (the addresses Material's instant
+    navigation follows), and no <lastmod>, which without a git-dated plugin is the build's date."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+    root = ET.fromstring((strict_build.dir / "sitemap.xml").read_bytes())
+    urls = root.findall(f"{ns}url")
+    assert all([child.tag for child in url] == [f"{ns}loc"] for url in urls), "a <url> holds more than its <loc>"
+    built = {
+        strict_build.base_url + p.relative_to(strict_build.dir).as_posix().removesuffix("index.html")
+        for p in strict_build.dir.rglob("*.html")
+        if "assets" not in p.parts and p.name != "404.html"
+    }
+    assert {url.find(f"{ns}loc").text for url in urls} == built
+
+
+def test_right_aligned_columns_use_the_align_attribute(strict_build):
+    """The tables extension's use_align_attribute: a right-aligned cell says align="right", which
+    Material's table styles expect (td:not([align]) is left-aligned), and no cell carries an inline
+    text-align style (the same look, in half the bytes)."""
+    page = (strict_build.dir / "rnn-comparison" / "index.html").read_text(encoding="utf-8")
+    assert 'style="text-align' not in page
+    cells = BeautifulSoup(page, "html.parser").select("article td[align=right]")
+    assert len(cells) > 20 and all(re.fullmatch(r"-?[\d,]+(\.\d+)?", c.get_text()) for c in cells)
