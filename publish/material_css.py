@@ -39,9 +39,10 @@ rules; their text is cut from the file, since tinycss2 would write an escape suc
 custom property back as ``<``, a different value to the browser), so the cascade is the same for
 every element the site can have. Comments between rules go. The file in Material's package is
 not touched; the site's copy is rewritten by the build that wrote it, and a build without this hook
-(Zensical) ships the whole file: heavier, not different. Chromium compares the computed style of
-every element of a set of pages and states under the cut and the whole files
-(tests/browser/test_material_css_look.py)."""
+(Zensical) ships the whole file: heavier, not different. Chromium checks, on a set of pages and
+states in light and dark, that the rules it reads from a cut file are the whole file's less some, in
+the same order, and that no selector that was cut matches an element, with every state a reader can
+change taken as true (tests/browser/test_material_css_look.py)."""
 
 from __future__ import annotations
 
