@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 STAMP := $(VENV)/.installed
-CHROMIUM ?= /usr/bin/chromium
+CHROMIUM ?= /usr/bin/chromium-headless-shell
 # CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
 # runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
 TORCH_INDEX_URL ?=
@@ -41,8 +41,8 @@ $(STAMP): requirements.lock pyproject.toml
 
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else echo "Chromium is missing: run 'sudo apt-get install -y chromium' (Debian's package)"; exit 1; fi; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; \
+	  else echo "Chromium's headless shell is missing: run 'sudo apt-get install -y chromium-headless-shell' (Debian's package)"; exit 1; fi; \
 	fi
 
 # SITE_URL makes the local server put the site at / (the published site_url has a sub-path).

@@ -1,6 +1,6 @@
 """How long a cold `mkdocs build --strict` takes, and what each page costs on its first load.
 
-Run:  .venv/bin/python bench/build.py [--runs 1] [--all-pages] [--chromium /usr/bin/chromium]
+Run:  .venv/bin/python bench/build.py [--runs 1] [--all-pages] [--chromium PATH]
 
 1. Build time: builds the whole site with `mkdocs build --strict` into a new temporary folder,
    every notebook executed (an empty folder of executed notebooks: NOTEBOOK_CACHE_DIR, see
@@ -29,7 +29,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import REPO, launch_chromium, mkdocs_build, start, static_server
+from common import CHROMIUM, REPO, launch_chromium, mkdocs_build, start, static_server
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(REPO))
@@ -115,7 +115,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=1, help="cold builds to time (default 1)")
     parser.add_argument("--all-pages", action="store_true", help="every page, not only notebooks and their articles")
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromium", default=str(CHROMIUM))
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:

@@ -1,6 +1,6 @@
 """How long the playground takes from an edit to the updated page, at 3×4 and at 16×16.
 
-Run:  .venv/bin/python bench/playground.py [--edits 30] [--chromium /usr/bin/chromium]
+Run:  .venv/bin/python bench/playground.py [--edits 30] [--chromium PATH]
 
 Builds the site into a temporary folder, serves it on 127.0.0.1, opens the playground in Chromium
 and, for each size, types N numbers into the grid (synthetic `input` events, one cell after the
@@ -23,13 +23,12 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import os
 import statistics
 import tempfile
 from pathlib import Path
 
 import numpy as np
-from common import launch_chromium, mkdocs_build, start, static_server
+from common import CHROMIUM, launch_chromium, mkdocs_build, start, static_server
 from playwright.sync_api import sync_playwright
 
 BUDGET_FRAME_MS = 16.0
@@ -112,7 +111,7 @@ def measure(browser, base: str, edits: int = 30) -> tuple[dict[str, dict[str, li
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--edits", type=int, default=30)
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromium", default=str(CHROMIUM))
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,12 +1,13 @@
-"""Fixtures for the browser layer: the built site, served on 127.0.0.1, and Debian's Chromium.
+"""Fixtures for the browser layer: the built site, served on 127.0.0.1, and Debian's Chromium
+headless shell.
 
 One build per run and one browser per worker: the build is the run's strict build
 (tests/conftest.py), served by a threaded http.server on a free port. The port is taken before
 the build so that site_url (SITE_URL) matches the server, which Material's instant navigation
 needs (it follows only links found in sitemap.xml, whose entries come from site_url).
 Playwright's own browser downloads cannot run here, so pytest-playwright's `browser` fixture is
-pointed at /usr/bin/chromium; without it the tests skip (and under CI=true the suite's conftest
-turns that skip into a failure).
+pointed at Chromium's headless shell (publish/chromium.py); without it the tests skip (and under
+CI=true the suite's conftest turns that skip into a failure).
 """
 
 from __future__ import annotations
@@ -81,9 +82,9 @@ def offline_site(offline_build) -> Path:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """pytest-playwright's launch options, pointed at Debian's Chromium."""
+    """pytest-playwright's launch options, pointed at Debian's Chromium headless shell (publish/chromium.py)."""
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (`make chromium`)")
+        pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium-headless-shell (`make chromium`)")
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
