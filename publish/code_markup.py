@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import re
 
-from markdown import Extension
-from markdown.postprocessors import Postprocessor
+from publish.markdown_post import PostprocessorExtension
 
 # Pygments' short class names of the token kinds that Material does not set apart from the code.
 PLAIN_KINDS = ("n", "kc", "w", "sa", "fm")
@@ -39,15 +38,5 @@ def unwrap_plain_spans(html: str) -> str:
     return _CODE.sub(lambda m: _PLAIN_SPAN.sub(r"\1", m.group(0)), html)
 
 
-class _CodeMarkupPostprocessor(Postprocessor):
-    def run(self, text: str) -> str:
-        return unwrap_plain_spans(text)
-
-
-class CodeMarkupExtension(Extension):
-    def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
-        md.postprocessors.register(_CodeMarkupPostprocessor(md), "code_markup", 4)
-
-
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point
-    return CodeMarkupExtension(**kwargs)
+    return PostprocessorExtension(unwrap_plain_spans, "code_markup", 4, **kwargs)
