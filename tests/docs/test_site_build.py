@@ -136,3 +136,11 @@ def test_right_aligned_columns_use_the_align_attribute(strict_build):
     assert 'style="text-align' not in page
     cells = BeautifulSoup(page, "html.parser").select("article td[align=right]")
     assert len(cells) > 20 and all(re.fullmatch(r"-?[\d,]+(\.\d+)?", c.get_text()) for c in cells)
+
+
+def test_the_offline_shim_is_only_on_the_offline_build(strict_build):
+    """overrides/main.html: the iframe-worker shim, which runs the search worker from file://, is not
+    loaded over http(s) (tests/browser/test_offline.py searches from disk, where it must be)."""
+    pages = [p for p in strict_build.dir.rglob("*.html") if "assets" not in p.parts]
+    assert pages and not [p for p in pages if "iframe-worker" in p.read_text(encoding="utf-8")]
+    assert (strict_build.dir / "assets/vendor/iframe-worker/shim.js").is_file()  # the offline build's copy
