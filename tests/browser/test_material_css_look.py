@@ -1,21 +1,22 @@
 """The site's copies of Material's stylesheets are cut to the rules the site can use
-(publish/material_css.py). The cut only removes rules and keeps the others byte for byte, so for
-every element the cascade, and hence the computed style, is the same under the cut and the whole
-files if two things hold, which Chromium checks here on a set of pages, in a set of states, in light
-and in dark:
+(publish/material_css.py). The cut only removes rules, and selectors from a rule's list, and keeps
+the rest byte for byte, so for every element the cascade, and hence the computed style, is the same
+under the cut and the whole files if two things hold, which Chromium checks here on a set of pages,
+in a set of states, in light and in dark:
 
 - the rules the browser reads from each cut file are the rules it reads from Material's whole file
   (parsed in the same page as a constructed stylesheet), in the same order, less some: each rule
-  compared by its text as the browser writes it back, with the @media / @supports blocks it sits in;
-- no rule that was cut applies: its selector, with every state a reader can change (:hover, :focus,
-  :checked, ...) taken as true and every pseudo-element taken as its element, matches no element of
-  the page in that state; an @keyframes that was cut is named by no rule left and no running
+  compared by its declarations as the browser writes them back and the @media / @supports blocks
+  it sits in, its selectors being the whole rule's or some of them;
+- no selector that was cut applies: with every state a reader can change (:hover, :focus, :checked,
+  ...) taken as true and every pseudo-element taken as its element, it matches no element of the
+  page in that state; an @keyframes that was cut is named by no rule left and no running
   animation; nothing else (an @font-face, ...) was cut.
 
 A state is a page brought somewhere a reader takes it (a search typed and its results shown, the
 navigation drawer opened on a 375 px screen, a copy button hovered, a content tab switched); dark is
 the palette toggle clicked in that state. Any difference fails, naming the page, state, scheme and
-rule (and the element a cut rule would match).
+rule (and the element a cut selector would match).
 
 This replaced a comparison of every computed property of every element under the cut and the whole
 files (DOMSnapshot, 16 MB per snapshot of a large page): the same cases took 126 s of the suite."""
