@@ -117,6 +117,10 @@ SAMPLE_COLOURS_JS = r"""(seenBefore) => {
 }"""
 
 
+# What a page asks for after its load event, which a test that goes on to the next page cancels.
+AFTER_LOAD = ("/favicon.png", "/sitemap.xml")
+
+
 @dataclass
 class Recorder:
     """Everything the pages of a browser context did that a clean page must not do, by page."""
@@ -140,10 +144,11 @@ class Recorder:
         self.problems[where].append(problem)
 
     def _failed(self, request: Request) -> None:
-        # Chromium asks for the favicon after the load event; going on to the next page cancels that
-        # request (net::ERR_ABORTED), which is the browser's doing, not the page's. A missing favicon
-        # is still seen: it answers 404 (_response).
-        if request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith("/favicon.png"):
+        # Chromium asks for the favicon, and Material's instant navigation for sitemap.xml, after the
+        # load event; going on to the next page cancels that request (net::ERR_ABORTED), which is the
+        # test's doing, not the page's. A missing favicon or sitemap is still seen: it answers 404
+        # (_response).
+        if request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith(AFTER_LOAD):
             return
         self._add(request, f"request failed: {request.url} ({request.failure})")
 
