@@ -279,13 +279,18 @@ def heatmap(
     return _svg(width, height, label, f"Heatmap of the {title}", body, "heatmap")
 
 
+# px for 100% in a bar chart: the chart (labels, bars, percentages, axis) is 338 px wide, within a
+# phone's 343 px column (375 px screen), so it shows at its own size and its text stays 13 px there.
+BAR_AXIS = 190.0
+
+
 def bars(groups, *, title: str, decimals: int = 1) -> str:
     """A horizontal bar chart of proportions (0 to 1) printed as percentages.
 
     ``groups`` is ``[(group label, [(bar label, proportion), ...]), ...]``: each group is a
     heading line and its bars under it, each bar with its percentage after its end.
     """
-    axis = 300.0  # px for 100%
+    axis = BAR_AXIS
     bar_h, gap = 20.0, 6.0
     lw = max(_width(label) for _, bs in groups for label, _ in bs) + 24
     body, y, described = [], 4.0, []

@@ -10,19 +10,21 @@ import pytest
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 740}
-MIN_FONT = 11  # px: the smallest text a diagram may show on a phone
-# The pages with diagrams (publish/diagrams.py) and how many SVGs each shows.
+MIN_FONT = 11  # px: the smallest text a diagram or chart may show on a phone
+# The pages with diagrams (publish/diagrams.py) or a bar chart (publish/figures.py) and how many
+# SVGs each shows.
 DIAGRAM_PAGES = {
     "queries-keys-values/index.html": 1,
     "multi-head/index.html": 1,
     "rnn-comparison/index.html": 2,
     "transformer-block/index.html": 1,
+    "positional-encoding/index.html": 1,  # the accuracies' bar chart (svg.barchart)
 }
 # Every text of every diagram on the page, as the phone shows it: its font size times the factor
 # by which the SVG is scaled to the column, and its box against the SVG's and its own box's.
 MEASURE_DIAGRAMS = """() => {
   const column = document.querySelector('.md-content__inner').getBoundingClientRect();
-  return [...document.querySelectorAll('svg.diagram')].map(svg => {
+  return [...document.querySelectorAll('svg.diagram, svg.barchart')].map(svg => {
     const r = svg.getBoundingClientRect();
     const scale = r.width / svg.viewBox.baseVal.width;
     const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1
@@ -132,8 +134,8 @@ def test_the_copy_button_is_off_the_first_line_of_code(phone, path):
 
 @pytest.mark.parametrize("path", sorted(DIAGRAM_PAGES))
 def test_diagrams_are_readable_on_a_phone(phone, path):
-    """Each diagram fits the column at its own size (not shrunk), every text is 11 px or more and
-    lies inside its picture and its box."""
+    """Each diagram (and the bar chart) fits the column at its own size (not shrunk), every text is
+    11 px or more and lies inside its picture and its box."""
     page = phone(path)
     svgs = page.evaluate(MEASURE_DIAGRAMS)
     assert len(svgs) == DIAGRAM_PAGES[path], svgs

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from publish import GENERATED
-from publish.figures import BACKGROUND, BAR, BLACK, WHITE, contrast, text_on
+from publish.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, WHITE, contrast, text_on
 from publish.fmt import cell, is_integral, num
 from publish.sources import masking, multi_head, positional_encoding, rnn_comparison
 from selfattn_ref import examples
@@ -168,10 +168,10 @@ def test_accuracy_bars_are_the_experiments_numbers():
     label = svg.get("aria-label")
     assert f"Without positional encoding: training {want[0]}, held-out {want[1]}" in label, label
     assert f"With positional encoding: training {want[2]}, held-out {want[3]}" in label, label
-    # The bars' lengths are the accuracies: 300 px for 100%.
+    # The bars' lengths are the accuracies: BAR_AXIS px for 100%.
     accuracies = (without.train_accuracy, without.held_out_accuracy, with_pe.train_accuracy, with_pe.held_out_accuracy)
     widths = [float(r.get("width")) for r in svg.iter(f"{SVG}rect")]
-    assert widths == pytest.approx([max(300 * x, 1.0) for x in accuracies])
+    assert widths == pytest.approx([max(BAR_AXIS * x, 1.0) for x in accuracies])
 
 
 # --- every weight table a page shows has its heatmap -------------------------------------------
