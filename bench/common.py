@@ -141,8 +141,8 @@ def _env_loader():
 
 
 def launch_chromium(playwright, executable: str = CHROMIUM, extra_args: tuple[str, ...] = ()):
-    """Debian's Chromium headless shell (publish/chromium.py), with the test suite's flags (Playwright's own browsers
-    cannot be downloaded here)."""
+    """Debian's Chromium headless shell (publish/chromium.py), with the test suite's flags
+    (Playwright's own browsers cannot be downloaded here)."""
     return playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args])
 
 

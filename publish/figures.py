@@ -279,8 +279,9 @@ def heatmap(
     return _svg(width, height, label, f"Heatmap of the {title}", body, "heatmap")
 
 
-# px for 100% in a bar chart: the chart (labels, bars, percentages, axis) is 338 px wide, within a
-# phone's 343 px column (375 px screen), so it shows at its own size and its text stays 13 px there.
+# px for 100% in a bar chart: the site's chart (the word-order accuracies: labels, bars, percentages)
+# is then 338 px wide, within a phone's 343 px column (375 px screen), so it shows at its own size and
+# its text stays 13 px there (tests/browser/test_phone.py measures it).
 BAR_AXIS = 190.0
 
 

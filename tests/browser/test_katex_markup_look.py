@@ -15,6 +15,7 @@ import re
 
 import pytest
 from test_katex_css_subset import SHOW_JS
+from test_katex_look import site_formulas
 
 from publish.katex_math import in_page, render
 
@@ -31,19 +32,8 @@ LOOK_JS = """(props) => JSON.stringify([...document.querySelectorAll('article .k
 MATHML = "http://www.w3.org/1998/Math/MathML"
 
 
-def site_formulas(site) -> list[tuple[str, bool]]:
-    """(TeX, display) of every distinct formula of the built site."""
-    found: dict[tuple[str, bool], None] = {}
-    for path, soup in site.math().items():  # each page's math, parsed once per worker
-        for math in soup.select(".arithmatex"):
-            annotation = math.select_one(".katex-mathml annotation[encoding='application/x-tex']")
-            assert annotation is not None, f"{path}: a formula without KaTeX's MathML: {str(math)[:120]}"
-            found[(annotation.get_text(), math.select_one(".katex-display") is not None)] = None
-    return list(found)
-
-
 def test_formulas_look_the_same_as_katex_writes_them(site, page):
-    formulas = site_formulas(site)
+    formulas = list(site_formulas(site))  # (TeX, display) of every distinct formula of the site
     assert len(formulas) > 100 and any(d for _, d in formulas) and not all(d for _, d in formulas)
     written = [render(tex, display) for tex, display in formulas]
     shown = [in_page(tex, display) for tex, display in formulas]

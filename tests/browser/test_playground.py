@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+from test_site import cancelled_after_load
 
 from publish import GENERATED
 from publish.fmt import cell, is_integral, num, vector
@@ -61,9 +62,7 @@ class Watch:
         return self
 
     def _failed(self, request) -> None:
-        # The favicon and Material's sitemap.xml are asked for after the load event; opening the next
-        # page cancels them (net::ERR_ABORTED): the test's doing (as in test_site.py's Recorder).
-        if request.failure == "net::ERR_ABORTED" and request.url.endswith(("/favicon.png", "/sitemap.xml")):
+        if cancelled_after_load(request):
             return
         self.problems.append(f"request failed: {request.url}")
 

@@ -117,8 +117,14 @@ SAMPLE_COLOURS_JS = r"""(seenBefore) => {
 }"""
 
 
-# What a page asks for after its load event, which a test that goes on to the next page cancels.
-AFTER_LOAD = ("/favicon.png", "/sitemap.xml")
+def cancelled_after_load(request: Request) -> bool:
+    """Whether a failed request is one that a page makes after its load event and that going on to
+    the next page cancels (net::ERR_ABORTED): Chromium's request for the favicon, Material's instant
+    navigation's for sitemap.xml. That is the test's doing, not the page's; a missing favicon or
+    sitemap is still seen, as a 404."""
+    return request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith(
+        ("/favicon.png", "/sitemap.xml")
+    )
 
 
 @dataclass
@@ -144,11 +150,7 @@ class Recorder:
         self.problems[where].append(problem)
 
     def _failed(self, request: Request) -> None:
-        # Chromium asks for the favicon, and Material's instant navigation for sitemap.xml, after the
-        # load event; going on to the next page cancels that request (net::ERR_ABORTED), which is the
-        # test's doing, not the page's. A missing favicon or sitemap is still seen: it answers 404
-        # (_response).
-        if request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith(AFTER_LOAD):
+        if cancelled_after_load(request):
             return
         self._add(request, f"request failed: {request.url} ({request.failure})")
 
