@@ -18,7 +18,14 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_site import RAW_MATH_JS, katex_styled, palette_toggle, recorded_context, report
+from test_site import (
+    RAW_MATH_JS,
+    katex_styled,
+    open_for_instant_navigation,
+    palette_toggle,
+    recorded_context,
+    report,
+)
 
 from publish import ROOT
 from publish.figures import contrast
@@ -48,7 +55,7 @@ def test_instant_navigation_between_notebooks(new_context, site):
     nothing the notebook template would have run (scripts it no longer has) is missed."""
     context, recorder = recorded_context(new_context, site)
     page = context.new_page()
-    page.goto(site.url("notebooks/real-numbers/index.html"))
+    open_for_instant_navigation(page, site.url("notebooks/real-numbers/index.html"))
     page.evaluate("() => { window.__noReload = true; }")
     target = site.url("notebooks/masking/index.html")
     page.locator(".md-sidebar--primary a.md-nav__link[href$='notebooks/masking/']").first.click()

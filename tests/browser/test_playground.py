@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
-from test_site import cancelled_after_load
+from test_site import cancelled_after_load, open_for_instant_navigation
 
 from publish import GENERATED
 from publish.fmt import cell, is_integral, num, vector
@@ -1001,7 +1001,7 @@ def test_narrow_screen(browser, site, tmp_path):
 def test_instant_navigation_mounts_and_unmounts(pg, site):
     """Reached through a page's link (Material's instant navigation, no reload), left and come back to."""
     page, watch = pg
-    page.goto(site.base_url + "real-numbers/")
+    open_for_instant_navigation(page, site.base_url + "real-numbers/")
     page.evaluate("() => { window.__noReload = true; }")
     page.get_by_role("link", name="open the playground on this example").click()
     page.wait_for_url(re.compile(r"/playground/\?preset=bank_of_river"))

@@ -117,6 +117,13 @@ SAMPLE_COLOURS_JS = r"""(seenBefore) => {
 }"""
 
 
+def open_for_instant_navigation(page: Page, url: str) -> None:
+    """Open ``url`` and wait until Material's instant navigation can take a click: it follows only
+    the links that sitemap.xml lists, which it fetches after the load event, and a click before that
+    is an ordinary page load (the network idle: the sitemap is in)."""
+    page.goto(url, wait_until="networkidle")
+
+
 def cancelled_after_load(request: Request) -> bool:
     """Whether a failed request is one that a page makes after its load event and that going on to
     the next page cancels (net::ERR_ABORTED): Chromium's request for the favicon, Material's instant
@@ -443,7 +450,7 @@ def test_math_is_rendered_after_instant_navigation(new_context, site):
         start = next(p for p in site.html_files() if p != target and p.name != "404.html")
     context, recorder = recorded_context(new_context, site)
     page = context.new_page()
-    page.goto(site.url(start))
+    open_for_instant_navigation(page, site.url(start))
     page.evaluate("() => { window.__noReload = true; }")
     target_url = site.url(target)
     link = page.locator(".md-sidebar--primary a.md-nav__link[href]")
