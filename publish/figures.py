@@ -294,11 +294,11 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
     axis = BAR_AXIS
     bar_h, gap = 20.0, 6.0
     lw = max(_width(label) for _, bs in groups for label, _ in bs) + 24
-    body, y, described = [], 4.0, []
+    body, y, described, spans = [], 4.0, [], []
     for group, bs in groups:
         body.append(f'<text x="0" y="{y + FONT:g}" font-weight="bold">{_text(group)}</text>')
         y += FONT + 8
-        parts = []
+        top, parts = y, []
         for label, p in bs:
             if not 0.0 <= p <= 1.0:
                 raise ValueError(f"bar {label!r} of {group!r}: {p} is not a proportion between 0 and 1")
@@ -313,14 +313,19 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
                 f"{_text(shown)}</text>"
             )
             y += bar_h + gap
+        spans.append((top - gap / 2, y - gap / 2))
         described.append(f"{group}: " + ", ".join(parts))
         y += 8
-    # The axis: 0%, 50% and 100%, with faint grid lines through the bars.
+    # The axis: 0%, 50% and 100%, with faint grid lines behind each group's bars (not through its
+    # heading), and the ticks' labels under the last group.
+    grid = []
     for t in (0.0, 0.5, 1.0):
         x = lw + axis * t
-        body.append(
-            f'<line x1="{x:g}" y1="0" x2="{x:g}" y2="{y - 8:g}" stroke="currentColor" stroke-opacity="0.3"/>'
-            f'<text x="{x:g}" y="{y + FONT:g}" text-anchor="middle">{num(100 * t, 0)}%</text>'
+        grid.extend(
+            f'<line x1="{x:g}" y1="{y0:g}" x2="{x:g}" y2="{y1:g}" stroke="currentColor" stroke-opacity="0.3"/>'
+            for y0, y1 in spans
         )
+        body.append(f'<text x="{x:g}" y="{y + FONT:g}" text-anchor="middle">{num(100 * t, 0)}%</text>')
+    body[:0] = grid
     label = f"Bar chart of the {title}. " + "; ".join(described) + "."
     return _svg(lw + axis + 60, y + FONT + 6, label, f"Bar chart of the {title}", body, "barchart")

@@ -174,6 +174,23 @@ def test_accuracy_bars_are_the_experiments_numbers():
     assert widths == pytest.approx([max(BAR_AXIS * x, 1.0) for x in accuracies])
 
 
+def test_bar_grid_lines_sit_behind_the_bars_and_clear_the_headings():
+    """The faint 0/50/100% lines come before the bars (drawn under them) and stop short of each
+    group's bold heading, so no line runs through its text."""
+    svg = svg_of("positional_encoding/accuracy.md")
+    children = list(svg)
+    lines = [i for i, e in enumerate(children) if e.tag == f"{SVG}line"]
+    rects = [i for i, e in enumerate(children) if e.tag == f"{SVG}rect"]
+    assert lines and rects and max(lines) < min(rects)
+    headings = [float(t.get("y")) for t in svg.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
+    assert len(headings) == 2
+    font = float(svg.get("font-size", 13))
+    for line in svg.iter(f"{SVG}line"):
+        y1, y2 = float(line.get("y1")), float(line.get("y2"))
+        for baseline in headings:  # the heading's text runs from about a font size above its baseline
+            assert y2 <= baseline - font or y1 >= baseline + 3, (y1, y2, baseline)
+
+
 # --- every weight table a page shows has its heatmap -------------------------------------------
 
 INCLUDE = re.compile(r'--8<--\s+"docs/generated/([^"]+\.md)"')
