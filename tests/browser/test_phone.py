@@ -83,7 +83,7 @@ def phone(contexts, site):
         page.close()
 
 
-@pytest.mark.parametrize("path", ["cheat-sheet/index.html", "masking/index.html"])
+@pytest.mark.parametrize("path", ["cheat-sheet/index.html", "positional-encoding/index.html"])
 def test_a_block_that_scrolls_shows_a_cue(phone, path):
     page = phone(path)
     found = page.evaluate(
@@ -95,6 +95,22 @@ def test_a_block_that_scrolls_shows_a_cue(phone, path):
     for marked, background in found:
         assert marked, found
         assert background.count("gradient(") == 4, background  # two covers, two shadows
+
+
+# Each visible table: its number of columns and how far it runs past its box (0 if it fits).
+TABLES_JS = """() => [...document.querySelectorAll('.md-typeset .md-typeset__scrollwrap')]
+  .filter(e => e.querySelector('table') && e.checkVisibility())
+  .map(e => ({columns: e.querySelector('tr').children.length, over: e.scrollWidth - e.clientWidth,
+              head: e.querySelector('tr').textContent.replace(/\\s+/g, ' ').trim()}))"""
+
+
+@pytest.mark.parametrize("path", ["real-numbers/index.html", "masking/index.html", "rnn-comparison/index.html"])
+def test_tables_of_up_to_five_columns_fit_a_phone(phone, path):
+    """A score or weight table (its row labels and up to four columns of numbers) fits the column
+    without scrolling: Material's 5rem minimum header width made a 3 x 3 table 400 px wide."""
+    tables = [t for t in phone(path).evaluate(TABLES_JS) if t["columns"] <= 5]
+    assert len(tables) >= 3, f"{path}: too few tables to check ({tables})"
+    assert [t for t in tables if t["over"] > 1] == [], path
 
 
 def test_the_widest_formulas_are_broken_up(phone):
