@@ -40,13 +40,17 @@ def beside(table: str, figure: str) -> str:
     return f'<div class="weights-figure" markdown>\n\n{table}\n{figure}\n\n</div>\n'
 
 
-def weights_table(M, row_labels, col_labels, decimals: int, title: str, corner: str = "query ↓ key →") -> str:
-    """A matrix of attention weights: its table and, beside it, its heatmap (same rounding)."""
+def weights_table(
+    M, row_labels, col_labels, decimals: int, title: str, axes: tuple[str, str] = ("query", "key")
+) -> str:
+    """A matrix of attention weights: its table and, beside it, its heatmap (same rounding). ``axes``
+    names what the rows and the columns are, in the table's corner and on the heatmap's axes alike."""
     from .figures import heatmap
 
+    rows, cols = axes
     return beside(
-        matrix_table(M, row_labels, col_labels, decimals, corner),
-        heatmap(M, row_labels, col_labels, decimals, title=title),
+        matrix_table(M, row_labels, col_labels, decimals, f"{rows} ↓ {cols} →"),
+        heatmap(M, row_labels, col_labels, decimals, title=title, row_title=rows, col_title=cols),
     )
 
 

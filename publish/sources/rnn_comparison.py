@@ -158,7 +158,7 @@ def attention_weights():
 def _weights():
     W, rows, cols, dec = attention_weights()
     title = "attention weights of the decoder state s"
-    return weights_table(W, rows, cols, dec, title=title, corner="scoring ↓ state →")
+    return weights_table(W, rows, cols, dec, title=title, axes=("scoring", "state"))
 
 
 @generated("rnn_comparison/contexts.md")

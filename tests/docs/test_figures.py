@@ -234,3 +234,26 @@ def test_the_positional_encoding_page_shows_both_figures():
     text = (GENERATED.parent / "positional-encoding.md").read_text(encoding="utf-8")
     for rel in ("positional_encoding/encoding_heatmap.md", "positional_encoding/accuracy.md"):
         assert f'--8<-- "docs/generated/{rel}"' in text
+
+
+# --- a heatmap's axes say what its table's corner says ----------------------------------------------
+
+CORNER = re.compile(r"^\| (\S[^|]*?) ↓ (\S[^|]*?) → \|", re.M)
+
+
+@pytest.mark.parametrize(
+    "relpath",
+    sorted(
+        str(p.relative_to(GENERATED))
+        for p in GENERATED.rglob("*.md")
+        if 'class="heatmap"' in p.read_text(encoding="utf-8") and CORNER.search(p.read_text(encoding="utf-8"))
+    ),
+)
+def test_a_heatmap_names_its_axes_as_its_table_does(relpath):
+    """Beside a table whose corner reads "rows ↓ columns →" (query and key; the RNN page's scoring
+    methods and encoder states), the heatmap's axis titles and its alternative text say the same."""
+    rows, cols = CORNER.search((GENERATED / relpath).read_text(encoding="utf-8")).groups()
+    svg = svg_of(relpath)
+    texts = [t.text for t in svg.iter(f"{SVG}text")]
+    assert f"{cols} →" in texts and f"{rows} ↓" in texts, (relpath, texts[:4])
+    assert f"one row per {rows} and one column per {cols}" in svg.get("aria-label"), relpath
