@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import DOCS, ROOT
+from .audit.claims import CLAIM
 from .registry import current, generated_file, name_of
 
 FOLDER = "notebooks"  # under docs/
@@ -133,6 +134,19 @@ _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$
 _ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
 _PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)[^)\s]*\)")
 _COMMENT = re.compile(r"<!--.*?-->")
+_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+
+
+def without_claims(line: str) -> str:
+    """A line of prose without the numbers audit's claims (``66.5%{{weights[bank, bank]}}`` reads
+    ``66.5%``), as publish.claims shows the page; a claim written inside inline code stays."""
+    out, at = [], 0
+    for m in _INLINE_CODE.finditer(line):
+        out += [CLAIM.sub("", line[at : m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, CLAIM.sub("", line[at:])])
+
+
 _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 LIBRARY_TABS = {"NumPy", "PyTorch"}
 SELF_NOTE = "This page as a notebook"  # the page's pointer to this notebook: left out of it
@@ -274,7 +288,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
         if m := _ANY_INCLUDE.match(line):
             md += _generated_include(m.group(2), m.group(1))
             continue
-        md.append(line)
+        md.append(without_claims(line))
     flush()
     return parts
 

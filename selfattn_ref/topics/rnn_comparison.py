@@ -118,7 +118,7 @@ def compare(n: int, d: int, d_in: int | None = None) -> dict:
     }
     attn = {
         "sequential_steps": 1,  # every row at once, in a few matrix products
-        "longest_path": 1,  # x_1 -> z_n in one weighted sum
+        "longest_path": 1,  # x_1 -> y_n in one weighted sum
         "multiply_adds_within_tokens": 3 * n * d_in * d,  # x·W_Q, x·W_K, x·W_V
         "multiply_adds_between_tokens": n * n * d + n * n * d,  # Q·Kᵀ, weights·V
     }

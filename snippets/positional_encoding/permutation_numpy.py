@@ -12,8 +12,8 @@ X = np.array([vectors[word] for word in words])  # (3, 4)
 
 def self_attention(X):
     S = X @ X.T  # scores, (3, 3)
-    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # focus, (3, 3)
-    return S, A, A @ X  # scores, focus and outputs
+    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # attention weights, (3, 3)
+    return S, A, A @ X  # scores, weights and outputs
 
 
 S, A, Y = self_attention(X)

@@ -12,8 +12,8 @@ X = torch.tensor([vectors[word] for word in words], dtype=torch.float64)  # (3, 
 
 def self_attention(X):
     S = X @ X.T  # scores, (3, 3)
-    A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # focus, (3, 3)
-    return S, A, A @ X  # scores, focus and outputs
+    A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # attention weights, (3, 3)
+    return S, A, A @ X  # scores, weights and outputs
 
 
 S, A, Y = self_attention(X)

@@ -25,6 +25,6 @@ def show(title, M, columns, decimals):
 
 
 show("Scores S = X @ X.T", S, words, 0)
-show("\nFocus A = softmax(S)", A, words, 3)
+show("\nWeights A = softmax(S)", A, words, 3)
 print("  row totals:", ", ".join(f"{float(t):.3f}" for t in A.sum(dim=1)))
 show("\nOutputs Y = A @ X", Y, ["x1", "x2", "x3", "x4"], 3)

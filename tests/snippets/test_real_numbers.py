@@ -106,15 +106,15 @@ def test_self_attention_prints_the_reference_at_its_rounding(bank):
     out = recording("self_attention", "numpy")
     tok = ex.tokens
     scores = printed_rows(out, "Scores", tok)
-    focus = printed_rows(out, "Focus", tok)
+    weights = printed_rows(out, "Weights", tok)
     outputs = printed_rows(out, "Outputs", tok)
     for i, t in enumerate(tok):
         assert scores[t] == [str(int(x)) for x in st.scores[i]]
-        assert focus[t] == formatted(st.weights[i], ex.decimals)
+        assert weights[t] == formatted(st.weights[i], ex.decimals)
         assert outputs[t] == formatted(st.output[i], ex.decimals)
     assert "row totals: 1.000, 1.000, 1.000" in out
     # the numbers the page quotes from this output
-    assert focus["bank"] == ["0.665", "0.090", "0.245"]
+    assert weights["bank"] == ["0.665", "0.090", "0.245"]
     assert outputs["bank"] == ["0.910", "0.335", "0.665", "0.090"]
 
 
