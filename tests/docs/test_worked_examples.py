@@ -328,3 +328,10 @@ def test_the_walkthrough_adds_a_checked_page(tmp_path):
     assert ex.title in page and f"playground/?preset={slug}" in page
     out = (copy / "snippets" / "examples" / f"{slug}_numpy.out").read_text(encoding="utf-8")
     assert num(examples.run(ex).output[0, 0], ex.decimals) in out
+
+
+def test_the_pages_claim_sample_is_the_line_it_says_it_is():
+    """The sample of a number with its claim on add-an-example.md is a line of the page it names,
+    so the audit of that page checks it."""
+    [sample] = re.findall(r"^```markdown\n(.*?)\n```", WALKTHROUGH.read_text(encoding="utf-8"), re.S | re.M)
+    assert sample in (WALKTHROUGH.parent / "real-numbers.md").read_text(encoding="utf-8").splitlines()
