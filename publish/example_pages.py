@@ -186,9 +186,10 @@ def script(ex: examples.Example, library: str) -> str:
             f'show("K = X W_K", K, tokens, {qk_cols})',
             f'show("V = X W_V", V, tokens, {out_cols})',
         ]
-    lines.append('show("scores Q K^T", scores, tokens, tokens)')
+    masked = ", then masked" if ex.causal else ""  # the mask is applied to the last of the two
+    lines.append(f'show("scores Q K^T{"" if ex.scale else masked}", scores, tokens, tokens)')
     if ex.scale:
-        lines.append('show("scaled by sqrt(d_k)", scaled, tokens, tokens)')
+        lines.append(f'show("scaled by sqrt(d_k){masked}", scaled, tokens, tokens)')
     lines += [
         'show("weights (softmax of each row)", weights, tokens, tokens)',
         f'show("output", output, tokens, {out_cols})',

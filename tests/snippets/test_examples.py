@@ -6,6 +6,9 @@ it with its recording; here the recording's numbers and the scripts' arrays are 
 from __future__ import annotations
 
 import ast
+import contextlib
+import dataclasses
+import io
 import re
 
 import numpy as np
@@ -42,10 +45,14 @@ def expected_blocks(ex: examples.Example) -> dict[str, np.ndarray]:
     out = {}
     if ex.projections != "none":
         out |= {"Q = X W_Q": st.Q, "K = X W_K": st.K, "V = X W_V": st.V}
-    out["scores Q K^T"] = st.scores
-    if st.scaled is not None:
-        scaled = st.scaled if st.mask is None else np.where(st.mask, st.scaled, -np.inf)
-        out["scaled by sqrt(d_k)"] = scaled
+    # The mask is applied to the last of the two, and its title says so.
+    masked = (lambda M: M) if st.mask is None else (lambda M: np.where(st.mask, M, -np.inf))
+    then = "" if st.mask is None else ", then masked"
+    if st.scaled is None:
+        out[f"scores Q K^T{then}"] = masked(st.scores)
+    else:
+        out["scores Q K^T"] = st.scores
+        out[f"scaled by sqrt(d_k){then}"] = masked(st.scaled)
     out["weights (softmax of each row)"] = st.weights
     out["output"] = st.output
     return out
@@ -119,3 +126,21 @@ def test_a_wrong_recorded_number_would_be_reported():
     cells = blocks["weights (softmax of each row)"][2]
     want = expected_blocks(ex)["weights (softmax of each row)"]
     assert any(t != shown(want[i, j], ex.decimals) for i, r in enumerate(cells) for j, t in enumerate(r))
+
+
+@pytest.mark.parametrize("scale", [True, False], ids=["scaled", "unscaled"])
+def test_a_causal_scripts_titles_say_which_block_is_masked(scale):
+    """Whichever block the mask is applied to (the scaled scores, or the scores when there is no
+    scaling) is printed as masked, with -inf above the diagonal, and is titled so."""
+    ex = dataclasses.replace(examples.load("the_cat_sat_causal"), scale=scale)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(ep.script(ex, "numpy"), f"<{ex.slug} scale={scale}>", "exec"), {"__name__": "__main__"})
+    blocks = parse_output(out.getvalue())
+    want = expected_blocks(ex)
+    assert list(blocks) == list(want)
+    title = "scaled by sqrt(d_k), then masked" if scale else "scores Q K^T, then masked"
+    cols, labels, cells = blocks[title]
+    assert cells[0][1:] == ["-inf", "-inf"] and cells[1][2] == "-inf", cells
+    for i, row in enumerate(cells):
+        assert row == [shown(x, ex.decimals) for x in want[title][i]]
