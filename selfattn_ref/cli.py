@@ -300,12 +300,11 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         number += 1
         out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding)])
 
-    section(
-        f"Tokens and embeddings X ({_count(n, 'token')} x {_count(d, 'dimension')})", example.E, toks, _names("d", d)
-    )
+    # As the site's Notation page writes them: features x1, x2, ... of width d, outputs Y.
+    section(f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d))
     if example.projections in ("random", "given"):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
-            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("d", d), _names(col, W.shape[1]))
+            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]))
     if example.projections != "none":
         section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k))
         section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
@@ -320,7 +319,8 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         masked = np.where(steps.mask, last, -np.inf)
         section("Causal mask: each token sees itself and the tokens before it (-inf = hidden)", masked, toks, toks)
     section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks)
-    section(f"Outputs Z = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, _names("z", d_v))
+    out_cols = _names("x" if example.projections == "none" else "v", d_v)  # the columns of X, or of V
+    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols)
     return "\n".join(out)
 
 

@@ -58,7 +58,7 @@ def test_explain_bank_of_river(capsys):
     assert "rounded to 3 decimals" in out
     X = grid(out, "Tokens and embeddings")
     assert X == {
-        "": ["d1", "d2", "d3", "d4"],
+        "": ["x1", "x2", "x3", "x4"],
         "bank": ["1.000", "0.000", "1.000", "0.000"],
         "of": ["0.000", "1.000", "0.000", "1.000"],
         "river": ["1.000", "1.000", "0.000", "0.000"],
@@ -76,7 +76,7 @@ def test_explain_bank_of_river(capsys):
         "river": ["0.212", "0.212", "0.576"],
     }
     assert grid(out, "Outputs") == {
-        "": ["z1", "z2", "z3", "z4"],
+        "": ["x1", "x2", "x3", "x4"],
         "bank": ["0.910", "0.335", "0.665", "0.090"],
         "of": ["0.335", "0.910", "0.090", "0.665"],
         "river": ["0.788", "0.788", "0.212", "0.212"],
@@ -112,7 +112,7 @@ def test_explain_learned_shows_the_weight_matrices(capsys):
     ex = examples.load("learned")
     W_Q = grid(out, "W_Q")
     assert W_Q[""] == ["q1", "q2", "q3", "q4"]
-    assert W_Q["d1"] == [f"{x:.4f}" for x in ex.W_Q[0]]
+    assert W_Q["x1"] == [f"{x:.4f}" for x in ex.W_Q[0]]
     assert grid(out, "Weights") == {
         "": ["The", "cat", "sat"],
         "The": ["0.2596", "0.2517", "0.4886"],
@@ -325,7 +325,7 @@ def test_the_limits_themselves_are_accepted(capsys):
     vectors = "; ".join(" ".join(["1"] * examples.MAX_WIDTH) for _ in tokens)
     code, out, err = run(capsys, "explain", "--tokens", *tokens, "--vectors", vectors, "--decimals", "0")
     assert code == 0 and err == ""
-    assert f"({examples.MAX_TOKENS} tokens x {examples.MAX_WIDTH} dimensions)" in out
+    assert f"({examples.MAX_TOKENS} tokens, each of width {examples.MAX_WIDTH})" in out
     assert grid(out, "Weights")["t0"] == ["0"] * examples.MAX_TOKENS  # 1/16 each, rounded to 0 decimals
 
 
@@ -444,7 +444,7 @@ def test_every_printed_number_at_every_rounding(capsys, slug, decimals):
         expected = rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
         assert f"sqrt(d_k) = sqrt({d_k}) = {expected};" in header
     grids = {
-        f"Tokens and embeddings X ({n} tokens x {d} dimensions)": ex.E,
+        f"Tokens and embeddings X ({n} tokens, each of width {d})": ex.E,
         f"Scores S = {'Q K' if ex.projections != 'none' else 'X X'}^T (row = query token, column = key token)": (
             steps.scores
         ),
