@@ -117,20 +117,20 @@ def self_attention(X) -> np.ndarray:
     return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
 
 
-def project(E, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Queries, keys and values from embeddings: Q = E·W_Q, K = E·W_K, V = E·W_V.
+def project(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Queries, keys and values from embeddings: Q = X·W_Q, K = X·W_K, V = X·W_V.
 
-    E: (..., n, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v).
+    X: (..., n, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v).
     Returns Q (..., n, d_k), K (..., n, d_k), V (..., n, d_v).
     """
-    E = as_float_array(E, "E", min_ndim=2)
+    X = as_float_array(X, "X", min_ndim=2)
     out = []
     for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
         W = as_float_array(W, name, ndim=2)
-        if W.shape[0] != E.shape[-1]:
-            raise ValueError(f"{name} must have one row per embedding dimension, got E {E.shape} and {name} {W.shape}")
+        if W.shape[0] != X.shape[-1]:
+            raise ValueError(f"{name} must have one row per embedding dimension, got X {X.shape} and {name} {W.shape}")
         with np.errstate(over="ignore", invalid="ignore"):
-            out.append(finite(E @ W, f"the product E {name} overflows", E=E, **{name: W}))
+            out.append(finite(X @ W, f"the product X {name} overflows", X=X, **{name: W}))
     Q, K, V = out
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"W_Q and W_K must have the same number of columns, got {Q.shape[-1]} and {K.shape[-1]}")

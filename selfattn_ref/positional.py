@@ -8,7 +8,7 @@ from .masks import _check_length
 
 
 def sinusoidal_positional_encoding(n, d) -> np.ndarray:
-    """(n, d) matrix P with P[pos, 2i] = sin(pos / 10000^(2i/d)) and P[pos, 2i+1] = cos(...).
+    """(n, d) matrix PE with PE[pos, 2i] = sin(pos / 10000^(2i/d)) and PE[pos, 2i+1] = cos(...).
 
     Add it to the embeddings (n, d) so that the same word at two positions gets two
     different vectors. Works for odd d too (the last column is a sine).
@@ -18,7 +18,7 @@ def sinusoidal_positional_encoding(n, d) -> np.ndarray:
     pos = np.arange(n)[:, None]  # (n, 1)
     i2 = np.arange(0, d, 2)[None, :]  # (1, ceil(d/2)): the even column indices 2i
     angle = pos / np.power(10000.0, i2 / d)  # (n, ceil(d/2))
-    P = np.zeros((n, d))
-    P[:, 0::2] = np.sin(angle)
-    P[:, 1::2] = np.cos(angle[:, : d // 2])
-    return P
+    PE = np.zeros((n, d))
+    PE[:, 0::2] = np.sin(angle)
+    PE[:, 1::2] = np.cos(angle[:, : d // 2])
+    return PE

@@ -1,6 +1,6 @@
 """A tiny RNN encoder and the attention an RNN decoder uses over its states.
 
-This is the setting attention was first invented for (Bahdanau et al., 2015): the
+This is the setting attention was first invented for (Bahdanau et al., 2014): the
 decoder's state ``s`` scores every encoder state ``H[j]`` and reads a weighted sum of them,
 with additive scoring (Bahdanau) or a dot product (Luong).
 
@@ -17,33 +17,33 @@ from ._validate import as_bool_mask, as_float_array, batch_shape, finite, mask_a
 from .attention import softmax
 
 
-def rnn_encoder(E, W_xh, W_hh, b=None, h0=None) -> np.ndarray:
-    """Hidden states of a tanh RNN, h_t = tanh(E[t]·W_xh + h_{t-1}·W_hh + b).
+def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> np.ndarray:
+    """Hidden states of a tanh RNN, h_t = tanh(X[t]·W_xh + h_{t-1}·W_hh + b).
 
-    E: (n, d_in); W_xh: (d_in, d_h); W_hh: (d_h, d_h); b: (d_h,) or None; h0: (d_h,) or
+    X: (n, d_in); W_xh: (d_in, d_h); W_hh: (d_h, d_h); b: (d_h,) or None; h0: (d_h,) or
     None for zeros. Returns H: (n, d_h), one state per token, computed one after another.
     """
-    E = as_float_array(E, "E", ndim=2)
+    X = as_float_array(X, "X", ndim=2)
     W_xh = as_float_array(W_xh, "W_xh", ndim=2)
     W_hh = as_float_array(W_hh, "W_hh", ndim=2)
     d_h = W_hh.shape[0]
-    if W_xh.shape[0] != E.shape[1] or W_xh.shape[1] != d_h or W_hh.shape != (d_h, d_h):
+    if W_xh.shape[0] != X.shape[1] or W_xh.shape[1] != d_h or W_hh.shape != (d_h, d_h):
         raise ValueError(
-            f"shapes do not fit: E {E.shape}, W_xh {W_xh.shape}, W_hh {W_hh.shape}; "
+            f"shapes do not fit: X {X.shape}, W_xh {W_xh.shape}, W_hh {W_hh.shape}; "
             "need W_xh (d_in, d_h) and W_hh (d_h, d_h)"
         )
-    zeros = np.zeros(d_h, dtype=np.result_type(E, W_xh, W_hh))  # float32 in, float32 out
+    zeros = np.zeros(d_h, dtype=np.result_type(X, W_xh, W_hh))  # float32 in, float32 out
     b = zeros if b is None else as_float_array(b, "b", ndim=1)
     h = zeros if h0 is None else as_float_array(h0, "h0", ndim=1)
     if b.shape != (d_h,) or h.shape != (d_h,):
         raise ValueError(f"b and h0 must have shape ({d_h},), got b {b.shape} and h0 {h.shape}")
-    operands = {"E": E, "W_xh": W_xh, "W_hh": W_hh}  # the caller's arguments, to name on overflow
+    operands = {"X": X, "W_xh": W_xh, "W_hh": W_hh}  # the caller's arguments, to name on overflow
     if b is not zeros:
         operands["b"] = b
     if h0 is not None:
         operands["h0"] = h
     states = []
-    for t, x in enumerate(E, 1):  # sequential: step t needs h_{t-1}
+    for t, x in enumerate(X, 1):  # sequential: step t needs h_{t-1}
         with np.errstate(over="ignore", invalid="ignore"):
             before = finite(x @ W_xh + h @ W_hh + b, f"at step {t}, the input to tanh overflows", **operands)
         h = np.tanh(before)  # (d_h,)

@@ -125,22 +125,22 @@ def self_attention(X) -> torch.Tensor:
     return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
 
 
-def project(E, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Queries, keys and values from embeddings: Q = E·W_Q, K = E·W_K, V = E·W_V.
+def project(X, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Queries, keys and values from embeddings: Q = X·W_Q, K = X·W_K, V = X·W_V.
 
-    E: (..., n, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v).
+    X: (..., n, d_model); W_Q, W_K: (d_model, d_k); W_V: (d_model, d_v).
     Returns Q (..., n, d_k), K (..., n, d_k), V (..., n, d_v).
     """
-    E = as_float_tensor(E, "E", min_ndim=2)
+    X = as_float_tensor(X, "X", min_ndim=2)
     out = []
     for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
         W = as_float_tensor(W, name, ndim=2)
-        if W.shape[0] != E.shape[-1]:
+        if W.shape[0] != X.shape[-1]:
             raise ValueError(
-                f"{name} must have one row per embedding dimension, got E {shape(E)} and {name} {shape(W)}"
+                f"{name} must have one row per embedding dimension, got X {shape(X)} and {name} {shape(W)}"
             )
-        E_, W = common_dtype(E, W)
-        out.append(finite(E_ @ W, f"the product E {name} overflows", E=E, **{name: W}))  # (..., n, d_k)
+        X_, W = common_dtype(X, W)
+        out.append(finite(X_ @ W, f"the product X {name} overflows", X=X, **{name: W}))  # (..., n, d_k)
     Q, K, V = out
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"W_Q and W_K must have the same number of columns, got {Q.shape[-1]} and {K.shape[-1]}")

@@ -8,7 +8,7 @@ from .masks import _check_length
 
 
 def sinusoidal_positional_encoding(n, d) -> torch.Tensor:
-    """(n, d) matrix P with P[pos, 2i] = sin(pos / 10000^(2i/d)) and P[pos, 2i+1] = cos(...).
+    """(n, d) matrix PE with PE[pos, 2i] = sin(pos / 10000^(2i/d)) and PE[pos, 2i+1] = cos(...).
 
     Add it to the embeddings (n, d) so that the same word at two positions gets two
     different vectors. Works for odd d too (the last column is a sine). Float64.
@@ -18,7 +18,7 @@ def sinusoidal_positional_encoding(n, d) -> torch.Tensor:
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
     i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, ceil(d/2)): the even column indices 2i
     angle = pos / torch.pow(10000.0, i2 / d)  # (n, ceil(d/2))
-    P = torch.zeros((n, d), dtype=torch.float64)
-    P[:, 0::2] = torch.sin(angle)
-    P[:, 1::2] = torch.cos(angle[:, : d // 2])
-    return P
+    PE = torch.zeros((n, d), dtype=torch.float64)
+    PE[:, 0::2] = torch.sin(angle)
+    PE[:, 1::2] = torch.cos(angle[:, : d // 2])
+    return PE

@@ -15,34 +15,34 @@ from ._validate import as_bool_mask, as_float_tensor, as_mask_like, batch_shape,
 from .attention import softmax
 
 
-def rnn_encoder(E, W_xh, W_hh, b=None, h0=None) -> torch.Tensor:
-    """Hidden states of a tanh RNN, h_t = tanh(E[t]·W_xh + h_{t-1}·W_hh + b).
+def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> torch.Tensor:
+    """Hidden states of a tanh RNN, h_t = tanh(X[t]·W_xh + h_{t-1}·W_hh + b).
 
-    E: (n, d_in); W_xh: (d_in, d_h); W_hh: (d_h, d_h); b: (d_h,) or None; h0: (d_h,) or
+    X: (n, d_in); W_xh: (d_in, d_h); W_hh: (d_h, d_h); b: (d_h,) or None; h0: (d_h,) or
     None for zeros. Returns H: (n, d_h), one state per token, computed one after another.
     """
-    E = as_float_tensor(E, "E", ndim=2)
+    X = as_float_tensor(X, "X", ndim=2)
     W_xh = as_float_tensor(W_xh, "W_xh", ndim=2)
     W_hh = as_float_tensor(W_hh, "W_hh", ndim=2)
     d_h = W_hh.shape[0]
-    if W_xh.shape[0] != E.shape[1] or W_xh.shape[1] != d_h or tuple(W_hh.shape) != (d_h, d_h):
+    if W_xh.shape[0] != X.shape[1] or W_xh.shape[1] != d_h or tuple(W_hh.shape) != (d_h, d_h):
         raise ValueError(
-            f"shapes do not fit: E {shape(E)}, W_xh {shape(W_xh)}, W_hh {shape(W_hh)}; "
+            f"shapes do not fit: X {shape(X)}, W_xh {shape(W_xh)}, W_hh {shape(W_hh)}; "
             "need W_xh (d_in, d_h) and W_hh (d_h, d_h)"
         )
-    zeros = torch.zeros(d_h, dtype=common_dtype(E, W_xh, W_hh)[0].dtype)  # float32 in, float32 out
+    zeros = torch.zeros(d_h, dtype=common_dtype(X, W_xh, W_hh)[0].dtype)  # float32 in, float32 out
     b = zeros if b is None else as_float_tensor(b, "b", ndim=1)
     h = zeros if h0 is None else as_float_tensor(h0, "h0", ndim=1)
     if tuple(b.shape) != (d_h,) or tuple(h.shape) != (d_h,):
         raise ValueError(f"b and h0 must have shape ({d_h},), got b {shape(b)} and h0 {shape(h)}")
-    operands = {"E": E, "W_xh": W_xh, "W_hh": W_hh}  # the caller's arguments, to name on overflow
+    operands = {"X": X, "W_xh": W_xh, "W_hh": W_hh}  # the caller's arguments, to name on overflow
     if b is not zeros:
         operands["b"] = b
     if h0 is not None:
         operands["h0"] = h
-    E, W_xh, W_hh, b, h = common_dtype(E, W_xh, W_hh, b, h)
+    X, W_xh, W_hh, b, h = common_dtype(X, W_xh, W_hh, b, h)
     states = []
-    for t, x in enumerate(E, 1):  # sequential: step t needs h_{t-1}
+    for t, x in enumerate(X, 1):  # sequential: step t needs h_{t-1}
         before = finite(x @ W_xh + h @ W_hh + b, f"at step {t}, the input to tanh overflows", **operands)
         h = torch.tanh(before)  # (d_h,)
         states.append(h)

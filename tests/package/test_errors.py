@@ -53,9 +53,9 @@ CASES = [
         r"^W_Q must have 2 dimension\(s\), got shape \(1, 4, 4\)$",
     ),
     (
-        "rnn-E-3d",
+        "rnn-X-3d",
         lambda m: m.rnn_encoder(ones(1, 3, 2), ones(2, 2), ones(2, 2)),
-        r"^E must have 2 dimension\(s\), got shape \(1, 3, 2\)$",
+        r"^X must have 2 dimension\(s\), got shape \(1, 3, 2\)$",
     ),
     (
         "additive-v-2d",
@@ -87,7 +87,7 @@ CASES = [
     (
         "project-W-rows",
         lambda m: m.project(ones(3, 4), W4, ones(3, 4), W4),
-        r"^W_K must have one row per embedding dimension, got E \(3, 4\) and W_K \(3, 4\)$",
+        r"^W_K must have one row per embedding dimension, got X \(3, 4\) and W_K \(3, 4\)$",
     ),
     (
         "project-W_Q-W_K-cols",
@@ -102,7 +102,7 @@ CASES = [
     (
         "rnn-shapes",
         lambda m: m.rnn_encoder(ones(3, 2), ones(3, 4), ones(4, 4)),
-        r"^shapes do not fit: E \(3, 2\), W_xh \(3, 4\), W_hh \(4, 4\)",
+        r"^shapes do not fit: X \(3, 2\), W_xh \(3, 4\), W_hh \(4, 4\)",
     ),
     (
         "rnn-bias",
@@ -395,7 +395,7 @@ EXACT = [
     (
         "project-overflow",
         lambda m: m.project(ones(3, 2), np.eye(2), full((2, 2), MAX), np.eye(2)),
-        "E (3, 2) and W_K (2, 2) are too large: the product E W_K overflows in float64",
+        "X (3, 2) and W_K (2, 2) are too large: the product X W_K overflows in float64",
     ),
     (
         "mix-overflow",
@@ -435,12 +435,12 @@ EXACT = [
     (
         "rnn-overflow",
         lambda m: m.rnn_encoder(full((2, 2), BIG), full((2, 2), BIG), np.eye(2)),
-        "E (2, 2), W_xh (2, 2) and W_hh (2, 2) are too large: at step 1, the input to tanh overflows in float64",
+        "X (2, 2), W_xh (2, 2) and W_hh (2, 2) are too large: at step 1, the input to tanh overflows in float64",
     ),
     (
         "rnn-overflow-bias",
         lambda m: m.rnn_encoder(ones(2, 2), np.eye(2), np.eye(2), b=[MAX, 0.0], h0=[MAX, 0.0]),
-        "E (2, 2), W_xh (2, 2), W_hh (2, 2), b (2,) and h0 (2,) are too large: at step 1, the input to tanh "
+        "X (2, 2), W_xh (2, 2), W_hh (2, 2), b (2,) and h0 (2,) are too large: at step 1, the input to tanh "
         "overflows in float64",
     ),
     (
@@ -635,7 +635,7 @@ GRAD_MESSAGE = (
         (lambda X: ref.project(ones(3, 2), np.eye(2), np.eye(2), X[:2]), "W_V"),
         (lambda X: ref.scaled_dot_product_attention(ones(3, 2), ones(3, 2), X), "V"),
         (lambda X: ref.multi_head_attention(X[:, :1], np.eye(1), np.eye(1), np.eye(1), np.eye(1), 1), "X"),
-        (lambda X: ref.rnn_encoder(X, np.eye(2), np.eye(2)), "E"),
+        (lambda X: ref.rnn_encoder(X, np.eye(2), np.eye(2)), "X"),
         (lambda X: ref.additive_attention(ones(2), X, np.eye(2), np.eye(2), ones(2)), "H"),
     ],
     ids=["scores", "self_attention", "softmax", "project", "sdpa", "mha", "rnn_encoder", "additive"],
@@ -682,5 +682,5 @@ def test_examples_run_names_the_example_when_its_numbers_overflow():
     with pytest.raises(ValueError) as info:
         examples.run(replace(learned, W_K=learned.W_K * 1e308))
     assert str(info.value) == (
-        "example 'learned': E (3, 4) and W_K (4, 4) are too large: the product E W_K overflows in float64"
+        "example 'learned': X (3, 4) and W_K (4, 4) are too large: the product X W_K overflows in float64"
     )
