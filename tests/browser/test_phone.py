@@ -126,6 +126,20 @@ def test_display_formulas_fit_a_phone(phone, path):
     assert [w for w in widths if w[0] > 1] == [], path
 
 
+# Formulas in table cells that run over more than one line (an inline box cut in two has a
+# rectangle on each line).
+WRAPPED_CELL_FORMULAS_JS = """() => [...document.querySelectorAll('.md-typeset :is(td, th) .katex')]
+  .filter(k => k.checkVisibility() && k.getClientRects().length > 1)
+  .map(k => k.querySelector('annotation').textContent)"""
+
+
+@pytest.mark.parametrize("path", ["notation/index.html", "cheat-sheet/index.html"])
+def test_a_formula_in_a_table_stays_on_one_line(phone, path):
+    page = phone(path)
+    assert page.evaluate("() => document.querySelectorAll('.md-typeset td .katex').length") >= 10, path
+    assert page.evaluate(WRAPPED_CELL_FORMULAS_JS) == [], path
+
+
 def test_the_widest_formulas_are_broken_up(phone):
     """The formulas that ran to twice the screen's width are now split into lines of their own."""
     for path in ("masking/index.html", "multi-head/index.html", "transformer-block/index.html"):
