@@ -29,6 +29,7 @@ from pathlib import Path
 
 from . import DOCS, ROOT
 from .audit.claims import CLAIM
+from .audit.page import CODE_SPAN
 from .registry import current, generated_file, name_of
 
 FOLDER = "notebooks"  # under docs/
@@ -134,14 +135,13 @@ _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$
 _ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
 _PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)[^)\s]*\)")
 _COMMENT = re.compile(r"<!--.*?-->")
-_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
 
 def without_claims(line: str) -> str:
     """A line of prose without the numbers audit's claims (``66.5%{{weights[bank, bank]}}`` reads
     ``66.5%``), as publish.claims shows the page; a claim written inside inline code stays."""
     out, at = [], 0
-    for m in _INLINE_CODE.finditer(line):
+    for m in CODE_SPAN.finditer(line):
         out += [CLAIM.sub("", line[at : m.start()]), m.group(0)]
         at = m.end()
     return "".join([*out, CLAIM.sub("", line[at:])])

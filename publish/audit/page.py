@@ -83,7 +83,7 @@ def page_spec(meta: dict, page: str) -> PageSpec:
 
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")  # inline code, its backticks matched (publish.notebooks too)
 SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
 _STRIP = [
     re.compile(r"<!--.*?-->"),  # HTML comments
@@ -143,7 +143,7 @@ def clean_line(raw: str) -> str:
     OPEN and CLOSE, out of reach of the stripping."""
     # Inline code shows a claim as written (the extension leaves code alone), so the audit reads
     # it as written too: only claims outside code spans are kept.
-    parts = _CODE_SPAN.split(raw)
+    parts = CODE_SPAN.split(raw)
     line = "".join(p if i % 3 else CLAIM.sub(lambda m: OPEN + m.group(1) + CLOSE, p) for i, p in enumerate(parts))
     for pat in _STRIP:
         line = pat.sub(" ", line)

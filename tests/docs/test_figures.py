@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from publish import GENERATED
-from publish.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, WHITE, contrast, text_on
+from publish.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, WHITE, contrast, text_on
 from publish.fmt import cell, is_integral, num
 from publish.sources import masking, multi_head, positional_encoding, rnn_comparison
 from selfattn_ref import examples
@@ -184,11 +184,10 @@ def test_bar_grid_lines_sit_behind_the_bars_and_clear_the_headings():
     assert lines and rects and max(lines) < min(rects)
     headings = [float(t.get("y")) for t in svg.iter(f"{SVG}text") if t.get("font-weight") == "bold"]
     assert len(headings) == 2
-    font = float(svg.get("font-size", 13))
     for line in svg.iter(f"{SVG}line"):
         y1, y2 = float(line.get("y1")), float(line.get("y2"))
         for baseline in headings:  # the heading's text runs from about a font size above its baseline
-            assert y2 <= baseline - font or y1 >= baseline + 3, (y1, y2, baseline)
+            assert y2 <= baseline - FONT or y1 >= baseline + 3, (y1, y2, baseline)
 
 
 # --- every weight table a page shows has its heatmap -------------------------------------------
