@@ -2,21 +2,25 @@
 
 The sinusoidal encoding at d = 4 (and a longer one), "dog bites man" and "man bites dog" with
 each word's position encoding added to its embedding (:func:`selfattn_ref.topics.positional_encoding.with_positions`),
-and the word-order experiment of :mod:`selfattn_ref.training.word_order` (PyTorch), trained once
-per process. This module only formats and registers.
+and the word-order experiment of :mod:`selfattn_ref.training.word_order` (PyTorch). This module
+only formats and registers, and keeps the experiment's figures in a record (see :func:`word_order`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+from importlib.metadata import PackageNotFoundError, version
 
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
 from selfattn_ref.topics.positional_encoding import SENTENCES, with_positions
 
+from .. import GENERATED, ROOT
 from ..figures import SIGNED, bars, heatmap
 from ..quantities import Quantity, grid, source
-from ..registry import generated
+from ..registry import current, generated
 from ..tables import matrix_table, weights_table
 
 DECIMALS = 3  # as the two examples
@@ -40,21 +44,88 @@ def _quantities() -> list[Quantity]:
         st = with_positions(slug)
         q += grid(f"{slug} with positions: E + PE", st["X"], tok, _dims(d))
         q += grid(f"{slug} with positions: scores", st["scores"], tok, tok)
-    from selfattn_ref.training.word_order import experiment, person_bites_probability  # PyTorch, imported on use
-
-    without, with_pe = experiment()
+    without, with_pe = word_order()["runs"]
     for run, name in ((without, "without"), (with_pe, "with")):
         q += [
-            Quantity(f"word order, {name} positional encoding: training accuracy", run.train_accuracy, True),
-            Quantity(f"word order, {name} positional encoding: held-out accuracy", run.held_out_accuracy, True),
-            Quantity(f"word order, {name} positional encoding: training loss", run.train_loss),
+            Quantity(f"word order, {name} positional encoding: training accuracy", run["train_accuracy"], True),
+            Quantity(f"word order, {name} positional encoding: held-out accuracy", run["held_out_accuracy"], True),
+            Quantity(f"word order, {name} positional encoding: training loss", run["train_loss"]),
         ]
-        for slug in SENTENCES:
-            sentence = examples.load(slug).title
-            p = person_bites_probability(run.model, sentence)
+        for sentence, p in run["person_bites"].items():
             q.append(Quantity(f"word order, {name} positional encoding: P(the person bites | {sentence})", p, True))
     q.append(Quantity("ln 2, the loss of answering 50/50", math.log(2)))
     return q
+
+
+# --- the word-order experiment, trained or recorded --------------------------------------------
+
+RECORD = GENERATED / "positional_encoding" / "word_order.json"
+# What the experiment's figures depend on: the training module and the PyTorch twins it imports
+# (hashed whole, folder by folder), the sentences it is asked about, and PyTorch's version.
+_KEYED = ("selfattn_ref/training", "selfattn_ref/torch")
+
+
+def _sentences() -> list[str]:
+    return [examples.load(slug).title for slug in SENTENCES]
+
+
+def record_key() -> str:
+    """What the recorded figures were made from, as a hash: the code that trains (every file of
+    ``_KEYED``), the sentences asked about and PyTorch's version. The run is seeded and deterministic,
+    so the same key gives the same figures."""
+    digest = hashlib.sha256()
+    for folder in _KEYED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    try:
+        torch_version = version("torch")
+    except PackageNotFoundError:
+        torch_version = "missing"
+    digest.update(json.dumps([_sentences(), torch_version]).encode())
+    return digest.hexdigest()
+
+
+def trained() -> list[dict]:
+    """The experiment's figures, from training it (once per process): (without, with) positional
+    encoding, each its accuracies, training loss and P(the person bites) for each sentence."""
+    from selfattn_ref.training.word_order import experiment, person_bites_probability  # PyTorch, imported on use
+
+    return [
+        {
+            "train_accuracy": run.train_accuracy,
+            "held_out_accuracy": run.held_out_accuracy,
+            "train_loss": run.train_loss,
+            "person_bites": {s: person_bites_probability(run.model, s) for s in _sentences()},
+        }
+        for run in experiment()
+    ]
+
+
+def recorded() -> dict | None:
+    """The record as ``make update`` wrote it (or is about to), or None if there is none."""
+    text = current(RECORD)
+    try:
+        data = json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def word_order() -> dict:
+    """``{"key": ..., "runs": [without, with]}``: the record, if it was made from the code as it is
+    (:func:`record_key`), else the figures of a new training run. Training imports PyTorch and
+    takes seconds, in every process that builds, updates or checks the site; the record takes none.
+    A test trains and holds the record equal to what it gives (tests/package/test_word_order.py)."""
+    key = record_key()
+    data = recorded()
+    if data is not None and data.get("key") == key and isinstance(data.get("runs"), list):
+        return {"key": key, "runs": data["runs"]}
+    return {"key": key, "runs": trained()}
+
+
+@generated("positional_encoding/word_order.json")
+def _record() -> str:
+    return json.dumps(word_order(), indent=2) + "\n"
 
 
 @generated("positional_encoding/encoding.md")
@@ -111,8 +182,7 @@ def _encoding_heatmap() -> str:
 @generated("positional_encoding/accuracy.md")
 def _accuracy() -> str:
     """The experiment's accuracies, as the page quotes them (one decimal of a percent)."""
-    from selfattn_ref.training.word_order import experiment
-
-    runs = zip(("Without positional encoding", "With positional encoding"), experiment(), strict=True)
-    groups = [(name, [("training", run.train_accuracy), ("held-out", run.held_out_accuracy)]) for name, run in runs]
+    names = ("Without positional encoding", "With positional encoding")
+    runs = zip(names, word_order()["runs"], strict=True)
+    groups = [(name, [("training", r["train_accuracy"]), ("held-out", r["held_out_accuracy"])]) for name, r in runs]
     return bars(groups, title="accuracy of the word-order classifier, without and with positional encoding") + "\n"

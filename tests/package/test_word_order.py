@@ -213,3 +213,45 @@ def test_bad_arguments_are_named():
     ids, labels = wo.encode(HELD_OUT)
     with pytest.raises(ValueError, match=r"labels must be a tensor of shape \(32,\)"):
         wo.evaluate(model, ids, labels[:5])
+
+
+# --- the record the site is built from (publish/sources/positional_encoding.py) ----------------
+
+
+def test_the_record_is_what_training_gives_and_is_made_from_the_code_as_it_is(runs):
+    """The build and `make update` quote the experiment from docs/generated/positional_encoding/
+    word_order.json instead of training it: here it is trained, and the record must hold the very
+    figures (to the last bit: the run is seeded and deterministic) under the key of the code as it is."""
+    from publish.sources import positional_encoding as pe
+
+    data = pe.recorded()
+    assert data is not None, f"{pe.RECORD} is missing: run `make update`"
+    assert data["key"] == pe.record_key(), f"{pe.RECORD} was made from other code: run `make update`"
+    assert data["runs"] == pe.trained()
+    assert [r["held_out_accuracy"] for r in data["runs"]] == [r.held_out_accuracy for r in runs] == [0.5, 1.0]
+    assert pe.word_order() == {"key": data["key"], "runs": data["runs"]}
+
+
+def test_a_record_made_from_other_code_is_not_used(monkeypatch, tmp_path):
+    """A changed training module (or PyTorch twin, or sentence) changes the key, and a record
+    under another key is not used: the figures then come from training."""
+    import shutil
+
+    from publish.sources import positional_encoding as pe
+
+    key = pe.record_key()
+    with monkeypatch.context() as m:
+        m.setattr(pe, "_sentences", lambda: ["dog bites man"])
+        assert pe.record_key() != key
+    for folder in pe._KEYED:
+        shutil.copytree(pe.ROOT / folder, tmp_path / folder)
+    with monkeypatch.context() as m:
+        m.setattr(pe, "ROOT", tmp_path)
+        assert pe.record_key() == key
+        module = tmp_path / "selfattn_ref" / "training" / "word_order.py"
+        text = module.read_text(encoding="utf-8")
+        assert "STEPS = 150\n" in text
+        module.write_text(text.replace("STEPS = 150\n", "STEPS = 151\n"), encoding="utf-8")
+        assert pe.record_key() != key
+    monkeypatch.setattr(pe, "recorded", lambda: {"key": "0" * 64, "runs": [{"train_accuracy": 0.25}]})
+    assert pe.word_order()["runs"] == pe.trained()
