@@ -2,7 +2,7 @@
 import numpy as np
 
 # The encoder of the previous block: three states, one after another.
-E = np.array([[1, 0, 1, 0],    # The
+X = np.array([[1, 0, 1, 0],    # The
               [0, 1, 0, 1],    # cat
               [1, 1, 1, 1]],   # sat
              dtype=np.float64)
@@ -11,7 +11,7 @@ W_xh = np.array([[0.5, -0.3, 0.0, 0.2], [0.1, 0.4, -0.3, 0.0],
 W_hh = np.array([[0.5, 0.2, 0.0, -0.1], [0.0, 0.5, 0.3, 0.0],
                  [-0.2, 0.0, 0.5, 0.2], [0.1, -0.3, 0.0, 0.5]])
 h, states = np.zeros(4), []
-for x in E:
+for x in X:
     h = np.tanh(x @ W_xh + h @ W_hh)
     states.append(h)
 H = np.stack(states)  # (3, 4): h1, h2, h3

@@ -3,7 +3,7 @@ import torch
 
 f64 = torch.float64
 # The encoder of the previous block: three states, one after another.
-E = torch.tensor([[1, 0, 1, 0],    # The
+X = torch.tensor([[1, 0, 1, 0],    # The
                   [0, 1, 0, 1],    # cat
                   [1, 1, 1, 1]],   # sat
                  dtype=f64)
@@ -12,7 +12,7 @@ W_xh = torch.tensor([[0.5, -0.3, 0.0, 0.2], [0.1, 0.4, -0.3, 0.0],
 W_hh = torch.tensor([[0.5, 0.2, 0.0, -0.1], [0.0, 0.5, 0.3, 0.0],
                      [-0.2, 0.0, 0.5, 0.2], [0.1, -0.3, 0.0, 0.5]], dtype=f64)
 h, states = torch.zeros(4, dtype=f64), []
-for x in E:
+for x in X:
     h = torch.tanh(x @ W_xh + h @ W_hh)
     states.append(h)
 H = torch.stack(states)  # (3, 4): h1, h2, h3

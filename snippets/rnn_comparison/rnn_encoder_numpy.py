@@ -2,7 +2,7 @@
 import numpy as np
 
 tokens = ["The", "cat", "sat"]
-E = np.array([[1, 0, 1, 0],   # The
+X = np.array([[1, 0, 1, 0],   # The
               [0, 1, 0, 1],   # cat
               [1, 1, 1, 1]],  # sat
              dtype=np.float64)  # (3, 4): one embedding per row
@@ -17,18 +17,18 @@ W_hh = np.array([[ 0.5,  0.2,  0.0, -0.1],   # hidden -> hidden (4, 4)
                  [ 0.1, -0.3,  0.0,  0.5]])
 
 
-def encode(E, W_xh, W_hh):
+def encode(X, W_xh, W_hh):
     """h_t = tanh(x_t W_xh + h_{t-1} W_hh), one token after another."""
     h = np.zeros(W_hh.shape[0])  # h_0: nothing read yet
     states = []
-    for x in E:  # step t cannot start before step t-1 has finished
+    for x in X:  # step t cannot start before step t-1 has finished
         h = np.tanh(x @ W_xh + h @ W_hh)
         states.append(h)
     return np.stack(states)  # (n, 4): row t is h_{t+1}
 
 
-H = encode(E, W_xh, W_hh)
-H_without_the = encode(E[1:], W_xh, W_hh)  # the same encoder on "cat sat"
+H = encode(X, W_xh, W_hh)
+H_without_the = encode(X[1:], W_xh, W_hh)  # the same encoder on "cat sat"
 # --8<-- [end:math]
 
 

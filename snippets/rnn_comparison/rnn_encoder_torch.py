@@ -2,7 +2,7 @@
 import torch
 
 tokens = ["The", "cat", "sat"]
-E = torch.tensor([[1, 0, 1, 0],   # The
+X = torch.tensor([[1, 0, 1, 0],   # The
                   [0, 1, 0, 1],   # cat
                   [1, 1, 1, 1]],  # sat
                  dtype=torch.float64)  # (3, 4): one embedding per row
@@ -17,18 +17,18 @@ W_hh = torch.tensor([[ 0.5,  0.2,  0.0, -0.1],   # hidden -> hidden (4, 4)
                      [ 0.1, -0.3,  0.0,  0.5]], dtype=torch.float64)
 
 
-def encode(E, W_xh, W_hh):
+def encode(X, W_xh, W_hh):
     """h_t = tanh(x_t W_xh + h_{t-1} W_hh), one token after another."""
     h = torch.zeros(W_hh.shape[0], dtype=torch.float64)  # h_0: nothing read yet
     states = []
-    for x in E:  # step t cannot start before step t-1 has finished
+    for x in X:  # step t cannot start before step t-1 has finished
         h = torch.tanh(x @ W_xh + h @ W_hh)
         states.append(h)
     return torch.stack(states)  # (n, 4): row t is h_{t+1}
 
 
-H = encode(E, W_xh, W_hh)
-H_without_the = encode(E[1:], W_xh, W_hh)  # the same encoder on "cat sat"
+H = encode(X, W_xh, W_hh)
+H_without_the = encode(X[1:], W_xh, W_hh)  # the same encoder on "cat sat"
 # --8<-- [end:math]
 
 

@@ -63,7 +63,7 @@ def test_the_inputs_are_the_data_files(encoder, decoder, ref):
     _, ns = encoder
     assert tuple(ns["tokens"]) == the_cat_sat.tokens == ex.tokens
     for n in (ns, decoder[1]):
-        close(n["E"], the_cat_sat.E)
+        close(n["X"], the_cat_sat.E)
         close(n["W_xh"], ex.W_xh)
         close(n["W_hh"], ex.W_hh)
     _, ns = decoder
