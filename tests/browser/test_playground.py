@@ -206,13 +206,13 @@ def random_cases(seed: int = 20240601, count: int = 240) -> list[dict]:
         n, d = corners[c] if c < len(corners) else (int(rng.integers(1, 17)), int(rng.integers(1, 17)))
         style = c % 3
         if style == 0:
-            E = rng.integers(-3, 4, (n, d)).astype(float)
+            X = rng.integers(-3, 4, (n, d)).astype(float)
         elif style == 1:
-            E = np.round(rng.normal(0, 2, (n, d)), 3)
+            X = np.round(rng.normal(0, 2, (n, d)), 3)
         else:
-            E = rng.normal(0, 1, (n, d)) * 10.0 ** rng.integers(-2, 2)
+            X = rng.normal(0, 1, (n, d)) * 10.0 ** rng.integers(-2, 2)
         kind = ["none", "identity", "matrices"][c % 3 if c >= len(corners) else int(rng.integers(3))]
-        case = {"E": E.tolist(), "projections": kind, "scale": bool(rng.integers(2)), "causal": bool(rng.integers(2))}
+        case = {"X": X.tolist(), "projections": kind, "scale": bool(rng.integers(2)), "causal": bool(rng.integers(2))}
         if kind == "matrices":
             dk = d if rng.random() < 0.5 else int(rng.integers(1, 17))
             dv = d if rng.random() < 0.5 else int(rng.integers(1, 17))
@@ -263,11 +263,11 @@ def test_math_module_equals_numpy_reference(pg, site):
     sizes = set()
     for i, (case, js) in enumerate(zip(cases, results, strict=True)):
         W = [case[k] for k in ("W_Q", "W_K", "W_V")] if case["projections"] == "matrices" else None
-        ex = example_of(case["E"], case["projections"], W, case["scale"], case["causal"])
+        ex = example_of(case["X"], case["projections"], W, case["scale"], case["causal"])
         st = examples.run(ex)
-        shape = f"{len(case['E'])}×{len(case['E'][0])}"
+        shape = f"{len(case['X'])}×{len(case['X'][0])}"
         where = f"case {i} ({shape}, {case['projections']}, scale={case['scale']}, causal={case['causal']})"
-        sizes.add((len(case["E"]), len(case["E"][0])))
+        sizes.add((len(case["X"]), len(case["X"][0])))
         for name in ("Q", "K", "V", "scores", "weights", "output"):
             assert_close(name, js[name], getattr(st, name), where)
         if st.scaled is None:

@@ -56,7 +56,7 @@ ASSETS = "assets/playground/"
 
 def case_of_example(ex: examples.Example) -> dict:
     """The input of attention() (attention.js) for a worked example."""
-    case = {"E": ex.E.tolist(), "scale": ex.scale, "causal": ex.causal}
+    case = {"X": ex.E.tolist(), "scale": ex.scale, "causal": ex.causal}
     if ex.projections == "none":
         return {**case, "projections": "none"}
     if ex.projections == "identity":
@@ -161,15 +161,15 @@ def test_explanations_equal_numpy(pg, site):
     inputs += [(f"random case {k}", c) for k, c in enumerate(random_cases(seed=99, count=60))]
     cases = []
     for _, c in inputs:
-        n = len(c["E"])
-        dv = len(c["W_V"][0]) if c["projections"] == "matrices" else len(c["E"][0])
+        n = len(c["X"])
+        dv = len(c["W_V"][0]) if c["projections"] == "matrices" else len(c["X"][0])
         cases.append({"input": c, "cells": cells_of(n, dv), "rows": list(range(n))})
     results = evaluate_json(page, EXPLAIN_JS, [site.base_url + ASSETS, cases])
     kinds = set()
     masked = 0
     for (name, c), case, got in zip(inputs, cases, results, strict=True):
         W = [c[k] for k in ("W_Q", "W_K", "W_V")] if c["projections"] == "matrices" else None
-        st = examples.run(example_of(c["E"], c["projections"], W, c["scale"], c["causal"]))
+        st = examples.run(example_of(c["X"], c["projections"], W, c["scale"], c["causal"]))
         for (table, i, j), e in zip(case["cells"], got["cells"], strict=True):
             check_explanation(e, st, f"{name}, {table} ({i + 1}, {j + 1})")
             kinds.add(e["kind"])
@@ -428,6 +428,7 @@ def test_next_walks_one_word_through_the_steps(pg, site):
     # Without scaling or a mask, those steps say they are off.
     page.uncheck("#pg-scale")
     page.uncheck("#pg-causal")
+    expect(page.locator("#pg-step-list li")).to_have_text(["score", "scale (off)", "mask (off)", "softmax", "mix"])
     page.click("#pg-step-next")
     expect(page.locator("#pg-step-title")).to_contain_text("Step 2 of 5, scale: off")
     page.click("#pg-step-next")

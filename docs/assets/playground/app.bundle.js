@@ -141,8 +141,8 @@ function identity(d) {
 /**
  * Every step of one self-attention computation, in the order the pages show them.
  *
- * E: the embeddings (n, d). projections: "none" (Q = K = V = E, the first article's
- * softmax(X·Xᵀ)·X), "identity" (W = I, so Q = E·I), or "matrices" with W_Q, W_K (d, d_k) and
+ * X: the embeddings (n, d). projections: "none" (Q = K = V = X, the first article's
+ * softmax(X·Xᵀ)·X), "identity" (W = I, so Q = X·I), or "matrices" with W_Q, W_K (d, d_k) and
  * W_V (d, d_v). scale: divide the scores by √d_k. causal: query i sees keys 0..i only.
  *
  * Returns {Q, K, V, scores, scaled, logits, weights, output, mask, factor}: scores = Q·Kᵀ
@@ -150,29 +150,29 @@ function identity(d) {
  * logits = what the softmax reads (scaled or not, masked entries -Infinity); mask null unless
  * causal; factor the number the scores were multiplied by.
  */
-function attention({ E, projections = "none", W_Q = null, W_K = null, W_V = null, scale = false, causal = false }) {
-  checkMatrix(E, "E");
-  const d = E[0].length;
+function attention({ X, projections = "none", W_Q = null, W_K = null, W_V = null, scale = false, causal = false }) {
+  checkMatrix(X, "X");
+  const d = X[0].length;
   let Q, K, V;
   if (projections === "none") {
-    Q = K = V = E;
+    Q = K = V = X;
   } else if (projections === "identity" || projections === "matrices") {
     const Ws = projections === "identity" ? [identity(d), identity(d), identity(d)] : [W_Q, W_K, W_V];
     const names = ["W_Q", "W_K", "W_V"];
     Ws.forEach((W, t) => {
       checkMatrix(W, names[t]);
       if (W.length !== d) {
-        throw new RangeError(`${names[t]} must have one row per embedding dimension, got E ${shape(E)} and ${names[t]} ${shape(W)}`);
+        throw new RangeError(`${names[t]} must have one row per embedding dimension, got X ${shape(X)} and ${names[t]} ${shape(W)}`);
       }
     });
     if (Ws[0][0].length !== Ws[1][0].length) {
       throw new RangeError(`W_Q and W_K must have the same number of columns, got ${Ws[0][0].length} and ${Ws[1][0].length}`);
     }
-    [Q, K, V] = Ws.map((W) => matmul(E, W));
+    [Q, K, V] = Ws.map((W) => matmul(X, W));
   } else {
     throw new RangeError(`projections must be "none", "identity" or "matrices", got ${String(projections)}`);
   }
-  const n = E.length;
+  const n = X.length;
   const S = scores(Q, K); // (n, n)
   const factor = scale ? 1 / Math.sqrt(Q[0].length) : 1; // as NumPy: scores * (1/√d_k)
   const scaled = scale ? S.map((row) => row.map((x) => x * factor)) : null;
@@ -2180,7 +2180,7 @@ class Playground {
     }
     let result;
     try {
-      result = attention({ E: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal });
+      result = attention({ X: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal });
     } catch (e) {
       // The limits of state.js keep every result finite; shown rather than thrown, just in case.
       this.stale.hidden = false;
@@ -2428,9 +2428,14 @@ class Playground {
 
   renderStep(announce) {
     const k = this.step;
+    // A step that the settings turn off (scaling, the causal mask) says so in the list too.
+    const off = { scale: this.last && !this.last.state.scale, mask: this.last && !this.last.state.causal };
     this.stepItems.forEach((li, t) => {
       if (t === k) li.setAttribute("aria-current", "step");
       else li.removeAttribute("aria-current");
+      const id = STEPS[t];
+      setText(li, off[id] ? `${id} (off)` : id);
+      li.classList.toggle("pg-step-off", Boolean(off[id]));
     });
     this.stepPrev.setAttribute("aria-disabled", k <= 0 ? "true" : "false");
     if (k < 0 || !this.last) {

@@ -1202,7 +1202,7 @@ class Playground {
     }
     let result;
     try {
-      result = attention({ E: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal });
+      result = attention({ X: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal });
     } catch (e) {
       // The limits of state.js keep every result finite; shown rather than thrown, just in case.
       this.stale.hidden = false;
@@ -1450,9 +1450,14 @@ class Playground {
 
   renderStep(announce) {
     const k = this.step;
+    // A step that the settings turn off (scaling, the causal mask) says so in the list too.
+    const off = { scale: this.last && !this.last.state.scale, mask: this.last && !this.last.state.causal };
     this.stepItems.forEach((li, t) => {
       if (t === k) li.setAttribute("aria-current", "step");
       else li.removeAttribute("aria-current");
+      const id = STEPS[t];
+      setText(li, off[id] ? `${id} (off)` : id);
+      li.classList.toggle("pg-step-off", Boolean(off[id]));
     });
     this.stepPrev.setAttribute("aria-disabled", k <= 0 ? "true" : "false");
     if (k < 0 || !this.last) {
