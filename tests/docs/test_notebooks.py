@@ -30,7 +30,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, notebook_cache
+from publish import DOCS, ROOT, katex_math, notebook_cache
 from publish import notebooks as nbs
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
@@ -299,6 +299,15 @@ def test_clean_removes_the_template_and_renders_math():
     assert 'class="headerlink"' in out and "tabindex" not in out
     assert '<a download="" href="x.ipynb">' in out
     assert plain("Why $-\\infty$ and $$x^2$$") == "Why −∞ and x^2"
+    # KaTeX's HTML as KaTeX wrote it, as on the pages (not re-serialized by the parser)
+    infinity = katex_math.in_page("-\\infty", False)
+    assert f'<span class="arithmatex">{infinity}</span>' in out
+    assert f'<div class="arithmatex">{katex_math.in_page("x^2", True)}</div>' in out
+
+
+def test_clean_refuses_the_character_it_marks_formulas_with():
+    with pytest.raises(ValueError, match="U\\+E000"):
+        clean('<div class="jp-RenderedMarkdown"><p>\ue000 $x$</p></div>')
 
 
 def test_a_formula_katex_rejects_in_a_notebook_names_it():
