@@ -49,6 +49,12 @@ chromium:
 serve: venv
 	SITE_URL=http://127.0.0.1:8000/ $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
+# Python may write its compiled bytecode (__pycache__/, gitignored) during the tests even where
+# PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update
+# and snippet run that the tests start compiles the project's modules again, and pytest rewrites
+# the test modules' assertions again in each worker.
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
+
 # On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
 test: venv chromium
 	$(PY) -m pytest -n auto --dist loadgroup
