@@ -360,7 +360,7 @@ def run_pytest(root: Path, *extra: str) -> PytestRun:
         xml = Path(tmp) / "junit.xml"
         cmd = [PYTHON, "-m", "pytest", *PYTEST_PARALLEL, "-q", "-p", "no:cacheprovider", "-o",
                "junit_family=xunit1", f"--junitxml={xml}", *extra]  # fmt: skip
-        env = mkdocs_env(root=root)
+        env = {**mkdocs_env(root=root), "PYTHONDONTWRITEBYTECODE": ""}  # as `make test` (Makefile)
         start_time = time.perf_counter()
         proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=PYTEST_TIMEOUT)
         wall = time.perf_counter() - start_time
