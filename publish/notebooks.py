@@ -22,6 +22,7 @@ the way nbformat writes it (one-space indent, sorted keys).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -218,19 +219,38 @@ def _flatten(lines: list[str]) -> list[str]:
     return out
 
 
+_SVG_TITLE = re.compile(r"<title>([^<]*)</title>")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+|!~])")
+
+
 def _generated_include(path: str, pad: str) -> list[str]:
-    """A generated table, as Jupyter can show it: no header comment, no figure (its colours come
-    from the site's CSS), no wrapper."""
-    kept = []
+    """A generated table, as Jupyter can show it: no header comment, no wrapper; a figure (its
+    colours come from the site's CSS) as a line that names it, with its title. A table that the
+    page puts in a list item comes out of the list: nbconvert's Markdown (the notebook's page on the
+    site) shows a table inside a list item as its raw text."""
+    exercises = re.fullmatch(r"docs/generated/exercises/([\w-]+)\.md", path)
+    if exercises:
+        from .exercises import notebook_markdown
+
+        return [pad + line if line else "" for line in notebook_markdown(exercises.group(1)).splitlines()]
+    kept, figures = [], []
     text = current(ROOT / path)  # as this run of `make update` writes it, if it does
     if text is None:
         raise ValueError(f"{path} does not exist: the page includes it")
     for line in text.splitlines():
         s = line.strip()
+        if s.startswith("<svg"):
+            figures += [html.unescape(t) for t in _SVG_TITLE.findall(s)]
         if s.startswith(("<!--", "<svg", "<div", "</div")):
             continue
-        kept.append(pad + line if line else "")
-    return kept
+        kept.append(line)
+    if any(line.lstrip().startswith("|") for line in kept):
+        pad = ""
+    out = [pad + line if line else "" for line in kept]
+    if figures:
+        named = "; ".join(_MARKDOWN_SPECIAL.sub(r"\\\1", f) for f in figures)
+        out += ["", f"{pad}*The site's page draws this: {named}.*"]
+    return out
 
 
 def page_parts(page: str) -> list[tuple[str, str]]:
@@ -296,7 +316,9 @@ def page_parts(page: str) -> list[tuple[str, str]]:
 def _section(code: str, name: str) -> str:
     """The lines between pymdownx.snippets' ``--8<-- [start:name]`` and ``[end:name]`` markers."""
     m = re.search(
-        rf"^.*--8<-- \[start:{re.escape(name)}\].*\n(.*?)^.*--8<-- \[end:{re.escape(name)}\]", code, re.M | re.S
+        rf"^[^\n]*--8<-- \[start:{re.escape(name)}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{re.escape(name)}\]",
+        code,
+        re.M | re.S,
     )
     if not m:
         raise ValueError(f"no section {name!r} in the included file")

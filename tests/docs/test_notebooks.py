@@ -32,6 +32,7 @@ from bs4 import BeautifulSoup
 
 from publish import DOCS, ROOT, katex_math, notebook_cache
 from publish import notebooks as nbs
+from publish.exercises import load_all as load_exercises
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
 from publish.producers import generate
@@ -152,6 +153,37 @@ def test_notebook_reads_like_its_page(name):
     missing = [f for f in firsts if nbs.without_claims(f) not in markdown]
     assert not missing, missing[:5]
     assert nb.cells[0].source.startswith(f"# {nbs.title(name)}")
+
+
+EMPTY_FENCE = re.compile(r"^\s*```\w*\n\s*```\s*$", re.M)
+INDENTED_TABLE = re.compile(r"^[ \t]+\|.*\|\s*$", re.M)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_notebook_shows_what_the_page_includes(name):
+    """What the page includes that a notebook cannot show as the page does: a file's section as
+    code (never an empty block), a table that sits in a list item out of the list (nbconvert's
+    Markdown would show it as raw text), a figure as a line with its title, and the exercises as
+    questions with folded hints and solutions instead of the page's form."""
+    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    markdown = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert not EMPTY_FENCE.search(markdown), EMPTY_FENCE.search(markdown).group(0)
+    assert not INDENTED_TABLE.search(markdown), INDENTED_TABLE.search(markdown).group(0)
+    page = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+    figures = len(re.findall(r'--8<-- "docs/generated/(?:diagrams|[\w/]+heatmap)[^"]*"', page))
+    assert markdown.count("*The site's page draws this: ") >= figures
+    assert "<form" not in markdown and 'class="exercise' not in markdown
+    exercises = load_exercises().get(name, ())
+    assert markdown.count("<summary>Worked solution</summary>") == len(exercises)
+    for k, ex in enumerate(exercises, 1):
+        assert f"**Exercise {k}.** {ex.question}" in markdown
+
+
+def test_a_files_section_is_the_lines_between_its_markers():
+    code = "a = 1\n# --8<-- [start:two]\nb = 2\nc = 3\n# --8<-- [end:two]\nd = 4\n"
+    assert nbs._section(code, "two") == "b = 2\nc = 3\n"
+    with pytest.raises(ValueError, match="no section 'three'"):
+        nbs._section(code, "three")
 
 
 INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$', re.M)
