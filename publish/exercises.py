@@ -407,9 +407,40 @@ def _unit(ex: Exercise) -> str:
     return f"{what}, to {places}" if ex.decimals else what
 
 
+INTRO = (
+    "Work these out with pencil and paper (or a few lines of Python), then type your answer: the page checks "
+    "it against the reference code at the rounding the question asks for. Hints come one at a time, and the "
+    "worked solution appears after your first try."
+)
+NOTEBOOK_INTRO = (
+    "Work these out with pencil and paper, or in a code cell of your own, then open the worked solution to "
+    "compare: its numbers come from the reference code, at the rounding the question asks for. On the site's "
+    "page, the same exercises check your answer as you type it."
+)
+
+
+def notebook_markdown(page: str) -> str:
+    """A page's exercises for its notebook, where no script grades them: each question, what the
+    answer is (as the page's form asks for it), then its hints and its worked solution, each folded
+    (<details>, which Jupyter and the notebook's page on the site both show folded)."""
+    parts = [NOTEBOOK_INTRO + "\n"]
+    for k, ex in enumerate(load_all()[page], 1):
+        labels = ", ".join(ex.answer.labels)
+        if _is_positions(ex):
+            order = "; the vector's entries in order, first to last"
+        else:
+            order = f"; in the order {labels}" if labels else ""
+        parts.append(f"**Exercise {k}.** {ex.question} *Answer: {_unit(ex)}{order}.*\n")
+        for i, h in enumerate(ex.hints, 1):
+            parts.append(f"<details>\n<summary>Hint {i} of {len(ex.hints)}</summary>\n\n{h}\n\n</details>\n")
+        parts.append(f"<details>\n<summary>Worked solution</summary>\n\n{ex.solution}\n\n</details>\n")
+    return "\n".join(parts)
+
+
 def block(page: str) -> str:
     """The Markdown (with HTML for the controls) of a page's exercises."""
     parts = [
+        INTRO + "\n\n",
         # A <section>, not a <div>: Material's search (9.8) ends an exclusion at the first closing tag
         # of the same name, and the block holds <div>s. Out of the index: solutions would show in results.
         f'<section class="exercises" data-page="{html.escape(page, quote=True)}" data-search-exclude markdown>\n',
