@@ -415,7 +415,7 @@ INTRO = (
 NOTEBOOK_INTRO = (
     "Work these out with pencil and paper, or in a code cell of your own, then open the worked solution to "
     "compare: its numbers come from the reference code, at the rounding the question asks for. On the site's "
-    "page, the same exercises check your answer as you type it."
+    "page, a form checks each answer."
 )
 
 
@@ -429,7 +429,7 @@ def notebook_markdown(page: str) -> str:
         if _is_positions(ex):
             order = "; the vector's entries in order, first to last"
         else:
-            order = f"; in the order {labels}" if labels else ""
+            order = f"; in the order {labels}" if labels and labels not in ex.question else ""
         parts.append(f"**Exercise {k}.** {ex.question} *Answer: {_unit(ex)}{order}.*\n")
         for i, h in enumerate(ex.hints, 1):
             parts.append(f"<details>\n<summary>Hint {i} of {len(ex.hints)}</summary>\n\n{h}\n\n</details>\n")

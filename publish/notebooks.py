@@ -244,12 +244,14 @@ def _generated_include(path: str, pad: str) -> list[str]:
         if s.startswith(("<!--", "<svg", "<div", "</div")):
             continue
         kept.append(line)
-    if any(line.lstrip().startswith("|") for line in kept):
+    table = any(line.lstrip().startswith("|") for line in kept)
+    if table:
         pad = ""
     out = [pad + line if line else "" for line in kept]
-    if figures:
+    if figures:  # before the table it draws, if there is one
         named = "; ".join(_MARKDOWN_SPECIAL.sub(r"\\\1", f) for f in figures)
-        out += ["", f"{pad}*The site's page draws this: {named}.*"]
+        line = f"{pad}*The site's page draws this: {named}.{' Its numbers:' if table else ''}*"
+        out = [line, "", *(out if not out or out[0] else out[1:])]
     return out
 
 
