@@ -151,6 +151,8 @@ def without_claims(line: str) -> str:
 _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 LIBRARY_TABS = {"NumPy", "PyTorch"}
 SELF_NOTE = "This page as a notebook"  # the page's pointer to this notebook: left out of it
+# Notes about the site's page itself (its tabs, what is folded where), left out of the notebook too.
+PAGE_ONLY_NOTES = {SELF_NOTE, "What you need"}
 
 
 def imports(code: str) -> list[str]:
@@ -194,7 +196,7 @@ def _flatten(lines: list[str]) -> list[str]:
         if m := _ADMONITION.match(line):
             pad = m.group(1)
             body, i = _indented(lines, i + 1, len(pad))
-            if (m.group(2) or "") != SELF_NOTE:
+            if (m.group(2) or "") not in PAGE_ONLY_NOTES:
                 out += [f"{pad}**{m.group(2)}**", ""] if m.group(2) else []
                 out += [pad + b if b else "" for b in _flatten(body)] + [""]
             continue
