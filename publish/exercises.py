@@ -51,6 +51,7 @@ from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from . import DOCS
+from .escape import md_text
 from .fmt import num
 
 SPEC_DIR = DOCS / "exercises"
@@ -429,7 +430,7 @@ def notebook_markdown(page: str) -> str:
         if _is_positions(ex):
             order = "; the vector's entries in order, first to last"
         else:
-            order = f"; in the order {labels}" if labels and labels not in ex.question else ""
+            order = f"; in the order {md_text(labels)}" if labels and labels not in ex.question else ""
         parts.append(f"**Exercise {k}.** {ex.question} *Answer: {_unit(ex)}{order}.*\n")
         for i, h in enumerate(ex.hints, 1):
             parts.append(f"<details>\n<summary>Hint {i} of {len(ex.hints)}</summary>\n\n{h}\n\n</details>\n")

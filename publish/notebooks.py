@@ -31,6 +31,7 @@ from pathlib import Path
 from . import DOCS, ROOT
 from .audit.claims import CLAIM
 from .audit.page import CODE_SPAN
+from .escape import md_text
 from .registry import current, generated_file, name_of
 
 FOLDER = "notebooks"  # under docs/
@@ -222,7 +223,6 @@ def _flatten(lines: list[str]) -> list[str]:
 
 
 _SVG_TITLE = re.compile(r"<title>([^<]*)</title>")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+|!~])")
 
 
 def _generated_include(path: str, pad: str) -> list[str]:
@@ -251,7 +251,7 @@ def _generated_include(path: str, pad: str) -> list[str]:
         pad = ""
     out = [pad + line if line else "" for line in kept]
     if figures:  # before the table it draws, if there is one
-        named = "; ".join(_MARKDOWN_SPECIAL.sub(r"\\\1", f) for f in figures)
+        named = "; ".join(md_text(f) for f in figures)
         line = f"{pad}*The site's page draws this: {named}.{' Its numbers:' if table else ''}*"
         out = [line, "", *(out if not out or out[0] else out[1:])]
     return out

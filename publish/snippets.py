@@ -249,7 +249,8 @@ def describe_difference(result: Result) -> str:
 MANIFEST = SNIPPETS / "recordings.json"
 
 
-def _versions() -> dict[str, str]:
+def versions() -> dict[str, str]:
+    """The versions of Python, NumPy and PyTorch, which a recorded result is made with."""
     import platform
     from importlib.metadata import PackageNotFoundError, version
 
@@ -297,7 +298,7 @@ def recorded_fingerprints() -> dict[str, str]:
 def manifest_text(files: dict[str, str]) -> str:
     import json
 
-    return json.dumps({"versions": _versions(), "files": dict(sorted(files.items()))}, indent=1) + "\n"
+    return json.dumps({"versions": versions(), "files": dict(sorted(files.items()))}, indent=1) + "\n"
 
 
 def read_manifest() -> dict:
@@ -311,8 +312,8 @@ def _read_manifest() -> dict:
         data = json.loads(MANIFEST.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {"versions": {}, "files": {}}
-    if not isinstance(data, dict) or data.get("versions") != _versions() or not isinstance(data.get("files"), dict):
-        return {"versions": _versions(), "files": {}}
+    if not isinstance(data, dict) or data.get("versions") != versions() or not isinstance(data.get("files"), dict):
+        return {"versions": versions(), "files": {}}
     return data
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from importlib.metadata import PackageNotFoundError, version
 
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
@@ -21,6 +20,7 @@ from .. import GENERATED, ROOT
 from ..figures import SIGNED, bars, heatmap
 from ..quantities import Quantity, grid, source
 from ..registry import current, generated
+from ..snippets import versions
 from ..tables import matrix_table, weights_table
 
 DECIMALS = 3  # as the two examples
@@ -77,11 +77,7 @@ def record_key() -> str:
     for folder in _KEYED:
         for path in sorted((ROOT / folder).rglob("*.py")):
             digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    try:
-        torch_version = version("torch")
-    except PackageNotFoundError:
-        torch_version = "missing"
-    digest.update(json.dumps([_sentences(), torch_version]).encode())
+    digest.update(json.dumps([_sentences(), versions()["torch"]]).encode())
     return digest.hexdigest()
 
 

@@ -179,6 +179,19 @@ def test_notebook_shows_what_the_page_includes(name):
         assert f"**Exercise {k}.** {ex.question}" in markdown
 
 
+def test_a_figures_title_is_text_in_the_notebook():
+    """A figure's title (it may hold an example's title, from a spec) lands in Markdown escaped
+    (publish.escape.md_text): shown as typed, never markup."""
+    from publish.registry import pending
+
+    path = "docs/generated/zz/figure.md"
+    svg = '<svg role="img"><title>weights of “a *b* &lt;i&gt;x&lt;/i&gt; [c](d)”</title></svg>'
+    with pending({ROOT / path: f"<!-- banner -->\n\n{svg}\n"}):
+        lines = nbs._generated_include(path, "")
+    shown = "weights of “a &ast;b&ast; &lt;i&gt;x&lt;/i&gt; &lsqb;c&rsqb;(d)”"
+    assert lines == [f"*The site's page draws this: {shown}.*", ""]
+
+
 def test_a_files_section_is_the_lines_between_its_markers():
     code = "a = 1\n# --8<-- [start:two]\nb = 2\nc = 3\n# --8<-- [end:two]\nd = 4\n"
     assert nbs._section(code, "two") == "b = 2\nc = 3\n"
