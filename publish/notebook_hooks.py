@@ -102,9 +102,10 @@ _STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S | re.I)
 _CELL_ID = re.compile(r"^cell-id=")
 
 
-def clean(html: str, notebook: str | None = None) -> str:
+def clean(html: str, notebook: str | None = None, article: tuple[str, str] | None = None) -> str:
     """The page's HTML without what the module docstring lists; with a download link to the
-    file ``notebook`` (its name) if given."""
+    file ``notebook`` (its name) if given, and a link back to the page it comes from if
+    ``article`` (its URL relative to the notebook page, and its title) is given."""
     # The inline CSS first, with a regular expression (CSS holds no "</style>"): parsing
     # 590 kB of it as HTML would take longer than running a notebook.
     if "\ue000" in html:  # (the slots of _mark_math)
@@ -146,20 +147,29 @@ def clean(html: str, notebook: str | None = None) -> str:
         a["title"] = "Permanent link"
     formulas = _mark_math(soup)
     if notebook:
-        _download_link(soup, notebook)
+        _download_link(soup, notebook, article)
     cleaned = code_markup.unwrap_plain_spans(str(soup))  # lighter, looks the same (see the module)
     return _SLOTS.sub(lambda m: formulas[int(m.group(1))], cleaned)
 
 
-def _download_link(soup: BeautifulSoup, name: str) -> None:
-    """A link to the notebook file, after the introduction. mkdocs-jupyter (include_source)
-    copies the .ipynb beside the page's HTML file, so its bare name is a relative link that
-    works under any site_url and in the offline build."""
+def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | None = None) -> None:
+    """A link to the notebook file, after the introduction, and one back to the page the notebook
+    comes from (the notebook's own text names that page in words: a downloaded .ipynb could not
+    follow a link to it). mkdocs-jupyter (include_source) copies the .ipynb beside the page's HTML
+    file, so its bare name is a relative link that works under any site_url and in the offline
+    build; so does the page's relative URL."""
     p = soup.new_tag("p", attrs={"class": "notebook-download"})
     a = soup.new_tag("a", attrs={"href": name, "download": ""})
     a.string = f"Download the notebook ({name})"
     p.append(a)
-    p.append(" to run it in Jupyter.")
+    p.append(" to run it in Jupyter")
+    if article is not None:
+        href, title = article
+        p.append(", or go back to the page ")
+        back = soup.new_tag("a", attrs={"href": href})
+        back.string = title  # text: BeautifulSoup escapes it
+        p.append(back)
+    p.append(".")
     intro = soup.find(class_="jp-RenderedMarkdown")
     (intro if intro is not None else soup).append(p)
 
@@ -226,9 +236,24 @@ def on_page_content(html: str, page, config, files) -> str:
     # indexed there, and indexing it twice would add 50 kB to the index every page loads.
     page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     _retitle(page.toc.items)
-    return _clean_once(html, page.file.src_uri.rsplit("/", 1)[-1])
+    return _clean_once(html, page.file.src_uri.rsplit("/", 1)[-1], _article(page, files))
+
+
+def _article(page, files) -> tuple[str, str] | None:
+    """The page a notebook comes from (notebooks/<path>.ipynb from <path>.md): its URL relative to
+    the notebook's page, and its title; None for a notebook that no page makes."""
+    src = page.file.src_uri
+    if not src.startswith("notebooks/"):
+        return None
+    article = files.get_file_from_path(src.removeprefix("notebooks/").removesuffix(".ipynb") + ".md")
+    if article is None:
+        return None
+    title = article.page.title if article.page is not None and article.page.title else None
+    return article.url_relative_to(page.file), title or page.title
 
 
 # Under `mkdocs serve` the process lives on: a notebook page whose HTML from mkdocs-jupyter is the
 # same as at the last build (its cache made it) is not cleaned again, a second each on this machine.
-_clean_once = functools.lru_cache(maxsize=128)(lambda html, notebook: clean(html, notebook=notebook))
+_clean_once = functools.lru_cache(maxsize=128)(
+    lambda html, notebook, article: clean(html, notebook=notebook, article=article)
+)

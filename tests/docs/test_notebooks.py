@@ -289,6 +289,24 @@ def test_built_notebook_offers_its_file_for_download(strict_build, name):
     assert target.read_bytes() == (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
 
 
+def test_every_notebook_page_links_back_to_its_page(strict_build):
+    """Each notebook page (the articles' and the worked examples') links to the page it comes
+    from, by that page's title: the notebook's own text names it in words only."""
+    site = _built(strict_build)
+    pages = sorted(p.parent for p in (site / "notebooks").rglob("index.html") if p.parent != site / "notebooks")
+    assert len(pages) >= len(PAGES), pages
+    for folder in pages:
+        rel = folder.relative_to(site / "notebooks")
+        soup = BeautifulSoup((folder / "index.html").read_text(encoding="utf-8"), "html.parser")
+        links = soup.select("p.notebook-download a:not([download])")
+        assert len(links) == 1, f"notebooks/{rel}/: {len(links)} links back to its page"
+        target = (folder / links[0]["href"] / "index.html").resolve()
+        assert target == (site / rel / "index.html").resolve(), f"notebooks/{rel}/ links back to {links[0]['href']}"
+        article = BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser")
+        title = article.select_one("head > title").get_text().rsplit(" - ", 1)[0].strip()
+        assert links[0].get_text() == title, (rel, links[0].get_text(), title)
+
+
 CDN_WORDS = re.compile(r"mathjax|require\.?js|mermaid|cdnjs|jsdelivr|unpkg|clipboard-copy", re.I)
 
 
