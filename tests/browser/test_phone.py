@@ -140,6 +140,38 @@ def test_a_formula_in_a_table_stays_on_one_line(phone, path):
     assert page.evaluate(WRAPPED_CELL_FORMULAS_JS) == [], path
 
 
+# Where each inline code of a table cell breaks across lines: the text before each break.
+CODE_BREAKS_JS = """() => [...document.querySelectorAll('.md-typeset :is(td, th) code')]
+  .filter(c => c.checkVisibility())
+  .map(code => {
+    const text = code.textContent, breaks = [];
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    let top = null, before = '';
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect && top !== null && rect.top > top + 1) breaks.push(before);
+        if (rect) top = rect.top;
+        before += node.data[i];
+      }
+    }
+    return {text, breaks};
+  })"""
+
+
+def test_paths_in_tables_break_between_their_parts(phone):
+    """On a phone, a file path in a table breaks after a "/" or "_" (publish/path_breaks.py), not
+    in the middle of a name ("snippets/examp" + "les/river_bank" before it)."""
+    codes = phone("add-an-example/index.html").evaluate(CODE_BREAKS_JS)
+    paths = [c for c in codes if "/" in c["text"]]
+    assert len(paths) >= 5 and any(c["breaks"] for c in paths), paths  # some do break at 375 px
+    bad = [c for c in paths for before in c["breaks"] if not before.endswith(("/", "_"))]
+    assert bad == [], bad
+
+
 def test_the_widest_formulas_are_broken_up(phone):
     """The formulas that ran to twice the screen's width are now split into lines of their own."""
     for path in ("masking/index.html", "multi-head/index.html", "transformer-block/index.html"):

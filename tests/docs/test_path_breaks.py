@@ -1,0 +1,32 @@
+"""publish.path_breaks: a file path in a table cell gets a line-break opportunity after each "/"
+and "_", and nothing else changes (tests/browser/test_phone.py checks how it breaks on a phone)."""
+
+from __future__ import annotations
+
+import markdown
+
+from publish.path_breaks import break_paths
+
+
+def test_a_path_in_a_cell_breaks_after_slashes_and_underscores():
+    html = "<td><code>snippets/examples/river_bank_numpy.py</code>, <code>_torch.py</code></td>"
+    assert break_paths(html) == (
+        "<td><code>snippets/<wbr>examples/<wbr>river_<wbr>bank_<wbr>numpy.py</code>, <code>_torch.py</code></td>"
+    )
+
+
+def test_only_table_cells_and_only_paths_change():
+    html = (
+        "<p><code>docs/examples/x.md</code></p><th><code>a_b</code> <code>a &lt;b&gt;/c</code></th>"
+        "<pre><code>x/y</code></pre><td>docs/a_b</td>"
+    )
+    assert break_paths(html) == (
+        "<p><code>docs/examples/x.md</code></p><th><code>a_b</code> <code>a &lt;b&gt;/<wbr>c</code></th>"
+        "<pre><code>x/y</code></pre><td>docs/a_b</td>"
+    )
+
+
+def test_the_extension_runs_in_markdown_and_leaves_the_text_as_typed():
+    source = "| File | What |\n|---|---|\n| `docs/a_b/<i>.md` | x |\n"
+    html = markdown.markdown(source, extensions=["tables", "publish.path_breaks"])
+    assert "<code>docs/<wbr>a_<wbr>b/<wbr>&lt;i&gt;.md</code>" in html
