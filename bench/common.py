@@ -108,10 +108,15 @@ def mkdocs_build(
 FLOOR_MD = Path(__file__).with_name("floor.md")
 
 
-def floor_build(site: Path) -> None:
+def floor_build(site: Path, html: str | None = None) -> None:
     """The floor page: bare Material (the site's theme settings: palette, features, ``font: false``;
     no extension, plugin, hook, extra CSS or JavaScript beyond the theme's defaults) with the first
-    source article's text (bench/floor.md) as its one page, built into ``site``."""
+    source article's text (bench/floor.md) as its one page, built into ``site``.
+
+    With ``html``, the same bare Material with that HTML as it is (a raw HTML block) as its one
+    page instead: bench/run.py's same-content floor of a page, which holds the page's own
+    <article>. One page per site, as for the floor page: the search index, which Material's
+    search loads on every page (bare Material's default plugins), holds that page alone."""
     import yaml
 
     config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), _env_loader())
@@ -119,7 +124,10 @@ def floor_build(site: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
         docs = Path(tmp) / "docs"
         docs.mkdir()
-        shutil.copy(FLOOR_MD, docs / "index.md")
+        if html is None:
+            shutil.copy(FLOOR_MD, docs / "index.md")
+        else:  # a raw HTML block: Python-Markdown passes it through untouched
+            (docs / "index.md").write_text(f'<div class="floor-content">\n{html}\n</div>\n', encoding="utf-8")
         floor = {"site_name": config["site_name"], "theme": theme}
         (Path(tmp) / "mkdocs.yml").write_text(yaml.safe_dump(floor, allow_unicode=True), encoding="utf-8")
         shutil.rmtree(site, ignore_errors=True)

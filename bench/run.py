@@ -78,6 +78,7 @@ import contextlib
 import datetime
 import os
 import queue
+import re
 import signal
 import statistics
 import subprocess
@@ -467,20 +468,32 @@ def bench_pages(table: Table, runs: int, site: Path, base: str, chromium: str) -
         raise RuntimeError(f"article or topic pages missing from the build: {missing}")
     loads: dict[str, list] = {path: [] for path in pages}
     floor: list = []
-    with tempfile.TemporaryDirectory(prefix="bench-floor-site-") as tmp, static_server(Path(tmp)) as (fhttpd, fbase):
+    same: dict[str, list] = {path: [] for path in sorted(articles)}  # each article page's same-content floor
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-floor-site-") as tmp,
+        static_server(Path(tmp) / "floor") as (fhttpd, fbase),
+        static_server(Path(tmp) / "same") as (shttpd, sbase),
+    ):
         log("building the floor page (bare Material, the first article's text) ...")
-        floor_build(Path(tmp))
+        floor_build(Path(tmp) / "floor")
         start(fhttpd)
+        log("building the same-content floor (bare Material, each article page's own <article>) ...")
+        for path in same:  # each a site of its own, served under the page's path
+            floor_build(Path(tmp) / "same" / path, article_html(site / path / "index.html"))
+        start(shttpd)
         with sync_playwright() as p:
             browser = launch_chromium(p, chromium)
             try:
                 build_bench.load_page(browser, base, base)  # warm-up, not counted: a reader's browser is running
                 build_bench.load_page(browser, fbase, fbase)
+                build_bench.load_page(browser, sbase, sbase)
                 for run in range(runs):
-                    log(f"first load of {len(pages)} pages and the floor page, run {run + 1}/{runs} ...")
+                    log(f"first load of {len(pages)} pages and the floor pages, run {run + 1}/{runs} ...")
                     for n, path in enumerate(pages):
                         if n % 5 == 0:  # the floor page now and then, under the same conditions
                             floor.append(build_bench.load_page(browser, fbase, fbase))
+                        if path in same:  # beside the page, its same-content floor
+                            same[path].append(build_bench.load_page(browser, sbase + path, sbase))
                         loads[path].append(build_bench.load_page(browser, base + path, base))
             finally:
                 browser.close()
@@ -520,6 +533,33 @@ def bench_pages(table: Table, runs: int, site: Path, base: str, chromium: str) -
     ok = rb <= BUDGET_FLOOR_RATIO and rl <= BUDGET_FLOOR_RATIO
     table.add(Row(f"article and topic pages ÷ floor, largest: bytes (/{pb}) · load event (/{pl})",
                   f"{ratio(rb)} · {ratio(rl)}", str(runs), "≤ 1.5× · ≤ 1.5×", "OK" if ok else "OVER"))  # fmt: skip
+    # What the site adds to a page beyond its content (its CSS, scripts, KaTeX's stylesheet and
+    # fonts, the navigation's extra entries): each article page against bare Material holding the
+    # same <article>. A figure for the issue's decision, no budget of its own.
+    same_ratios = {
+        path: (
+            statistics.median(r.total for r in loads[path]) / statistics.median(r.total for r in results),
+            statistics.median(r.load for r in loads[path]) / statistics.median(r.load for r in results),
+        )
+        for path, results in same.items()
+    }
+    (sb, spb), (sl, spl) = (max((v[i], path) for path, v in same_ratios.items()) for i in (0, 1))
+    table.add(Row(f"article and topic pages ÷ the same <article> in bare Material, largest: bytes (/{spb}) · "
+                  f"load event (/{spl})", f"{ratio(sb)} · {ratio(sl)}", str(runs)))  # fmt: skip
+    table.notes.append(
+        "pages ÷ the same <article> in bare Material (bytes · load event): "
+        + ", ".join(f"/{path} {ratio(b)} · {ratio(l)}" for path, (b, l) in sorted(same_ratios.items()))
+    )
+
+
+def article_html(page: Path) -> str:
+    """The inner HTML of a built page's <article> (the page's content, as the reader gets it)."""
+    html = page.read_text(encoding="utf-8")
+    start = re.search(r"<article\b[^>]*>", html)
+    end = html.rfind("</article>")
+    if start is None or end < start.end():
+        raise RuntimeError(f"{page}: no <article> element")
+    return html[start.end() : end]
 
 
 def bench_playground(table: Table, runs: int, base: str, chromium: str) -> None:

@@ -165,10 +165,11 @@ def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | No
     p.append(" to run it in Jupyter")
     if article is not None:
         href, title = article
-        p.append(", or go back to the page ")
+        p.append(", or go back to the page \u201c")  # the title in quotes: an example's is lower case
         back = soup.new_tag("a", attrs={"href": href})
         back.string = title  # text: BeautifulSoup escapes it
         p.append(back)
+        p.append("\u201d")
     p.append(".")
     intro = soup.find(class_="jp-RenderedMarkdown")
     (intro if intro is not None else soup).append(p)
