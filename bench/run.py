@@ -44,6 +44,10 @@ The figures (--only takes a comma-separated list of the names in brackets):
          (font: false), no extension, plugin or extra asset, holding the first source article's
          text (bench/floor.md); every article and topic page (the nav's "The articles" and "Beyond
          the articles") at most 1.5× its bytes and 1.5× its load event, ratios in the row.
+         Beside that, what the site adds to a page beyond its content: each article and topic
+         page against bare Material holding that page's own <article> (the same-content floor,
+         one site per page so that its search index holds that page alone, loaded just before
+         the page), the largest ratios in a row and each page's in a note; no budget.
          A request to any other host is listed.
 [playground]  The time from an edit in the playground's grid to the next frame that shows it
          (bench/playground.py: the median of 30 edits after 5 to warm up, per run), at 3×4 (two
