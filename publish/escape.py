@@ -57,10 +57,12 @@ def _part(part: Part) -> str:
         return md_text(part.text)
     if part.kind == "code":  # raw <code> with escaped content: Markdown's code spans have edge cases
         return f"<code>{md_text(part.text)}</code>"
+    # Emphasis as raw HTML too: two parts side by side as asterisks, *x* and *x*, would read back
+    # as one, *x**x* (emphasis around "x**x").
     if part.kind == "em":
-        return f"*{md_text(part.text)}*"
+        return f"<em>{md_text(part.text)}</em>"
     if part.kind == "strong":
-        return f"**{md_text(part.text)}**"
+        return f"<strong>{md_text(part.text)}</strong>"
     if part.kind == "link":  # the target is checked: a relative path to a page (rules.LINK_TARGET)
         return f"[{md_text(part.text)}]({part.target})"
     raise ValueError(f"unknown part {part.kind!r}")
