@@ -307,6 +307,39 @@ def test_every_notebook_page_links_back_to_its_page(strict_build):
         assert links[0].get_text() == title, (rel, links[0].get_text(), title)
 
 
+def test_the_notebooks_page_lists_every_notebook_with_what_it_needs(strict_build):
+    """/notebooks/ lists the pages' notebooks in the nav's order, each by its page's title and
+    with what it needs (PyTorch only where a code cell imports it), and says which versions made
+    the outputs: those of the recorded outputs (snippets/recordings.json)."""
+    site = _built(strict_build)
+    soup = BeautifulSoup((site / "notebooks" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    rows = [tr.find_all("td") for tr in soup.select("article table tr") if tr.find("td")]
+    assert [(folder_of(cells[0].a["href"]), cells[0].get_text()) for cells in rows] == [
+        (nb.page, nbs.title(nb.page)) for nb in NOTEBOOKS.values()
+    ]
+    for cells in rows:
+        page = folder_of(cells[0].a["href"])
+        code = "\n".join(
+            "".join(c["source"])
+            for c in json.loads((nbs.NOTEBOOKS_DIR / f"{page}.ipynb").read_text())["cells"]
+            if c["cell_type"] == "code"
+        )
+        want = "NumPy and PyTorch" if re.search(r"^import torch", code, re.M) else "NumPy"
+        assert cells[1].get_text() == want, page
+    versions = json.loads((ROOT / "snippets" / "recordings.json").read_text(encoding="utf-8"))["versions"]
+    text = soup.select_one("article").get_text(" ")
+    for name, label in (("python", "Python"), ("numpy", "NumPy"), ("torch", "PyTorch")):
+        assert f"{label} {versions[name].split('+')[0]}" in text, (name, versions[name])
+    home = BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser")
+    nav = {a["href"] for a in home.select("nav a")}
+    assert "notebooks/" in nav, "the notebooks' page is not in the navigation"
+
+
+def folder_of(href: str) -> str:
+    """The notebook page a link of /notebooks/ leads to: "masking/" -> "masking"."""
+    return href.strip("/").rsplit("/", 1)[-1]
+
+
 CDN_WORDS = re.compile(r"mathjax|require\.?js|mermaid|cdnjs|jsdelivr|unpkg|clipboard-copy", re.I)
 
 
