@@ -242,15 +242,22 @@ def on_page_content(html: str, page, config, files) -> str:
 
 def _article(page, files) -> tuple[str, str] | None:
     """The page a notebook comes from (notebooks/<path>.ipynb from <path>.md): its URL relative to
-    the notebook's page, and its title; None for a notebook that no page makes."""
+    the notebook's page, and its name as the notebook's introduction gives it (the page's heading;
+    a worked example's title); None for a notebook that no page makes."""
     src = page.file.src_uri
     if not src.startswith("notebooks/"):
         return None
     article = files.get_file_from_path(src.removeprefix("notebooks/").removesuffix(".ipynb") + ".md")
     if article is None:
         return None
-    title = article.page.title if article.page is not None and article.page.title else None
-    return article.url_relative_to(page.file), title or page.title
+    from publish import notebooks  # (the notebooks' generator: imported only when a page needs it)
+
+    stem = article.src_uri.removesuffix(".md")
+    if stem in {nb.page for nb in notebooks.NOTEBOOKS}:
+        title = notebooks.title(stem)  # its heading, as the notebook's introduction names the page
+    else:  # a worked example's page: its title
+        title = article.page.title if article.page is not None and article.page.title else page.title
+    return article.url_relative_to(page.file), title
 
 
 # Under `mkdocs serve` the process lives on: a notebook page whose HTML from mkdocs-jupyter is the

@@ -338,7 +338,8 @@ def cells(nb: Notebook) -> list[dict]:
         f"# {title(nb.page)}\n\n"
         f"The page *{title(nb.page)}* of the site as a notebook: its text, its tables and its code, in "
         f"order. The first code cell imports what the others need; run the cells from the top. They "
-        f"need only {libraries}, and each prints what the page shows under the same code."
+        f"need {'only ' if libraries == 'NumPy' else ''}{libraries}, and each prints what the page shows "
+        f"under the same code."
     )
     if nb.note:
         intro += f" {nb.note}"

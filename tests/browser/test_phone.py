@@ -141,7 +141,7 @@ def test_a_formula_in_a_table_stays_on_one_line(phone, path):
 
 
 # Where each inline code of a table cell breaks across lines: the text before each break.
-CODE_BREAKS_JS = """() => [...document.querySelectorAll('.md-typeset :is(td, th) code')]
+CODE_BREAKS_JS = """(selector) => [...document.querySelectorAll(selector)]
   .filter(c => c.checkVisibility())
   .map(code => {
     const text = code.textContent, breaks = [];
@@ -165,18 +165,31 @@ CODE_BREAKS_JS = """() => [...document.querySelectorAll('.md-typeset :is(td, th)
 @pytest.mark.parametrize("width", [PHONE["width"], 1280])
 def test_code_in_tables_breaks_only_between_words_and_path_parts(phone, width):
     """In the tables of Add a worked example (file paths, the spec's keys), code breaks after a "/"
-    or "_" of a path (publish/path_breaks.py) or where text breaks (a space, a hyphen, a "?"), never
-    in the middle of a name: before, "snippets/examp" + "les/river_bank" on a phone, and the keys
-    "desc|ript|ion" on a laptop."""
+    or "_" of a path, after a name's "." (publish/path_breaks.py) or where text breaks (a space, a
+    hyphen, a "?"), never in the middle of a name: before, "snippets/examp" + "les/river_bank" on a
+    phone, and the keys "desc|ript|ion" on a laptop."""
     page = phone("add-an-example/index.html")
     page.set_viewport_size({"width": width, "height": PHONE["height"]})
-    codes = page.evaluate(CODE_BREAKS_JS)
+    codes = page.evaluate(CODE_BREAKS_JS, ".md-typeset :is(td, th) code")
     paths = [c for c in codes if "/" in c["text"]]
     assert len(codes) >= 15 and len(paths) >= 5, codes
     if width == PHONE["width"]:
         assert any(c["breaks"] for c in paths), paths  # some paths do break at 375 px
-    allowed = ("/", "_", " ", "-", "?")
+    allowed = ("/", "_", ".", " ", "-", "?")
     bad = [(c["text"], before) for c in codes for before in c["breaks"] if not before.endswith(allowed)]
+    assert bad == [], bad
+
+
+@pytest.mark.parametrize("path", ["api/index.html", "positional-encoding/index.html", "rnn-comparison/index.html"])
+def test_long_names_in_the_text_break_between_their_parts(phone, path):
+    """On a phone, a long name in inline code (torch.use_deterministic_algorithms(True),
+    selfattn_ref/examples/rnn/the_cat_sat.toml) breaks after a ".", "_" or "/"
+    (publish/path_breaks.py) or where text breaks, not in the middle of a word."""
+    codes = phone(path).evaluate(CODE_BREAKS_JS, ".md-typeset :is(p, li, dd) > code")
+    broken = [c for c in codes if c["breaks"]]
+    assert broken, f"{path}: no inline code breaks across lines at 375 px, so nothing is checked"
+    allowed = ("/", "_", ".", " ", "-", "?", "(", ")", ",")
+    bad = [(c["text"], before) for c in broken for before in c["breaks"] if not before.endswith(allowed)]
     assert bad == [], bad
 
 

@@ -291,7 +291,7 @@ def test_built_notebook_offers_its_file_for_download(strict_build, name):
 
 def test_every_notebook_page_links_back_to_its_page(strict_build):
     """Each notebook page (the articles' and the worked examples') links to the page it comes
-    from, by that page's title: the notebook's own text names it in words only."""
+    from, by that page's heading: the notebook's own text names it so, in words only."""
     site = _built(strict_build)
     pages = sorted(p.parent for p in (site / "notebooks").rglob("index.html") if p.parent != site / "notebooks")
     assert len(pages) >= len(PAGES), pages
@@ -303,8 +303,11 @@ def test_every_notebook_page_links_back_to_its_page(strict_build):
         target = (folder / links[0]["href"] / "index.html").resolve()
         assert target == (site / rel / "index.html").resolve(), f"notebooks/{rel}/ links back to {links[0]['href']}"
         article = BeautifulSoup(target.read_text(encoding="utf-8"), "html.parser")
-        title = article.select_one("head > title").get_text().rsplit(" - ", 1)[0].strip()
-        assert links[0].get_text() == title, (rel, links[0].get_text(), title)
+        h1 = article.select_one("article h1")
+        for a in h1.select("a.headerlink"):
+            a.decompose()
+        # The page's heading, as the notebook's introduction names it.
+        assert links[0].get_text() == h1.get_text().strip(), (rel, links[0].get_text(), h1.get_text())
 
 
 def test_the_notebooks_page_lists_every_notebook_with_what_it_needs(strict_build):

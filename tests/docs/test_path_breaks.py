@@ -1,5 +1,6 @@
-"""publish.path_breaks: a file path in a table cell gets a line-break opportunity after each "/"
-and "_", and nothing else changes (tests/browser/test_phone.py checks how it breaks on a phone)."""
+"""publish.path_breaks: a file path in a table cell, and a long name elsewhere, get line-break
+opportunities between their parts, and nothing else changes (tests/browser/test_phone.py checks
+how they break on a phone)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,23 @@ def test_the_extension_runs_in_markdown_and_leaves_the_text_as_typed():
     source = "| File | What |\n|---|---|\n| `docs/a_b/<i>.md` | x |\n"
     html = markdown.markdown(source, extensions=["tables", "publish.path_breaks"])
     assert "<code>docs/<wbr>a_<wbr>b/<wbr>&lt;i&gt;.md</code>" in html
+
+
+def test_a_long_name_in_the_text_breaks_after_dots_and_underscores():
+    html = (
+        "<p><code>torch.nn.functional.scaled_dot_product_attention</code>, <code>np.float64</code>, "
+        "<code>selfattn_ref/examples/rnn/x.toml</code>, <code>a long phrase of code words</code></p>"
+    )
+    assert break_paths(html) == (
+        "<p><code>torch.<wbr>nn.<wbr>functional.<wbr>scaled_<wbr>dot_<wbr>product_<wbr>attention</code>, "
+        "<code>np.float64</code>, <code>selfattn_<wbr>ref/<wbr>examples/<wbr>rnn/<wbr>x.toml</code>, "
+        "<code>a long phrase of code words</code></p>"
+    )
+
+
+def test_code_blocks_and_highlighted_code_are_left_alone():
+    html = (
+        '<div class="highlight"><pre><span></span><code>torch.nn.functional.scaled_dot_product_attention'
+        '</code></pre></div><p><code class="highlight">torch.nn.functional.scaled_dot_product</code></p>'
+    )
+    assert break_paths(html) == html
