@@ -15,7 +15,7 @@ from selfattn_ref import examples
 from selfattn_ref.attention import softmax_terms
 
 from . import GENERATED
-from .escape import md_text
+from .escape import md_line, md_text
 from .fmt import cell, is_integral, num, vector
 from .registry import banner, generated_set
 
@@ -67,7 +67,8 @@ def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     pairs = zip(u, v, strict=True)
     terms = " + ".join(f"{cell(x, decimals, integral)}×{cell(y, decimals, integral)}" for x, y in pairs)
     total = float(np.dot(u, v))
-    return f"{md_text(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
+    # The first token starts a list item: md_line, so that "9." or "-" stays text, not a list.
+    return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
 
 
 def example_files(ex: examples.Example) -> dict[str, str]:

@@ -292,6 +292,13 @@ def test_property_hostile_tokens_never_become_markup_or_code(tokens):
     check_end_to_end("Tokens", tokens, "Plain.")
 
 
+@pytest.mark.parametrize("tokens", [["9."], ["1)", "x"], ["-", "+"], ["#", "=", ">"]])
+def test_tokens_that_start_a_line_stay_text(tokens):
+    """A token that starts a line of Markdown (a list item of the dot products) shows as typed: not
+    an ordered list ("9.": hypothesis found it), a bullet, a heading or a quote."""
+    check_end_to_end("Tokens", tokens, "Plain.")
+
+
 @pytest.mark.parametrize("description", ["*x**x*", "**a***b*", "*a***b**"])
 def test_emphasis_side_by_side_stays_apart(description):
     """Two emphasised parts side by side show as two, not as one around asterisks (hypothesis found
