@@ -22,6 +22,7 @@ execute every notebook itself, as before.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import json
 import os
@@ -43,6 +44,8 @@ CACHE_DIR_ENV = "NOTEBOOK_CACHE_DIR"
 # How a notebook is run (nbclient's settings), part of the key. A cell's printed text in one
 # output, as nbconvert's execution leaves it, not in as many pieces as the kernel flushed.
 RUN = {"coalesce_streams": True}
+# Kernels started for one notebook before its run fails (a kernel that dies at start is started again).
+KERNEL_ATTEMPTS = 3
 
 
 def environment() -> dict[str, str]:
@@ -114,18 +117,35 @@ class Cache:
 
     async def _run(self, notebook: Path) -> None:
         from nbclient import NotebookClient
+        from nbclient.exceptions import CellExecutionError
 
         target = self.path(notebook)  # the key of the bytes read now, before the run
-        nb = nbformat.read(notebook, as_version=4)
-        client = NotebookClient(
-            nb,
-            config=kernel_config(),  # the kernels' settings of publish/jupyter/: no transport warning
-            kernel_name=self.kernel_name or nb.metadata.get("kernelspec", {}).get("name", "python3"),
-            allow_errors=self.allow_errors,
-            **RUN,
-            resources={"metadata": {"path": str(notebook.parent)}},  # as nbconvert: cwd = the notebook's folder
-        )
-        await client.async_execute()
+        failures: list[str] = []
+        while True:
+            nb = nbformat.read(notebook, as_version=4)
+            client = NotebookClient(
+                nb,
+                config=kernel_config(),  # the kernels' settings of publish/jupyter/: no transport warning
+                kernel_name=self.kernel_name or nb.metadata.get("kernelspec", {}).get("name", "python3"),
+                allow_errors=self.allow_errors,
+                **RUN,
+                resources={"metadata": {"path": str(notebook.parent)}},  # as nbconvert: cwd = the notebook's folder
+            )
+            try:
+                await client.async_execute()
+                break
+            except CellExecutionError:
+                raise  # the notebook's own code failed: running it again would fail again
+            except Exception as exc:  # noqa: BLE001 - the kernel's: named in the error if it persists
+                # The kernel died or never answered: most often, a kernel of its own started on a
+                # local port that another process took between the kernel manager choosing it and
+                # the kernel binding it ("Address already in use"). A new kernel gets new ports.
+                failures.append(f"{type(exc).__name__}: {exc}")
+                # nbclient registered this client's clean-up for the exit; with no kernel left to
+                # clean up, it would print a traceback then.
+                atexit.unregister(client._cleanup_kernel)
+                if len(failures) == KERNEL_ATTEMPTS:
+                    raise RuntimeError(f"its kernel failed {KERNEL_ATTEMPTS} times: " + "; ".join(failures)) from exc
         self.runs += 1
         # Written whole under a temporary name, then renamed: a reader never sees half a file
         # (nbformat.write's text: nbformat.writes and a final newline).

@@ -474,6 +474,81 @@ def test_a_cache_entry_for_other_cells_is_not_used(tmp_path):
     assert cache.lookup(path) == cache.path(path)
 
 
+def _one_cell(tmp_path: Path, code: str) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(code, id="a")]
+    path = tmp_path / "n.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def _failing_first(monkeypatch, times: int, error: Exception) -> list[int]:
+    """NotebookClient.async_execute raising ``error`` the first ``times`` calls (a kernel that died
+    at start), then running; returns the list of calls."""
+    from nbclient import NotebookClient
+
+    calls = []
+    execute = NotebookClient.async_execute
+
+    async def flaky(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) <= times:
+            raise error
+        return await execute(self, *args, **kwargs)
+
+    monkeypatch.setattr(NotebookClient, "async_execute", flaky)
+    return calls
+
+
+def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
+    """A kernel that dies before it answers (its port taken by another process as it started: seen
+    in a fresh clone's run) is started again, and the notebook runs."""
+    path = _one_cell(tmp_path, "print(6 * 7)")
+    calls = _failing_first(monkeypatch, 2, RuntimeError("Kernel died before replying to kernel_info"))
+    cache = notebook_cache.Cache(tmp_path / "cache", "python3")
+    executed = cache.ensure([path])[path]
+    assert len(calls) == 3 and cache.runs == 1
+    assert "42" in executed.read_text(encoding="utf-8")
+
+
+def test_a_kernel_that_keeps_dying_fails_the_run_with_each_reason(tmp_path, monkeypatch):
+    path = _one_cell(tmp_path, "print(1)")
+    calls = _failing_first(monkeypatch, 99, RuntimeError("Kernel died before replying to kernel_info"))
+    with pytest.raises(RuntimeError, match=r"n\.ipynb: its kernel failed 3 times: RuntimeError: Kernel died"):
+        notebook_cache.Cache(tmp_path / "cache", "python3").ensure([path])
+    assert len(calls) == notebook_cache.KERNEL_ATTEMPTS
+
+
+def test_a_real_kernel_that_dies_at_start_fails_quietly_after_three_tries(tmp_path):
+    """A kernelspec whose process exits at once: three kernels started, then one error naming the
+    notebook, and no traceback from nbclient's clean-up at the interpreter's exit."""
+    spec = tmp_path / "jupyter" / "kernels" / "dying"
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-c", "import sys; sys.exit(3)", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "dying", "language": "python"}))
+    path = _one_cell(tmp_path, "print(1)")
+    script = (
+        "import sys; from pathlib import Path; from publish import notebook_cache as c\n"
+        "try:\n"
+        f"    c.Cache(Path({str(tmp_path / 'cache')!r}), 'dying').ensure([Path({str(path)!r})])\n"
+        "except RuntimeError as exc:\n"
+        "    print(exc); sys.exit(1)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JUPYTER_PATH": str(tmp_path / "jupyter")}
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "n.ipynb: its kernel failed 3 times" in proc.stdout, proc.stdout
+    assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_an_error_in_the_notebooks_code_is_not_run_again(tmp_path, monkeypatch):
+    path = _one_cell(tmp_path, "raise ValueError('in the notebook')")
+    calls = _failing_first(monkeypatch, 0, RuntimeError("unused"))
+    with pytest.raises(RuntimeError, match="in the notebook"):
+        notebook_cache.Cache(tmp_path / "cache", "python3").ensure([path])
+    assert len(calls) == 1
+
+
 def _probe_build(project: Path, code: str, plugin: dict, cache: Path) -> str:
     """Build a one-notebook site, with the site's notebook hook, whose one cell is ``code``;
     return what the built page shows."""
