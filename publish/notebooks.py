@@ -329,16 +329,22 @@ def _section(code: str, name: str) -> str:
     return m.group(1)
 
 
+def libraries(page: str) -> str:
+    """What a page's notebook needs: "NumPy", or "NumPy and PyTorch" when it runs a PyTorch script
+    (one with no NumPy twin)."""
+    return "NumPy and PyTorch" if any(b.snippet.endswith("_torch.py") for b in notebook_snippets(page)) else "NumPy"
+
+
 def cells(nb: Notebook) -> list[dict]:
     blocks = notebook_snippets(nb.page)
     if not blocks:
         raise ValueError(f"docs/{nb.page}.md includes no snippet the notebook could run")
-    libraries = "NumPy and PyTorch" if any(b.snippet.endswith("_torch.py") for b in blocks) else "NumPy"
+    needs = libraries(nb.page)
     intro = (
         f"# {title(nb.page)}\n\n"
         f"The page *{title(nb.page)}* of the site as a notebook: its text, its tables and its code, in "
         f"order. The first code cell imports what the others need; run the cells from the top. They "
-        f"need {'only ' if libraries == 'NumPy' else ''}{libraries}, and each prints what the page shows "
+        f"need {'only ' if needs == 'NumPy' else ''}{needs}, and each prints what the page shows "
         f"under the same code."
     )
     if nb.note:

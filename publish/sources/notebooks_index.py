@@ -1,8 +1,8 @@
 """docs/notebooks/index.md: the list of the pages' notebooks, and what their outputs were made with.
 
 The list is :data:`publish.notebooks.NOTEBOOKS` in the nav's order, each notebook by the title of
-the page it comes from, with what it needs (NumPy, or NumPy and PyTorch: whether it runs a
-PyTorch script, as its introduction says). The versions are those the snippets' recorded outputs
+the page it comes from, with what it needs (:func:`publish.notebooks.libraries`, which its introduction
+says too). The versions are those the snippets' recorded outputs
 were made with (snippets/recordings.json), which are the outputs the notebooks show. The worked
 examples' notebooks are listed in the gallery, with the examples.
 """
@@ -15,19 +15,13 @@ from ..registry import generated
 from ..snippets import versions
 
 
-def needs(nb: notebooks.Notebook) -> str:
-    """What a notebook needs: "NumPy", or "NumPy and PyTorch" when it runs a PyTorch script."""
-    blocks = notebooks.notebook_snippets(nb.page)
-    return "NumPy and PyTorch" if any(b.snippet.endswith("_torch.py") for b in blocks) else "NumPy"
-
-
 @generated("notebooks/list.md")
 def _list() -> str:
     # Out of the search index (Material skips an element marked data-search-exclude): the titles
     # are the pages' own, which a search finds there; here they would only compete with them.
     rows = ['<div data-search-exclude="titles" markdown>', "", "| Notebook | Needs |", "|---|---|"]
     for nb in notebooks.NOTEBOOKS:
-        rows.append(f"| [{md_text(notebooks.title(nb.page))}]({nb.page}.ipynb) | {needs(nb)} |")
+        rows.append(f"| [{md_text(notebooks.title(nb.page))}]({nb.page}.ipynb) | {notebooks.libraries(nb.page)} |")
     return "\n".join([*rows, "", "</div>"]) + "\n"
 
 

@@ -340,6 +340,31 @@ def test_the_notebooks_page_lists_every_notebook_with_what_it_needs(strict_build
     assert "notebooks/" in nav, "the notebooks' page is not in the navigation"
 
 
+def test_the_install_commands_cover_every_import_of_the_notebooks():
+    """The notebooks' page's shell block (which no test can run: it downloads) installs, per line,
+    what every notebook imports: the first line what a NumPy-only notebook needs, plus Jupyter; the
+    PyTorch line what the others add. Each import name maps to its distribution as installed here."""
+    from importlib.metadata import packages_distributions
+
+    page = (DOCS / "notebooks" / "index.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"^```bash\n(.*?)^```", page, re.M | re.S)
+    lines = [line.split("#")[0].split() for line in block.splitlines()]
+    installs = [line[4:] for line in lines if line[:4] == ["python", "-m", "pip", "install"]]
+    assert len(installs) == 2 and "jupyterlab" in installs[0], installs
+    assert ["jupyter", "lab"] in lines, block
+    dists = packages_distributions()
+    for nb in NOTEBOOKS.values():
+        code = "\n".join(
+            "".join(c["source"])
+            for c in json.loads((nbs.NOTEBOOKS_DIR / f"{nb.page}.ipynb").read_text(encoding="utf-8"))["cells"]
+            if c["cell_type"] == "code"
+        )
+        modules = set(re.findall(r"^(?:import|from) (\w+)", code, re.M)) - set(sys.stdlib_module_names)
+        needed = {d.lower() for m in modules for d in dists[m]}
+        offered = set(installs[0]) | (set(installs[1]) if nbs.libraries(nb.page) != "NumPy" else set())
+        assert needed <= offered, (nb.page, needed, offered)
+
+
 def folder_of(href: str) -> str:
     """The notebook page a link of /notebooks/ leads to: "masking/" -> "masking"."""
     return href.strip("/").rsplit("/", 1)[-1]
