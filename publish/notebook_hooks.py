@@ -16,8 +16,10 @@ inside their ``<pre>``, so Material styles them as it styles every code block (w
 fixes of extra.css) and gives them its own copy button; an output gets the title "Output", as
 on the pages. Math in Markdown cells (``$...$``, ``$$...$$``, as Jupyter writes it) is rendered
 with the vendored KaTeX as on the pages (publish/katex_math.py), inside the wrapper that
-pymdownx.arithmatex writes; in the table of contents, as plain text. A link to download the
-``.ipynb`` follows the introduction. The few rules the cells still need are in extra.css.
+pymdownx.arithmatex writes; in the table of contents, as plain text. Long names in inline code
+break between their parts, as on the pages (publish/path_breaks.py). A link to download the
+``.ipynb`` and one back to the page follow the introduction. The few rules the cells still need
+are in extra.css.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import re
 import jinja2
 from bs4 import BeautifulSoup, Comment, NavigableString
 
-from publish import code_markup, jupyter_config, katex_math
+from publish import code_markup, jupyter_config, katex_math, path_breaks
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
@@ -149,6 +151,7 @@ def clean(html: str, notebook: str | None = None, article: tuple[str, str] | Non
     if notebook:
         _download_link(soup, notebook, article)
     cleaned = code_markup.unwrap_plain_spans(str(soup))  # lighter, looks the same (see the module)
+    cleaned = path_breaks.break_paths(cleaned)  # long names in the text break between parts, as on the pages
     return _SLOTS.sub(lambda m: formulas[int(m.group(1))], cleaned)
 
 

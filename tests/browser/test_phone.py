@@ -180,7 +180,15 @@ def test_code_in_tables_breaks_only_between_words_and_path_parts(phone, width):
     assert bad == [], bad
 
 
-@pytest.mark.parametrize("path", ["api/index.html", "positional-encoding/index.html", "rnn-comparison/index.html"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "api/index.html",
+        "positional-encoding/index.html",
+        "rnn-comparison/index.html",
+        "notebooks/rnn-comparison/index.html",
+    ],
+)
 def test_long_names_in_the_text_break_between_their_parts(phone, path):
     """On a phone, a long name in inline code (torch.use_deterministic_algorithms(True),
     selfattn_ref/examples/rnn/the_cat_sat.toml) breaks after a ".", "_" or "/"
