@@ -40,7 +40,7 @@ import numpy as np
 
 from ..attention import project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
-from .rules import LIMITS, MAX_PRINTED, DescriptionError, description_parts, title_problem, tokens_problem
+from .rules import LIMITS, MAX_PRINTED, TextError, check_title, check_tokens, description_parts, normalized
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
@@ -125,6 +125,12 @@ def _where_text(text: str, path: Path, key: str, found: str) -> str:
     return f"{path}, line {start + 1}"
 
 
+def _where_token(text: str, path: Path, token: str) -> str:
+    """``path, line N``: the line of the token ``token`` (a TOML string) in 'tokens', else its key's."""
+    quoted = [q + token + q for q in "\"'"] if token else []
+    return _where_text(text, path, "tokens", next((q for q in quoted if q in text), ""))
+
+
 def _number(x) -> str:
     """A value as a message shows it: repr, but a huge integer by its number of digits."""
     if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**30:
@@ -188,10 +194,11 @@ class _Spec:
         return _matrix([value], self.where(key), key)[0]
 
     def title(self) -> str:
-        title = self.data["title"]
-        if problem := title_problem(title):
-            raise SpecError(f"{self.where('title')}: {problem}")
-        return title
+        """The title, in NFC (rules.check_title)."""
+        try:
+            return check_title(self.data["title"])
+        except TextError as exc:
+            raise SpecError(f"{self.where('title')}: {exc}") from None
 
     def decimals(self) -> int:
         decimals = self.data["decimals"]
@@ -217,14 +224,15 @@ def load_text(text: str, path: Path) -> Example:
     if "description" in spec:
         try:
             description_parts(spec["description"])
-        except DescriptionError as exc:
+        except TextError as exc:
             raise SpecError(f"{_where_text(text, path, 'description', exc.found)}: {exc}") from None
     order = spec.get("order")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 1):
         raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {order!r}")
-    tokens = spec["tokens"]
-    if problem := tokens_problem(tokens):
-        raise SpecError(f"{where('tokens')}: {problem}")
+    try:
+        tokens = check_tokens(spec["tokens"])  # in NFC
+    except TextError as exc:
+        raise SpecError(f"{_where_token(text, path, exc.found)}: {exc}") from None
     E = reader.matrix("embeddings")
     if E.shape[0] != len(tokens):
         raise SpecError(
@@ -274,7 +282,7 @@ def load_text(text: str, path: Path) -> Example:
     ex = Example(
         slug=path.stem,
         title=title,
-        description=spec.get("description", "").strip(),
+        description=normalized(spec.get("description", "")).strip(),
         order=order,
         tokens=tuple(tokens),
         E=E,
