@@ -7,6 +7,8 @@ accepts. The package tests (tests/package/test_spec_rules.py), the rendering tes
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
 # What a spec may not hold anywhere, class by class (a few members of each, the issue's among them).
@@ -67,3 +69,17 @@ any_char = st.one_of(
 any_text = st.lists(
     st.one_of(any_char, st.sampled_from(LETTERS + SYMBOLS + NUMBERISH + list("<>*[]`|\\ "))), min_size=1, max_size=10
 ).map("".join)
+
+
+def sample_names(names: list[str]) -> list[str]:
+    """``names``, then each character of each refused class alone and inside a word, each combining
+    mark alone, first and after a letter, and a seeded sample of anything (some 900 names)."""
+    out = list(names)
+    for chars in REFUSED.values():
+        out += [*chars] + [f"a{c}b" for c in chars]
+    out += [*MARKS] + [m + "a" for m in MARKS] + ["a" + m for m in MARKS]
+    pool = [*"".join(REFUSED.values()), *MARKS, *LETTERS, *SYMBOLS, *"|<>*[]`\\ "]
+    rng = random.Random(27)
+    out += ["".join(rng.choice(pool) for _ in range(rng.randint(1, 5))) for _ in range(400)]
+    out += [chr(rng.randint(0, 0x10FFFF)) for _ in range(300)]
+    return out
