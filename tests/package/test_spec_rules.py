@@ -360,3 +360,48 @@ def test_property_any_text_is_accepted_in_nfc_or_refused_naming_key_and_line(tit
     for t in (ex.title, *ex.tokens, ex.description):
         assert t == normalized(t) and not any(char_problem(c) for c in t.replace(" ", "").replace("\n", ""))
     assert not any(is_combining_mark(t[0]) for t in ex.tokens)
+
+
+# --- every matrix's columns are bounded (issue 27, item 6) ------------------------------------------------
+
+
+def _given(W_Q: list, W_K: list, W_V: list) -> str:
+    text = spec_text("Given", ["a", "b"]).replace("[1, 1, 1, 1]", "[1, 0]").replace('"identity"', '"given"')
+    return text + "".join(f"{k} = {json.dumps(M)}\n" for k, M in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
+
+
+def test_projection_matrices_have_at_most_dims_columns():
+    wide = [[0.5] * 300, [0.5] * 300]  # 2 x 300: once an 820 kB page
+    for key in ("W_Q", "W_K", "W_V"):
+        mats = {"W_Q": [[1, 0], [0, 1]], "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 1]]} | {key: wide}
+        if key == "W_Q":
+            mats["W_K"] = wide  # W_Q and W_K have the same width
+        text = _given(**mats)
+        line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key} = "))
+        with pytest.raises(SpecError) as info:
+            examples.load_text(text, SPEC)
+        assert str(info.value) == f"{SPEC}, line {line}: '{key}' has 300 columns; a matrix of an example has at most 16"
+
+
+def test_w_v_may_be_narrower_or_wider_than_w_q_within_the_limit():
+    d_k2 = [[1, 0], [0, 1]]
+    ex = examples.load_text(_given(d_k2, d_k2, [[1] * 16, [0] * 16]), SPEC)
+    assert (ex.W_Q.shape, ex.W_V.shape, examples.run(ex).output.shape) == ((2, 2), (2, 16), (2, 16))
+    ex = examples.load_text(_given([[1] * 16] * 2, [[1] * 16] * 2, [[1], [0]]), SPEC)
+    assert (ex.W_Q.shape, ex.W_V.shape) == ((2, 16), (2, 1))
+    with pytest.raises(SpecError, match="'W_V' has 17 columns; a matrix of an example has at most 16"):
+        examples.load_text(_given(d_k2, d_k2, [[1] * 17, [0] * 17]), SPEC)
+
+
+RNN = (examples.RNN_DIR / "the_cat_sat.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("key", ["W_xh", "W_s", "W_h"])
+def test_the_rnn_specs_matrices_have_at_most_dims_columns(tmp_path, key):
+    text = re.sub(rf"^{key} = \[\n(?:.*\n)*?\]", lambda m: f"{key} = {json.dumps([[0.5] * 17] * 4)}", RNN, flags=re.M)
+    path = tmp_path / "wide.toml"
+    path.write_text(text, encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key} = "))
+    with pytest.raises(SpecError) as info:
+        examples.load_rnn_file(path)
+    assert str(info.value) == f"{path}, line {line}: '{key}' has 17 columns; a matrix of an example has at most 16"
