@@ -579,7 +579,7 @@ def test_the_site_scan_finds_handlers_and_scripts():
 # --- one full strict build with a hostile spec ----------------------------------------------------------
 
 BUILD_TITLE = 'Hdr { onclick="window.__p=1" } *x* _y_ $z$ #h'
-BUILD_TOKENS = ["_x_", "$y$", "#h", "{:x}", "&lt;b&gt;"]
+BUILD_TOKENS = ["_x_", "$y$", "#h", "{:x}", "&lt;b&gt;", "日本", "🙂", "\u0642\u064e", "\u00e9"]
 BUILD_DESCRIPTION = "Prose with a < b, &amp; and $x$ and _u_; *em*, `<code>`-free `code` and [a page](../masking.md)."
 
 
