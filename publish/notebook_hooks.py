@@ -46,16 +46,24 @@ def plain(text: str) -> str:
     return _INLINE.sub(lambda m: katex_math.plain_text(m.group(1)), text)
 
 
-# Where a formula goes in the cleaned HTML: a private-use character pair around its number, put in
-# as text and replaced by KaTeX's HTML once the page is a string again (so KaTeX's HTML reaches the
-# page as KaTeX wrote it, as on the pages, instead of through the parser and back).
-_SLOT = "\ue000{}\ue001"
-_SLOTS = re.compile("\ue000(\\d+)\ue001")
+# Where a formula goes in the cleaned HTML: a private-use character around its number, put in as
+# text and replaced by KaTeX's HTML once the page is a string again (so KaTeX's HTML reaches the
+# page as KaTeX wrote it, as on the pages, instead of through the parser and back). The character
+# is one the notebook does not hold (as itself or as a character reference): whatever it holds, no
+# text of it is taken for a slot.
 
 
-def _mark_math(soup: BeautifulSoup) -> list[str]:
-    """Each formula of the Markdown cells replaced by a slot (``_SLOT``); returns the formulas'
-    HTML (pymdownx.arithmatex's wrapper around KaTeX's output), slot by slot."""
+def _slot_mark(html: str) -> str:
+    lower = html.lower()
+    for code in range(0xE000, 0xF900):
+        if chr(code) not in html and f"&#{code};" not in lower and f"&#x{code:x};" not in lower:
+            return chr(code)
+    raise ValueError("a notebook holds every private-use character of the Basic Multilingual Plane")
+
+
+def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
+    """Each formula of the Markdown cells replaced by a slot (its number between two ``mark``);
+    returns the formulas' HTML (pymdownx.arithmatex's wrapper around KaTeX's output), slot by slot."""
     rendered: list[str] = []
     for cell in soup.find_all(class_="jp-RenderedMarkdown"):
         for node in list(cell.find_all(string=True)):
@@ -75,7 +83,7 @@ def _mark_math(soup: BeautifulSoup) -> list[str]:
                 display = piece.startswith("$$")
                 tag = "div" if display else "span"
                 html = katex_math.in_page(piece[2:-2] if display else piece[1:-1], display)
-                new.append(NavigableString(_SLOT.format(len(rendered))))
+                new.append(NavigableString(f"{mark}{len(rendered)}{mark}"))
                 rendered.append(f'<{tag} class="arithmatex">{html}</{tag}>')
             node.replace_with(*new)
     return rendered
@@ -110,8 +118,7 @@ def clean(html: str, notebook: str | None = None, article: tuple[str, str] | Non
     ``article`` (its URL relative to the notebook page, and its title) is given."""
     # The inline CSS first, with a regular expression (CSS holds no "</style>"): parsing
     # 590 kB of it as HTML would take longer than running a notebook.
-    if "\ue000" in html:  # (the slots of _mark_math)
-        raise ValueError("a notebook holds U+E000, a private-use character that the build uses itself")
+    mark = _slot_mark(html)  # (the slots of _mark_math)
     soup = BeautifulSoup(_STYLE.sub("", html), "html.parser")
     # find_all rather than CSS selectors (soupsieve): the same elements, in a fraction of the time.
     for tag in soup.find_all(["style", "script", "clipboard-copy"]):
@@ -147,12 +154,12 @@ def clean(html: str, notebook: str | None = None, article: tuple[str, str] | Non
     for a in soup.find_all("a", class_="anchor-link"):
         a["class"] = ["headerlink"]
         a["title"] = "Permanent link"
-    formulas = _mark_math(soup)
+    formulas = _mark_math(soup, mark)
     if notebook:
         _download_link(soup, notebook, article)
     cleaned = code_markup.unwrap_plain_spans(str(soup))  # lighter, looks the same (see the module)
     cleaned = path_breaks.break_paths(cleaned)  # long names in the text break between parts, as on the pages
-    return _SLOTS.sub(lambda m: formulas[int(m.group(1))], cleaned)
+    return re.sub(f"{mark}(\\d+){mark}", lambda m: formulas[int(m.group(1))], cleaned)
 
 
 def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | None = None) -> None:

@@ -2,25 +2,66 @@
 
 The playground (docs/assets/playground/state.js) imports this file, so the words, dimensions,
 decimals, number sizes and the definition of a word's name it accepts are those of
-:mod:`selfattn_ref.examples.rules`, stated once there. ``make update`` writes it; a test runs
-state.js's checks beside the Python ones on the same names.
+:mod:`selfattn_ref.examples.rules`, stated once there. The characters a name may not hold are
+listed as code points computed here from Python's Unicode (:data:`~selfattn_ref.examples.rules.UNICODE_VERSION`),
+not left to the browser's (Chromium's ICU is newer, and assigns code points Python does not):
+the browser refuses exactly what the spec check refuses. ``make update`` writes it; a test
+runs state.js's checks beside the Python ones on the same names, in Node and in Chromium.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
+from functools import cache
 
-from selfattn_ref.examples.rules import LIMITS, TOKEN_FORBIDDEN
+from selfattn_ref.examples.rules import LIMITS, TOKEN_FORBIDDEN, UNICODE_VERSION, is_combining_mark, token_char_refused
 
 from .registry import generated
 
 RELPATH = "playground/limits.js"
 
 
+@cache  # a second to compute, the same every time
+def code_point_ranges(refused: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """(first, last) of each run of code points ``c`` for which ``refused(chr(c))`` holds."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for code in range(sys.maxunicode + 1):
+        if refused(chr(code)):
+            if start is None:
+                start = code
+        elif start is not None:
+            out.append((start, code - 1))
+            start = None
+    if start is not None:
+        out.append((start, sys.maxunicode))
+    return out
+
+
+def encode_ranges(ranges: list[tuple[int, int]]) -> str:
+    """Ranges as state.js reads them: per range, in hexadecimal, its distance from the end of the
+    one before (from 0 for the first) and its length less one, all separated by commas."""
+    parts, end = [], 0
+    for first, last in ranges:
+        parts += [f"{first - end:x}", f"{last - first:x}"]
+        end = last
+    return ",".join(parts)
+
+
 @generated(RELPATH)
 def limits_module() -> str:
-    """An ES module exporting the limits (``SPEC_LIMITS``) and the characters a token may not hold."""
+    """An ES module exporting the limits (``SPEC_LIMITS``), the characters a token may not hold
+    (``TOKEN_FORBIDDEN``, and every code point in ``TOKEN_REFUSED``), and the combining marks a
+    token may not start with (``MARKS``)."""
     return (
         f"export const SPEC_LIMITS = Object.freeze({json.dumps(LIMITS, indent=2)});\n"
         f"export const TOKEN_FORBIDDEN = {json.dumps(TOKEN_FORBIDDEN)};\n"
+        f"// Code point ranges from Python's Unicode {UNICODE_VERSION} (selfattn_ref.examples.rules; the\n"
+        "// format: publish/playground_limits.py, encode_ranges):\n"
+        "// what a token may not hold anywhere (control, format, private-use, unassigned and blank\n"
+        "// characters, spaces, lone surrogates), and the combining marks, which cannot start a token.\n"
+        f'export const TOKEN_REFUSED = "{encode_ranges(code_point_ranges(token_char_refused))}";\n'
+        f'export const MARKS = "{encode_ranges(code_point_ranges(is_combining_mark))}";\n'
     )

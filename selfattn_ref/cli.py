@@ -213,7 +213,7 @@ def _example_from_args(args: argparse.Namespace) -> Example:
         raise CLIError(f"give an example name (one of: {', '.join(examples.available())}) or --tokens and --vectors")
     if args.vectors is None:
         raise CLIError('--tokens needs --vectors: one row of numbers per token, e.g. --vectors "1 0; 0 1"')
-    tokens = list(args.tokens)
+    tokens = [_argv_text(tok, i) for i, tok in enumerate(args.tokens, 1)]
     # the worked examples' limits and token rule (selfattn_ref.examples), so that what the
     # command line accepts is what a spec file and the playground accept
     if len(tokens) > examples.MAX_TOKENS:
@@ -245,6 +245,17 @@ def _example_from_args(args: argparse.Namespace) -> Example:
         decimals=4 if args.decimals is None else args.decimals,
         path=None,
     )
+
+
+def _argv_text(text: str, i: int) -> str:
+    """Token ``i`` as typed: bytes that argv could not decode (a C locale: surrogateescape) read
+    as the UTF-8 they are; CLIError if they are not UTF-8."""
+    if not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        raise CLIError(f"--tokens: token {i} is not UTF-8 text") from None
 
 
 def _count(k: int, noun: str) -> str:

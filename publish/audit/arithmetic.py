@@ -10,6 +10,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+# What worked arithmetic is: stated in the spec rules, which refuse it in a spec's text
+from selfattn_ref.examples.rules import CHAIN, EQ_SPLIT, OPERATOR, chain_spans
+
+__all__ = ["CHAIN", "arithmetic_problems", "chain_spans", "equations"]
+
 
 class _Parser:
     """Recursive descent over numbers, [vectors], + - × · * / ÷ √ and parentheses.
@@ -119,8 +124,7 @@ def _evaluate(text: str):
 
 
 def _has_operator(text: str) -> bool:
-    # An operator after a number, a vector or a bracket: "2 × 3", "[1, 0] + [0, 1]", "(1 + 2) / 3".
-    return bool(re.search(r"[\d\])]\s*[×·*/÷+]|[√]|\d\s+[-−]\s*\d", text))
+    return bool(OPERATOR.search(text))
 
 
 def _agree(a, b) -> bool:
@@ -135,18 +139,6 @@ def _fmt_value(v) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(_fmt_value(x) for x in v) + "]"
     return f"{v[0].normalize():f} (±{v[1].normalize():f})" if v[1] else f"{v[0].normalize():f}"
-
-
-EQ_SPLIT = re.compile(r"\s*(?:=|≈)\s*")
-# The arithmetic part of a line: numbers, vectors and operators between two = signs.
-CHAIN = re.compile(r"[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*(?:\s*(?:=|≈)\s*[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*)+")
-
-
-def chain_spans(line: str) -> list[tuple[int, int]]:
-    """(start, end) of each equation on the line that has an operator: worked arithmetic."""
-    return [
-        (m.start(), m.end()) for m in CHAIN.finditer(line) if any(_has_operator(p) for p in EQ_SPLIT.split(m.group(0)))
-    ]
 
 
 def arithmetic_problems(line: str) -> list[tuple[str, str]]:

@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from selfattn_ref.examples.rules import NUMBER as _NUMBER  # stated there: spec text is checked with it too
+
 from ..fmt import num
 from ..quantities import Quantity
-
-_NUMBER = re.compile(r"(?<![\w.^_\\])([-−]?)(\d+(?:\.\d+)?)(?![\w.]*\d)(\s?%)?(?![\w])")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ Keys of a spec file:
 ``title`` (str), ``tokens`` (list of str), ``embeddings`` (one list of numbers per
 token, all the same length), ``projections`` ("none" for softmax(X·Xᵀ)·X, "identity",
 "random" with ``seed`` (int) and ``std`` (number), or "given" with ``W_Q``, ``W_K``,
-``W_V`` matrices), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
+``W_V`` matrices: d rows each, at most 16 columns, W_Q and W_K as many as each other, W_V
+any number), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
 ``decimals`` (int, the rounding the pages print); optional ``description`` (Markdown, the
 first paragraphs of the example's page) and ``order`` (int from 1, its place in the gallery's
 reading order).
@@ -25,7 +26,8 @@ command, in the repository) writes a new file.
 Keys of an RNN spec file (``rnn/<slug>.toml``): ``title``, ``embeddings_from`` (the slug of a
 self-attention example, whose tokens and embeddings (n, d_in) the encoder reads), ``decimals``,
 the encoder's ``W_xh`` (d_in, d_h) and ``W_hh`` (d_h, d_h), the decoder state ``s`` (d_h,), and
-additive attention's ``W_s`` (d_h, d_a), ``W_h`` (d_h, d_a) and ``v`` (d_a,).
+additive attention's ``W_s`` (d_h, d_a), ``W_h`` (d_h, d_a) and ``v`` (d_a,); d_h and d_a are
+at most 16, as every matrix's columns (``rules.LIMITS["dims"]``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import numpy as np
 
 from ..attention import project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
-from .rules import LIMITS, MAX_PRINTED, DescriptionError, description_parts, title_problem, tokens_problem
+from .rules import LIMITS, MAX_PRINTED, TextError, check_title, check_tokens, description_parts, normalized
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
@@ -125,6 +127,12 @@ def _where_text(text: str, path: Path, key: str, found: str) -> str:
     return f"{path}, line {start + 1}"
 
 
+def _where_token(text: str, path: Path, token: str) -> str:
+    """``path, line N``: the line of the token ``token`` (a TOML string) in 'tokens', else its key's."""
+    quoted = [q + token + q for q in "\"'"] if token else []
+    return _where_text(text, path, "tokens", next((q for q in quoted if q in text), ""))
+
+
 def _number(x) -> str:
     """A value as a message shows it: repr, but a huge integer by its number of digits."""
     if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**30:
@@ -188,10 +196,11 @@ class _Spec:
         return _matrix([value], self.where(key), key)[0]
 
     def title(self) -> str:
-        title = self.data["title"]
-        if problem := title_problem(title):
-            raise SpecError(f"{self.where('title')}: {problem}")
-        return title
+        """The title, in NFC (rules.check_title)."""
+        try:
+            return check_title(self.data["title"])
+        except TextError as exc:
+            raise SpecError(f"{self.where('title')}: {exc}") from None
 
     def decimals(self) -> int:
         decimals = self.data["decimals"]
@@ -200,6 +209,16 @@ class _Spec:
                 f"{self.where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, got {decimals!r}"
             )
         return decimals
+
+
+def _columns(reader: _Spec, key: str, *, rows: int | None = None) -> np.ndarray:
+    """``reader.matrix(key)``, with at most ``LIMITS["dims"]`` columns (d_k, d_v, d_h, d_a)."""
+    M = reader.matrix(key, rows=rows)
+    if M.shape[1] > MAX_WIDTH:
+        raise SpecError(
+            f"{reader.where(key)}: '{key}' has {M.shape[1]} columns; a matrix of an example has at most {MAX_WIDTH}"
+        )
+    return M
 
 
 def load_file(path: Path | str) -> Example:
@@ -217,14 +236,15 @@ def load_text(text: str, path: Path) -> Example:
     if "description" in spec:
         try:
             description_parts(spec["description"])
-        except DescriptionError as exc:
+        except TextError as exc:
             raise SpecError(f"{_where_text(text, path, 'description', exc.found)}: {exc}") from None
     order = spec.get("order")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 1):
         raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {order!r}")
-    tokens = spec["tokens"]
-    if problem := tokens_problem(tokens):
-        raise SpecError(f"{where('tokens')}: {problem}")
+    try:
+        tokens = check_tokens(spec["tokens"])  # in NFC
+    except TextError as exc:
+        raise SpecError(f"{_where_token(text, path, exc.found)}: {exc}") from None
     E = reader.matrix("embeddings")
     if E.shape[0] != len(tokens):
         raise SpecError(
@@ -264,7 +284,7 @@ def load_text(text: str, path: Path) -> Example:
                 )
         extra -= {"seed", "std"}
     elif kind == "given":
-        W_Q, W_K, W_V = (reader.matrix(k, rows=d) for k in ("W_Q", "W_K", "W_V"))
+        W_Q, W_K, W_V = (_columns(reader, k, rows=d) for k in ("W_Q", "W_K", "W_V"))
         if W_Q.shape[1] != W_K.shape[1]:
             raise SpecError(f"{where('W_K')}: 'W_Q' and 'W_K' must have the same number of columns")
         extra -= {"W_Q", "W_K", "W_V"}
@@ -274,7 +294,7 @@ def load_text(text: str, path: Path) -> Example:
     ex = Example(
         slug=path.stem,
         title=title,
-        description=spec.get("description", "").strip(),
+        description=normalized(spec.get("description", "")).strip(),
         order=order,
         tokens=tuple(tokens),
         E=E,
@@ -462,12 +482,12 @@ def load_rnn_file(path: Path | str) -> RNNExample:
             f"got {spec['embeddings_from']!r}"
         )
     base = load(spec["embeddings_from"])
-    W_xh = reader.matrix("W_xh", rows=base.E.shape[1])
+    W_xh = _columns(reader, "W_xh", rows=base.E.shape[1])
     d_h = W_xh.shape[1]
-    W_hh = reader.matrix("W_hh", rows=d_h)
+    W_hh = _columns(reader, "W_hh", rows=d_h)
     s = reader.vector("s")
-    W_s = reader.matrix("W_s", rows=d_h)
-    W_h = reader.matrix("W_h", rows=d_h)
+    W_s = _columns(reader, "W_s", rows=d_h)
+    W_h = _columns(reader, "W_h", rows=d_h)
     v = reader.vector("v")
     if W_hh.shape != (d_h, d_h):
         raise SpecError(f"{where('W_hh')}: 'W_hh' must have shape ({d_h}, {d_h}), got {W_hh.shape}")

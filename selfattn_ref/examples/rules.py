@@ -1,14 +1,27 @@
 """What a worked example may hold: the one definition of a valid token, title and description,
 and the limits, shared by the spec check (:func:`selfattn_ref.examples.load_text`), the command
 line (``python -m selfattn_ref explain``) and the playground (the publishing tools write
-:data:`LIMITS` to ``docs/generated/playground/limits.js``, which the playground's JavaScript imports).
+:data:`LIMITS` and the characters a token may not hold to ``docs/generated/playground/limits.js``,
+which the playground's JavaScript imports, so that the browser refuses what Python refuses
+whatever its own version of Unicode).
 
-- A **token** is one word: 1 to ``LIMITS["tokenLength"]`` characters, none of them a space, a
-  control or format character (Unicode categories Cc, Cf, Zs, Zl, Zp), nor one of
-  :data:`TOKEN_FORBIDDEN`; the tokens of one example differ from each other.
-- A **title** is one line of 1 to ``LIMITS["titleLength"]`` characters, without control or
-  format characters, without spaces at either end, and without ``<``, ``>`` or ``&`` (the
-  site's theme puts a title into HTML as it is, in several places).
+Text is read in Unicode's composed form (NFC) first: "é" typed as e and a combining accent is
+the one character "é", so two such tokens are the same token, and a length counts characters as
+NFC has them. Then these characters are refused anywhere (:func:`char_problem`), with the key
+and the line: control and format characters (categories Cc and Cf), line and paragraph
+separators (Zl, Zp), spaces other than U+0020 (Zs), private-use characters (Co), lone
+surrogates (Cs), code points that Python's Unicode (:data:`UNICODE_VERSION`) has not assigned
+(Cn), and characters that show as a blank: the default-ignorable code points (variation
+selectors, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, ...) and U+2800 and U+1D159;
+and a combining mark (M*) with no character before it to combine with (at the start of a
+text, a line or an emphasised part, or after a space).
+
+- A **token** is one word: 1 to ``LIMITS["tokenLength"]`` characters, none of them a space nor
+  one of :data:`TOKEN_FORBIDDEN` (:func:`token_problem`: the playground's rule for a word's
+  name too); the tokens of one example differ from each other.
+- A **title** is one line of 1 to ``LIMITS["titleLength"]`` characters, without spaces at
+  either end, and without ``<``, ``>`` or ``&`` (the site's theme puts a title into HTML as it
+  is, in several places).
 - A **description** is plain prose, in paragraphs separated by blank lines, of at most
   ``LIMITS["descriptionLength"]`` characters, with three kinds of inline Markdown:
   ``*emphasis*`` / ``**strong**``, ```code``` and links to a page of this site
@@ -17,6 +30,15 @@ line (``python -m selfattn_ref explain``) and the playground (the publishing too
   they would mean something else than typed: HTML tags and comments, includes (``--8<--``),
   braces (``{ ... }``, attribute lists), images, links with any other target (``http:``,
   ``javascript:``, ...), and control characters other than line breaks and tabs.
+- **Numbers in text**: the numbers audit checks every decimal, percentage and worked
+  arithmetic line that a page prints against the code (``publish/audit/``, which reads
+  :data:`NUMBER`, :data:`CHAIN` and :func:`chain_spans` from here), and spec text cannot say
+  which quantity a number is. So a title, a description and the tokens (alone, and side by side
+  as the gallery lists them) hold no decimal ("0.5"), no percentage ("66%", "66 %") and no
+  equation with an operator ("1 + 1 = 2"), as the audit reads them on the page: the characters
+  the page writes as HTML character references (:data:`ESCAPED`) read as spaces there. Whole
+  numbers, which the audit does not check, are allowed ("3 tokens"). The numbers belong in the
+  tables, which the publishing tools generate from the spec's numbers.
 - Numbers: every number of the spec is at most ``LIMITS["magnitude"]`` in size, and every
   number the example's page prints is finite and under :data:`MAX_PRINTED` (checked by the
   loader on the computed steps), so that it prints in full at the spec's decimals.
@@ -30,8 +52,8 @@ from dataclasses import dataclass
 
 LIMITS = {
     "words": 16,  # tokens per example (the playground's words)
-    "dims": 16,  # numbers per embedding
-    "tokenLength": 24,  # characters per token (the playground's word names)
+    "dims": 16,  # numbers per embedding, and columns of every matrix (d, d_k, d_v; an RNN's d_h, d_a)
+    "tokenLength": 24,  # characters per token (the playground's word names), counted after NFC
     "titleLength": 80,
     "descriptionLength": 2000,
     "decimals": 10,
@@ -44,66 +66,278 @@ TITLE_FORBIDDEN = "<>&"
 # Every number a generated page prints is finite and under this in size: 15 significant
 # digits, as many as a float64 holds, so that no printed digit is noise.
 MAX_PRINTED = 1e15
-_INVISIBLE = {"Cc", "Cf", "Zs", "Zl", "Zp"}
+# The Unicode of Python's unicodedata (14.0.0 in Python 3.11): a code point it has not assigned
+# is refused, so that the spec check and the playground (which reads the refused code points
+# from here, not from the browser's own Unicode) agree.
+UNICODE_VERSION = unicodedata.unidata_version
+
+# Default_Ignorable_Code_Point (DerivedCoreProperties.txt, the same in Unicode 14.0 to 17.0)
+# beyond categories Cf and Cn, which are refused anyway: code points that show as nothing.
+_IGNORABLE = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180D),  # Mongolian free variation selectors 1-3
+    (0x180F, 0x180F),  # Mongolian free variation selector 4
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xE0100, 0xE01EF),  # variation selectors 17-256
+)
+# Graphic characters whose glyph has no ink: they show as a blank too.
+_BLANK = ((0x2800, 0x2800), (0x1D159, 0x1D159))  # Braille pattern blank, musical symbol null notehead
+_WHY = {
+    "Cc": "a control character",
+    "Cf": "an invisible format character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Zs": "a space other than the plain space U+0020",
+    "Co": "a private-use character, which has no agreed glyph",
+    "Cs": "a lone surrogate, half of a character and not text",
+    "Cn": f"a code point that Unicode {UNICODE_VERSION} (Python's) has not assigned",
+}
 
 
-def _invisible(ch: str) -> bool:
-    return unicodedata.category(ch) in _INVISIBLE
+_SHOWS_BLANK = frozenset(c for a, b in _IGNORABLE + _BLANK for c in range(a, b + 1))
+
+
+def char_problem(ch: str) -> str | None:
+    """Why the character ``ch`` cannot be in any spec text (title, token or description), or
+    None: what it is, for a message ("a private-use character, which has no agreed glyph").
+    U+0020 passes here (a token refuses it on its own), and so do line breaks and tabs (a
+    description allows them)."""
+    category = unicodedata.category(ch)
+    if ch in "\n\t ":
+        return None
+    if category in _WHY:
+        return _WHY[category]
+    if ord(ch) in _SHOWS_BLANK:
+        return "a character that shows as a blank"
+    return None
+
+
+def is_combining_mark(ch: str) -> bool:
+    """Whether ``ch`` is a combining mark (categories Mn, Mc, Me): it needs a character before it."""
+    return unicodedata.category(ch).startswith("M")
+
+
+def _bare_mark(text: str) -> int | None:
+    """The index of the first combining mark in ``text`` that has no character to combine with
+    (at the start, or after a space, a tab or a line break), or None."""
+    for i, ch in enumerate(text):
+        if is_combining_mark(ch) and (i == 0 or text[i - 1] in " \t\n" or unicodedata.category(text[i - 1]) == "Zs"):
+            return i
+    return None
+
+
+def token_char_refused(ch: str) -> bool:
+    """Whether a token may not hold ``ch`` anywhere: what :func:`char_problem` refuses, a space,
+    and :data:`TOKEN_FORBIDDEN`. (The playground's limits file lists these code points.)"""
+    return ch in TOKEN_FORBIDDEN or ch in "\n\t " or char_problem(ch) is not None
 
 
 def shown(ch: str) -> str:
-    """A character as a message names it: ``'<'``, or ``U+000D`` for one that does not print."""
-    return f"U+{ord(ch):04X}" if _invisible(ch) or ch in "'\"" else repr(ch)
+    """A character as a message names it: ``'<'``, or ``U+000D`` for one that does not print or
+    that the rules refuse, with its name where Unicode gives one (``U+3164 HANGUL FILLER``)."""
+    if ch in "'\"" or ch.isspace() or char_problem(ch) or is_combining_mark(ch):
+        name = "" if unicodedata.category(ch) == "Cc" else unicodedata.name(ch, "")
+        return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+    return repr(ch)
+
+
+def quoted(text: str) -> str:
+    """``text`` in quotes as a message shows it: as Python's repr, with every character that
+    does not print, or that :func:`char_problem` refuses, as an escape (``'a\\ufe0f'``)."""
+
+    def one(ch: str) -> str:
+        if ch in "'\\":
+            return "\\" + ch
+        if not ch.isprintable() or (ch != " " and char_problem(ch)):
+            return ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+        return ch
+
+    return "'" + "".join(one(ch) for ch in text) + "'"
+
+
+class TextError(ValueError):
+    """What is wrong with a title, a token or a description; ``found`` is the text at fault
+    (for the loader to find its line in the spec file), or ""."""
+
+    def __init__(self, message: str, found: str = ""):
+        super().__init__(message)
+        self.found = found
+
+
+def normalized(text):
+    """``text`` in Unicode's composed form (NFC), as every check reads it; anything else as it is."""
+    return unicodedata.normalize("NFC", text) if isinstance(text, str) else text
+
+
+def _char_error(text: str, what: str) -> TextError | None:
+    """The first character of ``text`` that no spec text may hold, or a bare combining mark."""
+    for ch in text:
+        if why := char_problem(ch):
+            return TextError(f"{what} holds {shown(ch)}, {why}", ch)
+    if (i := _bare_mark(text)) is not None:
+        return TextError(
+            f"{what} holds {shown(text[i])}, a combining mark with no character before it to combine with", text[i]
+        )
+    return None
+
+
+# --- numbers, as the numbers audit reads them (publish/audit/ imports these) -----------------------
+
+# A number as a page writes it, with its sign and its percent sign: "66.5%", "-0.3313", "0.090",
+# "12". Not a digit of a word or a name ("x1", "W_2", "3.2.1", "e^2").
+NUMBER = re.compile(r"(?<![\w.^_\\])([-−]?)(\d+(?:\.\d+)?)(?![\w.]*\d)(\s?%)?(?![\w])")
+# The arithmetic part of a line: numbers, vectors and operators between two = signs.
+CHAIN = re.compile(r"[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*(?:\s*(?:=|≈)\s*[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*)+")
+EQ_SPLIT = re.compile(r"\s*(?:=|≈)\s*")
+# An operator after a number, a vector or a bracket: "2 × 3", "[1, 0] + [0, 1]", "(1 + 2) / 3".
+OPERATOR = re.compile(r"[\d\])]\s*[×·*/÷+]|[√]|\d\s+[-−]\s*\d")
+# The characters the publishing tools write as named HTML character references wherever spec text
+# lands on a page (publish/escape.py: a test holds the two equal); the audit reads each as a space.
+ESCAPED = '&<>"*_`[]{}\\|$#'
+_AS_AUDITED = str.maketrans(ESCAPED, " " * len(ESCAPED))
+
+
+def chain_spans(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each equation on the line that has an operator: worked arithmetic, whose
+    every number the audit checks."""
+    return [
+        (m.start(), m.end())
+        for m in CHAIN.finditer(line)
+        if any(OPERATOR.search(p) for p in EQ_SPLIT.split(m.group(0)))
+    ]
+
+
+def audited_number(text: str) -> str | None:
+    """The first decimal, percentage or worked arithmetic of ``text`` that the numbers audit would
+    check if a page printed ``text`` (escaped, as the publishing tools print spec text), or None."""
+    line = text.translate(_AS_AUDITED)
+    numbers = [m for m in NUMBER.finditer(line) if "." in m.group(2) or m.group(3)]
+    chains = chain_spans(line)
+    first = min([(m.start(), m.end()) for m in numbers] + chains, default=None)
+    return None if first is None else line[first[0] : first[1]].strip().rstrip(",.;:")
+
+
+_WHY_NUMBERS = (
+    "the numbers audit checks every decimal, percentage and equation a page prints against the code, "
+    "and spec text cannot say which quantity a number is: put numbers in the tables (embeddings, "
+    "matrices) or write them in words; whole numbers are fine"
+)
+
+
+def _number_error(text: str, what: str, verb: str = "holds") -> TextError | None:
+    if (found := audited_number(text)) is not None:
+        kind = "an equation" if "=" in found or "≈" in found else "the number"
+        return TextError(f"{what} {verb} {kind} {found!r}: {_WHY_NUMBERS}", found)
+    return None
+
+
+# --- tokens and titles ---------------------------------------------------------------------------
 
 
 def token_problem(token) -> str | None:
-    """Why ``token`` is not a valid token, or None."""
+    """Why ``token`` is not a valid token (nor a playground word's name), or None. Checks one
+    token's characters; :func:`tokens_problem` checks a spec's list (and its numbers)."""
+    err = _token_error(token)
+    return None if err is None else str(err)
+
+
+def _token_error(token) -> TextError | None:
     if not isinstance(token, str) or not token:
-        return "a token must be a non-empty string"
+        return TextError("a token must be a non-empty string")
+    token = normalized(token)
     n = LIMITS["tokenLength"]
     if len(token) > n:
-        return f"token {token[:n]!r}... has {len(token)} characters; at most {n}"
+        return TextError(f"token {quoted(token[:n])}... has {len(token)} characters; at most {n}", token[:n])
     for ch in token:
-        if _invisible(ch):
-            return f"token {token!r} holds {shown(ch)}: a token is one word, without spaces or control characters"
+        if ch == " " or unicodedata.category(ch) in ("Zs", "Zl", "Zp", "Cc"):
+            why = "a token is one word, without spaces or control characters"
+            return TextError(f"token {quoted(token)} holds {shown(ch)}: {why}", token)
         if ch in TOKEN_FORBIDDEN:
-            return f"token {token!r} holds {ch!r}: a token may not hold any of {' '.join(TOKEN_FORBIDDEN)}"
+            why = f"a token may not hold any of {' '.join(TOKEN_FORBIDDEN)}"
+            return TextError(f"token {quoted(token)} holds {ch!r}: {why}", token)
+    if err := _char_error(token, f"token {quoted(token)}"):
+        return TextError(str(err), token)
     return None
+
+
+def check_tokens(tokens) -> tuple[str, ...]:
+    """A spec's tokens in NFC; TextError (``found``: the token at fault) if one is not a valid
+    token, two are the same after NFC, or a token, or the tokens side by side as the gallery
+    lists them, hold a number the numbers audit would check."""
+    if not isinstance(tokens, list) or not tokens:
+        raise TextError("'tokens' must be a non-empty list of strings")
+    if len(tokens) > LIMITS["words"]:
+        raise TextError(f"'tokens' has {len(tokens)} tokens; at most {LIMITS['words']}")
+    for t in tokens:
+        if err := _token_error(t):
+            raise err
+    out = tuple(normalized(t) for t in tokens)
+    seen: dict[str, str] = {}
+    for raw, t in zip(tokens, out, strict=True):
+        if t in seen:
+            same = f" (typed as {_code_points(seen[t])} and as {_code_points(raw)}, which NFC makes one)"
+            raise TextError(
+                f"token {quoted(t)} appears twice{same if seen[t] != raw else ''}; every token needs a name of its "
+                f"own (for example {quoted(t + '2')})",
+                raw,
+            )
+        seen[t] = raw
+    for t in out:
+        if err := _number_error(t, f"token {quoted(t)}"):
+            raise TextError(str(err), t)
+    if err := _number_error(" ".join(out), "the tokens, side by side as the gallery lists them,", "hold"):
+        raise err
+    return out
+
+
+def _code_points(text: str) -> str:
+    return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
 def tokens_problem(tokens) -> str | None:
-    """Why ``tokens`` is not a valid list of tokens, or None."""
-    if not isinstance(tokens, list) or not tokens:
-        return "'tokens' must be a non-empty list of strings"
-    if len(tokens) > LIMITS["words"]:
-        return f"'tokens' has {len(tokens)} tokens; at most {LIMITS['words']}"
-    for t in tokens:
-        if problem := token_problem(t):
-            return problem
-    seen: set[str] = set()
-    for t in tokens:
-        if t in seen:
-            return f"token {t!r} appears twice; every token needs a name of its own (for example {t + '2'!r})"
-        seen.add(t)
+    """Why ``tokens`` is not a valid list of tokens for a spec (:func:`check_tokens`), or None."""
+    try:
+        check_tokens(tokens)
+    except TextError as exc:
+        return str(exc)
     return None
 
 
-def title_problem(title) -> str | None:
-    """Why ``title`` is not a valid title, or None."""
+def check_title(title) -> str:
+    """``title`` in NFC; TextError if it is not a valid title (see the module's text), or holds a
+    number the numbers audit would check."""
     n = LIMITS["titleLength"]
     if not isinstance(title, str) or not title.strip():
-        return "'title' must be a non-empty string"
+        raise TextError("'title' must be a non-empty string")
+    title = normalized(title)
     for ch in title:
-        if ch in "\n\r":
-            return "'title' must be one line"
-        if _invisible(ch) and ch != " ":
-            return f"'title' holds {shown(ch)}, a control character"
+        if ch in "\n\r" or unicodedata.category(ch) in ("Zl", "Zp"):
+            raise TextError("'title' must be one line", ch)
+        if ch == "\t":
+            raise TextError(f"'title' holds {shown(ch)}, a control character", ch)
         if ch in TITLE_FORBIDDEN:
-            return f"'title' holds {ch!r}: a title may not hold any of {' '.join(TITLE_FORBIDDEN)}"
+            raise TextError(f"'title' holds {ch!r}: a title may not hold any of {' '.join(TITLE_FORBIDDEN)}", ch)
+    if err := _char_error(title, "'title'"):
+        raise err
     if title != title.strip():
-        return "'title' must not begin or end with a space"
+        raise TextError("'title' must not begin or end with a space")
     if len(title) > n:
-        return f"'title' has {len(title)} characters; at most {n}"
+        raise TextError(f"'title' has {len(title)} characters; at most {n}")
+    if err := _number_error(title, "'title'"):
+        raise err
+    return title
+
+
+def title_problem(title) -> str | None:
+    """Why ``title`` is not a valid title (:func:`check_title`), or None."""
+    try:
+        check_title(title)
+    except TextError as exc:
+        return str(exc)
     return None
 
 
@@ -136,12 +370,8 @@ _REFUSED = (
 )
 
 
-class DescriptionError(ValueError):
+class DescriptionError(TextError):
     """What is wrong with a description; ``found`` is the text at fault (to find its line)."""
-
-    def __init__(self, message: str, found: str):
-        super().__init__(message)
-        self.found = found
 
 
 def _clip(s: str) -> str:
@@ -153,12 +383,11 @@ def description_parts(text: str) -> list[list[Part]]:
     anything but plain prose and the inline Markdown allowed (see the module's docstring)."""
     if not isinstance(text, str):
         raise DescriptionError("'description' must be a string", "")
-    text = text.replace("\r\n", "\n")
+    text = normalized(text.replace("\r\n", "\n"))
     if len(text) > LIMITS["descriptionLength"]:
         raise DescriptionError(f"'description' has {len(text)} characters; at most {LIMITS['descriptionLength']}", "")
-    for ch in text:
-        if _invisible(ch) and ch not in "\n\t ":
-            raise DescriptionError(f"'description' holds {shown(ch)}, a control character", ch)
+    if err := _char_error(text, "'description'"):
+        raise DescriptionError(str(err), err.found)
     for pattern, message in _REFUSED:
         if m := pattern.search(text):
             found = text[m.start() : m.start() + 30].split("\n")[0]
@@ -196,6 +425,16 @@ def description_parts(text: str) -> list[list[Part]]:
                 raise DescriptionError(
                     "'description' holds a link that is not of the form [text](page.md)", part.text[m.start() :]
                 )
+            if part.text and is_combining_mark(part.text[0]):
+                raise DescriptionError(
+                    f"'description' holds {shown(part.text[0])} at the start of {_clip(part.text)}, a combining "
+                    "mark with no character of its own before it to combine with",
+                    part.text,
+                )
+        # As the audit reads the paragraph on the page: markup gone, each part apart
+        audited = "".join(p.text if p.kind == "text" else f" {p.text} " for p in parts)
+        if err := _number_error(audited, "'description'"):
+            raise DescriptionError(str(err), err.found)
         paragraphs.append(parts)
     return paragraphs
 

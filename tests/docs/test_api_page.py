@@ -52,6 +52,15 @@ NO_ARRAYS = {
     "selfattn_ref.examples.rules.title_problem": "a title (text) in, what is wrong (text) or None out",
     "selfattn_ref.examples.rules.description_parts": "a description (text) in, its paragraphs as Parts out",
     "selfattn_ref.examples.rules.description_problem": "a description in, a DescriptionError or None out",
+    "selfattn_ref.examples.rules.char_problem": "a character in, what is wrong with it (text) or None out",
+    "selfattn_ref.examples.rules.is_combining_mark": "a character in, a bool out",
+    "selfattn_ref.examples.rules.token_char_refused": "a character in, a bool out",
+    "selfattn_ref.examples.rules.quoted": "text in, text out",
+    "selfattn_ref.examples.rules.normalized": "text in, text (NFC) out",
+    "selfattn_ref.examples.rules.check_title": "a title (text) in, the title in NFC out",
+    "selfattn_ref.examples.rules.check_tokens": "a list of tokens in, the tokens in NFC out",
+    "selfattn_ref.examples.rules.chain_spans": "a line (text) in, (start, end) pairs out",
+    "selfattn_ref.examples.rules.audited_number": "text in, the first number the audit checks (text) or None out",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the

@@ -495,12 +495,15 @@ def test_a_non_utf8_terminal_gets_escapes_not_a_traceback():
     assert error.stderr.decode("ascii") == f"error: unknown example 'caf\\xe9'; available: {AVAILABLE}\n"
 
 
-def test_the_c_locale_gets_the_bytes_it_could_not_decode_escaped():
-    # LANG=C without Python's UTF-8 mode: stdout is ASCII, and argv's UTF-8 bytes are undecodable
+def test_the_c_locale_reads_tokens_as_utf8_and_escapes_what_it_cannot_show():
+    # LANG=C without Python's UTF-8 mode: stdout is ASCII, and argv's UTF-8 bytes are undecodable:
+    # a token is text (rules.py refuses lone surrogates), so they are read back as the UTF-8 they are
     env = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "PYTHONIOENCODING": ""}
     result = _subprocess("explain", "--tokens", "café", "猫", "--vectors", "1 0; 0 1", env=env, capture_output=True)
     assert result.returncode == 0 and result.stderr == b""
-    assert result.stdout.decode("ascii").splitlines()[0] == "caf\\xc3\\xa9 \\xe7\\x8c\\xab"
+    assert result.stdout.decode("ascii").splitlines()[0] == "caf\\xe9 \\u732b"
+    latin1 = _subprocess("explain", "--tokens", b"caf\xe9", "x", "--vectors", "1 0; 0 1", env=env, capture_output=True)
+    assert latin1.returncode == 2 and latin1.stderr == b"error: --tokens: token 1 is not UTF-8 text\n"
     error = _subprocess("explain", "café", env=env, capture_output=True)
     assert error.returncode == 2 and error.stdout == b""
     assert error.stderr.decode("ascii") == f"error: unknown example 'caf\\udcc3\\udca9'; available: {AVAILABLE}\n"

@@ -11,10 +11,22 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+import text_strategies
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from selfattn_ref import examples
 from selfattn_ref.examples import SpecError
-from selfattn_ref.examples.rules import LIMITS, Part, description_parts, tokens_problem
+from selfattn_ref.examples.rules import (
+    LIMITS,
+    Part,
+    char_problem,
+    description_parts,
+    is_combining_mark,
+    normalized,
+    title_problem,
+    tokens_problem,
+)
 
 SPEC = Path("/nowhere/zz_spec.toml")  # the loader checks text as this file; nothing is written
 
@@ -53,7 +65,7 @@ REFUSED = [
     ("entity title", "Zz &lt;/title&gt;", ["a"], None, "'title' holds '&'"),
     ("carriage return", "Zz\rimport os; os.system('touch PWNED') #", ["a"], None, "'title' must be one line"),
     ("NUL in title", "Zz\x00x", ["a"], None, "'title' holds U+0000, a control character"),
-    ("bidi override", "Zz\u202eevil", ["a"], None, "'title' holds U+202E, a control character"),
+    ("bidi override", "Zz\u202eevil", ["a"], None, "'title' holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format"),
     ("title too long", "x" * 81, ["a"], None, "'title' has 81 characters; at most 80"),
     ("NUL in token", "T", ["a\x00b"], None, "token 'a\\x00b' holds U+0000"),
     ("space in token", "T", ["a b"], None, "token 'a b' holds U+0020"),
@@ -72,7 +84,70 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("what", "title", "tokens", "description", "message"), REFUSED, ids=[r[0] for r in REFUSED])
+# --- Unicode: what renders blank, is not text, or looks like another token (issue 27, item 4) -------
+
+UNICODE_REFUSED = [
+    # (what, title, tokens, description, the message's key and text)
+    ("private use in a token", "T", ["a\ue000"], None,
+     "token 'a\\ue000' holds U+E000, a private-use character, which has no agreed glyph"),
+    ("unassigned in a token", "T", ["a\u0378"], None,
+     "token 'a\\u0378' holds U+0378, a code point that Unicode 14.0.0 (Python's) has not assigned"),
+    ("assigned only after Python's Unicode", "T", ["\U0001fa75"], None,
+     "token '\\U0001fa75' holds U+1FA75, a code point that Unicode 14.0.0 (Python's) has not assigned"),
+    ("Hangul filler", "T", ["\u3164"], None,
+     "token '\\u3164' holds U+3164 HANGUL FILLER, a character that shows as a blank"),
+    ("halfwidth Hangul filler", "T", ["x\uffa0"], None, "token 'x\\uffa0' holds U+FFA0 HALFWIDTH HANGUL FILLER"),
+    ("choseong filler", "T", ["\u115f"], None, "token '\\u115f' holds U+115F HANGUL CHOSEONG FILLER, a character"),
+    ("jungseong filler", "T", ["\u1160"], None, "token '\\u1160' holds U+1160 HANGUL JUNGSEONG FILLER"),
+    ("Braille blank in a title", "Zz\u2800", ["a"], None,
+     "'title' holds U+2800 BRAILLE PATTERN BLANK, a character that shows as a blank"),
+    ("variation selector", "T", ["a\ufe0f"], None, "token 'a\\ufe0f' holds U+FE0F VARIATION SELECTOR-16, a character"),
+    ("tag character", "T", ["a\U000e0041"], None, "token 'a\\U000e0041' holds U+E0041 TAG LATIN CAPITAL LETTER A"),
+    ("zero-width space in a title", "Zz\u200bx", ["a"], None,
+     "'title' holds U+200B ZERO WIDTH SPACE, an invisible format character"),
+    ("no-break space in a title", "Zz\u00a0x", ["a"], None,
+     "'title' holds U+00A0 NO-BREAK SPACE, a space other than the plain space U+0020"),
+    ("a lone combining mark", "T", ["\u0301"], None,
+     "token '\u0301' holds U+0301 COMBINING ACUTE ACCENT, a combining mark with no character before it"),
+    ("a token that starts with a mark", "T", ["\u0308ab"], None, "token '\u0308ab' holds U+0308 COMBINING DIAERESIS"),
+    ("a mark after a space", "Zz \u20ddx", ["a"], None, "'title' holds U+20DD COMBINING ENCLOSING CIRCLE, a combining"),
+    ("private use in a description", "T", ["a"], "Plain \ue000 text.", "'description' holds U+E000, a private-use"),
+    ("a mark that starts a line", "T", ["a"], "One\n\u0301two", "'description' holds U+0301 COMBINING ACUTE ACCENT, a"),
+    ("a mark that starts emphasis", "T", ["a"], "One *\u0301two*", "'description' holds U+0301 COMBINING ACUTE"),
+    ("blank in a description", "T", ["a"], "One \u3164 two", "'description' holds U+3164 HANGUL FILLER, a character"),
+]  # fmt: skip
+
+
+# --- numbers in spec text: refused where the numbers audit would refuse them on the page ------------
+
+WHY = "the numbers audit checks every decimal, percentage and equation a page prints against the code"
+NUMBERS_IN_TEXT = [
+    # (what, title, tokens, description, the message's key and text)
+    ("a percentage in a description", "T", ["a"], "It puts about 66.5% of its focus on itself.",
+     f"'description' holds the number '66.5%': {WHY}"),
+    ("a decimal in a title", "Version 2.5 of it", ["a"], None, f"'title' holds the number '2.5': {WHY}"),
+    ("a percentage token", "T", ["66.5%", "b"], None, f"token '66.5%' holds the number '66.5%': {WHY}"),
+    ("a percent sign after a space", "T", ["a"], "About 66 % of it.", "'description' holds the number '66 %'"),
+    ("tokens side by side", "T", ["5", "%"], None,
+     f"the tokens, side by side as the gallery lists them, hold the number '5 %': {WHY}"),
+    ("an underscore the page escapes", "T", ["x_1.5"], None, "token 'x_1.5' holds the number '1.5'"),
+    ("emphasis, then a percent sign", "T", ["a"], "It is *5*% of it.", "'description' holds the number '5 %'"),
+    ("a number split over two lines", "T", ["a"], "About 66\n% of it.", "'description' holds the number '66 %'"),
+    ("a decimal in code", "T", ["a"], "See `0.25` here.", "'description' holds the number '0.25'"),
+    ("a decimal in a link", "T", ["a"], "See [0.5 of it](../masking.md).", "'description' holds the number '0.5'"),
+    ("worked arithmetic", "T", ["a"], "Here 1 + 1 = 3.", f"'description' holds an equation '1 + 1 = 3': {WHY}"),
+    ("arithmetic in a title", "Why 2 × 3 = 6", ["a"], None, "'title' holds an equation '2 × 3 = 6'"),
+    ("arithmetic across tokens", "T", ["1", "+", "2", "=", "3"], None,
+     "the tokens, side by side as the gallery lists them, hold an equation '1 + 2 = 3'"),
+]  # fmt: skip
+
+
+ALL_REFUSED = REFUSED + UNICODE_REFUSED + NUMBERS_IN_TEXT
+
+
+@pytest.mark.parametrize(
+    ("what", "title", "tokens", "description", "message"), ALL_REFUSED, ids=[r[0] for r in ALL_REFUSED]
+)
 def test_refused_with_file_key_and_line(what, title, tokens, description, message):
     text = spec_text(title, tokens, description)
     with pytest.raises(SpecError) as info:
@@ -158,3 +233,175 @@ def test_a_description_allows_emphasis_code_and_links_to_pages():
          Part("text", ".")],
         [Part("text", "A < b & c, $x$ and _u_ stay text.")],
     ]  # fmt: skip
+
+
+def test_a_lone_surrogate_is_refused():
+    """Lone surrogates reach spec text from JSON or from bytes decoded with surrogateescape (TOML
+    files cannot hold them): refused as not text."""
+    assert (
+        tokens_problem(["a\ud800"])
+        == "token 'a\\ud800' holds U+D800, a lone surrogate, half of a character and not text"
+    )
+    assert title_problem("T\udcff") == "'title' holds U+DCFF, a lone surrogate, half of a character and not text"
+    text = spec_text("T", ["a", "b"]).replace('"b"', '"b\udfff"')
+    with pytest.raises(SpecError, match=r"zz_spec.toml, line 2: token 'b\\udfff' holds U\+DFFF, a lone surrogate"):
+        examples.load_text(text, SPEC)
+
+
+def test_nfc_makes_two_spellings_of_one_token_a_duplicate():
+    text = spec_text("T", ["caf\u00e9", "cafe\u0301"])
+    with pytest.raises(SpecError) as info:
+        examples.load_text(text, SPEC)
+    assert str(info.value) == (
+        f"{SPEC}, line 2: token 'café' appears twice (typed as U+0063 U+0061 U+0066 U+00E9 and as U+0063 U+0061 "
+        "U+0066 U+0065 U+0301, which NFC makes one); every token needs a name of its own (for example 'café2')"
+    )
+
+
+def test_an_example_holds_its_text_in_nfc():
+    ex = examples.load_text(spec_text("Cafe\u0301 \u212b", ["e\u0301", "A\u030a" * 24], "Cafe\u0301 au lait."), SPEC)
+    assert (ex.title, ex.tokens, ex.description) == ("Café Å", ("é", "Å" * 24), "Café au lait.")
+
+
+def test_titles_that_differ_only_before_nfc_are_the_same_title(tmp_path):
+    for slug, title in (("a_one", "Caf\u00e9"), ("b_two", "Cafe\u0301")):
+        (tmp_path / f"{slug}.toml").write_text(spec_text(title, ["a"]), encoding="utf-8")
+    with pytest.raises(
+        SpecError, match=r"b_two.toml, line 1: 'title' 'Café' is also the title of .*a_one.toml, line 1"
+    ):
+        examples.load_all(tmp_path)
+
+
+def test_the_command_line_checks_tokens_with_the_same_rule(capsys):
+    from selfattn_ref.cli import EXIT_USAGE, main
+
+    assert main(["explain", "--tokens", "a", "\u3164", "--vectors", "1 0; 0 1"]) == EXIT_USAGE
+    assert capsys.readouterr().err == (
+        "error: --tokens: token 2 is not a token as the worked examples define it: token '\\u3164' holds "
+        "U+3164 HANGUL FILLER, a character that shows as a blank\n"
+    )
+
+
+def test_a_number_in_a_description_is_named_on_its_own_line():
+    text = spec_text("T", ["a"]).replace(
+        'title = "T"\n', 'title = "T"\ndescription = """\nOne line.\nThen a second, about 0.5 of it.\n"""\n'
+    )
+    with pytest.raises(SpecError) as info:
+        examples.load_text(text, SPEC)
+    assert str(info.value).startswith(f"{SPEC}, line 4: 'description' holds the number '0.5': {WHY}")
+
+
+def test_whole_numbers_and_numbers_in_names_stay_allowed():
+    """The audit checks no integer outside arithmetic, and no digit inside a word: neither does the spec."""
+    ex = examples.load_text(
+        spec_text("Step 2 of 3, 16 tokens", ["1", "2", "x3", "W_2", "v1.2.3", "e^0.5", "3.2.1"],
+                  "Its 3 tokens and 2 heads; step 1 of 2, version 3.2.1, e^0.5 and x1.5."),
+        SPEC,
+    )  # fmt: skip
+    assert ex.tokens == ("1", "2", "x3", "W_2", "v1.2.3", "e^0.5", "3.2.1")
+
+
+# --- properties: the Unicode classes, drawn (tests/text_strategies.py) ---------------------------------
+
+PROPERTY = settings(max_examples=60, deadline=None)
+
+
+@PROPERTY
+@given(
+    words=st.lists(text_strategies.valid_word, min_size=1, max_size=4, unique_by=normalized),
+    title=text_strategies.valid_prose,
+    description=text_strategies.valid_prose,
+)
+def test_property_valid_text_is_accepted_and_kept_in_nfc(words, title, description):
+    ex = examples.load_text(spec_text(title, words, description), SPEC)
+    assert (ex.title, ex.tokens, ex.description) == (
+        normalized(title),
+        tuple(map(normalized, words)),
+        normalized(description),
+    )
+
+
+@PROPERTY
+@given(
+    key=st.sampled_from(["title", "tokens", "description"]),
+    word=text_strategies.valid_word,
+    prose=text_strategies.valid_prose,
+    bad=text_strategies.refused_char(),
+    at=st.integers(0, 40),
+)
+def test_property_a_refused_character_anywhere_is_refused_naming_key_and_line(key, word, prose, bad, at):
+    kind, ch = bad
+    base = word if key == "tokens" else prose
+    at %= len(base) + 1
+    spoiled = base[:at] + ch + base[at:]
+    values = {"title": "T", "tokens": ["a"], "description": "Plain."} | {key: [spoiled] if key == "tokens" else spoiled}
+    text = spec_text(values["title"], values["tokens"], values["description"])
+    with pytest.raises(SpecError) as info:
+        examples.load_text(text, SPEC)
+    msg = str(info.value)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key} = "))
+    assert msg.startswith(f"{SPEC}, line {line}: "), (kind, msg)
+    assert f"U+{ord(ch):04X}" in msg or (key == "title" and "must be one line" in msg), (kind, msg)
+
+
+@PROPERTY
+@given(title=text_strategies.any_text, words=st.lists(text_strategies.any_text, min_size=1, max_size=3),
+       description=text_strategies.any_text)  # fmt: skip
+def test_property_any_text_is_accepted_in_nfc_or_refused_naming_key_and_line(title, words, description):
+    text = spec_text(title, words, description)
+    try:
+        ex = examples.load_text(text, SPEC)
+    except SpecError as exc:
+        assert re.match(
+            rf"{re.escape(str(SPEC))}, line [1-3]: ('title'|'description'|'tokens'|token|the tokens)", str(exc)
+        )
+        assert str(exc).isprintable(), str(exc)
+        return
+    for t in (ex.title, *ex.tokens, ex.description):
+        assert t == normalized(t) and not any(char_problem(c) for c in t.replace(" ", "").replace("\n", ""))
+    assert not any(is_combining_mark(t[0]) for t in ex.tokens)
+
+
+# --- every matrix's columns are bounded (issue 27, item 6) ------------------------------------------------
+
+
+def _given(W_Q: list, W_K: list, W_V: list) -> str:
+    text = spec_text("Given", ["a", "b"]).replace("[1, 1, 1, 1]", "[1, 0]").replace('"identity"', '"given"')
+    return text + "".join(f"{k} = {json.dumps(M)}\n" for k, M in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
+
+
+def test_projection_matrices_have_at_most_dims_columns():
+    wide = [[0.5] * 300, [0.5] * 300]  # 2 x 300: once an 820 kB page
+    for key in ("W_Q", "W_K", "W_V"):
+        mats = {"W_Q": [[1, 0], [0, 1]], "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 1]]} | {key: wide}
+        if key == "W_Q":
+            mats["W_K"] = wide  # W_Q and W_K have the same width
+        text = _given(**mats)
+        line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key} = "))
+        with pytest.raises(SpecError) as info:
+            examples.load_text(text, SPEC)
+        assert str(info.value) == f"{SPEC}, line {line}: '{key}' has 300 columns; a matrix of an example has at most 16"
+
+
+def test_w_v_may_be_narrower_or_wider_than_w_q_within_the_limit():
+    d_k2 = [[1, 0], [0, 1]]
+    ex = examples.load_text(_given(d_k2, d_k2, [[1] * 16, [0] * 16]), SPEC)
+    assert (ex.W_Q.shape, ex.W_V.shape, examples.run(ex).output.shape) == ((2, 2), (2, 16), (2, 16))
+    ex = examples.load_text(_given([[1] * 16] * 2, [[1] * 16] * 2, [[1], [0]]), SPEC)
+    assert (ex.W_Q.shape, ex.W_V.shape) == ((2, 16), (2, 1))
+    with pytest.raises(SpecError, match="'W_V' has 17 columns; a matrix of an example has at most 16"):
+        examples.load_text(_given(d_k2, d_k2, [[1] * 17, [0] * 17]), SPEC)
+
+
+RNN = (examples.RNN_DIR / "the_cat_sat.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("key", ["W_xh", "W_s", "W_h"])
+def test_the_rnn_specs_matrices_have_at_most_dims_columns(tmp_path, key):
+    text = re.sub(rf"^{key} = \[\n(?:.*\n)*?\]", lambda m: f"{key} = {json.dumps([[0.5] * 17] * 4)}", RNN, flags=re.M)
+    path = tmp_path / "wide.toml"
+    path.write_text(text, encoding="utf-8")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"{key} = "))
+    with pytest.raises(SpecError) as info:
+        examples.load_rnn_file(path)
+    assert str(info.value) == f"{path}, line {line}: '{key}' has 17 columns; a matrix of an example has at most 16"

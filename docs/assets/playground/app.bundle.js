@@ -634,15 +634,22 @@ const SPEC_LIMITS = Object.freeze({
   "seed": 4294967295
 });
 const TOKEN_FORBIDDEN = "|`<>*[]\\";
-return Object.freeze({ __proto__: null, SPEC_LIMITS, TOKEN_FORBIDDEN });
+// Code point ranges from Python's Unicode 14.0.0 (selfattn_ref.examples.rules; the
+// format: publish/playground_limits.py, encode_ranges):
+// what a token may not hold anywhere (control, format, private-use, unassigned and blank
+// characters, spaces, lone surrogates), and the combining marks, which cannot start a token.
+const TOKEN_REFUSED = "0,20,a,0,12,0,2,0,1d,2,3,0,1c,0,3,21,d,0,2a2,0,29,1,7,3,8,0,2,0,15,0,18e,0,27,1,33,1,4,0,38,7,1c,3,7,10,17,0,c1,0,31,1,3c,1,66,d,3c,1,32,1,10,0,1d,1,2,0,c,4,20,8,4b,0,a2,0,9,1,3,1,17,0,8,0,2,2,5,1,a,1,3,1,5,7,2,3,3,0,6,1,1a,1,4,0,7,3,3,1,17,0,8,0,3,0,3,0,3,1,2,0,6,3,3,1,4,2,2,6,5,0,2,6,12,9,4,0,a,0,4,0,17,0,8,0,3,0,6,1,b,0,4,0,4,1,2,e,5,1,d,6,8,0,4,0,9,1,3,1,17,0,8,0,3,0,6,1,a,1,3,1,4,6,4,3,3,0,6,1,13,9,3,0,7,2,4,0,5,2,3,0,2,0,3,2,3,2,4,2,d,3,6,2,4,0,5,1,2,5,2,d,16,4,e,0,4,0,18,0,11,1,a,0,4,0,5,6,3,0,4,1,2,1,5,1,b,6,17,0,4,0,18,0,b,0,6,1,a,0,4,0,5,6,3,5,3,0,5,1,b,0,3,c,e,0,4,0,34,0,4,0,7,3,11,1,1b,0,4,0,13,2,19,0,a,0,2,1,8,2,2,3,7,0,2,0,9,5,b,1,4,b,3b,3,1e,24,3,0,2,0,6,0,19,0,2,0,18,1,6,0,2,0,7,1,b,1,5,1f,49,0,25,3,28,0,25,0,10,0,e,24,c7,0,2,4,2,1,90,1,e9,0,5,1,8,0,2,0,5,1,2a,0,5,1,22,0,5,1,8,0,2,0,5,1,10,0,3a,0,5,1,44,1,21,2,1b,5,57,1,7,1,281,0,1d,2,5a,6,17,8,19,8,15,b,e,0,4,0,3,b,35,1,29,1,b,5,b,5,c,4,b,5,5a,6,2c,4,47,9,20,0,d,3,d,3,2,2,2b,1,6,a,2d,3,1b,5,c,2,3f,1,42,0,1e,1,c,5,b,5,f,1,20,30,4e,2,30,0,75,7,3d,2,10,2,3d,6,2c,1,c,7,2c,4,217,1,7,1,27,1,7,1,9,0,2,0,2,0,2,0,20,1,36,0,10,0,f,1,7,0,14,1,4,0,a,10,19,7,30,10,3,1,1c,0,e,2,22,e,22,e,8d,3,298,18,c,14,3a1,0,374,1,21,0,15e,4,2e,0,2,4,2,1,39,6,3,d,19,8,8,0,8,0,8,0,8,0,8,0,8,0,8,0,8,0,7f,21,1b,0,5a,b,d7,19,d,4,40,0,57,1,68,4,2c,0,34,0,2b,0,55,b,30,0,726e,2,38,8,15d,13,b9,7,cc,4,3,0,2,0,6,17,3c,2,b,5,39,7,47,7,d,5,75,a,1f,2,4f,0,c,3,22,0,38,8,f,1,b,1,68,17,1d,9,7,1,7,1,7,8,8,0,8,0,3d,3,7f,1,b,5,2ba5,b,18,3,32,2103,16f,1,6b,25,8,b,6,4,1b,0,6,0,2,0,3,0,3,0,7e,f,1be,1,37,6,2,1f,11,f,b,5,34,0,14,0,5,3,6,0,88,3,a0,0,1f,2,7,1,7,1,7,1,4,2,8,0,8,c,3,1,d,0,1b,0,14,0,3,0,10,1,f,21,7c,4,4,3,2e,2,59,0,e,2,2,2e,2f,81,1e,2,32,e,1d,3,25,8,1f,4,2c,4,1f,0,26,3,f,29,9f,1,b,5,25,3,25,3,29,7,35,a,d,0,10,0,8,0,3,0,c,0,10,0,8,0,3,42,138,8,17,9,9,17,7,0,2b,0,a,44,7,1,2,0,2d,0,3,2,2,1,18,0,49,7,a,2f,14,0,3,4,22,2,1c,4,2,3f,39,3,15,1,33,0,3,4,9,0,4,0,1e,1,4,3,b,6,a,6,41,1f,28,3,d,8,37,2,1e,1,1c,4,1b,6,5,b,8,4f,4a,36,34,c,34,6,2f,7,b,125,20,0,2b,0,4,1,3,4d,29,7,2b,15,1b,25,1d,13,18,8,4f,3,25,8,3f,0,6,c,1a,6,b,5,36,0,13,7,28,8,61,0,15,a,13,0,2d,40,8,0,2,0,5,0,10,0,c,5,3c,4,b,5,5,0,9,1,3,1,17,0,8,0,3,0,6,0,b,1,3,1,4,1,2,5,2,4,8,1,8,2,6,8a,5d,0,6,1d,49,7,b,a5,37,1,27,21,46,a,b,5,e,12,3b,5,b,35,1c,1,10,3,18,b8,3d,63,54,b,9,1,2,1,9,0,3,0,1f,0,3,1,d,8,b,45,9,1,2f,1,c,1a,49,7,54,c,4a,106,a,0,2e,0,f,9,1e,2,21,1,17,0,f,48,8,0,3,0,2d,2,2,0,3,0,a,7,b,5,7,0,3,0,26,0,3,0,7,6,b,135,1a,b6,2,e,33,c,39c,65,70,0,6,a,c5,a4b,64,c,430,fd0,248,21b8,23a,6,20,0,b,3,52,0,b,5,1f,1,7,9,47,9,b,0,8,0,16,4,14,2af,5c,64,4c,3,3a,6,12,3f,6,a,3,d,17f9,7,4d7,29,a,22e6,5,0,8,0,3,0,124,2c,4,10,5,7,18d,903,6c,4,e,2,a,6,b,1,5,125f,2f,1,18,8,75,3b,f7,9,28,1,31,0,1a,7,71,14,47,99,15,b,58,8,1a,86,56,0,48,0,3,1,2,1,3,1,5,0,d,0,2,0,8,0,42,0,5,1,9,0,8,0,1d,0,5,0,6,0,2,2,8,0,155,1,125,1,2bf,e,6,0,10,44f,20,e0,8,0,12,1,8,0,3,0,6,d4,2e,2,f,1,b,3,3,13f,20,10,3b,4,2,4df,8,0,5,0,3,0,10,0,c6,1,11,28,4d,3,b,3,3,310,45,4b,3e,c1,5,0,1c,0,3,0,2,1,2,0,b,0,5,0,2,0,2,5,2,3,2,0,2,0,2,0,4,0,3,0,2,1,2,0,2,0,2,0,2,0,2,0,3,0,2,1,5,0,8,0,5,0,5,0,2,0,b,0,12,4,4,0,6,0,12,33,3,10d,2d,3,65,b,10,1,10,0,10,0,26,9,af,37,1e,c,2d,3,a,6,3,d,7,99,3d9,4,11,2,e,2,75,b,5a,6,d,3,2,e,d,3,39,7,b,5,29,7,1f,1,3,4d,155,b,f,1,6,2,6,2,8,8,1e,2,c,4,7,9,b,5,9,7,8,8,94,0,38,24,b,405,a6e1,1f,103a,6,df,1,1683,d,1d32,c1e,21f,5e1,134c,decb4";
+const MARKS = "300,6f,114,6,108,2c,2,0,2,1,2,1,2,0,49,a,31,14,11,0,66,6,3,5,3,1,2,3,24,0,1f,1a,5c,a,3b,8,a,0,19,3,2,8,2,2,2,4,2c,2,3d,7,2b,17,2,20,37,2,2,11,2,6,b,1,1e,2,39,0,2,6,3,1,3,2,a,0,b,1,1b,0,3,2,39,0,2,4,5,1,3,2,4,0,1f,1,4,0,c,2,39,0,2,7,2,2,2,2,15,1,17,5,2,2,39,0,2,6,3,1,3,2,8,2,b,1,1f,0,3c,4,4,2,2,3,a,0,29,4,38,0,2,6,2,2,2,3,8,1,c,1,1e,2,39,0,2,6,2,2,2,3,8,1,c,1,1d,3,38,1,2,6,2,2,2,3,a,0,b,1,1e,2,47,0,5,5,2,0,2,7,13,1,3e,0,3,6,d,7,63,0,3,8,c,5,4b,1,1c,0,2,0,2,0,5,1,32,13,2,1,6,a,2,23,a,0,65,13,18,3,5,2,2,2,3,6,4,3,e,b,2,0,b,3,2c0,2,3b3,3,1d,2,1e,1,1f,1,41,1f,a,0,2e,2,2,0,76,1,23,0,77,b,5,b,dc,4,3a,9,2,1c,3,0,31,1e,32,4,30,10,27,8,d,2,1f,c,39,d,31,13,99,2,2,14,5,0,7,0,3,2,c7,3f,2d1,20,bff,2,8e,0,61,1f,22b,5,6a,1,75d5,3,2,9,21,1,51,1,111,0,4,0,5,0,18,4,5,0,54,1,33,11,1b,11,e,0,27,7,1a,c,2d,3,30,d,25,0,44,d,d,0,9,1,2e,2,33,0,2,2,3,1,6,1,2,0,2a,4,6,1,ed,7,2,1,4f31,0,2e2,f,11,f,3ce,0,e3,0,96,4,687,2,2,1,6,3,29,2,5,0,a6,1,23e,3,184,1,9a,a,32,3,7b,2,36,e,2a,0,3,1,b,3,2e,a,8,0,3e,2,25,d,11,1,2d,0,d,2,31,d,9,3,2,1,5d,b,7,0,a1,b,16,3,38,1,2,6,3,1,3,2,a,0,b,1,3,6,4,4,c1,11,18,0,52,13,ec,6,3,8,1c,1,53,10,6b,c,66,e,101,e,f6,5,2,1,3,3,2,0,2,1,8e,6,3,6,4,0,1d,9,29,6,2,3,9,0,a,a,2f,f,196,7,2,7,53,15,2,d,7b,5,4,0,2,1,2,6,2,0,43,4,2,1,2,4,15c,3,4bfa,4,3c,6,419,0,2,36,8,3,52,0,c,1,4cac,1,1262,2d,3,16,21f,4,4,5,9,7,3,6,1f,3,95,2,7bc,36,5,31,9,0,f,0,17,4,2,e,551,6,2,10,3,6,2,1,2,4,106,6,178,0,3e,3,5e1,6,6e,6,c17b6,ef";
+return Object.freeze({ __proto__: null, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED, MARKS });
   })())(bundleFetch, new URL("../../generated/playground/limits.js", base).href);
   // ---- state.js ----------------------------------------------------------------------------------
   __bundle_modules[4] = ((fetch, __bundle_import_meta_url) => (() => {
 // The playground's state: what the reader may type, and the state as a link. No DOM here.
 //
 // A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, decimals, selected}:
-//   words        1 to 16 names, each one word (1 to 24 characters, no spaces, no control
-//                characters, none of | ` < > * [ ] \): a worked example's token rules
+//   words        1 to 16 names, each one word (1 to 24 characters in NFC, no spaces, no control,
+//                invisible, unassigned or private-use characters, not starting with a combining
+//                mark, none of | ` < > * [ ] \): a worked example's token rules
 //                (selfattn_ref/examples/rules.py, which generated/playground/limits.js states). Unlike
 //                a spec's tokens, a word may come back ("the cat sat on the mat"): words are told
 //                apart by position, see wordLabels()
@@ -660,7 +667,7 @@ return Object.freeze({ __proto__: null, SPEC_LIMITS, TOKEN_FORBIDDEN });
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
-const { SPEC_LIMITS, TOKEN_FORBIDDEN } = __bundle_modules[3];
+const { MARKS, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } = __bundle_modules[3];
 
 const LIMITS = Object.freeze({
   words: SPEC_LIMITS.words,
@@ -689,18 +696,55 @@ function parseNumber(text) {
   return { value: value === 0 ? 0 : value }; // no -0
 }
 
-/** Spaces, control characters and the like, which a name may not hold (rules.py: Cc Cf Zs Zl Zp). */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u;
+/** Code point ranges as limits.js writes them (hexadecimal gap, length less one, ...): [starts, ends]. */
+function decodeRanges(text) {
+  const n = text.split(",").map((x) => parseInt(x, 16));
+  const starts = [];
+  const ends = [];
+  for (let i = 0, end = 0; i < n.length; i += 2) {
+    starts.push(end + n[i]);
+    end += n[i] + n[i + 1];
+    ends.push(end);
+  }
+  return [starts, ends];
+}
 
-/** Why a word's name cannot be used (null if it can). Two words may have the same name. */
+function inRanges([starts, ends], code) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (code < starts[mid]) hi = mid - 1;
+    else if (code > ends[mid]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+// What rules.py refuses, from Python's Unicode (not the browser's, which assigns more code points).
+const REFUSED = decodeRanges(TOKEN_REFUSED);
+const COMBINING = decodeRanges(MARKS);
+
+/**
+ * Why a word's name cannot be used (null if it can): a worked example's token rule (rules.py),
+ * on the name in NFC. Two words may have the same name.
+ */
 function nameError(name) {
-  const t = String(name);
-  if (t.trim() === "") return "Empty: give the word a name.";
+  const raw = String(name);
+  if (raw.trim() === "") return "Empty: give the word a name.";
+  const t = raw.normalize("NFC");
   const length = [...t].length;
   if (length > LIMITS.nameLength) {
     return `Too long: a name has at most ${LIMITS.nameLength} characters, this one has ${length.toLocaleString("en")}.`;
   }
-  if (INVISIBLE.test(t)) return "A name is one word: no spaces or control characters.";
+  // The name as typed too: a code point that Python's Unicode has not assigned stays so in NFC there.
+  const refused = [...raw, ...t].find((c) => inRanges(REFUSED, c.codePointAt(0)) && !TOKEN_FORBIDDEN.includes(c));
+  if (refused !== undefined) {
+    if (/[\p{Z}\p{Cc}]/u.test(refused)) return "A name is one word: no spaces or control characters.";
+    const code = refused.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    return `A name may not hold U+${code}: it shows as nothing, or Unicode keeps it unassigned or for private use.`;
+  }
+  if (inRanges(COMBINING, t.codePointAt(0))) return "A name may not start with a combining mark (an accent with no letter before it).";
   const forbidden = [...t].find((c) => TOKEN_FORBIDDEN.includes(c));
   if (forbidden !== undefined) return `A name may not hold any of ${[...TOKEN_FORBIDDEN].join(" ")}.`;
   return null;

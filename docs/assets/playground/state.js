@@ -1,8 +1,9 @@
 // The playground's state: what the reader may type, and the state as a link. No DOM here.
 //
 // A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, decimals, selected}:
-//   words        1 to 16 names, each one word (1 to 24 characters, no spaces, no control
-//                characters, none of | ` < > * [ ] \): a worked example's token rules
+//   words        1 to 16 names, each one word (1 to 24 characters in NFC, no spaces, no control,
+//                invisible, unassigned or private-use characters, not starting with a combining
+//                mark, none of | ` < > * [ ] \): a worked example's token rules
 //                (selfattn_ref/examples/rules.py, which generated/playground/limits.js states). Unlike
 //                a spec's tokens, a word may come back ("the cat sat on the mat"): words are told
 //                apart by position, see wordLabels()
@@ -20,7 +21,7 @@
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
-import { SPEC_LIMITS, TOKEN_FORBIDDEN } from "../../generated/playground/limits.js";
+import { MARKS, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
 
 export const LIMITS = Object.freeze({
   words: SPEC_LIMITS.words,
@@ -49,18 +50,55 @@ export function parseNumber(text) {
   return { value: value === 0 ? 0 : value }; // no -0
 }
 
-/** Spaces, control characters and the like, which a name may not hold (rules.py: Cc Cf Zs Zl Zp). */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}]/u;
+/** Code point ranges as limits.js writes them (hexadecimal gap, length less one, ...): [starts, ends]. */
+function decodeRanges(text) {
+  const n = text.split(",").map((x) => parseInt(x, 16));
+  const starts = [];
+  const ends = [];
+  for (let i = 0, end = 0; i < n.length; i += 2) {
+    starts.push(end + n[i]);
+    end += n[i] + n[i + 1];
+    ends.push(end);
+  }
+  return [starts, ends];
+}
 
-/** Why a word's name cannot be used (null if it can). Two words may have the same name. */
+function inRanges([starts, ends], code) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (code < starts[mid]) hi = mid - 1;
+    else if (code > ends[mid]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+// What rules.py refuses, from Python's Unicode (not the browser's, which assigns more code points).
+const REFUSED = decodeRanges(TOKEN_REFUSED);
+const COMBINING = decodeRanges(MARKS);
+
+/**
+ * Why a word's name cannot be used (null if it can): a worked example's token rule (rules.py),
+ * on the name in NFC. Two words may have the same name.
+ */
 export function nameError(name) {
-  const t = String(name);
-  if (t.trim() === "") return "Empty: give the word a name.";
+  const raw = String(name);
+  if (raw.trim() === "") return "Empty: give the word a name.";
+  const t = raw.normalize("NFC");
   const length = [...t].length;
   if (length > LIMITS.nameLength) {
     return `Too long: a name has at most ${LIMITS.nameLength} characters, this one has ${length.toLocaleString("en")}.`;
   }
-  if (INVISIBLE.test(t)) return "A name is one word: no spaces or control characters.";
+  // The name as typed too: a code point that Python's Unicode has not assigned stays so in NFC there.
+  const refused = [...raw, ...t].find((c) => inRanges(REFUSED, c.codePointAt(0)) && !TOKEN_FORBIDDEN.includes(c));
+  if (refused !== undefined) {
+    if (/[\p{Z}\p{Cc}]/u.test(refused)) return "A name is one word: no spaces or control characters.";
+    const code = refused.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+    return `A name may not hold U+${code}: it shows as nothing, or Unicode keeps it unassigned or for private use.`;
+  }
+  if (inRanges(COMBINING, t.codePointAt(0))) return "A name may not start with a combining mark (an accent with no letter before it).";
   const forbidden = [...t].find((c) => TOKEN_FORBIDDEN.includes(c));
   if (forbidden !== undefined) return `A name may not hold any of ${[...TOKEN_FORBIDDEN].join(" ")}.`;
   return null;
