@@ -390,3 +390,181 @@ def test_the_math_section_check_catches_a_planted_script(tmp_path):
     assert math_section_problems("no_section.py", tmp_path) == [
         "no_section.py: no '# --8<-- [start:math]' ... '# --8<-- [end:math]' section"
     ]
+
+
+# --- softmax in the safe form --------------------------------------------------------------------
+# Every script a reader copies computes softmax as the site recommends (real-numbers, "Softmax in
+# code"): each row's largest score subtracted before exp, or a library's softmax (torch.softmax).
+# The one exception is the mistakes lab, which shows the unshifted line as the bug it is.
+MISTAKES_LAB = {
+    "docs/mistakes.md": "the common-mistakes page shows the unshifted softmax as the bug (e^900 = inf)",
+    "docs/notebooks/mistakes.ipynb": "that page as a notebook",
+}
+
+_EXP, _SUM, _MAX = {"exp"}, {"sum", "nansum"}, {"max", "amax", "nanmax", "logsumexp"}
+_DIVIDE = {"divide", "true_divide", "div"}
+
+
+def _called(node) -> str | None:
+    """The name a call calls (``np.exp(x)``, ``x.exp()``, ``exp(x)``: "exp"), or None."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute):
+            return node.func.attr
+        if isinstance(node.func, ast.Name):
+            return node.func.id
+    return None
+
+
+class _Softmaxes:
+    """Unshifted exp-over-sum in a piece of code: a division whose numerator is e^x and whose
+    denominator sums e^x, where x is not shifted by a maximum (``x - x.max(...)``). Names are
+    followed to what is assigned to them anywhere in the code (``e = np.exp(S); e / e.sum()``)."""
+
+    def __init__(self, code: str):
+        self.tree = ast.parse(code)
+        self.values: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._bind(target, node.value)
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                self._bind(node.target, node.value)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                same = ast.Name(node.target.id, ast.Load())
+                self._bind(node.target, ast.BinOp(same, node.op, node.value))
+
+    def _bind(self, target, value) -> None:
+        if isinstance(target, ast.Name):
+            self.values.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value] * len(target.elts)
+            for t, v in zip(target.elts, parts, strict=False):
+                self._bind(t, v)
+
+    def _exp_argument(self, node):
+        if _called(node) not in _EXP:
+            return None
+        if node.args:
+            return node.args[0]
+        return node.func.value if isinstance(node.func, ast.Attribute) else None  # x.exp()
+
+    def _reaches(self, node, test, seen: frozenset = frozenset()) -> bool:
+        """Whether ``test`` holds for a node of ``node``, or of what its names are assigned."""
+        for n in ast.walk(node):
+            if test(n, seen):
+                return True
+            if isinstance(n, ast.Name) and n.id not in seen:
+                if any(self._reaches(v, test, seen | {n.id}) for v in self.values.get(n.id, ())):
+                    return True
+        return False
+
+    def _shifted(self, x, seen) -> bool:
+        if isinstance(x, ast.Name) and x.id not in seen:
+            return any(self._shifted(v, seen | {x.id}) for v in self.values.get(x.id, ()))
+        return (
+            isinstance(x, ast.BinOp)
+            and isinstance(x.op, ast.Sub)
+            and self._reaches(x.right, lambda n, _: _called(n) in _MAX, seen)
+        )
+
+    def _unshifted_exp(self, node, seen=frozenset()) -> bool:
+        x = self._exp_argument(node)
+        return x is not None and not self._shifted(x, seen)
+
+    def _exp_over_sum(self, top, bottom) -> bool:
+        return (
+            self._reaches(top, self._unshifted_exp)
+            and self._reaches(bottom, self._unshifted_exp)
+            and self._reaches(bottom, lambda n, _: _called(n) in _SUM)
+        )
+
+    def lines(self) -> list[tuple[int, str]]:
+        found = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                parts = (node.left, node.right)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div):
+                parts = (node.target, node.value)
+            elif _called(node) in _DIVIDE and len(node.args) == 2:
+                parts = tuple(node.args)
+            else:
+                continue
+            if isinstance(parts[0], ast.Name) and isinstance(node, ast.AugAssign):
+                parts = (ast.Name(parts[0].id, ast.Load()), parts[1])
+            if self._exp_over_sum(*parts):
+                found.append((node.lineno, ast.unparse(node)))
+        return found
+
+
+def unshifted_softmaxes(code: str) -> list[tuple[int, str]]:
+    """(line, code) of each softmax in ``code`` that takes exp of scores without subtracting a maximum."""
+    return _Softmaxes(code).lines()
+
+
+def _shown_code() -> list[tuple[str, str]]:
+    """(where, code) of every Python block the pages show, as the reader sees it, and of every
+    notebook's code cell."""
+    import json
+
+    out = [(f"{page_id(p.values[0])}:{p.values[1].lineno}", expand(p.values[1].code)) for p in BLOCKS]
+    for nb in sorted((ROOT / "docs" / "notebooks").rglob("*.ipynb")):
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                out.append((f"{nb.relative_to(ROOT)}, cell {cell['id']}", "".join(cell["source"])))
+    return out
+
+
+def test_every_script_shown_outside_the_mistakes_lab_shifts_its_softmax():
+    shown = _shown_code()
+    assert len(shown) >= 150, len(shown)
+    problems = [
+        f"{where}, line {line}: {code}"
+        for where, source in shown
+        if where.split(":")[0].split(",")[0] not in MISTAKES_LAB
+        for line, code in unshifted_softmaxes(source)
+    ]
+    assert not problems, (
+        "softmax without the row's largest score subtracted first (write np.exp(S - S.max(axis=-1, "
+        "keepdims=True)) before dividing by the sum, or call torch.softmax):\n" + "\n".join(problems)
+    )
+    # and the check sees the bug where the mistakes lab shows it
+    lab = [where for where, source in shown if where.startswith("docs/mistakes.md") and unshifted_softmaxes(source)]
+    assert len(lab) >= 2, lab
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)",
+        "A = np.exp(x) / np.sum(np.exp(x), axis=-1, keepdims=True)",
+        "A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)",
+        "A = torch.exp(S) / torch.sum(torch.exp(S), 1, keepdim=True)",
+        "e = np.exp(S)\nA = e / e.sum(axis=1, keepdims=True)",
+        "e = np.exp(S)\ne /= e.sum(axis=1, keepdims=True)",
+        "e = np.exp(S)\nZ = e.sum(-1)[:, None]\nA = e / Z",
+        "A = S.exp() / S.exp().sum(-1, keepdim=True)",
+        "A = np.divide(np.exp(S), np.exp(S).sum(axis=1, keepdims=True))",
+        "A = [math.exp(s) / sum(math.exp(t) for t in row) for s in row]",
+        "def f(S):\n    E = np.exp(S / 2)\n    return E / E.sum(axis=1, keepdims=True)",
+        "m = S.min(axis=1, keepdims=True)\ne = np.exp(S - m)\nA = e / e.sum()",  # shifted by the minimum
+    ],
+)
+def test_the_softmax_check_catches_an_unshifted_form(code):
+    assert len(unshifted_softmaxes(code)) == 1, code
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "e = np.exp(S - S.max(axis=1, keepdims=True))\nA = e / e.sum(axis=1, keepdims=True)",
+        "A = np.exp(S - S.max(axis=1, keepdims=True))\nA = A / A.sum(axis=1, keepdims=True)",
+        "e = torch.exp(S - S.amax(dim=-1, keepdim=True))\ne /= e.sum(dim=-1, keepdim=True)",
+        "m = S.max(axis=1, keepdims=True)\nz = S - m\ne = np.exp(z)\nA = e / e.sum(axis=1, keepdims=True)",
+        "A = (S - S.max()).exp() / (S - S.max()).exp().sum()",
+        "e = np.exp(e - e.max())\nw = e / e.sum()",
+        "A = torch.softmax(S, dim=1)",
+        "scaled = Q @ K.T / np.sqrt(d_k)\nY = A @ V / 2",
+    ],
+)
+def test_the_softmax_check_lets_the_safe_forms_through(code):
+    assert unshifted_softmaxes(code) == [], code
