@@ -4,8 +4,8 @@ the notebook again on every build.
 
 The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
 and the kernel's environment (the versions of Python, NumPy, PyTorch, the kernel and its client).
-Nothing else can reach the output: a notebook's code cells are the pages' snippet files, byte
-for byte (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
+Nothing else can reach the output: a notebook's code cells are the pages' snippet files, as the
+pages show them (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
 only, never selfattn_ref nor a file of the repository. A changed cell, a changed NumPy: a new key,
 and the notebook runs again; an output is never served for a notebook or environment that did not
 make it. The cache entry also holds its notebook's cells, checked against the notebook on every

@@ -9,8 +9,9 @@ headings and sentences, its tables included, are Markdown cells between the code
 (:func:`page_markdown` turns the site's Markdown into plain Markdown that Jupyter shows: a
 tab group of NumPy and PyTorch keeps its NumPy tab, an admonition becomes a bold title over
 its text, links to other pages keep their words). The imports come once, in a first code
-cell, and each code cell is its snippet file without them (:func:`without_imports`), so
-the cells run from the top, every step in the page's order. ``make update`` writes the
+cell, and each code cell is its snippet file as the page shows it whole (:func:`shown`: no line
+that is there for the build) without them (:func:`without_imports`), so the cells run from the
+top, every step in the page's order. ``make update`` writes the
 result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.registry.generated_file`), and
 the suite's staleness test fails when a page or a snippet changed and the notebook did not.
 
@@ -33,6 +34,7 @@ from .audit.claims import CLAIM
 from .audit.page import CODE_SPAN
 from .escape import md_text
 from .registry import current, generated_file, name_of
+from .snippets import SCRIPT_SECTION, shown_whole
 
 FOLDER = "notebooks"  # under docs/
 NOTEBOOKS_DIR = DOCS / FOLDER
@@ -58,7 +60,8 @@ NOTEBOOKS = (
     Notebook("mistakes"),
 )
 
-_INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$')
+# A whole script: the file, or its "script" section where its first lines are for the build (publish.snippets).
+_INCLUDE = re.compile(rf'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::{SCRIPT_SECTION})?"\s*$')
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -290,10 +293,11 @@ def page_parts(page: str) -> list[tuple[str, str]]:
             inc = [_ANY_INCLUDE.match(b) for b in body if b.strip()]
             targets = [m.group(2) for m in inc if m]
             if len(targets) == 1 and len(inc) == 1 and targets[0].startswith("snippets/"):
-                if targets[0] in chosen:
+                whole = _INCLUDE.match(f'--8<-- "{targets[0]}"')
+                if whole and whole.group(1) in chosen:
                     flush()
-                    parts.append(("code", targets[0]))
-                continue  # an output (.out) or a PyTorch twin: the notebook prints its own
+                    parts.append(("code", whole.group(1)))
+                continue  # a math section, an output (.out) or a PyTorch twin: the notebook prints its own
             pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
             lang = fence_open.strip().lstrip("`~").split()[0] if fence_open.strip().lstrip("`~") else ""
             md.append(f"{pad}```{lang}")
@@ -329,6 +333,12 @@ def _section(code: str, name: str) -> str:
     return m.group(1)
 
 
+def shown(snippet: str) -> str:
+    """The snippet file (``snippets/...``) as its page shows it whole, which its cell runs: without
+    the lines above its ``script`` section (publish.snippets.shown_whole)."""
+    return shown_whole((ROOT / snippet).read_text(encoding="utf-8"))
+
+
 def libraries(page: str) -> str:
     """What a page's notebook needs: "NumPy", or "NumPy and PyTorch" when it runs a PyTorch script
     (one with no NumPy twin)."""
@@ -351,7 +361,7 @@ def cells(nb: Notebook) -> list[dict]:
         intro += f" {nb.note}"
     seen: list[str] = []
     for b in blocks:
-        seen += [line for line in imports((ROOT / b.snippet).read_text(encoding="utf-8")) if line not in seen]
+        seen += [line for line in imports(shown(b.snippet)) if line not in seen]
     out = [_markdown("intro", intro), _code("imports", "\n".join(seen))]
     k = 0
     text = 0
@@ -362,7 +372,7 @@ def cells(nb: Notebook) -> list[dict]:
         else:
             k += 1
             name = Path(value).stem
-            out.append(_code(f"{k:02d}-{name}", without_imports((ROOT / value).read_text(encoding="utf-8"))))
+            out.append(_code(f"{k:02d}-{name}", without_imports(shown(value))))
     return out
 
 

@@ -27,9 +27,8 @@ from test_site import (
     report,
 )
 
-from publish import ROOT
 from publish.figures import contrast
-from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, imports, notebook_snippets, without_imports
+from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, imports, notebook_snippets, shown, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +72,7 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     context = new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(site.url(f"notebooks/{name}/index.html"))
-    files = [(ROOT / b.snippet).read_text(encoding="utf-8") for b in notebook_snippets(name)]
+    files = [shown(b.snippet) for b in notebook_snippets(name)]  # as the pages show them whole
     cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
     cells += [without_imports(f) for f in files]
     # The code cells' buttons (a Markdown cell can show a block of text with a button of its own).

@@ -21,6 +21,7 @@ from pymdownx.snippets import SnippetMissingError
 from pytest_codeblocks.main import extract_from_buffer
 
 from publish import ROOT
+from publish.snippets import SCRIPT_SECTION, shown_whole
 
 from pages import PAGES, expand, page_id
 
@@ -108,7 +109,9 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
 #         --8<-- "snippets/.../NAME.py"
 #         ```
 #
-# The copy button of either block copies a script that runs as shown (the tests above run both).
+# The copy button of either block copies a script that runs as shown (the tests above run both). A
+# script whose first lines are for the build (a banner, "# no-twin: ...") is shown whole as its
+# "script" section, "NAME.py:script", which starts after them (publish.snippets.shown_whole).
 
 FOLD = '??? example "The whole script, with the printing"'
 
@@ -149,7 +152,7 @@ def math_first_problems(text: str, page: str, shown_whole: dict[str, str] = SHOW
 
     for k, m in enumerate(blocks):
         path, section, pad, name = m["path"], m["section"], m["pad"], m["path"].rsplit("/", 1)[-1]
-        if section is not None:
+        if section not in (None, SCRIPT_SECTION):
             if section != "math":
                 problems.append(f"{where(m)}: {path}:{section}: the section a page shows is 'math'")
                 continue
@@ -159,7 +162,7 @@ def math_first_problems(text: str, page: str, shown_whole: dict[str, str] = SHOW
             if not (
                 after
                 and after["path"] == path
-                and after["section"] is None
+                and after["section"] in (None, SCRIPT_SECTION)
                 and after["pad"] == pad + "    "
                 and line_before(after) == pad + FOLD
             ):
@@ -216,7 +219,7 @@ def _shown_snippets() -> dict[str, list[str]]:
     shown: dict[str, list[str]] = {}
     for page in PAGES:
         for m in _SNIPPET_BLOCK.finditer(page.read_text(encoding="utf-8")):
-            shown.setdefault(m["path"], []).append(m["section"] or "")
+            shown.setdefault(m["path"], []).append("" if m["section"] in (None, SCRIPT_SECTION) else m["section"])
     return shown
 
 
@@ -568,3 +571,76 @@ def test_the_softmax_check_catches_an_unshifted_form(code):
 )
 def test_the_softmax_check_lets_the_safe_forms_through(code):
     assert unshifted_softmaxes(code) == [], code
+
+
+# --- what a reader copies carries no build marker ------------------------------------------------
+# Lines that are there for the build, not for the reader: a generated file's banner, the twins'
+# "# no-twin: <reason>" (tests/snippets/test_recordings.py), a pymdownx.snippets marker. A file may
+# keep them above its "script" section (publish.snippets); no code block or notebook cell shows them.
+BUILD_MARKER = re.compile(r"^\s*# no-twin:|\(make update\); do not edit\.|--8<--")
+
+
+def build_markers(code: str) -> list[str]:
+    """The lines of ``code`` that are there for the build."""
+    return [line.strip() for line in code.split("\n") if BUILD_MARKER.search(line)]
+
+
+def test_no_block_a_page_shows_has_a_line_for_the_build():
+    problems = [f"{where}: {line}" for where, code in _shown_code() for line in build_markers(code)]
+    assert not problems, (
+        "a shown script carries lines for the build: put them above a '# --8<-- [start:script]' line "
+        "and include NAME.py:script\n" + "\n".join(problems)
+    )
+
+
+def test_the_whole_script_is_what_pymdownx_snippets_includes():
+    """publish.snippets.shown_whole, which the notebooks run, is what the page shows whole: the file's
+    "script" section where it has one, else the file, without section markers, and no build line."""
+    with_section = 0
+    for path in sorted((ROOT / "snippets").rglob("*.py")):
+        code = path.read_text(encoding="utf-8")
+        rel = path.relative_to(ROOT).as_posix()
+        section = f"# --8<-- [start:{SCRIPT_SECTION}]" in code
+        with_section += section
+        included = expand(f'--8<-- "{rel}{":" + SCRIPT_SECTION if section else ""}"')
+        assert shown_whole(code).rstrip("\n") == included.rstrip("\n"), rel
+        assert not build_markers(shown_whole(code)), f"{rel}: its whole script shows {build_markers(shown_whole(code))}"
+    assert with_section >= 15, with_section  # the worked examples' scripts and the training run
+
+
+def test_shown_whole_takes_the_script_section():
+    code = "# banner\n# --8<-- [start:script]\n# --8<-- [start:math]\nx = 1\n# --8<-- [end:math]\nprint(x)\n"
+    assert shown_whole(code + "# --8<-- [end:script]\n") == "x = 1\nprint(x)\n"
+    assert shown_whole(code) == "x = 1\nprint(x)\n"  # no end: to the end of the file, as pymdownx does
+    assert shown_whole("# --8<-- [start:math]\nx = 1\n# --8<-- [end:math]\nprint(x)\n") == "x = 1\nprint(x)\n"
+
+
+_PRE = re.compile(r"<pre\b[^>]*>(.*?)</pre>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def test_no_code_block_of_the_built_site_shows_a_line_for_the_build(strict_build):
+    """Every code block of every built page (notebook pages included), and every code cell of every
+    notebook a reader downloads, is free of build lines: what is shown and copied is the script."""
+    import html
+    import json
+
+    assert strict_build.proc.returncode == 0, strict_build.proc.stdout + strict_build.proc.stderr
+    site = strict_build.dir
+    problems, blocks = [], 0
+    for page in sorted(site.rglob("*.html")):
+        for m in _PRE.finditer(page.read_text(encoding="utf-8")):
+            blocks += 1
+            problems += [
+                f"{page.relative_to(site)}: {line}" for line in build_markers(html.unescape(_TAG.sub("", m[1])))
+            ]
+    notebooks = sorted(site.rglob("*.ipynb"))
+    for nb in notebooks:
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                problems += [
+                    f"{nb.relative_to(site)}, cell {cell['id']}: {line}"
+                    for line in build_markers("".join(cell["source"]))
+                ]
+    assert blocks >= 300 and len(notebooks) >= 15, (blocks, len(notebooks))
+    assert not problems, "\n".join(problems)

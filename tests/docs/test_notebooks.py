@@ -36,6 +36,7 @@ from publish.exercises import load_all as load_exercises
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
 from publish.producers import generate
+from publish.snippets import shown_whole
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.
@@ -199,13 +200,14 @@ def test_a_files_section_is_the_lines_between_its_markers():
         nbs._section(code, "three")
 
 
-INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$', re.M)
+INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re.M)  # a whole script
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
-    page's order, each cell the file itself: no second copy of code that could drift."""
+    page's order, each cell the file as the page shows it whole (publish.snippets.shown_whole: no
+    line for the build): no second copy of code that could drift."""
     included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
     expected = [
         s
@@ -216,7 +218,7 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     # The imports once, first; then each snippet without its imports.
-    texts = [(ROOT / s).read_text(encoding="utf-8") for s in expected]
+    texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
     want_imports = list(dict.fromkeys(line for t in texts for line in nbs.imports(t)))
     assert code[0].split("\n") == want_imports, (code[0], want_imports)
     code = code[1:]
@@ -269,7 +271,7 @@ def test_built_notebook_prints_what_the_page_shows(strict_build, name):
     assert [c[0] for c in cells] == ["imports"] + [f"{i:02d}-{p.stem}" for i, p in enumerate(snippets, start=1)]
     assert cells[0][2] == "" and not cells[0][3], cells[0]
     for (cell_id, code, stdout, other), snippet in zip(cells[1:], snippets, strict=True):
-        want = nbs.without_imports(snippet.read_text(encoding="utf-8"))
+        want = nbs.without_imports(shown_whole(snippet.read_text(encoding="utf-8")))
         assert code is not None and code.rstrip("\n") == want, cell_id
         assert not other, f"{name}: cell {cell_id} has outputs other than printed text: {other}"
         recorded = snippet.with_suffix(".out").read_text(encoding="utf-8")
