@@ -8,7 +8,8 @@ pays for importing PyTorch without a reason. The notebook reads like its page: t
 headings and sentences, its tables included, are Markdown cells between the code cells
 (:func:`page_markdown` turns the site's Markdown into plain Markdown that Jupyter shows: a
 tab group of NumPy and PyTorch keeps its NumPy tab, an admonition becomes a bold title over
-its text, links to other pages keep their words). The imports come once, in a first code
+its text, a link to a page of the site leads to that page at the site's published address,
+:func:`link_address`, so that it works in a downloaded notebook too). The imports come once, in a first code
 cell, and each code cell is its snippet file as the page shows it whole (:func:`shown`: no line
 that is there for the build) without them (:func:`without_imports`), so the cells run from the
 top, every step in the page's order. ``make update`` writes the
@@ -23,8 +24,10 @@ the way nbformat writes it (one-space indent, sorted keys).
 
 from __future__ import annotations
 
+import functools
 import html
 import json
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,7 +141,7 @@ _IMPORT = re.compile(r"^(?:import [\w.]+(?: as \w+)?|from [\w.]+ import .+)\s*$"
 _TAB = re.compile(r'^(\s*)=== "([^"]+)"\s*$')
 _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$')
 _ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
-_PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)[^)\s]*\)")
+_PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)([^)\s]*)\)")
 _COMMENT = re.compile(r"<!--.*?-->")
 
 
@@ -270,7 +273,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
 
     def flush():
         body = "\n".join(md).strip("\n")
-        body = _PAGE_LINK.sub(r"\1", re.sub(r"\n{3,}", "\n\n", body))
+        body = _PAGE_LINK.sub(lambda m: f"[{m[1]}]({link_address(m[2], page)})", re.sub(r"\n{3,}", "\n\n", body))
         if body.strip():
             parts.append(("markdown", body))
         md.clear()
@@ -319,6 +322,48 @@ def page_parts(page: str) -> list[tuple[str, str]]:
         md.append(without_claims(line))
     flush()
     return parts
+
+
+# --- links -------------------------------------------------------------------------------------
+# A link of the page is, in its notebook, a link to the site's page at its published address: a
+# downloaded .ipynb, opened in Jupyter, has no site beside it. (On the site's notebook pages the hook
+# turns these addresses back into links within the build: publish.notebook_hooks.)
+
+
+@functools.cache
+def site_url() -> str:
+    """The site's address as published: mkdocs.yml's ``site_url`` with no SITE_URL set, ending in "/"."""
+    import yaml
+
+    from .wording import _Loader  # mkdocs.yml as the build reads it with no environment set
+
+    url = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)["site_url"]
+    if not re.match(r"https://[^/\s]+/", url):
+        raise ValueError(f"mkdocs.yml: site_url must be an https:// address, got {url!r}")
+    return url if url.endswith("/") else url + "/"
+
+
+def page_address(path: str) -> str:
+    """Where the file ``docs/<path>`` is published, relative to :func:`site_url` (MkDocs' directory
+    URLs): a page ``x.md``, or a notebook ``x.ipynb`` (mkdocs-jupyter makes it a page), at ``x/``;
+    ``x/index.md`` at ``x/``; any other file at its path."""
+    if path == "index.md" or path.endswith("/index.md"):
+        return path.removesuffix("index.md")
+    if path.endswith((".md", ".ipynb")):
+        return path.rsplit(".", 1)[0] + "/"
+    return path
+
+
+def link_address(target: str, page: str) -> str:
+    """The absolute address of a link ``target`` written in ``docs/<page>.md`` (``glossary.md#mask``,
+    ``playground.md?preset=x``, ``#a-heading``), to a file that exists under docs/."""
+    rest, hash_, fragment = target.partition("#")
+    path, question, query = rest.partition("?")
+    here = f"{page}.md"
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(here), path)) if path else here
+    if resolved.startswith("../") or not (DOCS / resolved).is_file():
+        raise ValueError(f"docs/{here} links to {target!r}, which is no file under docs/")
+    return site_url() + page_address(resolved) + question + query + hash_ + fragment
 
 
 def _section(code: str, name: str) -> str:
