@@ -32,6 +32,7 @@ from .escape import md_description, md_text, py_string
 from .fmt import num
 from .notebooks import _code, _markdown, dumps
 from .registry import banner, current, generated_set, name_of
+from .snippets import SCRIPT_SECTION, shown_whole
 
 FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
 PAGES_DIR = DOCS / FOLDER
@@ -77,8 +78,10 @@ def _matrix(name: str, M, labels, library: str, comment: str) -> list[str]:
     return lines
 
 
-# pymdownx.snippets' section markers: the page includes "<script>.py:math", the lines between them.
+# pymdownx.snippets' section markers: the page includes "<script>.py:math", the lines between them,
+# and "<script>.py:script", the whole script without the banner above it (publish.snippets.shown_whole).
 MATH_START, MATH_END = "# --8<-- [start:math]", "# --8<-- [end:math]"
+SCRIPT_START, SCRIPT_END = f"# --8<-- [start:{SCRIPT_SECTION}]", f"# --8<-- [end:{SCRIPT_SECTION}]"
 
 
 # Printing is the same code in both scripts, so that both print exactly the same text.
@@ -117,8 +120,9 @@ def script(ex: examples.Example, library: str) -> str:
     d_k = st.Q.shape[1]
     tokens = list(ex.tokens)
     lines = [  # spec text only as literals written by a serializer (py_string), never pasted
+        banner(script, "py"),  # for the build, above the script section that the page shows whole
+        SCRIPT_START,
         f"# {ex.slug}: self-attention step by step, in {'NumPy' if npy else 'PyTorch'}.",
-        banner(script, "py"),
         f"# From {spec_relpath(ex)}.",
     ]
     lines.append(MATH_START)  # the page shows the math, from here to MATH_END; the printing is folded
@@ -193,6 +197,7 @@ def script(ex: examples.Example, library: str) -> str:
     lines += [
         'show("weights (softmax of each row)", weights, tokens, tokens)',
         f'show("output", output, tokens, {out_cols})',
+        SCRIPT_END,
     ]
     return "\n".join(lines) + "\n"
 
@@ -374,7 +379,7 @@ def page(ex: examples.Example) -> str:
             '    ??? example "The whole script, with the printing"',
             "",
             f'        ```python title="{slug}_{library}.py"',
-            f'        --8<-- "{rel}"',
+            f'        --8<-- "{rel}:{SCRIPT_SECTION}"',
             "        ```",
             "",
             "    <!--pytest-codeblocks:expected-output-->",
@@ -467,8 +472,7 @@ def _stream(text: str) -> dict:
 def notebook(ex: examples.Example) -> str:
     """The NumPy script as a notebook, with its recorded output (if recorded yet) as the cell's output."""
     path = snippet_path(ex.slug, "numpy")
-    lines = script(ex, "numpy").splitlines(keepends=True)
-    code = _code("01-script", "".join(line for line in lines if line.rstrip("\n") not in (MATH_START, MATH_END)))
+    code = _code("01-script", shown_whole(script(ex, "numpy")))  # as the page shows it whole
     recording = current(path.with_suffix(".out"))  # the recording about to be written, if any
     if recording is not None:
         code["execution_count"] = 1

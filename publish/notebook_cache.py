@@ -4,8 +4,8 @@ the notebook again on every build.
 
 The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
 and the kernel's environment (the versions of Python, NumPy, PyTorch, the kernel and its client).
-Nothing else can reach the output: a notebook's code cells are the pages' snippet files, byte
-for byte (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
+Nothing else can reach the output: a notebook's code cells are the pages' snippet files, as the
+pages show them (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
 only, never selfattn_ref nor a file of the repository. A changed cell, a changed NumPy: a new key,
 and the notebook runs again; an output is never served for a notebook or environment that did not
 make it. The cache entry also holds its notebook's cells, checked against the notebook on every
@@ -28,6 +28,7 @@ import json
 import os
 import pathlib
 import platform
+import shutil
 import threading
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -42,8 +43,9 @@ CACHE_DIR = Path(".cache") / "notebooks"  # under the folder of mkdocs.yml
 # Another folder for one build (bench/run.py's cold builds use an empty one, not deleting this).
 CACHE_DIR_ENV = "NOTEBOOK_CACHE_DIR"
 # How a notebook is run (nbclient's settings), part of the key. A cell's printed text in one
-# output, as nbconvert's execution leaves it, not in as many pieces as the kernel flushed.
-RUN = {"coalesce_streams": True}
+# output, as nbconvert's execution leaves it, not in as many pieces as the kernel flushed; no clock
+# readings in the cells' metadata: the executed copy is what a reader downloads.
+RUN = {"coalesce_streams": True, "record_timing": False}
 # Kernels started for one notebook before its run fails (a kernel that dies at start is started again).
 KERNEL_ATTEMPTS = 3
 
@@ -171,7 +173,9 @@ class NotebookHook:
     """on_config: take ``execute`` over from mkdocs-jupyter, and turn its cache of rendered pages on
     (see below); on_files: run what the cache lacks, and point each executed notebook's file at its
     executed copy, for mkdocs-jupyter's on_pre_page to key its cache on; on_pre_page: point it back
-    at the source, but for mkdocs-jupyter's render, which reads the executed copy.
+    at the source, but for mkdocs-jupyter's render, which reads the executed copy; on_post_page:
+    put the executed copy where mkdocs-jupyter (include_source) copied the source for download, so
+    that a reader downloads the notebook with the outputs the page shows.
 
     mkdocs-jupyter keys its cache of rendered HTML on the bytes of the file it renders and its
     settings. With execution left to it, that key misses the kernel's environment, so this hook
@@ -186,6 +190,7 @@ class NotebookHook:
         self.plugin = None
         self.cache: Cache | None = None
         self.sources: dict[int, str] = {}  # id(file) -> its source path, while it points at the copy
+        self.executed: dict[int, str] = {}  # id(file) -> its executed copy, from on_pre_page to on_post_page
         self._running: _Run | None = None
 
     def on_config(self, config):
@@ -221,6 +226,7 @@ class NotebookHook:
         Meanwhile MkDocs renders the Markdown pages, which come first in the files' order, and
         more so in a cold build, where running the notebooks takes half the time."""
         self.sources = {}
+        self.executed = {}
         self._running = None
         if self.execute and self.cache is not None:
             todo = [f for f in files if self._to_execute(f)]
@@ -247,6 +253,7 @@ class NotebookHook:
         if source is None:
             return page
         executed, page.file.abs_src_path = page.file.abs_src_path, source
+        self.executed[id(page.file)] = executed
         render = page.render
 
         def render_executed(config, files):
@@ -254,10 +261,20 @@ class NotebookHook:
             try:
                 render(config, files)
             finally:
-                page.file.abs_src_path = source  # the .ipynb copied for download is the source
+                page.file.abs_src_path = source  # the page's source, as for any page (on_post_page ships the copy)
 
         page.render = render_executed
         return page
+
+    def on_post_page(self, output, page, config):
+        """After mkdocs-jupyter's on_post_page, which copied the notebook's source beside the page's
+        HTML for its download link (include_source): the executed copy there instead, outputs and
+        all, the very file the page was rendered from."""
+        executed = self.executed.pop(id(page.file), None)
+        if executed is not None and self.plugin is not None and self.plugin.config["include_source"]:
+            target = Path(page.file.abs_dest_path).parent / Path(page.file.abs_src_path).name
+            shutil.copyfile(executed, target)  # as mkdocs-jupyter copied the source: the site's file modes
+        return output
 
 
 class _Run:

@@ -17,8 +17,10 @@ fixes of extra.css) and gives them its own copy button; an output gets the title
 on the pages. Math in Markdown cells (``$...$``, ``$$...$$``, as Jupyter writes it) is rendered
 with the vendored KaTeX as on the pages (publish/katex_math.py), inside the wrapper that
 pymdownx.arithmatex writes; in the table of contents, as plain text. Long names in inline code
-break between their parts, as on the pages (publish/path_breaks.py). A link to download the
-``.ipynb`` and one back to the page follow the introduction. The few rules the cells still need
+break between their parts, as on the pages (publish/path_breaks.py). The notebooks link to the
+site's pages at their published addresses (publish/notebooks.py), which work in a downloaded copy;
+here each becomes a link to the same page of this build. A link to download the ``.ipynb`` and one
+back to the page follow the introduction. The few rules the cells still need
 are in extra.css.
 """
 
@@ -112,10 +114,18 @@ _STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S | re.I)
 _CELL_ID = re.compile(r"^cell-id=")
 
 
-def clean(html: str, notebook: str | None = None, article: tuple[str, str] | None = None) -> str:
+def clean(
+    html: str,
+    notebook: str | None = None,
+    article: tuple[str, str] | None = None,
+    addresses: tuple[tuple[str, str], ...] = (),
+) -> str:
     """The page's HTML without what the module docstring lists; with a download link to the
     file ``notebook`` (its name) if given, and a link back to the page it comes from if
-    ``article`` (its URL relative to the notebook page, and its title) is given."""
+    ``article`` (its URL relative to the notebook page, and its title) is given. A link to a
+    published address of ``addresses`` ((address, URL relative to this page) pairs) becomes a link
+    to that URL, its query and fragment kept: the notebook links to the published site (so that a
+    downloaded copy's links work), its page on this build to this build's pages."""
     # The inline CSS first, with a regular expression (CSS holds no "</style>"): parsing
     # 590 kB of it as HTML would take longer than running a notebook.
     mark = _slot_mark(html)  # (the slots of _mark_math)
@@ -154,6 +164,7 @@ def clean(html: str, notebook: str | None = None, article: tuple[str, str] | Non
     for a in soup.find_all("a", class_="anchor-link"):
         a["class"] = ["headerlink"]
         a["title"] = "Permanent link"
+    _local_links(soup, dict(addresses))
     formulas = _mark_math(soup, mark)
     if notebook:
         _download_link(soup, notebook, article)
@@ -162,12 +173,22 @@ def clean(html: str, notebook: str | None = None, article: tuple[str, str] | Non
     return re.sub(f"{mark}(\\d+){mark}", lambda m: formulas[int(m.group(1))], cleaned)
 
 
+def _local_links(soup: BeautifulSoup, addresses: dict[str, str]) -> None:
+    """Each link to a published address of ``addresses`` as the URL it maps to, query and fragment kept."""
+    for a in soup.find_all("a", href=True) if addresses else ():
+        href = a["href"]
+        cut = min((i for i in (href.find("?"), href.find("#")) if i >= 0), default=len(href))
+        local = addresses.get(href[:cut])
+        if local is not None:
+            a["href"] = local + href[cut:]
+
+
 def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | None = None) -> None:
     """A link to the notebook file, after the introduction, and one back to the page the notebook
-    comes from (the notebook's own text names that page in words: a downloaded .ipynb could not
-    follow a link to it). mkdocs-jupyter (include_source) copies the .ipynb beside the page's HTML
-    file, so its bare name is a relative link that works under any site_url and in the offline
-    build; so does the page's relative URL."""
+    comes from (the notebook's introduction names that page in words). mkdocs-jupyter
+    (include_source) copies the .ipynb beside the page's HTML file (the hook of
+    publish/notebook_cache.py, the executed copy), so its bare name is a relative link that works
+    under any site_url and in the offline build; so does the page's relative URL."""
     p = soup.new_tag("p", attrs={"class": "notebook-download"})
     a = soup.new_tag("a", attrs={"href": name, "download": ""})
     a.string = f"Download the notebook ({name})"
@@ -247,7 +268,18 @@ def on_page_content(html: str, page, config, files) -> str:
     # indexed there, and indexing it twice would add 50 kB to the index every page loads.
     page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
     _retitle(page.toc.items)
-    return _clean_once(html, page.file.src_uri.rsplit("/", 1)[-1], _article(page, files))
+    return _clean_once(html, page.file.src_uri.rsplit("/", 1)[-1], _article(page, files), _addresses(page, files))
+
+
+def _addresses(page, files) -> tuple[tuple[str, str], ...]:
+    """(published address, URL relative to ``page``) of every page of the build: where the
+    notebook's links to the site's pages (publish.notebooks.link_address) lead on this build."""
+    from publish import notebooks
+
+    base = notebooks.site_url()
+    return tuple(
+        (base + notebooks.page_address(f.src_uri), f.url_relative_to(page.file)) for f in files.documentation_pages()
+    )
 
 
 def _article(page, files) -> tuple[str, str] | None:
@@ -273,5 +305,5 @@ def _article(page, files) -> tuple[str, str] | None:
 # Under `mkdocs serve` the process lives on: a notebook page whose HTML from mkdocs-jupyter is the
 # same as at the last build (its cache made it) is not cleaned again, a second each on this machine.
 _clean_once = functools.lru_cache(maxsize=128)(
-    lambda html, notebook, article: clean(html, notebook=notebook, article=article)
+    lambda html, notebook, article, addresses: clean(html, notebook=notebook, article=article, addresses=addresses)
 )

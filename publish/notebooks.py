@@ -8,9 +8,11 @@ pays for importing PyTorch without a reason. The notebook reads like its page: t
 headings and sentences, its tables included, are Markdown cells between the code cells
 (:func:`page_markdown` turns the site's Markdown into plain Markdown that Jupyter shows: a
 tab group of NumPy and PyTorch keeps its NumPy tab, an admonition becomes a bold title over
-its text, links to other pages keep their words). The imports come once, in a first code
-cell, and each code cell is its snippet file without them (:func:`without_imports`), so
-the cells run from the top, every step in the page's order. ``make update`` writes the
+its text, a link to a page of the site leads to that page at the site's published address,
+:func:`link_address`, so that it works in a downloaded notebook too). The imports come once, in a first code
+cell, and each code cell is its snippet file as the page shows it whole (:func:`shown`: no line
+that is there for the build) without them (:func:`without_imports`), so the cells run from the
+top, every step in the page's order. ``make update`` writes the
 result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.registry.generated_file`), and
 the suite's staleness test fails when a page or a snippet changed and the notebook did not.
 
@@ -22,8 +24,10 @@ the way nbformat writes it (one-space indent, sorted keys).
 
 from __future__ import annotations
 
+import functools
 import html
 import json
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +37,7 @@ from .audit.claims import CLAIM
 from .audit.page import CODE_SPAN
 from .escape import md_text
 from .registry import current, generated_file, name_of
+from .snippets import SCRIPT_SECTION, shown_whole
 
 FOLDER = "notebooks"  # under docs/
 NOTEBOOKS_DIR = DOCS / FOLDER
@@ -58,7 +63,8 @@ NOTEBOOKS = (
     Notebook("mistakes"),
 )
 
-_INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$')
+# A whole script: the file, or its "script" section where its first lines are for the build (publish.snippets).
+_INCLUDE = re.compile(rf'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::{SCRIPT_SECTION})?"\s*$')
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -135,7 +141,7 @@ _IMPORT = re.compile(r"^(?:import [\w.]+(?: as \w+)?|from [\w.]+ import .+)\s*$"
 _TAB = re.compile(r'^(\s*)=== "([^"]+)"\s*$')
 _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$')
 _ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
-_PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)[^)\s]*\)")
+_PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)([^)\s]*)\)")
 _COMMENT = re.compile(r"<!--.*?-->")
 
 
@@ -267,7 +273,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
 
     def flush():
         body = "\n".join(md).strip("\n")
-        body = _PAGE_LINK.sub(r"\1", re.sub(r"\n{3,}", "\n\n", body))
+        body = _PAGE_LINK.sub(lambda m: f"[{m[1]}]({link_address(m[2], page)})", re.sub(r"\n{3,}", "\n\n", body))
         if body.strip():
             parts.append(("markdown", body))
         md.clear()
@@ -290,10 +296,11 @@ def page_parts(page: str) -> list[tuple[str, str]]:
             inc = [_ANY_INCLUDE.match(b) for b in body if b.strip()]
             targets = [m.group(2) for m in inc if m]
             if len(targets) == 1 and len(inc) == 1 and targets[0].startswith("snippets/"):
-                if targets[0] in chosen:
+                whole = _INCLUDE.match(f'--8<-- "{targets[0]}"')
+                if whole and whole.group(1) in chosen:
                     flush()
-                    parts.append(("code", targets[0]))
-                continue  # an output (.out) or a PyTorch twin: the notebook prints its own
+                    parts.append(("code", whole.group(1)))
+                continue  # a math section, an output (.out) or a PyTorch twin: the notebook prints its own
             pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
             lang = fence_open.strip().lstrip("`~").split()[0] if fence_open.strip().lstrip("`~") else ""
             md.append(f"{pad}```{lang}")
@@ -317,6 +324,48 @@ def page_parts(page: str) -> list[tuple[str, str]]:
     return parts
 
 
+# --- links -------------------------------------------------------------------------------------
+# A link of the page is, in its notebook, a link to the site's page at its published address: a
+# downloaded .ipynb, opened in Jupyter, has no site beside it. (On the site's notebook pages the hook
+# turns these addresses back into links within the build: publish.notebook_hooks.)
+
+
+@functools.cache
+def site_url() -> str:
+    """The site's address as published: mkdocs.yml's ``site_url`` with no SITE_URL set, ending in "/"."""
+    import yaml
+
+    from .wording import _Loader  # mkdocs.yml as the build reads it with no environment set
+
+    url = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)["site_url"]
+    if not re.match(r"https://[^/\s]+/", url):
+        raise ValueError(f"mkdocs.yml: site_url must be an https:// address, got {url!r}")
+    return url if url.endswith("/") else url + "/"
+
+
+def page_address(path: str) -> str:
+    """Where the file ``docs/<path>`` is published, relative to :func:`site_url` (MkDocs' directory
+    URLs): a page ``x.md``, or a notebook ``x.ipynb`` (mkdocs-jupyter makes it a page), at ``x/``;
+    ``x/index.md`` at ``x/``; any other file at its path."""
+    if path == "index.md" or path.endswith("/index.md"):
+        return path.removesuffix("index.md")
+    if path.endswith((".md", ".ipynb")):
+        return path.rsplit(".", 1)[0] + "/"
+    return path
+
+
+def link_address(target: str, page: str) -> str:
+    """The absolute address of a link ``target`` written in ``docs/<page>.md`` (``glossary.md#mask``,
+    ``playground.md?preset=x``, ``#a-heading``), to a file that exists under docs/."""
+    rest, hash_, fragment = target.partition("#")
+    path, question, query = rest.partition("?")
+    here = f"{page}.md"
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(here), path)) if path else here
+    if resolved.startswith("../") or not (DOCS / resolved).is_file():
+        raise ValueError(f"docs/{here} links to {target!r}, which is no file under docs/")
+    return site_url() + page_address(resolved) + question + query + hash_ + fragment
+
+
 def _section(code: str, name: str) -> str:
     """The lines between pymdownx.snippets' ``--8<-- [start:name]`` and ``[end:name]`` markers."""
     m = re.search(
@@ -327,6 +376,12 @@ def _section(code: str, name: str) -> str:
     if not m:
         raise ValueError(f"no section {name!r} in the included file")
     return m.group(1)
+
+
+def shown(snippet: str) -> str:
+    """The snippet file (``snippets/...``) as its page shows it whole, which its cell runs: without
+    the lines above its ``script`` section (publish.snippets.shown_whole)."""
+    return shown_whole((ROOT / snippet).read_text(encoding="utf-8"))
 
 
 def libraries(page: str) -> str:
@@ -351,7 +406,7 @@ def cells(nb: Notebook) -> list[dict]:
         intro += f" {nb.note}"
     seen: list[str] = []
     for b in blocks:
-        seen += [line for line in imports((ROOT / b.snippet).read_text(encoding="utf-8")) if line not in seen]
+        seen += [line for line in imports(shown(b.snippet)) if line not in seen]
     out = [_markdown("intro", intro), _code("imports", "\n".join(seen))]
     k = 0
     text = 0
@@ -362,7 +417,7 @@ def cells(nb: Notebook) -> list[dict]:
         else:
             k += 1
             name = Path(value).stem
-            out.append(_code(f"{k:02d}-{name}", without_imports((ROOT / value).read_text(encoding="utf-8"))))
+            out.append(_code(f"{k:02d}-{name}", without_imports(shown(value))))
     return out
 
 

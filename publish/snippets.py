@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -50,6 +51,34 @@ class Result:
     @property
     def recording(self) -> Path:
         return self.path.with_suffix(".out")
+
+
+# --- what a page shows of a script -----------------------------------------------------------
+# A page shows a script twice (CONTRIBUTING, "Code blocks"): its "math" section, then the whole
+# script. pymdownx.snippets shows a file's section as the lines between "# --8<-- [start:NAME]" and
+# "# --8<-- [end:NAME]", and leaves the marker lines out of every include. A file whose first lines
+# are for the build, not the reader (a generated file's banner, "# no-twin: <reason>"), puts them
+# above a "script" section, which the page then includes as the whole script: what a reader sees and
+# copies, and what a notebook runs, carries no build marker.
+SCRIPT_SECTION = "script"
+_SECTION_MARKER = re.compile(r"^[ \t]*# --8<-- \[(start|end):([a-z][-_0-9a-z]*)\][ \t]*$")
+
+
+def shown_whole(code: str) -> str:
+    """The script ``code`` as a page shows it whole: its ``script`` section if it has one, else every
+    line; without section markers, as pymdownx.snippets includes it (a test holds the two equal),
+    ending in one newline."""
+    lines = code.split("\n")
+    starts = [i for i, line in enumerate(lines) if _is_marker(line, "start", SCRIPT_SECTION)]
+    if starts:
+        ends = [i for i, line in enumerate(lines) if i > starts[0] and _is_marker(line, "end", SCRIPT_SECTION)]
+        lines = lines[starts[0] + 1 : ends[0] if ends else len(lines)]
+    return "\n".join(line for line in lines if not _SECTION_MARKER.match(line)).rstrip("\n") + "\n"
+
+
+def _is_marker(line: str, kind: str, name: str) -> bool:
+    m = _SECTION_MARKER.match(line)
+    return m is not None and m.group(1) == kind and m.group(2) == name
 
 
 def all_snippets() -> list[Path]:

@@ -18,5 +18,6 @@ def on_config(config):
 
 on_files = _cache.on_files
 on_pre_page = _cache.on_pre_page
+on_post_page = _cache.on_post_page  # the download is the executed notebook, with its outputs
 
-__all__ = ["on_config", "on_files", "on_page_content", "on_pre_page"]
+__all__ = ["on_config", "on_files", "on_page_content", "on_post_page", "on_pre_page"]

@@ -16,7 +16,8 @@ W_V = rng.normal(0, 0.5, (4, 4))
 Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each, now three different matrices
 d_k = K.shape[1]                      # 4
 scaled = Q @ K.T / np.sqrt(d_k)       # (3, 3)
-weights = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)  # softmax per row
+weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))  # e^(scaled score - its row's largest)
+weights = weights / weights.sum(axis=1, keepdims=True)  # softmax per row
 output = weights @ V                  # (3, 4)
 # --8<-- [end:math]
 

@@ -12,7 +12,8 @@ X = np.array([vectors[word] for word in words])  # (3, 4)
 
 def self_attention(X):
     S = X @ X.T  # scores, (3, 3)
-    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # attention weights, (3, 3)
+    A = np.exp(S - S.max(axis=1, keepdims=True))  # e^(score - its row's largest score)
+    A = A / A.sum(axis=1, keepdims=True)  # attention weights: the softmax of each row, (3, 3)
     return S, A, A @ X  # scores, weights and outputs
 
 

@@ -12,7 +12,8 @@ X = torch.tensor([vectors[word] for word in words], dtype=torch.float64)  # (3, 
 
 def self_attention(X):
     S = X @ X.T  # scores, (3, 3)
-    A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # attention weights, (3, 3)
+    A = torch.exp(S - S.amax(dim=1, keepdim=True))  # e^(score - its row's largest score)
+    A = A / A.sum(dim=1, keepdim=True)  # attention weights: the softmax of each row, (3, 3)
     return S, A, A @ X  # scores, weights and outputs
 
 

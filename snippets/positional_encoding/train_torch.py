@@ -1,4 +1,5 @@
 # no-twin: training a model is PyTorch-only on this site
+# --8<-- [start:script]
 import torch
 
 torch.set_num_threads(1)  # one thread and deterministic kernels:
@@ -95,3 +96,4 @@ for sentence in ["dog bites man", "man bites dog"]:  # both held out
     with torch.no_grad():
         p = [torch.softmax(models[positional](ids), dim=-1)[0, 1].item() for positional in (False, True)]
     print(f"  {sentence:<27}{p[0]:8.1%}{p[1]:8.1%}")
+# --8<-- [end:script]

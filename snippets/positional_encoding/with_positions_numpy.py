@@ -22,7 +22,8 @@ def self_attention(sentence):
     X = np.array([vectors[word] for word in sentence.split()])  # (3, 4)
     X = X + positional_encoding(*X.shape)  # each word's vector plus its position's
     S = X @ X.T  # scores, (3, 3)
-    A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # attention weights, (3, 3)
+    A = np.exp(S - S.max(axis=1, keepdims=True))  # e^(score - its row's largest score)
+    A = A / A.sum(axis=1, keepdims=True)  # attention weights: the softmax of each row, (3, 3)
     return S, A @ X  # scores and outputs
 
 

@@ -22,7 +22,8 @@ def self_attention(sentence):
     X = torch.tensor([vectors[word] for word in sentence.split()], dtype=torch.float64)  # (3, 4)
     X = X + positional_encoding(*X.shape)  # each word's vector plus its position's
     S = X @ X.T  # scores, (3, 3)
-    A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # attention weights, (3, 3)
+    A = torch.exp(S - S.amax(dim=1, keepdim=True))  # e^(score - its row's largest score)
+    A = A / A.sum(dim=1, keepdim=True)  # attention weights: the softmax of each row, (3, 3)
     return S, A @ X  # scores and outputs
 
 

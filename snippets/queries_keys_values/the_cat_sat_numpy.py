@@ -17,7 +17,8 @@ Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each, and all three equal X
 d_k = K.shape[1]                 # 4, the width of a key
 scores = Q @ K.T                 # (3, 3): row i holds query i against every key
 scaled = scores / np.sqrt(d_k)   # divided by √4 = 2
-weights = np.exp(scaled) / np.exp(scaled).sum(axis=1, keepdims=True)  # rows sum to 1
+weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))  # e^(scaled score - its row's largest)
+weights = weights / weights.sum(axis=1, keepdims=True)  # softmax: rows sum to 1
 output = weights @ V             # (3, 4): row i is a weighted sum of the values
 # --8<-- [end:math]
 

@@ -11,7 +11,8 @@ X = np.array(
 )  # (3 words, 4 numbers each)
 
 S = X @ X.T  # 1. score: every dot product, (3, 3)
-A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)  # 2. normalize: softmax of each row, (3, 3)
+A = np.exp(S - S.max(axis=1, keepdims=True))  # 2. normalize: e^(score - its row's largest score)
+A = A / A.sum(axis=1, keepdims=True)  # divided by the row's total: softmax of each row, (3, 3)
 Y = A @ X  # 3. mix: weighted sums of the vectors, (3, 4)
 # --8<-- [end:math]
 

@@ -12,7 +12,8 @@ X = torch.tensor(
 )  # (3 words, 4 numbers each)
 
 S = X @ X.T  # 1. score: every dot product, (3, 3)
-A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # 2. normalize: softmax of each row, (3, 3)
+A = torch.exp(S - S.amax(dim=1, keepdim=True))  # 2. normalize: e^(score - its row's largest score)
+A = A / A.sum(dim=1, keepdim=True)  # divided by the row's total: softmax of each row, (3, 3)
 Y = A @ X  # 3. mix: weighted sums of the vectors, (3, 4)
 # --8<-- [end:math]
 

@@ -11,7 +11,7 @@ def softmax(s):
 
 scores = torch.tensor([2.0, 0.0, 1.0], dtype=torch.float64)  # bank's row: bank, of, river
 big = scores + 1000
-plain = torch.exp(big) / torch.exp(big).sum()  # e^1002 overflows to infinity
+unshifted = torch.exp(big)  # e^1002 is too large for a float: inf
 stable = softmax(big)  # the same shares as softmax(scores)
 # --8<-- [end:math]
 
@@ -22,4 +22,4 @@ def show(label, weights):
 
 for shift in (0, 1, 1000):
     show(f"softmax(scores + {shift}):", softmax(scores + shift))
-show("plain formula, scores + 1000:", plain)
+show("e^(scores + 1000), no shift:", unshifted)

@@ -11,7 +11,8 @@ vectors = {  # made-up embeddings, 4 numbers per word
 def self_attention(sentence):
     X = torch.tensor([vectors[word] for word in sentence.split()], dtype=torch.float64)  # (3, 4)
     S = X @ X.T  # scores, (3, 3)
-    A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)  # attention weights, (3, 3)
+    A = torch.exp(S - S.amax(dim=1, keepdim=True))  # e^(score - its row's largest score)
+    A = A / A.sum(dim=1, keepdim=True)  # attention weights: the softmax of each row, (3, 3)
     return S, A @ X  # scores and outputs
 
 

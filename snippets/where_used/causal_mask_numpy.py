@@ -14,7 +14,8 @@ scaled = Q @ K.T / np.sqrt(d_k)          # (3, 3), as without a mask
 # The causal mask: query i may look at keys 0..i (lower triangle, diagonal included).
 mask = np.tril(np.ones((n, n), dtype=bool))
 masked = np.where(mask, scaled, -np.inf)  # a later key's score becomes -inf
-weights = np.exp(masked) / np.exp(masked).sum(axis=1, keepdims=True)  # e^-inf = 0
+weights = np.exp(masked - masked.max(axis=1, keepdims=True))  # e^(score - its row's largest); e^-inf = 0
+weights = weights / weights.sum(axis=1, keepdims=True)  # softmax per row
 output = weights @ V
 # --8<-- [end:math]
 

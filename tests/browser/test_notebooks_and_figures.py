@@ -5,14 +5,15 @@ scheme: notebook pages included, since they are built pages like the others).
 - A notebook page has its math rendered with KaTeX when the site was built (cells), and as
   plain text in its table of contents, after a full load and after instant navigation; its
   copy buttons copy the cells: the imports, then each snippet file without them
-  (publish.notebooks.without_imports); its download link downloads the .ipynb of
-  docs/notebooks/.
+  (publish.notebooks.without_imports); its download link downloads the notebook as executed,
+  outputs included.
 - A heatmap follows the palette toggle: the colours Chromium paints are the light scheme's, then
   the dark scheme's, and every cell's text contrasts with its fill by at least 4.5:1 in both.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -27,9 +28,8 @@ from test_site import (
     report,
 )
 
-from publish import ROOT
 from publish.figures import contrast
-from publish.notebooks import NOTEBOOKS, NOTEBOOKS_DIR, imports, notebook_snippets, without_imports
+from publish.notebooks import NOTEBOOKS, imports, notebook_snippets, shown, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +73,7 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     context = new_context(permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(site.url(f"notebooks/{name}/index.html"))
-    files = [(ROOT / b.snippet).read_text(encoding="utf-8") for b in notebook_snippets(name)]
+    files = [shown(b.snippet) for b in notebook_snippets(name)]  # as the pages show them whole
     cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
     cells += [without_imports(f) for f in files]
     # The code cells' buttons (a Markdown cell can show a block of text with a button of its own).
@@ -99,7 +99,10 @@ def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: 
     assert download.suggested_filename == f"{name}.ipynb"
     saved = tmp_path / download.suggested_filename
     download.save_as(saved)
-    assert saved.read_bytes() == (NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
+    # the executed notebook (tests/docs/test_notebooks.py holds its cells and outputs to the page's)
+    assert saved.read_bytes() == (site.dir / "notebooks" / name / f"{name}.ipynb").read_bytes()
+    cells = json.loads(saved.read_text(encoding="utf-8"))["cells"]
+    assert all(c["outputs"] for c in cells if c["cell_type"] == "code" and c["id"] != "imports"), name
 
 
 # -- figures ------------------------------------------------------------------------------------

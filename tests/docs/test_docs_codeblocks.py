@@ -21,6 +21,7 @@ from pymdownx.snippets import SnippetMissingError
 from pytest_codeblocks.main import extract_from_buffer
 
 from publish import ROOT
+from publish.snippets import SCRIPT_SECTION, shown_whole
 
 from pages import PAGES, expand, page_id
 
@@ -108,7 +109,9 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
 #         --8<-- "snippets/.../NAME.py"
 #         ```
 #
-# The copy button of either block copies a script that runs as shown (the tests above run both).
+# The copy button of either block copies a script that runs as shown (the tests above run both). A
+# script whose first lines are for the build (a banner, "# no-twin: ...") is shown whole as its
+# "script" section, "NAME.py:script", which starts after them (publish.snippets.shown_whole).
 
 FOLD = '??? example "The whole script, with the printing"'
 
@@ -149,7 +152,7 @@ def math_first_problems(text: str, page: str, shown_whole: dict[str, str] = SHOW
 
     for k, m in enumerate(blocks):
         path, section, pad, name = m["path"], m["section"], m["pad"], m["path"].rsplit("/", 1)[-1]
-        if section is not None:
+        if section not in (None, SCRIPT_SECTION):
             if section != "math":
                 problems.append(f"{where(m)}: {path}:{section}: the section a page shows is 'math'")
                 continue
@@ -159,7 +162,7 @@ def math_first_problems(text: str, page: str, shown_whole: dict[str, str] = SHOW
             if not (
                 after
                 and after["path"] == path
-                and after["section"] is None
+                and after["section"] in (None, SCRIPT_SECTION)
                 and after["pad"] == pad + "    "
                 and line_before(after) == pad + FOLD
             ):
@@ -216,7 +219,7 @@ def _shown_snippets() -> dict[str, list[str]]:
     shown: dict[str, list[str]] = {}
     for page in PAGES:
         for m in _SNIPPET_BLOCK.finditer(page.read_text(encoding="utf-8")):
-            shown.setdefault(m["path"], []).append(m["section"] or "")
+            shown.setdefault(m["path"], []).append("" if m["section"] in (None, SCRIPT_SECTION) else m["section"])
     return shown
 
 
@@ -390,3 +393,254 @@ def test_the_math_section_check_catches_a_planted_script(tmp_path):
     assert math_section_problems("no_section.py", tmp_path) == [
         "no_section.py: no '# --8<-- [start:math]' ... '# --8<-- [end:math]' section"
     ]
+
+
+# --- softmax in the safe form --------------------------------------------------------------------
+# Every script a reader copies computes softmax as the site recommends (real-numbers, "Softmax in
+# code"): each row's largest score subtracted before exp, or a library's softmax (torch.softmax).
+# The one exception is the mistakes lab, which shows the unshifted line as the bug it is.
+MISTAKES_LAB = {
+    "docs/mistakes.md": "the common-mistakes page shows the unshifted softmax as the bug (e^900 = inf)",
+    "docs/notebooks/mistakes.ipynb": "that page as a notebook",
+}
+
+_EXP, _SUM, _MAX = {"exp"}, {"sum", "nansum"}, {"max", "amax", "nanmax", "logsumexp"}
+_DIVIDE = {"divide", "true_divide", "div"}
+
+
+def _called(node) -> str | None:
+    """The name a call calls (``np.exp(x)``, ``x.exp()``, ``exp(x)``: "exp"), or None."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute):
+            return node.func.attr
+        if isinstance(node.func, ast.Name):
+            return node.func.id
+    return None
+
+
+class _Softmaxes:
+    """Unshifted exp-over-sum in a piece of code: a division whose numerator is e^x and whose
+    denominator sums e^x, where x is not shifted by a maximum (``x - x.max(...)``). Names are
+    followed to what is assigned to them anywhere in the code (``e = np.exp(S); e / e.sum()``)."""
+
+    def __init__(self, code: str):
+        self.tree = ast.parse(code)
+        self.values: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._bind(target, node.value)
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                self._bind(node.target, node.value)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                same = ast.Name(node.target.id, ast.Load())
+                self._bind(node.target, ast.BinOp(same, node.op, node.value))
+
+    def _bind(self, target, value) -> None:
+        if isinstance(target, ast.Name):
+            self.values.setdefault(target.id, []).append(value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value] * len(target.elts)
+            for t, v in zip(target.elts, parts, strict=False):
+                self._bind(t, v)
+
+    def _exp_argument(self, node):
+        if _called(node) not in _EXP:
+            return None
+        if node.args:
+            return node.args[0]
+        return node.func.value if isinstance(node.func, ast.Attribute) else None  # x.exp()
+
+    def _reaches(self, node, test, seen: frozenset = frozenset()) -> bool:
+        """Whether ``test`` holds for a node of ``node``, or of what its names are assigned."""
+        for n in ast.walk(node):
+            if test(n, seen):
+                return True
+            if isinstance(n, ast.Name) and n.id not in seen:
+                if any(self._reaches(v, test, seen | {n.id}) for v in self.values.get(n.id, ())):
+                    return True
+        return False
+
+    def _shifted(self, x, seen) -> bool:
+        if isinstance(x, ast.Name) and x.id not in seen:
+            return any(self._shifted(v, seen | {x.id}) for v in self.values.get(x.id, ()))
+        return (
+            isinstance(x, ast.BinOp)
+            and isinstance(x.op, ast.Sub)
+            and self._reaches(x.right, lambda n, _: _called(n) in _MAX, seen)
+        )
+
+    def _unshifted_exp(self, node, seen=frozenset()) -> bool:
+        x = self._exp_argument(node)
+        return x is not None and not self._shifted(x, seen)
+
+    def _exp_over_sum(self, top, bottom) -> bool:
+        return (
+            self._reaches(top, self._unshifted_exp)
+            and self._reaches(bottom, self._unshifted_exp)
+            and self._reaches(bottom, lambda n, _: _called(n) in _SUM)
+        )
+
+    def lines(self) -> list[tuple[int, str]]:
+        found = []
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                parts = (node.left, node.right)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div):
+                parts = (node.target, node.value)
+            elif _called(node) in _DIVIDE and len(node.args) == 2:
+                parts = tuple(node.args)
+            else:
+                continue
+            if isinstance(parts[0], ast.Name) and isinstance(node, ast.AugAssign):
+                parts = (ast.Name(parts[0].id, ast.Load()), parts[1])
+            if self._exp_over_sum(*parts):
+                found.append((node.lineno, ast.unparse(node)))
+        return found
+
+
+def unshifted_softmaxes(code: str) -> list[tuple[int, str]]:
+    """(line, code) of each softmax in ``code`` that takes exp of scores without subtracting a maximum."""
+    return _Softmaxes(code).lines()
+
+
+def _shown_code() -> list[tuple[str, str]]:
+    """(where, code) of every Python block the pages show, as the reader sees it, and of every
+    notebook's code cell."""
+    import json
+
+    out = [(f"{page_id(p.values[0])}:{p.values[1].lineno}", expand(p.values[1].code)) for p in BLOCKS]
+    for nb in sorted((ROOT / "docs" / "notebooks").rglob("*.ipynb")):
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                out.append((f"{nb.relative_to(ROOT)}, cell {cell['id']}", "".join(cell["source"])))
+    return out
+
+
+def test_every_script_shown_outside_the_mistakes_lab_shifts_its_softmax():
+    shown = _shown_code()
+    assert len(shown) >= 150, len(shown)
+    problems = [
+        f"{where}, line {line}: {code}"
+        for where, source in shown
+        if where.split(":")[0].split(",")[0] not in MISTAKES_LAB
+        for line, code in unshifted_softmaxes(source)
+    ]
+    assert not problems, (
+        "softmax without the row's largest score subtracted first (write np.exp(S - S.max(axis=-1, "
+        "keepdims=True)) before dividing by the sum, or call torch.softmax):\n" + "\n".join(problems)
+    )
+    # and the check sees the bug where the mistakes lab shows it
+    lab = [where for where, source in shown if where.startswith("docs/mistakes.md") and unshifted_softmaxes(source)]
+    assert len(lab) >= 2, lab
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "A = np.exp(S) / np.exp(S).sum(axis=1, keepdims=True)",
+        "A = np.exp(x) / np.sum(np.exp(x), axis=-1, keepdims=True)",
+        "A = torch.exp(S) / torch.exp(S).sum(dim=1, keepdim=True)",
+        "A = torch.exp(S) / torch.sum(torch.exp(S), 1, keepdim=True)",
+        "e = np.exp(S)\nA = e / e.sum(axis=1, keepdims=True)",
+        "e = np.exp(S)\ne /= e.sum(axis=1, keepdims=True)",
+        "e = np.exp(S)\nZ = e.sum(-1)[:, None]\nA = e / Z",
+        "A = S.exp() / S.exp().sum(-1, keepdim=True)",
+        "A = np.divide(np.exp(S), np.exp(S).sum(axis=1, keepdims=True))",
+        "A = [math.exp(s) / sum(math.exp(t) for t in row) for s in row]",
+        "def f(S):\n    E = np.exp(S / 2)\n    return E / E.sum(axis=1, keepdims=True)",
+        "m = S.min(axis=1, keepdims=True)\ne = np.exp(S - m)\nA = e / e.sum()",  # shifted by the minimum
+    ],
+)
+def test_the_softmax_check_catches_an_unshifted_form(code):
+    assert len(unshifted_softmaxes(code)) == 1, code
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "e = np.exp(S - S.max(axis=1, keepdims=True))\nA = e / e.sum(axis=1, keepdims=True)",
+        "A = np.exp(S - S.max(axis=1, keepdims=True))\nA = A / A.sum(axis=1, keepdims=True)",
+        "e = torch.exp(S - S.amax(dim=-1, keepdim=True))\ne /= e.sum(dim=-1, keepdim=True)",
+        "m = S.max(axis=1, keepdims=True)\nz = S - m\ne = np.exp(z)\nA = e / e.sum(axis=1, keepdims=True)",
+        "A = (S - S.max()).exp() / (S - S.max()).exp().sum()",
+        "e = np.exp(e - e.max())\nw = e / e.sum()",
+        "A = torch.softmax(S, dim=1)",
+        "scaled = Q @ K.T / np.sqrt(d_k)\nY = A @ V / 2",
+    ],
+)
+def test_the_softmax_check_lets_the_safe_forms_through(code):
+    assert unshifted_softmaxes(code) == [], code
+
+
+# --- what a reader copies carries no build marker ------------------------------------------------
+# Lines that are there for the build, not for the reader: a generated file's banner, the twins'
+# "# no-twin: <reason>" (tests/snippets/test_recordings.py), a pymdownx.snippets marker. A file may
+# keep them above its "script" section (publish.snippets); no code block or notebook cell shows them.
+BUILD_MARKER = re.compile(r"^\s*# no-twin:|\(make update\); do not edit\.|--8<--")
+
+
+def build_markers(code: str) -> list[str]:
+    """The lines of ``code`` that are there for the build."""
+    return [line.strip() for line in code.split("\n") if BUILD_MARKER.search(line)]
+
+
+def test_no_block_a_page_shows_has_a_line_for_the_build():
+    problems = [f"{where}: {line}" for where, code in _shown_code() for line in build_markers(code)]
+    assert not problems, (
+        "a shown script carries lines for the build: put them above a '# --8<-- [start:script]' line "
+        "and include NAME.py:script\n" + "\n".join(problems)
+    )
+
+
+def test_the_whole_script_is_what_pymdownx_snippets_includes():
+    """publish.snippets.shown_whole, which the notebooks run, is what the page shows whole: the file's
+    "script" section where it has one, else the file, without section markers, and no build line."""
+    with_section = 0
+    for path in sorted((ROOT / "snippets").rglob("*.py")):
+        code = path.read_text(encoding="utf-8")
+        rel = path.relative_to(ROOT).as_posix()
+        section = f"# --8<-- [start:{SCRIPT_SECTION}]" in code
+        with_section += section
+        included = expand(f'--8<-- "{rel}{":" + SCRIPT_SECTION if section else ""}"')
+        assert shown_whole(code).rstrip("\n") == included.rstrip("\n"), rel
+        assert not build_markers(shown_whole(code)), f"{rel}: its whole script shows {build_markers(shown_whole(code))}"
+    assert with_section >= 15, with_section  # the worked examples' scripts and the training run
+
+
+def test_shown_whole_takes_the_script_section():
+    code = "# banner\n# --8<-- [start:script]\n# --8<-- [start:math]\nx = 1\n# --8<-- [end:math]\nprint(x)\n"
+    assert shown_whole(code + "# --8<-- [end:script]\n") == "x = 1\nprint(x)\n"
+    assert shown_whole(code) == "x = 1\nprint(x)\n"  # no end: to the end of the file, as pymdownx does
+    assert shown_whole("# --8<-- [start:math]\nx = 1\n# --8<-- [end:math]\nprint(x)\n") == "x = 1\nprint(x)\n"
+
+
+_PRE = re.compile(r"<pre\b[^>]*>(.*?)</pre>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def test_no_code_block_of_the_built_site_shows_a_line_for_the_build(strict_build):
+    """Every code block of every built page (notebook pages included), and every code cell of every
+    notebook a reader downloads, is free of build lines: what is shown and copied is the script."""
+    import html
+    import json
+
+    assert strict_build.proc.returncode == 0, strict_build.proc.stdout + strict_build.proc.stderr
+    site = strict_build.dir
+    problems, blocks = [], 0
+    for page in sorted(site.rglob("*.html")):
+        for m in _PRE.finditer(page.read_text(encoding="utf-8")):
+            blocks += 1
+            problems += [
+                f"{page.relative_to(site)}: {line}" for line in build_markers(html.unescape(_TAG.sub("", m[1])))
+            ]
+    notebooks = sorted(site.rglob("*.ipynb"))
+    for nb in notebooks:
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                problems += [
+                    f"{nb.relative_to(site)}, cell {cell['id']}: {line}"
+                    for line in build_markers("".join(cell["source"]))
+                ]
+    assert blocks >= 300 and len(notebooks) >= 15, (blocks, len(notebooks))
+    assert not problems, "\n".join(problems)

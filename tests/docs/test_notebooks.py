@@ -5,9 +5,12 @@ pages' numbers, loading nothing from elsewhere, never served from a stale cache.
   the page; the file is what publish/notebooks.py writes now (the suite's staleness
   test covers it as well), valid nbformat, with fixed cell ids, and its code cells are the
   page's snippet files, byte for byte, in the page's order.
+- A link of the page is, in its notebook, a link to the site's page at its published address
+  (site_url), which works in a downloaded .ipynb; the notebook pages of the site link within it.
 - In the site that `mkdocs build --strict` builds (the session's build, conftest.py), every code
   cell of every notebook shows as its output exactly the snippet's recorded output, the .out
-  file the page shows under the same code; and the page offers the .ipynb for download.
+  file the page shows under the same code; and the page offers the .ipynb for download, as
+  executed: every notebook a reader downloads has the output of every cell that prints.
 - Nothing of mkdocs-jupyter's template that would load from a CDN is left in the pages.
 - A notebook runs again exactly when its output could change: executed copies are kept under a
   key made of the notebook's bytes and the kernel's environment (publish/notebook_cache.py), and
@@ -18,6 +21,7 @@ pages' numbers, loading nothing from elsewhere, never served from a stale cache.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -36,6 +40,7 @@ from publish.exercises import load_all as load_exercises
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
 from publish.producers import generate
+from publish.snippets import shown_whole
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.
@@ -199,13 +204,14 @@ def test_a_files_section_is_the_lines_between_its_markers():
         nbs._section(code, "three")
 
 
-INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^"]+\.py)"\s*$', re.M)
+INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re.M)  # a whole script
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
-    page's order, each cell the file itself: no second copy of code that could drift."""
+    page's order, each cell the file as the page shows it whole (publish.snippets.shown_whole: no
+    line for the build): no second copy of code that could drift."""
     included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
     expected = [
         s
@@ -216,7 +222,7 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     # The imports once, first; then each snippet without its imports.
-    texts = [(ROOT / s).read_text(encoding="utf-8") for s in expected]
+    texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
     want_imports = list(dict.fromkeys(line for t in texts for line in nbs.imports(t)))
     assert code[0].split("\n") == want_imports, (code[0], want_imports)
     code = code[1:]
@@ -227,6 +233,78 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     # The one PyTorch cell, and only where the page's code has no NumPy version.
     torch_cells = [s for s in expected if s.endswith("_torch.py")]
     assert torch_cells == (["snippets/positional_encoding/train_torch.py"] if name == "positional-encoding" else [])
+
+
+# --- links -----------------------------------------------------------------------------------
+
+MD_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+FENCED = re.compile(r"^\s*```.*?^\s*```", re.M | re.S)
+
+
+def _markdown_cells(path: Path) -> str:
+    return "\n\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown")
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_link_of_the_page_is_a_link_to_the_site_in_its_notebook(name):
+    """A link of the page keeps its words and, in the notebook, leads to the same page of the
+    published site (site_url): a downloaded .ipynb has no site beside it to follow a relative link to."""
+    page = (DOCS / f"{name}.md").read_text(encoding="utf-8").split('!!! tip "This page as a notebook"')[0]
+    links = [(w, t) for w, t in MD_LINK.findall(FENCED.sub("", page)) if not t.startswith(("http://", "https://"))]
+    assert links, f"docs/{name}.md has no link to another page"
+    markdown = _words(_markdown_cells(nbs.NOTEBOOKS_DIR / f"{name}.ipynb"))
+    for words, target in links:
+        want = f"[{_words(nbs.without_claims(words))}]({nbs.link_address(target, name)})"
+        assert want in markdown, f"notebooks/{name}.ipynb lacks the page's link {want}"
+
+
+def test_no_link_of_a_notebook_is_relative():
+    """In every notebook (the pages' and the worked examples'), a link is an absolute address; one
+    to this site is a page's published address, never a .md path."""
+    found = 0
+    for path in sorted(nbs.NOTEBOOKS_DIR.rglob("*.ipynb")):
+        for words, target in MD_LINK.findall(_markdown_cells(path)):
+            found += 1
+            where = f"{path.relative_to(ROOT)}: [{words}]({target})"
+            assert re.match(r"https?://", target), f"{where} is relative: Jupyter cannot follow it"
+            address = target.split("#")[0].split("?")[0]
+            assert not address.endswith((".md", ".ipynb")), f"{where} names a source file, not a page"
+    assert found >= 60, found
+
+
+def test_a_link_address_is_the_pages_published_address():
+    site = nbs.site_url()
+    assert site == MKDOCS["site_url"] and site.startswith("https://")
+    cases = {
+        ("glossary.md#mask", "masking"): "glossary/#mask",
+        ("playground.md?preset=bank_of_river", "real-numbers"): "playground/?preset=bank_of_river",
+        ("#the-whole-calculation-in-code", "queries-keys-values"): "queries-keys-values/#the-whole-calculation-in-code",
+        ("notebooks/scaling.ipynb", "scaling"): "notebooks/scaling/",
+        ("index.md", "scaling"): "",
+        ("examples/index.md", "scaling"): "examples/",
+        ("../masking.md", "examples/the_cat_sat"): "masking/",
+    }
+    for (target, page), address in cases.items():
+        assert nbs.link_address(target, page) == site + address, (target, page)
+    for target in ("missing.md", "../outside.md"):
+        with pytest.raises(ValueError, match=f"docs/masking.md links to '{re.escape(target)}', which is no file"):
+            nbs.link_address(target, "masking")
+
+
+def test_clean_turns_the_published_addresses_into_this_builds():
+    site = nbs.site_url()
+    html = (
+        f'<div class="jp-RenderedMarkdown"><p><a href="{site}playground/?preset=x">p</a> '
+        f'<a href="{site}glossary/#mask">g</a> <a href="{site}">home</a> <a href="https://example.org/">out</a></p></div>'
+    )
+    addresses = ((f"{site}playground/", "../../playground/"), (f"{site}glossary/", "../../glossary/"), (site, "../../"))
+    out = clean(html, addresses=addresses)
+    hrefs = re.findall(r'href="([^"]*)"', out)
+    assert hrefs == ["../../playground/?preset=x", "../../glossary/#mask", "../../", "https://example.org/"]
 
 
 # --- the built site ---------------------------------------------------------------------------
@@ -269,7 +347,7 @@ def test_built_notebook_prints_what_the_page_shows(strict_build, name):
     assert [c[0] for c in cells] == ["imports"] + [f"{i:02d}-{p.stem}" for i, p in enumerate(snippets, start=1)]
     assert cells[0][2] == "" and not cells[0][3], cells[0]
     for (cell_id, code, stdout, other), snippet in zip(cells[1:], snippets, strict=True):
-        want = nbs.without_imports(snippet.read_text(encoding="utf-8"))
+        want = nbs.without_imports(shown_whole(snippet.read_text(encoding="utf-8")))
         assert code is not None and code.rstrip("\n") == want, cell_id
         assert not other, f"{name}: cell {cell_id} has outputs other than printed text: {other}"
         recorded = snippet.with_suffix(".out").read_text(encoding="utf-8")
@@ -280,13 +358,84 @@ def test_built_notebook_prints_what_the_page_shows(strict_build, name):
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_built_notebook_offers_its_file_for_download(strict_build, name):
+def test_built_notebook_offers_its_file_for_download_with_the_outputs_it_shows(strict_build, name):
+    """The download link's file is the notebook the page was rendered from: the source's cells, each
+    code cell with the output the page shows under it (the snippet's recording)."""
     soup = _page(strict_build, name)
     link = soup.select_one("p.notebook-download a[download]")
     assert link is not None, f"notebooks/{name}/ has no download link"
     target = (strict_build.dir / "notebooks" / name / link["href"]).resolve()
     assert target.is_file(), f"the download link {link['href']!r} names no file of the built site"
-    assert target.read_bytes() == (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
+    downloaded = nbformat.read(target, as_version=4)
+    nbformat.validate(downloaded)
+    source = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    assert [(c.id, c.cell_type, c.source) for c in downloaded.cells] == [
+        (c.id, c.cell_type, c.source) for c in source.cells
+    ]
+    shown = {cell_id: stdout for cell_id, _, stdout, _ in _code_cells(soup)}
+    for cell in (c for c in downloaded.cells if c.cell_type == "code"):
+        text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+        assert text == shown[cell.id], f"{target.name}, cell {cell.id}: the download's output is not the page's"
+        assert cell.execution_count is not None and "execution" not in cell.metadata, cell.id
+
+
+def test_every_downloadable_notebook_has_the_output_of_every_cell_that_prints(strict_build):
+    """Every .ipynb of the built site (the pages' and the worked examples'): each code cell that
+    calls print has printed text under it, and no cell shows an error."""
+    site = _built(strict_build)
+    notebooks = sorted(site.rglob("*.ipynb"))
+    assert len(notebooks) >= len(PAGES) + 5, notebooks
+    printing = 0
+    for path in notebooks:
+        for cell in (c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"):
+            kinds = [o.output_type for o in cell.outputs]
+            assert "error" not in kinds, f"{path.relative_to(site)}, cell {cell.id}: {kinds}"
+            if any(
+                isinstance(n, ast.Call) and getattr(n.func, "id", "") == "print"
+                for n in ast.walk(ast.parse(cell.source))
+            ):
+                printing += 1
+                text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+                assert text.strip(), f"{path.relative_to(site)}, cell {cell.id} prints, and the file shows no output"
+    assert printing >= 30, printing
+
+
+def _in_build(site: Path, path: Path, fragment: str, where: str) -> None:
+    """``path`` (under the build) is a file of the build, or a folder with its page; ``fragment``
+    an id on it."""
+    page = path / "index.html" if path.is_dir() else path
+    assert page.is_file() and page.resolve().is_relative_to(site.resolve()), f"{where} leads to no page of the build"
+    if fragment:
+        assert f'id="{fragment}"' in page.read_text(encoding="utf-8"), f"{where}: no #{fragment} there"
+
+
+def test_the_notebooks_links_lead_to_pages_of_the_build(strict_build):
+    """A notebook page of the site links within this build (the hook turns the notebook's published
+    addresses into its pages' URLs), each link to a page and fragment that exist; in every .ipynb a
+    reader downloads, each link to the site's published address names a page of the build too."""
+    site = _built(strict_build)
+    base = nbs.site_url()
+    local = 0
+    for html in sorted((site / "notebooks").rglob("*/index.html")):
+        text = html.read_text(encoding="utf-8")
+        content = text[text.index('class="jupyter-wrapper') :]
+        for href in re.findall(r'<a\b[^>]*?\bhref="([^"]*)"', content):
+            where = f"{html.relative_to(site)}: {href}"
+            assert not href.startswith(base), f"{where} leaves this build for the published site"
+            if href.startswith(("#", "http://", "https://")):
+                continue
+            local += 1
+            path, _, fragment = href.partition("#")
+            _in_build(site, html.parent / path.split("?")[0], fragment, where)
+    assert local >= 60, local
+    published = 0
+    for nb in sorted(site.rglob("*.ipynb")):
+        for _, target in MD_LINK.findall(_markdown_cells(nb)):
+            if target.startswith(base):
+                published += 1
+                path, _, fragment = target.removeprefix(base).partition("#")
+                _in_build(site, site / path.split("?")[0], fragment, f"{nb.relative_to(site)}: {target}")
+    assert published >= 60, published
 
 
 def test_every_notebook_page_links_back_to_its_page(strict_build):

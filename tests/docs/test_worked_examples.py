@@ -59,7 +59,10 @@ def test_page_shows_every_step_the_code_and_the_links(slug):
         tables.add(f"docs/generated/{slug}/scaled.md")
     if ex.projections != "none":
         tables |= {f"docs/generated/{slug}/{m}.md" for m in "QKV"}
-    scripts = {f"snippets/examples/{slug}_{lib}{ext}" for lib in ep.LIBRARIES for ext in (".py", ".out")}
+    # each script's math, the whole of it (its script section: without the banner) and its output
+    scripts = {
+        f"snippets/examples/{slug}_{lib}{end}" for lib in ep.LIBRARIES for end in (".py:math", ".py:script", ".out")
+    }
     assert tables | scripts <= includes, sorted((tables | scripts) - includes)
     assert f"(../playground.md?preset={slug})" in text
     assert f"(../notebooks/examples/{slug}.ipynb)" in text
@@ -89,11 +92,12 @@ def test_notebook_shows_the_scripts_recorded_output(slug):
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert len(code) == 1
     script = ep.snippet_path(slug, "numpy")
-    # the script as the page's "whole script" block shows it: without the math section's markers
+    # the script as the page's "whole script" block shows it: its script section, which leaves the
+    # banner out, without the math section's markers
     lines = script.read_text(encoding="utf-8").splitlines(keepends=True)
-    markers = {"# --8<-- [start:math]\n", "# --8<-- [end:math]\n"}
-    assert sum(line in markers for line in lines) == 2
-    assert "".join(code[0]["source"]) + "\n" == "".join(line for line in lines if line not in markers)
+    markers = {f"# --8<-- [{e}:{s}]\n" for e in ("start", "end") for s in ("math", "script")}
+    assert sum(line in markers for line in lines) == 4 and "(make update); do not edit." in lines[0]
+    assert "".join(code[0]["source"]) + "\n" == "".join(line for line in lines[2:] if line not in markers)
     assert "".join(code[0]["outputs"][0]["text"]) == script.with_suffix(".out").read_text(encoding="utf-8")
 
 

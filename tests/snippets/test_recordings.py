@@ -49,8 +49,6 @@ EXTRA_IMPORTS |= {
 }
 # Snippets that print "nan" on purpose, and why.
 PRINTS_NAN = {
-    "snippets/real_numbers/stable_softmax_numpy.py": "shows the NaN that the plain formula gives for large scores",
-    "snippets/real_numbers/stable_softmax_torch.py": "shows the NaN that the plain formula gives for large scores",
     "snippets/mistakes/overflow_numpy.py": "shows the NaN that a softmax without the max subtraction gives",
     "snippets/mistakes/overflow_torch.py": "shows the NaN that a softmax without the max subtraction gives",
 }
