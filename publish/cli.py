@@ -21,6 +21,7 @@ PROG = "python -m publish"
 def run_update(args) -> int:
     from selfattn_ref.examples import SpecError
 
+    from .files import UnsafePath
     from .update import UpdateError, apply, plan
 
     try:
@@ -29,10 +30,15 @@ def run_update(args) -> int:
         raise CLIError(f"bad worked-example spec: {exc}") from None
     except UpdateError as exc:
         raise CLIError(str(exc)) from None
-    changed = apply(p, verbose=not args.quiet)
+    try:
+        changed = apply(p, verbose=not args.quiet)
+    except UnsafePath as exc:  # a link that appeared while the plan was made: every file was put back
+        raise CLIError(f"{exc}; nothing was written") from None
     print(f"{changed} file(s) changed" if changed else "everything recorded is up to date")
     if p.foreign:
         print(f"{len(p.foreign)} file(s) in generated folders were not written by `make update` and were left alone")
+    if p.refused:
+        print(f"{len(p.refused)} file(s) reached through a symbolic link or outside the repository were left alone")
     return 0
 
 
