@@ -357,6 +357,47 @@ def tree(copy: Path) -> dict[str, str]:
     }
 
 
+UNDECODABLE = {  # argv as Python holds bytes it could not decode (surrogateescape): b"\xff", latin-1 "café"
+    "\udcff": "\\xff",
+    "caf\udce9": "\\xe9",
+    "a\udcc3": "\\xc3",  # the first byte of a UTF-8 sequence, alone
+}
+
+
+@pytest.mark.parametrize("arg", ["SLUG", "--title", "--from"])
+@pytest.mark.parametrize("value", list(UNDECODABLE), ids=list(UNDECODABLE.values()))
+def test_new_example_names_the_argument_that_holds_bytes_that_are_not_text(capsys, arg, value):
+    """new-example --title $'\\xff' said "'utf-8' codec can't encode ... position 339" (issue 27,
+    item 13): every argument of the command says which one holds the bytes, and nothing is written."""
+    from publish import cli
+
+    argv = {"SLUG": [value], "--title": ["zz_bytes", "--title", value], "--from": ["zz_bytes", "--from", value]}[arg]
+    before = sorted(examples.EXAMPLES_DIR.iterdir())
+    assert cli.main(["new-example", *argv, "--no-update"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    shown = value.replace(value[-1], UNDECODABLE[value])
+    assert err == (
+        f"error: argument {arg}: '{shown}' holds bytes that are not UTF-8 text ({UNDECODABLE[value]}): give it in "
+        "UTF-8 (a terminal or locale in another encoding sends other bytes) (see python -m publish new-example "
+        "--help)\n"
+    ), err
+    assert sorted(examples.EXAMPLES_DIR.iterdir()) == before
+
+
+def test_utf8_bytes_a_c_locale_could_not_decode_are_read_as_utf8():
+    from publish.cli import text_argument
+
+    as_a_c_locale_decodes = "Le café, 日本".encode().decode("ascii", "surrogateescape")
+    assert as_a_c_locale_decodes.startswith("Le caf\udcc3\udca9")
+    assert text_argument(as_a_c_locale_decodes) == "Le café, 日本"
+    assert text_argument("plain") == "plain"
+
+
+def test_the_scaffold_refuses_a_title_no_file_can_hold():
+    with pytest.raises(ValueError, match=r"^--title: the title holds U\+DCFF, half of a surrogate pair"):
+        scaffold.prepare("zz_bytes", title="a\udcff")
+
+
 def test_new_example_refuses_reserved_and_hand_written_names(tmp_path):
     copy = clone(tmp_path)
     page = copy / "docs/examples/river.md"
