@@ -444,7 +444,11 @@ HOSTILE_FILES = [
         "line 6: 'title' must be one line",
     ),
     ("NUL in a token", _ZZ.replace('tokens = ["a"]', 'tokens = ["a\\u0000"]'), "line 12: token 'a\\x00' holds U+0000"),
-    ("1e150", _ZZ.replace("[1, 1, 1, 1],", "[1e150, 1, 1, 1],"), "line 14: 'embeddings' holds 1e+150"),
+    (
+        "1e150",
+        _ZZ.replace("[1, 1, 1, 1],", "[1e150, 1, 1, 1],"),
+        "line 15: 'embeddings' holds 1e+150 (row 1, token 'a')",
+    ),  # fmt: skip
 ]
 
 
