@@ -223,6 +223,8 @@ class _Spec:
         except tomllib.TOMLDecodeError as exc:
             line, hint = _toml.syntax_hint(text, str(exc))
             raise SpecError(f"{path}, line {line}: not valid TOML ({exc}). {hint}") from None
+        except RecursionError:  # lists in lists, hundreds deep
+            raise SpecError(f"{path}: not valid TOML for a spec: its lists are nested hundreds deep") from None
         except ValueError:  # an integer past Python's limit on digits (tomllib converts it with int())
             long = re.search(r"\d{4000,}", text)
             line = text.count("\n", 0, long.start()) + 1 if long else 1
@@ -235,7 +237,8 @@ class _Spec:
         unknown = sorted(set(self.data) - required - optional)
         if unknown:
             raise SpecError(
-                f"{self.where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(required | optional)})"
+                f"{self.where(unknown[0])}: unknown key {_number(unknown[0])} "
+                f"(known keys: {sorted(required | optional)})"
             )
         missing = sorted(required - set(self.data))
         if missing:

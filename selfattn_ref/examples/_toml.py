@@ -9,6 +9,7 @@ up quietly (an empty layout: the messages then name the file without a line).
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -87,7 +88,7 @@ class _Reader:
             pos = self.skip(pos, False)
             if self.text[pos] in "\"'":
                 end = self.string(pos)
-                parts.append(self.text[pos + 1 : end - 1])
+                parts.append(_unquoted(self.text[pos:end]))
             else:
                 m = _BARE.match(self.text, pos)
                 if not m:
@@ -143,6 +144,17 @@ class _Reader:
         return node, pos
 
 
+def _unquoted(key: str) -> str:
+    """A quoted key as tomllib reads it: a basic string's escapes (JSON's, and \\UXXXXXXXX) decoded."""
+    if key.startswith("'"):
+        return key[1:-1]
+    body = re.sub(r"\\U([0-9A-Fa-f]{8})", lambda m: chr(int(m.group(1), 16)), key[1:-1])
+    try:
+        return json.loads(f'"{body}"')
+    except ValueError:
+        return body
+
+
 def _escaped(text: str, pos: int) -> bool:
     """Whether the character at ``pos`` follows an odd number of backslashes."""
     n = 0
@@ -170,7 +182,7 @@ def layout(text: str) -> dict[str, Entry]:
             pos = reader.skip(pos + 1, False)  # past "="
             node, pos = reader.value(pos)
             out.setdefault(name.split(".")[0], Entry(line, node))
-    except (IndexError, ValueError):
+    except (IndexError, ValueError, RecursionError):
         return out
 
 
@@ -213,6 +225,8 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
     prev_line = before.count("\n") + 1 if before else line
     prev = before.split("\n")[-1].strip()
     kind = message[: _AT.search(message).start()].strip() if _AT.search(message) else message
+    if text.startswith("\ufeff"):
+        return 1, "The file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one."
     at_key = _key_of(here) is not None and here[: column - 1].strip() == ""  # the error is at the next key
     if kind == "Unclosed array":
         if at_key:

@@ -372,3 +372,51 @@ def test_the_layout_of_every_spec_file_agrees_with_tomllib():
             if isinstance(value, list):
                 assert len(found[key].value.items) == len(value), (path, key)
             assert re.match(rf"\s*{key}\s*=", text.splitlines()[found[key].line - 1]), (path, key)
+
+
+def test_lists_nested_hundreds_deep_are_a_spec_error():
+    msg = error_of(set_key(GOOD, "decimals", "[" * 2000 + "]" * 2000))
+    assert msg == "/nowhere/spec.toml: not valid TOML for a spec: its lists are nested hundreds deep"
+
+
+def test_an_unknown_key_is_shown_escaped_and_short():
+    msg = error_of(GOOD + '"a\\nb' + "c" * 500 + '" = 1\n')
+    shown = repr("a\nb" + "c" * 37)
+    assert msg.startswith(f"/nowhere/spec.toml, line 12: unknown key {shown}... (503 characters) (known keys: ["), msg
+
+
+def test_a_byte_order_mark_is_named():
+    msg = error_of("\ufeff" + GOOD)
+    assert msg.endswith("The file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one."), msg
+
+
+EDIT_CHARS = list(",[]{}=\"'#\\\n .0123456789aeTtf-+_") + [
+    "“",
+    "\x00",
+    "\t",
+    '"""',
+    "'''",
+    "nan",
+    "1e999",
+    '"\\n\n" = 1\n',
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, len(ROWS)), st.integers(0, 3), st.sampled_from(EDIT_CHARS)), min_size=1, max_size=3
+    )
+)
+def test_any_edit_of_a_spec_loads_or_is_a_one_line_spec_error(edits):
+    """A contributor's typo anywhere (a character deleted, added or replaced) gives a valid example
+    or one SpecError naming the file (and a line where there is one), never another exception."""
+    text = ROWS
+    for at, cut, new in edits:
+        at = min(at, len(text))
+        text = text[:at] + new + text[at + cut :]
+    try:
+        examples.load_text(text, Path("/nowhere/spec.toml"))
+    except SpecError as exc:
+        msg = str(exc)
+        assert msg.startswith("/nowhere/spec.toml") and "\n" not in msg and len(msg) < 600, msg
