@@ -51,18 +51,6 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) in _INVISIBLE
 
 
-def _kind(ch: str) -> str:
-    """What a message calls a character that does not print: a control character, an invisible
-    formatting one, a space other than the plain one, a line or paragraph separator."""
-    name = unicodedata.name(ch, "").lower()
-    return {
-        "Zs": f"a space other than the plain one ({name})",
-        "Cf": f"an invisible formatting character ({name})",
-        "Zl": f"a {name}",
-        "Zp": f"a {name}",
-    }.get(unicodedata.category(ch), "a control character")
-
-
 def shown(ch: str) -> str:
     """A character as a message names it: ``'<'``, or ``U+000D`` for one that does not print."""
     return f"U+{ord(ch):04X}" if _invisible(ch) or ch in "'\"" else repr(ch)
@@ -109,7 +97,7 @@ def title_problem(title) -> str | None:
         if ch in "\n\r":
             return "'title' must be one line"
         if _invisible(ch) and ch != " ":
-            return f"'title' holds {shown(ch)}, {_kind(ch)}"
+            return f"'title' holds {shown(ch)}, a control character"
         if ch in TITLE_FORBIDDEN:
             return f"'title' holds {ch!r}: a title may not hold any of {' '.join(TITLE_FORBIDDEN)}"
     if title != title.strip():
@@ -170,7 +158,7 @@ def description_parts(text: str) -> list[list[Part]]:
         raise DescriptionError(f"'description' has {len(text)} characters; at most {LIMITS['descriptionLength']}", "")
     for ch in text:
         if _invisible(ch) and ch not in "\n\t ":
-            raise DescriptionError(f"'description' holds {shown(ch)}, {_kind(ch)}", ch)
+            raise DescriptionError(f"'description' holds {shown(ch)}, a control character", ch)
     for pattern, message in _REFUSED:
         if m := pattern.search(text):
             found = text[m.start() : m.start() + 30].split("\n")[0]
