@@ -394,7 +394,9 @@ def test_utf8_bytes_a_c_locale_could_not_decode_are_read_as_utf8():
 
 
 def test_the_scaffold_refuses_a_title_no_file_can_hold():
-    with pytest.raises(ValueError, match=r"^--title: the title holds U\+DCFF, half of a surrogate pair"):
+    with pytest.raises(
+        ValueError, match=r"^--title: the title holds U\+DCFF, a lone surrogate, half of a character and not text$"
+    ):
         scaffold.prepare("zz_bytes", title="a\udcff")
 
 
