@@ -80,6 +80,10 @@ def prepare(slug: str, title: str | None = None, base: str = "the_cat_sat") -> t
     title = title if title is not None else slug.replace("_", " ").capitalize()
     if problem := title_problem(title):
         raise ValueError(f"--title: {problem.replace(chr(39) + 'title' + chr(39), 'the title')}")
+    if lone := [c for c in title if "\ud800" <= c <= "\udfff"]:  # no file can hold it
+        raise ValueError(
+            f"--title: the title holds U+{ord(lone[0]):04X}, a lone surrogate, half of a character and not text"
+        )
     titles = {" ".join(ex.title.casefold().split()): ex.slug for ex in examples.load_all()}
     if " ".join(title.casefold().split()) in titles:
         raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")

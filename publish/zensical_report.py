@@ -33,6 +33,8 @@ from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
 
+from .files import atomic_write, unsafe
+
 ROOT = Path(__file__).resolve().parents[1]
 MARK = ".zensical-build"  # left in --site-dir, so that a later run knows the folder is its own
 
@@ -159,8 +161,8 @@ def own_folder(site: Path) -> None:
 
 
 def build_zensical(site: Path) -> Build:
-    if not site.is_relative_to(ROOT):
-        sys.exit(f"--site-dir {site}: Zensical builds only into a folder of the repository ({ROOT})")
+    if problem := unsafe(site / MARK):  # outside the repository, or a symbolic link on the way
+        sys.exit(f"--site-dir {site}: Zensical builds only into a folder of the repository ({ROOT}): {problem}")
     own_folder(site)
     zensical = shutil.which("zensical", path=str(Path(sys.executable).parent)) or shutil.which("zensical")
     if zensical is None:
@@ -174,7 +176,7 @@ def build_zensical(site: Path) -> Build:
         config.write(f"{text}\n# added by publish/zensical_report.py\nsite_dir: {json.dumps(str(site))}\n")
         config.flush()
         build = run_build("Zensical", [zensical, "build", "-f", config.name], site, {})
-    (site / MARK).write_text("written by publish/zensical_report.py (zensical build)\n", encoding="utf-8")
+    atomic_write(site / MARK, "written by publish/zensical_report.py (zensical build)\n")
     return build
 
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from ..attention import project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
+from . import _toml
 from .rules import LIMITS, MAX_PRINTED, TextError, check_title, check_tokens, description_parts, normalized
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
@@ -108,23 +109,22 @@ def available() -> list[str]:
 
 
 def _line_of(text: str, key: str) -> str:
-    for i, line in enumerate(text.splitlines(), 1):
-        if line.split("=")[0].strip() == key:
-            return f", line {i}"
-    return ""
+    """``, line N``: where ``key`` is written in the spec's ``text`` ("" if it is not there)."""
+    entry = _toml.layout(text).get(key)
+    return f", line {entry.line}" if entry else ""
 
 
 def _where_text(text: str, path: Path, key: str, found: str) -> str:
     """``path, line N``: the line of ``found`` in the value of ``key`` (else the key's line)."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.split("=")[0].strip() == key), None)
-    if start is None:
+    entry = _toml.layout(text).get(key)
+    if entry is None:
         return str(path)
+    lines = text.splitlines()
     if found:
-        for i in range(start, len(lines)):
-            if found in lines[i]:
+        for i in range(entry.line - 1, max(entry.value.end, entry.line)):
+            if i < len(lines) and found in lines[i]:
                 return f"{path}, line {i + 1}"
-    return f"{path}, line {start + 1}"
+    return f"{path}, line {entry.line}"
 
 
 def _where_token(text: str, path: Path, token: str) -> str:
@@ -134,33 +134,90 @@ def _where_token(text: str, path: Path, token: str) -> str:
 
 
 def _number(x) -> str:
-    """A value as a message shows it: repr, but a huge integer by its number of digits."""
+    """A value as a message shows it: repr, but a huge integer by its number of digits, a huge
+    float in short, a long text cut, and a long list or table by its size."""
     if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**30:
-        return f"an integer of {len(str(abs(x)))} digits"
+        return f"an integer of {_digits(x)} digits"
     if isinstance(x, float) and math.isfinite(x) and abs(x) >= 1e16:
         return f"{x:.3g}"
-    return repr(x)
+    if x is None:
+        return "nothing"
+    text = repr(x)
+    if len(text) <= 60:
+        return text
+    if isinstance(x, str):
+        return f"{x[:40]!r}... ({len(x)} characters)"
+    if isinstance(x, list):
+        return f"a list of {len(x)} values"
+    if isinstance(x, dict):
+        return f"a table of {len(x)} keys"
+    return text[:40] + "..."
 
 
-def _matrix(value, where: str, key: str, *, rows: int | None = None) -> np.ndarray:
+def _digits(x: int) -> int:
+    """How many digits ``x`` has, also past Python's limit on converting integers to text."""
+    n = max(1, int(abs(x).bit_length() * math.log10(2)))
+    return n + (abs(x) >= 10**n)
+
+
+class _Where:
+    """Where a value of a spec is written: the file and the line of its key, of one of its rows, or
+    of one number in a row (from :func:`._toml.layout`; the key's line where the layout has none)."""
+
+    def __init__(self, path: Path, entry: _toml.Entry | None):
+        self.path, self.entry = path, entry
+
+    def __call__(self, row: int | None = None, col: int | None = None) -> str:
+        if self.entry is None:
+            return str(self.path)
+        node = self.entry.value
+        line = self.entry.line
+        for index in (row, col):
+            if index is None or index >= len(node.items):
+                break
+            node = node.items[index]
+            line = node.line
+        return f"{self.path}, line {line}"
+
+
+def _row_name(i: int, labels, inline: bool = False) -> str:
+    """ "row 2 (token 'b')", or inline (inside parentheses) "row 2, token 'b'"."""
+    if labels is None or i >= len(labels):
+        return f"row {i + 1}"
+    return f"row {i + 1}, token {labels[i]!r}" if inline else f"row {i + 1} (token {labels[i]!r})"
+
+
+def _matrix(value, where, key: str, *, rows: int | None = None, labels=None, flat: bool = False) -> np.ndarray:
+    """``value`` as a (rows, columns) array, every row the same length and every number finite and at
+    most MAGNITUDE in size; ``where(row, col)`` names the line of what is wrong. ``labels``: what
+    each row is (the tokens of ``embeddings``); ``flat``: ``value`` is the one row of a vector."""
     if not isinstance(value, list) or not value or not all(isinstance(r, list) and r for r in value):
-        raise SpecError(f"{where}: '{key}' must be a non-empty list of non-empty lists of numbers")
-    widths = {len(r) for r in value}
-    if len(widths) != 1:
-        raise SpecError(f"{where}: '{key}' is ragged: its rows have lengths {[len(r) for r in value]}")
-    for r in value:
-        for x in r:
+        raise SpecError(f"{where()}: '{key}' must be a non-empty list of non-empty lists of numbers")
+    widths = [len(r) for r in value]
+    if len(set(widths)) != 1:
+        common = max(sorted(set(widths), key=widths.index), key=widths.count)  # the most rows have it
+        i = next(i for i, w in enumerate(widths) if w != common)
+        j = widths.index(common)
+        raise SpecError(
+            f"{where(i)}: '{key}' is ragged: {_row_name(i, labels)} has {widths[i]} numbers but "
+            f"{_row_name(j, labels)} has {common}; every row needs as many"
+        )
+    for i, r in enumerate(value):
+        for k, x in enumerate(r):
+            at = where(k) if flat else where(i, k)
+            cell = f"number {k + 1}" if flat else _row_name(i, labels, inline=True)
             if isinstance(x, bool) or not isinstance(x, (int, float)):
-                raise SpecError(f"{where}: '{key}' holds {x!r}, which is not a number")
+                raise SpecError(f"{at}: '{key}' holds {_number(x)} ({cell}), which is not a number")
             if isinstance(x, float) and not math.isfinite(x):
-                raise SpecError(f"{where}: '{key}' holds a value that is not finite ({x})")
+                raise SpecError(f"{at}: '{key}' holds a value that is not finite ({x}, {cell})")
             if not abs(x) <= MAGNITUDE:  # checked before float(x): 10**400 is an int
                 raise SpecError(
-                    f"{where}: '{key}' holds {_number(x)}; every number of a spec is at most {MAGNITUDE:,.0f} in size"
+                    f"{at}: '{key}' holds {_number(x)} ({cell}); every number of a spec is at most {MAGNITUDE:,.0f} in "
+                    "size"
                 )
     arr = np.array(value, dtype=np.float64)
     if rows is not None and arr.shape[0] != rows:
-        raise SpecError(f"{where}: '{key}' must have {rows} rows, got {arr.shape[0]}")
+        raise SpecError(f"{where()}: '{key}' must have {rows} rows, got {arr.shape[0]}")
     return arr
 
 
@@ -172,28 +229,48 @@ class _Spec:
         try:
             self.data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise SpecError(f"{path}: not valid TOML: {exc}") from None
+            line, hint = _toml.syntax_hint(text, str(exc))
+            raise SpecError(f"{path}, line {line}: not valid TOML ({exc}). {hint}") from None
+        except RecursionError:  # lists in lists, hundreds deep
+            raise SpecError(f"{path}: not valid TOML for a spec: its lists are nested hundreds deep") from None
+        except ValueError:  # an integer past Python's limit on digits (tomllib converts it with int())
+            long = re.search(r"\d{4000,}", text)
+            line = text.count("\n", 0, long.start()) + 1 if long else 1
+            raise SpecError(
+                f"{path}, line {line}: a number of {len(long.group(0)) if long else 'thousands of'} digits; every "
+                f"number of a spec is at most {MAGNITUDE:,.0f} in size"
+            ) from None
         self.text, self.path = text, path
+        self.layout = _toml.layout(text)
         unknown = sorted(set(self.data) - required - optional)
         if unknown:
             raise SpecError(
-                f"{self.where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(required | optional)})"
+                f"{self.where(unknown[0])}: unknown key {_number(unknown[0])} "
+                f"(known keys: {sorted(required | optional)})"
             )
         missing = sorted(required - set(self.data))
         if missing:
             raise SpecError(f"{path}: missing key '{missing[0]}'")
 
     def where(self, key: str) -> str:
-        return f"{self.path}{_line_of(self.text, key)}"
+        entry = self.layout.get(key)
+        return f"{self.path}, line {entry.line}" if entry else str(self.path)
 
-    def matrix(self, key: str, *, rows: int | None = None) -> np.ndarray:
-        return _matrix(self.data.get(key), self.where(key), key, rows=rows)
+    def needs(self, key: str, by: str, what: str) -> None:
+        """SpecError at ``by``'s line if ``key`` is missing: ``by`` needs it, and it is ``what``."""
+        if key not in self.data:
+            raise SpecError(
+                f"{self.where(by)}: {by} = {self.data[by]!r} needs '{key}' ({what}), and the file does not have it"
+            )
+
+    def matrix(self, key: str, *, rows: int | None = None, labels=None) -> np.ndarray:
+        return _matrix(self.data.get(key), _Where(self.path, self.layout.get(key)), key, rows=rows, labels=labels)
 
     def vector(self, key: str) -> np.ndarray:
         value = self.data.get(key)
         if not isinstance(value, list) or any(isinstance(x, list) for x in value):
             raise SpecError(f"{self.where(key)}: '{key}' must be a non-empty list of numbers")
-        return _matrix([value], self.where(key), key)[0]
+        return _matrix([value], _Where(self.path, self.layout.get(key)), key, flat=True)[0]
 
     def title(self) -> str:
         """The title, in NFC (rules.check_title)."""
@@ -206,7 +283,8 @@ class _Spec:
         decimals = self.data["decimals"]
         if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
             raise SpecError(
-                f"{self.where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, got {decimals!r}"
+                f"{self.where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, "
+                f"got {_number(decimals)}"
             )
         return decimals
 
@@ -224,7 +302,13 @@ def _columns(reader: _Spec, key: str, *, rows: int | None = None) -> np.ndarray:
 def load_file(path: Path | str) -> Example:
     """Read and check one spec file; raise SpecError naming the file, key and line."""
     path = Path(path)
-    return load_text(path.read_text(encoding="utf-8"), path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not UTF-8 text (byte {exc.start + 1} is {exc.object[exc.start]:#04x})") from None
+    except OSError as exc:  # a dangling link, a folder, no permission
+        raise SpecError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return load_text(text, path)
 
 
 def load_text(text: str, path: Path) -> Example:
@@ -240,12 +324,12 @@ def load_text(text: str, path: Path) -> Example:
             raise SpecError(f"{_where_text(text, path, 'description', exc.found)}: {exc}") from None
     order = spec.get("order")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 1):
-        raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {order!r}")
+        raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {_number(order)}")
     try:
         tokens = check_tokens(spec["tokens"])  # in NFC
     except TextError as exc:
         raise SpecError(f"{_where_token(text, path, exc.found)}: {exc}") from None
-    E = reader.matrix("embeddings")
+    E = reader.matrix("embeddings", labels=tokens)
     if E.shape[0] != len(tokens):
         raise SpecError(
             f"{where('embeddings')}: 'embeddings' has {E.shape[0]} vectors but 'tokens' has {len(tokens)} tokens"
@@ -254,11 +338,13 @@ def load_text(text: str, path: Path) -> Example:
         raise SpecError(f"{where('embeddings')}: the embeddings have {E.shape[1]} numbers each; at most {MAX_WIDTH}")
     for key in ("scale", "causal"):
         if not isinstance(spec[key], bool):
-            raise SpecError(f"{where(key)}: '{key}' must be true or false, got {spec[key]!r}")
+            raise SpecError(f"{where(key)}: '{key}' must be true or false, got {_number(spec[key])}")
     decimals = reader.decimals()
     kind = spec["projections"]
     if kind not in _PROJECTIONS:
-        raise SpecError(f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {kind!r}")
+        raise SpecError(
+            f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {_number(kind)}"
+        )
     d = E.shape[1]
     W_Q = W_K = W_V = None
     seed = std = None
@@ -266,6 +352,7 @@ def load_text(text: str, path: Path) -> Example:
     if kind == "identity":
         W_Q = W_K = W_V = np.eye(d)
     elif kind == "random":
+        reader.needs("seed", "projections", f"an integer from 0 to {LIMITS['seed']}, the seed of the random weights")
         seed, std = spec.get("seed"), spec.get("std", 0.5)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= LIMITS["seed"]:
             raise SpecError(
@@ -279,11 +366,13 @@ def load_text(text: str, path: Path) -> Example:
         for name, W in zip(("W_Q", "W_K", "W_V"), (W_Q, W_K, W_V), strict=True):
             if not np.abs(W).max() <= MAGNITUDE:
                 raise SpecError(
-                    f"{where('std')}: 'std' = {std!r} draws {name} with a value of {np.abs(W).max():.3g}; every "
+                    f"{where('std')}: 'std' = {_number(std)} draws {name} with a value of {np.abs(W).max():.3g}; every "
                     f"number of an example is at most {MAGNITUDE:,.0f} in size: use a smaller std"
                 )
         extra -= {"seed", "std"}
     elif kind == "given":
+        for name in ("W_Q", "W_K", "W_V"):
+            reader.needs(name, "projections", f"a matrix of {d} rows, one a feature of the embeddings")
         W_Q, W_K, W_V = (_columns(reader, k, rows=d) for k in ("W_Q", "W_K", "W_V"))
         if W_Q.shape[1] != W_K.shape[1]:
             raise SpecError(f"{where('W_K')}: 'W_Q' and 'W_K' must have the same number of columns")
@@ -358,12 +447,22 @@ def random_projections(seed: int, d: int, std: float = 0.5) -> tuple[np.ndarray,
     return tuple(rng.normal(0, std, (d, d)) for _ in range(3))
 
 
+# Names Windows keeps for its devices: no file or folder may be called so (nor so with any
+# extension: con.toml, con.md), whatever the case. A slug names a spec, a page and a folder.
+WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"{p}{i}" for p in ("com", "lpt") for i in range(10))})
+
+
 def slug_problem(slug: str) -> str | None:
     """Why ``slug`` cannot name an example, or None if it can."""
     if not isinstance(slug, str) or not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG:
         return (
-            f"{slug!r} is not a valid example name: use lower-case letters, digits and underscores, "
+            f"{_number(slug)} is not a valid example name: use lower-case letters, digits and underscores, "
             f"starting with a letter, at most {MAX_SLUG} characters (for example 'river_bank')"
+        )
+    if slug.split(".")[0].lower() in WINDOWS_DEVICES:  # Windows reads the name before the first dot
+        return (
+            f"{slug!r} is not a valid example name: {slug.upper()} is a device name on Windows (as are CON, PRN, "
+            "AUX, NUL, COM0 to COM9 and LPT0 to LPT9), so no file there can be called so; choose another name"
         )
     return None
 
@@ -400,7 +499,7 @@ def load(slug: str) -> Example:
     path = EXAMPLES_DIR / f"{slug}.toml"
     # slug_problem first: a name that cannot be a slug (too long, a path, a NUL) never reaches the filesystem
     if not isinstance(slug, str) or slug_problem(slug) or not path.is_file():
-        raise ValueError(f"unknown example {slug!r}; available: {', '.join(available())}")
+        raise ValueError(f"unknown example {_number(slug)}; available: {', '.join(available())}")
     return load_file(path)
 
 
@@ -465,7 +564,7 @@ def load_rnn(slug: str = "the_cat_sat") -> RNNExample:
     """Load the RNN example ``slug`` (a file ``rnn/<slug>.toml`` in this folder)."""
     # a name that cannot be a slug (too long, a path, a NUL) is refused before touching the filesystem
     if not isinstance(slug, str) or slug_problem(slug) or not (RNN_DIR / f"{slug}.toml").is_file():
-        raise ValueError(f"unknown RNN example {slug!r}; available: {', '.join(available_rnn())}")
+        raise ValueError(f"unknown RNN example {_number(slug)}; available: {', '.join(available_rnn())}")
     return load_rnn_file(RNN_DIR / f"{slug}.toml")
 
 
@@ -479,7 +578,7 @@ def load_rnn_file(path: Path | str) -> RNNExample:
     if spec["embeddings_from"] not in available():
         raise SpecError(
             f"{where('embeddings_from')}: 'embeddings_from' must name a worked example, one of {available()}, "
-            f"got {spec['embeddings_from']!r}"
+            f"got {_number(spec['embeddings_from'])}"
         )
     base = load(spec["embeddings_from"])
     W_xh = _columns(reader, "W_xh", rows=base.E.shape[1])

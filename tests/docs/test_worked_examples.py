@@ -242,13 +242,15 @@ def test_the_messages_on_the_page_are_the_checks_own():
     assert [what for what, _, _ in cases] == [
         "A misspelt key",
         "Ragged embeddings",
+        "A missing comma",
         "More tokens than vectors",
         "A seed that is not an integer",
         "A title that another example has",
     ]
     for what, _, message in cases:
         assert re.match(
-            r"selfattn_ref/examples/\w+\.toml, line \d+: '\w+'|selfattn_ref/examples/\w+\.toml, line \d+: unknown key",
+            r"selfattn_ref/examples/\w+\.toml, line \d+: "
+            r"('\w+'|unknown key|not valid TOML \(.*\)\. A comma is probably)",
             message,
         ), (what, message)
 

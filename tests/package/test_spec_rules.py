@@ -165,9 +165,10 @@ def test_refused_with_file_key_and_line(what, title, tokens, description, messag
 NUMBERS = [
     # (what, key, value, the message, after "<file>, line N: ")
     ("1e150 embedding", "embeddings", "[[1e150, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
-     "'embeddings' holds 1e+150; every number of a spec is at most 1,000,000 in size"),
+     "'embeddings' holds 1e+150 (row 1, token 'a'); every number of a spec is at most 1,000,000 in size"),
     ("2**64", "embeddings", "[[18446744073709551616, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
-     "'embeddings' holds 18446744073709551616; every number of a spec is at most 1,000,000 in size"),
+     "'embeddings' holds 18446744073709551616 (row 1, token 'a'); every number of a spec is at most 1,000,000 in "
+     "size"),
     ("huge integer", "embeddings", "[[" + "9" * 400 + ", 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
      "'embeddings' holds an integer of 400 digits"),
     ("scores that overflow e^x", "embeddings", "[[30, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
