@@ -4,6 +4,7 @@ docs/add-an-example.md run as a newcomer would run it, in a copy of the reposito
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, scaffold
+from publish import DOCS, ROOT, files, scaffold, update
 from publish import cli as publish_cli
 from publish import example_pages as ep
 from publish.fmt import cell, is_integral, num
@@ -148,6 +149,8 @@ def examples_dir(tmp_path, monkeypatch):
     for path in examples.EXAMPLES_DIR.glob("*.toml"):
         shutil.copy(path, folder / path.name)
     monkeypatch.setattr(examples, "EXAMPLES_DIR", folder)
+    # the commands write inside the repository only (publish.files): here, inside this test's folder
+    monkeypatch.setattr(update, "_atomic_write", functools.partial(files.atomic_write, root=tmp_path))
     return folder
 
 
