@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from number_mutations import auditable_tokens, single_digit_changes, swaps
+from number_mutations import auditable_tokens, put_right, single_digit_changes, swaps
 
 from publish import audit
 from publish.update import stale_generated
@@ -27,17 +27,23 @@ def _caught(lineno, new, problems) -> bool:
     return any(p.line == lineno and (new in p.number or new.rstrip("%") in p.number) for p in problems)
 
 
+def survivors(changes) -> tuple[list[str], int]:
+    """(the changes the audit let pass, as "line N: old -> new"; how many were tried)."""
+    passed, checked = [], 0
+    for lineno, old, new, problems in changes:
+        checked += 1
+        if not _caught(lineno, new, problems):
+            passed.append(f"line {lineno}: {old} -> {new}")
+    return passed, checked
+
+
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_single_digit_change_is_caught(page):
     """Change any one digit of any audited number on the page: the audit must object, on
-    that line, naming the changed number."""
-    text = page.read_text(encoding="utf-8")
-    survivors, checked = [], 0
-    for lineno, old, new, problems in single_digit_changes(text, page_id(page)):
-        checked += 1
-        if not _caught(lineno, new, problems):
-            survivors.append(f"line {lineno}: {old} -> {new}")
-    assert not survivors, f"{len(survivors)} of {checked} digit changes pass the audit:\n" + "\n".join(survivors[:40])
+    that line, naming the changed number. (On the page with its numbers put right: a wrong
+    number is test_page_numbers_are_the_codes' to report, see number_mutations.put_right.)"""
+    passed, checked = survivors(single_digit_changes(page.read_text(encoding="utf-8"), page_id(page)))
+    assert not passed, f"{len(passed)} of {checked} digit changes pass the audit:\n" + "\n".join(passed[:40])
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
@@ -45,18 +51,37 @@ def test_every_swap_for_another_value_of_the_page_is_caught(page):
     """Replace any bound number with any other value the page's sources give at the same
     precision (another cell, another row, another example on the page): the audit must object,
     on that line, naming the new number."""
-    text = page.read_text(encoding="utf-8")
-    survivors, checked = [], 0
-    for lineno, old, new, problems in swaps(text, page_id(page)):
-        checked += 1
-        if not _caught(lineno, new, problems):
-            survivors.append(f"line {lineno}: {old} -> {new}")
-    assert not survivors, f"{len(survivors)} of {checked} swaps pass the audit:\n" + "\n".join(survivors[:40])
+    passed, checked = survivors(swaps(page.read_text(encoding="utf-8"), page_id(page)))
+    assert not passed, f"{len(passed)} of {checked} swaps pass the audit:\n" + "\n".join(passed[:40])
     assert checked or page not in QUOTING, "a page that quotes numbers binds none of them"
 
 
+def test_a_wrong_number_is_reported_once_by_the_audit():
+    """76.5% where the code gives 66.5%: the direct audit reports it, with the page, the line, the
+    number, the claim and the code's value; the mutation and swap tests, which change the page
+    as the code would have it, still pass (they report only an audit that stopped catching)."""
+    old = "66.5%{{weights[bank, bank]}}"
+    wrong = PAGE.replace(old, "76.5%{{weights[bank, bank]}}", 1)
+    assert problems_of(wrong) == [
+        "page.md:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code gives 66.5% for it "
+        "(0.665241), not 76.5%"
+    ]
+    for changes in (single_digit_changes, swaps):
+        passed, checked = survivors(changes(wrong, "page.md"))
+        assert checked >= 20 and not passed, (changes.__name__, passed[:5])
+    # A claim that cannot bind: its line is the direct test's to report, the other lines are changed.
+    broken = PAGE.replace(old, "66.5%{{weight[bank, bank]}}", 1)
+    assert len(problems_of(broken)) == 1
+    changes = list(single_digit_changes(broken, "page.md"))
+    assert not survivors(changes)[0]
+    every_line = {line.number for line, _ in auditable_tokens(audit.read_page(PAGE, "page.md"))}
+    assert {lineno for lineno, *_ in changes} == every_line - {9}, sorted(every_line)
+
+
 def _read(p):
-    return audit.read_page(p.read_text("utf-8"), page_id(p))
+    """The page as the audit reads it, with its numbers put right (number_mutations.put_right):
+    the tests below report an audit that stopped catching, not a wrong number of the page."""
+    return put_right(p.read_text("utf-8"), page_id(p))
 
 
 QUOTING = [p for p in PAGES if any(t.decimals or t.percent for _, t in auditable_tokens(_read(p)))]
@@ -78,7 +103,12 @@ def test_a_changed_digit_in_the_page_file_is_reported(page, tmp_path):
     """End to end on the file itself: change the last digit of the first audited decimal
     or percentage and the report names the page, the line, the number and the code's value."""
     text = page.read_text(encoding="utf-8")
-    tokens = [(line.number, t) for line, t in auditable_tokens(_read(page)) if t.decimals or t.percent]
+    as_written = {line.number: line.text for line in audit.read_page(text, page_id(page)).lines}
+    tokens = [
+        (line.number, t)
+        for line, t in auditable_tokens(_read(page))
+        if (t.decimals or t.percent) and line.text == as_written[line.number]  # a line put right is not as written
+    ]
     lineno, tok = tokens[0]
     lines = text.split("\n")
     raw = lines[lineno - 1]
