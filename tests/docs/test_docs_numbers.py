@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from number_mutations import auditable_tokens, put_right, single_digit_changes, swaps
 
 from publish import audit
@@ -445,3 +449,89 @@ def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
                              "from selfattn_ref/examples/*.toml by publish.example_pages:index")  # fmt: skip
     found = [str(p) for p in audit.audit_text(page, "docs/examples/index.md", tmp_path)]
     assert found[0].startswith("selfattn_ref/examples/zz_numbers.toml:4: 0.707: the spec's 'description'"), found
+
+
+# --- issue 30: the audit in every build ---------------------------------------------------------
+
+
+def claims_entry() -> str:
+    """The publish.claims entry of mkdocs.yml as written, its !ENV settings and all."""
+    lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    start = lines.index("  - publish.claims:")
+    entry = [lines[start]]
+    for line in lines[start + 1 :]:
+        if not line.startswith("      "):
+            break
+        entry.append(line)
+    return "\n".join(entry)
+
+
+def build_page(tmp_path: Path, text: str, monkeypatch, strict: bool = True, **env: str):
+    """`mkdocs build` (in this process) of a site of one page, ``text``, with the extension as
+    mkdocs.yml configures it and ``env`` set: (the warnings logged, then mkdocs' refusal if it
+    aborted; the page's HTML or None)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    for name in ("NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE"):
+        monkeypatch.delenv(name, raising=False)  # the suite's own setting (conftest.py) left out
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    (tmp_path / "docs" / "page.md").write_text(text, encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"site_name: audit\nplugins: []\nmarkdown_extensions:\n{claims_entry()}\n", encoding="utf-8")
+    records = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logging.getLogger("mkdocs").addHandler(handler)
+    try:
+        build(load_config(str(config), strict=strict, site_dir=str(tmp_path / "site")))
+    except Abort as exc:
+        records.append(logging.makeLogRecord({"msg": f"Abort: {exc}"}))
+    finally:
+        logging.getLogger("mkdocs").removeHandler(handler)
+    html = tmp_path / "site" / "page" / "index.html"
+    return [r.getMessage() for r in records], html.read_text(encoding="utf-8") if html.is_file() else None
+
+
+def test_a_wrong_number_fails_the_strict_build_with_one_message(tmp_path, monkeypatch):
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    warnings, html = build_page(tmp_path, wrong, monkeypatch)
+    page = (tmp_path / "docs" / "page.md").resolve()
+    assert warnings[0] == (
+        f"numbers audit: {page}:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code "
+        "gives 66.5% for it (0.665241), not 76.5%"
+    ), warnings
+    assert warnings[1:] == ["Abort: Aborted with 1 warnings in strict mode!"], warnings
+    warnings, html = build_page(tmp_path, PAGE, monkeypatch)  # the page put right: no warning
+    assert warnings == [] and "numbers-audit" not in html
+    warnings, html = build_page(tmp_path, wrong, monkeypatch, strict=False)
+    assert len(warnings) == 1 and "76.5%" in html and "numbers-audit" not in html  # no box outside `make serve`
+
+
+def test_make_serve_shows_the_problems_at_the_top_of_the_page(tmp_path, monkeypatch):
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    declaration = "<!-- audit source: bank_of_river -->\n"
+    wrong = wrong.replace(declaration, declaration + "# A page\n\n")
+    wrong = wrong.replace("{{weights[bank, of]}} on", "{{weights[a & b, of]}} on", 1)  # a message with & in it
+    warnings, html = build_page(tmp_path, wrong, monkeypatch, strict=False, NUMBERS_AUDIT_ON_PAGE="true")
+    assert len(warnings) == 2 and any("{{weights[a & b, of]}}" in w for w in warnings), warnings
+    assert "{{weights[a &amp; b, of]}}" in html
+    soup = BeautifulSoup(html, "html.parser")
+    article = soup.select_one('[role="main"]')
+    first, box = [el for el in article.children if getattr(el, "name", None)][:2]
+    assert first.name == "h1" and box["class"] == ["admonition", "warning", "numbers-audit"], article
+    assert box.select_one(".admonition-title").get_text() == "The numbers audit finds 2 problems on this page"
+    assert [li.get_text() for li in box.select("li")] == [w.removeprefix("numbers audit: ") for w in warnings]
+    assert "76.5% of its focus" in article.get_text()  # the page itself as it is
+
+
+def test_the_suite_leaves_the_audit_out_of_its_builds(tmp_path, monkeypatch):
+    """It audits every page itself (test_page_numbers_are_the_codes): its builds do not fail on a
+    wrong number a second time. mkdocs.yml's NUMBERS_AUDIT turns it off."""
+    assert os.environ.get("NUMBERS_AUDIT") == "false"
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    warnings, html = build_page(tmp_path, wrong, monkeypatch, NUMBERS_AUDIT="false")
+    assert warnings == [] and "76.5%" in html
