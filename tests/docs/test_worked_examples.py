@@ -165,6 +165,25 @@ def test_new_example_writes_a_valid_spec_from_another(examples_dir):
     assert "river_bank" in [ex.slug for ex in examples.load_all()]
 
 
+@pytest.mark.parametrize("base", SLUGS)
+def test_the_scaffold_lists_every_key_the_loader_accepts(base):
+    """CONTRIBUTING: the scaffold explains every key. Each key the loader accepts is written, or
+    commented out where the example does not use it, and uncommented it is a valid spec."""
+    text = scaffold.template("river_bank", "The river bank", examples.load(base))
+    written = set(re.findall(r"^(\w+) = ", text, re.M))
+    commented = set(re.findall(r"^# (\w+) = ", text, re.M))
+    assert written | commented == examples._REQUIRED | examples._OPTIONAL, sorted(written | commented)
+    assert not written & commented and examples._REQUIRED <= written, (written, commented)
+    path = examples.EXAMPLES_DIR / "river_bank.toml"
+    assert examples.load_text(text.replace("\n# order = 10\n", "\norder = 10\n"), path).order == 10
+    for kind, keys in (("random", ("seed", "std")), ("given", ("W_Q", "W_K", "W_V"))):
+        spec = re.sub(r'^projections = ".*"$', f'projections = "{kind}"', text, flags=re.M)
+        spec = re.sub(rf"^# ({'|'.join(keys)}) = ", r"\1 = ", spec, flags=re.M)
+        for other in {"seed", "std", "W_Q", "W_K", "W_V"} - set(keys):
+            spec = re.sub(rf"^{other} = (\[\n(?:  .*\n)*\]|.*)$", "", spec, flags=re.M)
+        assert examples.load_text(spec, path).projections == kind
+
+
 @pytest.mark.parametrize(
     ("slug", "title", "message"),
     [
