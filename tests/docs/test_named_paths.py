@@ -1,4 +1,5 @@
-"""Every path README.md and CONTRIBUTING.md name is a file or folder of the repository.
+"""Every path README.md and CONTRIBUTING.md name is a file or folder of the repository, and so is
+every path the files that run commands name (the Makefile, CI's, a pre-commit config if there is one).
 
 A path is a word that starts with a top-level folder of the repository (``tests/docs/x.py``,
 ``.github/workflows/ci.yml``, ``docs/generated/``), anywhere in the text, code blocks included,
@@ -17,7 +18,9 @@ import pytest
 
 from publish import ROOT
 
-DOCUMENTS = ("README.md", "CONTRIBUTING.md")
+GUIDES = ("README.md", "CONTRIBUTING.md")
+COMMANDS = ("Makefile", ".ci/run", ".github/workflows/*.yml", ".pre-commit-config.yaml")
+DOCUMENTS = [*GUIDES, *sorted(p.relative_to(ROOT).as_posix() for pattern in COMMANDS for p in ROOT.glob(pattern))]
 # The running example of the contributors' guide and of docs/add-an-example.md: a name to replace.
 PLACEHOLDERS = ("river_bank",)
 IGNORED = {".git", ".venv", "site", "site-offline", "site-zensical", ".cache", "node_modules", "build"}
@@ -69,13 +72,14 @@ def _all_file_names() -> set[str]:
 
 
 @pytest.mark.parametrize("document", DOCUMENTS)
-def test_every_path_a_guide_names_exists(document):
+def test_every_path_a_guide_or_a_command_file_names_exists(document):
     text = (ROOT / document).read_text(encoding="utf-8")
     paths = named_paths(text)
-    assert len(paths) >= 10 or document == "README.md", paths
+    assert len(paths) >= 10 or document != "CONTRIBUTING.md", paths
     missing = [p for p in paths if not exists(p)]
-    names = _all_file_names()
-    missing += [f"{n} (no file has this name)" for n in named_file_names(text) if n not in names]
+    if document in GUIDES:
+        names = _all_file_names()
+        missing += [f"{n} (no file has this name)" for n in named_file_names(text) if n not in names]
     assert not missing, f"{document} names what the repository does not hold:\n" + "\n".join(missing)
 
 
