@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from publish import ROOT
+from publish import ROOT, producers, registry
 
 GUIDES = ("README.md", "CONTRIBUTING.md")
 COMMANDS = ("Makefile", ".ci/run", ".github/workflows/*.yml", ".pre-commit-config.yaml")
@@ -60,8 +60,10 @@ def exists(path: str) -> bool:
 
 
 def _written() -> set[Path]:
-    """The files the build or `make update` writes where git does not keep them (none yet)."""
-    return set()
+    """The files the build or `make update` writes where git does not keep them (the registry's
+    gathered files), which a fresh clone does not have yet."""
+    producers.load()
+    return set(registry.gathered_paths())
 
 
 def _all_file_names() -> set[str]:
