@@ -85,8 +85,9 @@ The figures (--only takes a comma-separated list of the names in brackets):
 --quick (for working on this script): one run of each figure, growth at 0 and 10 only.
 --pages masking/,scaling/: [pages] and [lighthouse] measure these article pages only.
 --site DIR: [pages], [lighthouse] and [playground] measure that built site instead of building one.
-The default run takes about 40 minutes on the 2-core machine (37 with other work going on and
-one build per growth step); the suite and growth are most of it.
+The default run takes about an hour on the 2-core machine: 40 minutes without [lighthouse] (37
+with other work going on and one build per growth step), and Lighthouse's 66 audits (11 pages and
+their floors, 3 runs) about 15 s each; the suite, growth and Lighthouse are most of it.
 This is a benchmark, not a test: the exit status is 0 unless --strict is given and a figure is
 OVER or in ERROR.
 """
