@@ -80,8 +80,9 @@ offline: venv
 
 # Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
 # publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
+# ZENSICAL_ARGS="--mkdocs-site site" compares with an MkDocs build already made instead.
 zensical: venv
-	$(PY) -m publish.zensical_report --site-dir site-zensical
+	$(PY) -m publish.zensical_report --site-dir site-zensical $(ZENSICAL_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .
@@ -100,7 +101,8 @@ vendor:
 	scripts/vendor_katex.sh
 
 # Medians of several runs on this machine, each against its budget (bench/run.py: BENCH_ARGS="--quick"
-# for one run of each, "--markdown PATH" to write the table for a note).
+# for one run of each, "--markdown PATH" to write the table for a note). Its Lighthouse figure needs
+# node and npm (not part of the set-up) and installs Lighthouse into .cache/bench/ itself.
 bench: venv chromium
 	$(PY) bench/run.py $(BENCH_ARGS)
 
