@@ -13,6 +13,7 @@ import gzip
 import io
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -90,6 +91,19 @@ def start(httpd: Server) -> None:
     """Serve requests from a daemon thread (until the static_server block ends)."""
     httpd._bench_thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
     httpd._bench_thread.start()
+
+
+def stop_group(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """Stop a process started with start_new_session=True and everything it started (its process
+    group: a server's notebook kernels, make's children): SIGTERM, then SIGKILL after ``timeout``."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def free_port() -> int:

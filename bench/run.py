@@ -100,7 +100,6 @@ import datetime
 import os
 import queue
 import re
-import signal
 import statistics
 import subprocess
 import tempfile
@@ -131,6 +130,7 @@ from common import (
     mkdocs_env,
     start,
     static_server,
+    stop_group,
     temporary_copy,
 )
 from playwright.sync_api import sync_playwright
@@ -323,14 +323,7 @@ def mkdocs_serve(root: Path) -> Iterator[ServeLog]:
     try:
         yield ServeLog(proc)
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)
 
 
 def bench_serve(table: Table, runs: int) -> None:
