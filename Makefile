@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 # $(...), backticks, line breaks, a leading dash): make takes its raw value ($(value ...): no $ in it
 # is expanded), exports it, and a recipe reads it only from the environment, as "$$NAME" in double
 # quotes, so that neither make nor the shell reads it as code. Never write $(NAME) in a recipe.
-GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS
+GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS
 $(foreach v,$(GIVEN),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 # VENV also names the file make checks (its stamp), so it is one word of plain path characters.
 _PATH_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
@@ -99,8 +99,10 @@ offline: venv
 
 # Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
 # publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
+# ZENSICAL_ARGS="--mkdocs-site site" compares with an MkDocs build already made instead (split into
+# words at spaces, as BENCH_ARGS is).
 zensical: venv
-	$(PY) -m publish.zensical_report --site-dir site-zensical
+	set -f; $(PY) -m publish.zensical_report --site-dir site-zensical $$ZENSICAL_ARGS
 
 lint: venv
 	$(BIN)/ruff check .
@@ -120,7 +122,8 @@ vendor:
 
 # Medians of several runs on this machine, each against its budget (bench/run.py: BENCH_ARGS="--quick"
 # for one run of each, "--markdown PATH" to write the table for a note). BENCH_ARGS is split into
-# words at spaces, and nothing else: no quote, $ or * in it means anything to the shell.
+# words at spaces, and nothing else: no quote, $ or * in it means anything to the shell. Its Lighthouse
+# figure needs node and npm (not part of the set-up) and installs Lighthouse into .cache/bench/ itself.
 bench: venv chromium
 	set -f; $(PY) bench/run.py $$BENCH_ARGS
 
