@@ -161,7 +161,7 @@ def own_folder(site: Path) -> None:
 
 
 def build_zensical(site: Path) -> Build:
-    if problem := unsafe(site / MARK):  # outside the repository, or a symbolic link on the way
+    if problem := unsafe(site / MARK, ROOT):  # outside the repository, or a symbolic link on the way
         sys.exit(f"--site-dir {site}: Zensical builds only into a folder of the repository ({ROOT}): {problem}")
     own_folder(site)
     zensical = shutil.which("zensical", path=str(Path(sys.executable).parent)) or shutil.which("zensical")
@@ -175,7 +175,7 @@ def build_zensical(site: Path) -> Build:
     # The folder is marked as this script's before the build too: a build that fails half-way
     # leaves files, and the next run must still know them for its own.
     site.mkdir(parents=True, exist_ok=True)
-    mark = lambda: atomic_write(site / MARK, "written by publish/zensical_report.py (zensical build)\n")  # noqa: E731
+    mark = lambda: atomic_write(site / MARK, "written by publish/zensical_report.py (zensical build)\n", root=ROOT)  # noqa: E731
     mark()
     try:
         with tempfile.NamedTemporaryFile("w", dir=ROOT, prefix=".zensical-", suffix=".yml", encoding="utf-8") as config:
