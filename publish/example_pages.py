@@ -204,7 +204,8 @@ _PROJECTIONS = {
     "softmax(X·Xᵀ)·X, as in [Self-attention with real numbers](../real-numbers.md).",
     "identity": "Identity projections: W_Q = W_K = W_V = I, so the queries, keys and values equal the "
     "embeddings (see [Queries, keys and values](../queries-keys-values.md)).",
-    "random": "Projections that are seeded random stand-ins for the weights training would learn: W_Q, W_K "
+    "random": "Projections that are seeded random stand-ins for the weights [training](../glossary.md#training) "
+    "would learn: W_Q, W_K "
     "and W_V are drawn, in this order, "
     "from NumPy's generator with the seed and the standard deviation of the spec file (the script below "
     "shows the call; see [Learned weights](../learned-weights.md)).",
@@ -447,7 +448,8 @@ def index(every: list[examples.Example]) -> str:
             "for it in code type. *none*: the embeddings themselves, Q = K = V = X, so softmax(X·Xᵀ)·X, "
             f"as on the first page (`none`); *{P['identity']}*: Q = X·W_Q with identity matrices, which "
             f"changes nothing (`identity`); *{P['random']}*: seeded random stand-ins for the weights "
-            f"training would learn (`random`); *{P['given']}*: W_Q, W_K and W_V written in the spec file (`given`).",
+            f"[training](../glossary.md#training) would learn (`random`); *{P['given']}*: W_Q, W_K and W_V "
+            "written in the spec file (`given`).",
             "- **Scaled**: whether the scores are divided by √d_k before the softmax.",
             "- **Mask**: *causal* when each token may look only at itself and the tokens before it; "
             "*none* when every token sees every token.",
