@@ -3,8 +3,8 @@
 - **One notation.** :func:`notation_problems` reads a page and names every line that uses a
   variant the site retired. The list is data, in ``publish/retired.toml`` (each rule: the variant,
   what to write instead, a regular expression, where on a line it applies, the pages that may use
-  it, and an example line that it must catch); the Notation page shows it
-  (``docs/generated/notation/retired.md``). A rule ``in = "code"`` is checked by
+  it, and an example line that it must catch); CONTRIBUTING.md links it as a table
+  (``docs/generated/contributing/retired.md``). A rule ``in = "code"`` is checked by
   :func:`code_notation_problems` on the code a page shows instead: the snippet files it includes and
   their recorded output (:func:`shown_code`). A rule with ``everywhere = true`` is read, besides the
   pages, in every other text a reader meets (:data:`READER_FILES`: the exercises, the worked
