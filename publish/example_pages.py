@@ -209,7 +209,9 @@ _PROJECTIONS = {
     "softmax(X·Xᵀ)·X, as in [Self-attention with real numbers](../real-numbers.md).",
     "identity": "Identity projections: W_Q = W_K = W_V = I, so the queries, keys and values equal the "
     "embeddings (see [Queries, keys and values](../queries-keys-values.md)).",
-    "random": "Random projections, standing in for learned ones: W_Q, W_K and W_V are drawn, in this order, "
+    "random": "Projections that are seeded random stand-ins for the weights [training](../glossary.md#training) "
+    "would learn: W_Q, W_K "
+    "and W_V are drawn, in this order, "
     "from NumPy's generator with the seed and the standard deviation of the spec file (the script below "
     "shows the call; see [Learned weights](../learned-weights.md)).",
     "given": "Projection matrices given in the spec file: W_Q, W_K and W_V below.",
@@ -450,8 +452,9 @@ def index(every: list[examples.Example]) -> str:
             "- **Projections**: where the queries, keys and values come from, with the spec file's word "
             "for it in code type. *none*: the embeddings themselves, Q = K = V = X, so softmax(X·Xᵀ)·X, "
             f"as on the first page (`none`); *{P['identity']}*: Q = X·W_Q with identity matrices, which "
-            f"changes nothing (`identity`); *{P['random']}*: drawn from a seeded generator, like an untrained model's "
-            f"(`random`); *{P['given']}*: W_Q, W_K and W_V written in the spec file (`given`).",
+            f"changes nothing (`identity`); *{P['random']}*: seeded random stand-ins for the weights "
+            f"[training](../glossary.md#training) would learn (`random`); *{P['given']}*: W_Q, W_K and W_V "
+            "written in the spec file (`given`).",
             "- **Scaled**: whether the scores are divided by √d_k before the softmax.",
             "- **Mask**: *causal* when each token may look only at itself and the tokens before it; "
             "*none* when every token sees every token.",

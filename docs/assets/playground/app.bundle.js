@@ -1304,7 +1304,7 @@ class Playground {
       { id: "pg-projections", "aria-describedby": "pg-projections-help pg-projections-message" },
       h("option", { value: "none", text: "None: softmax(X·Xᵀ)·X" }),
       h("option", { value: "identity", text: "Identity: Q = K = V = X·I" }),
-      h("option", { value: "learned", text: "The learned weights (seeded)" }),
+      h("option", { value: "learned", text: "Learned weights: seeded random stand-ins" }),
       h("option", { value: "custom", text: "Your own matrices" }),
     );
     this.projHelp = h("span", { id: "pg-projections-help", class: "pg-help" });
