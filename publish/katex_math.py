@@ -115,6 +115,12 @@ class _Engine:
             raise RuntimeError("the KaTeX engine is closed (the interpreter is exiting)")
         return self._submit(lambda engine: engine.call(name, *args)).result()
 
+    def eval(self, js: str):
+        """``engine.eval(js)`` in the engine's thread; its result."""
+        if self._closed:
+            raise RuntimeError("the KaTeX engine is closed (the interpreter is exiting)")
+        return self._submit(lambda engine: engine.eval(js)).result()
+
     def close(self) -> None:
         if not self._closed:
             self._closed = True
@@ -125,6 +131,12 @@ class _Engine:
 def _engine() -> _Engine:
     """The engine: made on first use, once per process."""
     return _Engine()
+
+
+def evaluate(js: str):
+    """The value of the JavaScript ``js``, evaluated in the engine (KaTeX loaded): the one V8 isolate
+    of the process, for other checks too, since a second isolate in another thread can crash V8."""
+    return _engine().eval(js)
 
 
 def _delimited(tex: str, display: bool) -> str:

@@ -272,7 +272,7 @@ def test_the_pages_key_table_states_the_checks_limits():
     )
     assert f"at most {LIMITS['descriptionLength']:,} characters" in rows["description"]
     assert f"at most {LIMITS['magnitude']:,.0f} in size" in rows["embeddings"]
-    assert f"a seed from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
+    assert f"a [seed](glossary.md#seed) from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
 
 
 # --- the walk-through of docs/add-an-example.md ----------------------------------------------------

@@ -329,7 +329,7 @@ GOOD = examples.RNN_DIR / "the_cat_sat.toml"
         ("s = [0.5, -0.5, 0.5, -0.5]", "s = [0.5, -0.5, 0.5]", r"'s' must have 4 entries, got 3"),
         ("s = [0.5, -0.5, 0.5, -0.5]", "s = [[0.5, -0.5, 0.5, -0.5]]", r"'s' must be a non-empty list of numbers"),
         ("v = [1.0, -0.5]", "v = [1.0, -0.5, 2.0]", r"'W_s', 'W_h' and 'v' must have the same attention width"),
-        ("v = [1.0, -0.5]", 'v = [1.0, "x"]', r"'v' holds 'x', which is not a number"),
+        ("v = [1.0, -0.5]", 'v = [1.0, "x"]', r"'v' holds 'x' \(number 2\), which is not a number"),
         ("  [-0.2,  0.0,  0.3,  0.5],\n]", "]", r"'W_xh' must have 4 rows, got 3"),
         ("decimals = 4", "decimals = 11", r"'decimals' must be an integer from 0 to 10, got 11"),
         ('title = "', 'title = "', None),
