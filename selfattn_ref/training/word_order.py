@@ -24,6 +24,7 @@ from functools import cache
 
 import torch
 
+from .._validate import check_size, positive_integer, value_text
 from ..torch.positional import sinusoidal_positional_encoding
 
 ANIMALS = ("dog", "cat", "horse", "snake", "wolf", "fox", "bear", "goose")
@@ -102,8 +103,8 @@ class AttentionClassifier(torch.nn.Module):
 
     def __init__(self, d: int = D_MODEL, positional: bool = True):
         super().__init__()
-        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise ValueError(f"d must be a positive integer, got {d!r}")
+        d = positive_integer(d, "d")
+        check_size((d, d), f"with d = {value_text(d)}, each of W_Q, W_K and W_V (d, d)")
         if not isinstance(positional, bool):
             raise ValueError(f"positional must be True or False, got {positional!r}")
         self.positional = positional
@@ -173,8 +174,8 @@ def train(positional: bool, *, seed: int = SEED, d: int = D_MODEL, steps: int = 
     """
     if not isinstance(positional, bool):
         raise ValueError(f"positional must be True or False, got {positional!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -(2**63) <= seed < 2**64:
+        raise ValueError(f"seed must be an integer from -2**63 to 2**64 - 1, got {value_text(seed)}")
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
         raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
     train_ids, train_labels = encode(sentences(held_out=False))
