@@ -179,9 +179,14 @@ def parse_vectors(text: str) -> np.ndarray:
             try:
                 x = float(w)
             except ValueError:
-                raise CLIError(f"--vectors row {i} has {w!r}, which is not a number") from None
-            if not math.isfinite(x):
-                raise CLIError(f"--vectors row {i} has {w!r}; every entry must be a finite number")
+                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number") from None
+            if not math.isfinite(x) and w.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+                raise CLIError(f"--vectors row {i} has {shown(w)}; every entry must be a finite number")
+            if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
+                raise CLIError(
+                    f"--vectors row {i} has {shown(w)}; every number is at most {examples.MAGNITUDE:,.0f} in size, "
+                    "as in a spec file and the playground"
+                )
             numbers.append(x)
         if parsed and len(numbers) != len(parsed[0]):
             raise CLIError(f"--vectors row {i} has {len(numbers)} numbers, row 1 has {len(parsed[0])}")
@@ -272,7 +277,8 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     d_v = steps.V.shape[1]
     grids = [steps.scores, steps.weights, steps.output] + ([steps.scaled] if steps.scaled is not None else [])
     if not all(np.isfinite(g).all() for g in grids):
-        raise CLIError("the vectors are too large: the scores overflow (keep the entries below about 1e150)")
+        limit = f"{examples.MAGNITUDE:,.0f}"
+        raise CLIError(f"the vectors are too large: the scores overflow (keep every entry at most {limit} in size)")
 
     if example.projections == "none":
         q, k, v = "X", "X", "X"
@@ -331,14 +337,12 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def _decimals(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {text!r}"
-        ) from None
+    problem = f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {shown(text, 20)}"
+    if not text.strip().isdecimal() or len(text.strip()) > 3:  # not "1e1", "-1", "²" nor 5,000 digits
+        raise argparse.ArgumentTypeError(problem)
+    value = int(text)
     if not 0 <= value <= examples.MAX_DECIMALS:
-        raise argparse.ArgumentTypeError(f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {value}")
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
@@ -385,7 +389,8 @@ def add_explain(subparsers) -> None:
         "--vectors",
         metavar="ROWS",
         help='one vector per token: rows separated by ";", numbers by spaces, '
-        f'at most {examples.MAX_WIDTH} a row, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
+        f"at most {examples.MAX_WIDTH} a row, each at most {examples.MAGNITUDE:,.0f} in size, "
+        'e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
     )
     p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d_k) (only with --tokens)")
     p.add_argument(
