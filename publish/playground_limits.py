@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from selfattn_ref.examples.digits import DIGITS
 from selfattn_ref.examples.rules import LIMITS, TOKEN_FORBIDDEN
 
 from .registry import generated
@@ -19,8 +20,10 @@ RELPATH = "playground/limits.js"
 
 @generated(RELPATH)
 def limits_module() -> str:
-    """An ES module exporting the limits (``SPEC_LIMITS``) and the characters a token may not hold."""
+    """An ES module exporting the limits (``SPEC_LIMITS``), the characters a token may not hold and
+    the most digits a printed number has (``DIGITS``, for format.js)."""
     return (
         f"export const SPEC_LIMITS = Object.freeze({json.dumps(LIMITS, indent=2)});\n"
         f"export const TOKEN_FORBIDDEN = {json.dumps(TOKEN_FORBIDDEN)};\n"
+        f"export const DIGITS = {DIGITS};  // the most digits a printed number has (selfattn_ref.examples.digits)\n"
     )

@@ -30,6 +30,7 @@ import numpy as np
 
 from . import examples
 from .examples import Example
+from .examples.digits import FEWER, number_text, shortens
 from .examples.rules import token_problem
 
 PROG = "python -m selfattn_ref"
@@ -109,15 +110,11 @@ def _print(text: str, stream) -> None:
 
 
 def format_number(x: float, decimals: int) -> str:
-    """``x`` rounded to ``decimals`` places; never "-0.000" (negative zero prints as 0)."""
+    """``x`` rounded to ``decimals`` places as the pages print it (:func:`.examples.digits.number_text`:
+    at most 15 digits, exponent notation beyond, never "-0.000"); NaN is a ValueError."""
     if math.isnan(x):
         raise ValueError("refusing to print NaN")
-    if math.isinf(x):
-        return "-inf" if x < 0 else "inf"
-    text = f"{x:.{decimals}e}" if abs(x) >= 1e15 else f"{x:.{decimals}f}"  # no 150-digit columns
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]
-    return text
+    return number_text(x, decimals)
 
 
 def format_short(x: float, decimals: int) -> str:
@@ -252,6 +249,11 @@ def _example_from_args(args: argparse.Namespace) -> Example:
     )
 
 
+def _weights(example: Example) -> list:
+    """The projection matrices the command line prints: W_Q, W_K, W_V when they are not the identity."""
+    return [example.W_Q, example.W_K, example.W_V] if example.projections in ("random", "given") else []
+
+
 def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
 
@@ -297,7 +299,8 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         + (f"  [{display(example.slug, encoding)}]" if example.path is not None else ""),
         f"output = {formula}",
         "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
-        + f"; rounded to {dec} decimals",
+        + f"; rounded to {dec} decimals"
+        + (f", {FEWER}" if shortens([example.E, *grids, steps.Q, steps.K, steps.V, *_weights(example)], dec) else ""),
     ]
     number = 0
 
@@ -308,7 +311,7 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
 
     # As the site's Notation page writes them: features x1, x2, ... of width d, outputs Y.
     section(f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d))
-    if example.projections in ("random", "given"):
+    if _weights(example):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
             section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]))
     if example.projections != "none":

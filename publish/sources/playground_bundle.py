@@ -2,19 +2,26 @@
 
 The bundle, docs/assets/playground/app.bundle.js, is written by :mod:`publish.playground_bundle`;
 this module only registers it, so that `make update` writes it and the tests that hold generated
-files up to date check it. It inlines the presets as this run of `make update` generates them, not
-as the file on disk was before.
+files up to date check it. It inlines the presets and the limits (``limits.js``, which state.js and
+format.js import) as this run of `make update` generates them, not as the files on disk were before.
 """
 
 from __future__ import annotations
 
 from .. import GENERATED
 from ..playground_bundle import ENTRY, bundle_path, playground_bundle
+from ..playground_limits import RELPATH as LIMITS_RELPATH
+from ..playground_limits import limits_module
 from ..registry import generated_file, name_of, with_banner
 from .playground import RELPATH, _presets_json
 
 
 @generated_file(bundle_path(ENTRY), writer=playground_bundle)
 def _playground_bundle() -> str:
-    presets = GENERATED / RELPATH
-    return playground_bundle({presets: with_banner(_presets_json(), presets, name_of(_presets_json))})
+    presets, limits = GENERATED / RELPATH, GENERATED / LIMITS_RELPATH
+    return playground_bundle(
+        {
+            presets: with_banner(_presets_json(), presets, name_of(_presets_json)),
+            limits: with_banner(limits_module(), limits, name_of(limits_module)),
+        }
+    )

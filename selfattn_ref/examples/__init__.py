@@ -322,7 +322,7 @@ def printable_problem(example: Example) -> str | None:
         if M is None:
             continue
         worst = float(np.max(np.abs(np.where(np.isnan(M), np.inf, M)))) if np.size(M) else 0.0
-        if not worst < MAX_PRINTED:
+        if not worst < MAX_PRINTED - 0.5:  # under 1e15 once rounded: at most 15 digits before the point
             size = "not finite" if not np.isfinite(worst) else f"{worst:.3g}"
             return (
                 f"the page would print {what} as {size}; every number a page prints is finite and under "

@@ -52,6 +52,10 @@ NO_ARRAYS = {
     "selfattn_ref.examples.rules.title_problem": "a title (text) in, what is wrong (text) or None out",
     "selfattn_ref.examples.rules.description_parts": "a description (text) in, its paragraphs as Parts out",
     "selfattn_ref.examples.rules.description_problem": "a description in, a DescriptionError or None out",
+    "selfattn_ref.examples.digits.decimals_shown": "a number and the decimals asked for in, the decimals shown out",
+    "selfattn_ref.examples.digits.number_text": "a number in, its text out",
+    "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
+    "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the

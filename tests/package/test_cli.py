@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from selfattn_ref import examples
 from selfattn_ref.cli import format_number, main
+from selfattn_ref.examples.digits import DIGITS, FEWER
 from selfattn_ref.examples.rules import LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -373,6 +374,46 @@ def test_every_number_typed_is_held_to_the_limit_of_a_spec(x, row, col, spelling
             f"error: --vectors row {row + 1} has {word!r}; every number is at most 1,000,000 in size, as in a spec "
             "file and the playground\n"
         )
+
+
+def test_the_issues_long_number_prints_no_noise_digit(capsys):
+    # 999999.123456789 is stored as 999999.12345678894780...: at 10 decimals it printed 999999.1234567889
+    argv = ["explain", "--tokens", "a", "b", "--vectors", "999999.123456789 0; 0 1", "--decimals", "10"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    assert out.splitlines()[2].endswith(
+        "; rounded to 10 decimals, fewer where a number would have more than 15 digits (a float64 holds no more)"
+    )
+    assert grid(out, "Tokens")["a"] == ["999999.123456789", "0.0000000000"]
+    assert grid(out, "Scores")["a"] == ["999998246914.346", "0.0000000000"]
+    assert "1234567889" not in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 3).flatmap(
+        lambda n: st.lists(
+            st.lists(st.floats(-LIMITS["magnitude"], LIMITS["magnitude"]), min_size=2, max_size=2),
+            min_size=n,
+            max_size=n,
+        )
+    ),
+    decimals=st.integers(0, LIMITS["decimals"]),
+    scale=st.booleans(),
+)
+def test_no_printed_number_has_more_than_15_digits(rows, decimals, scale):
+    """Any vectors the command line takes, at any rounding: every number it prints has at most 15
+    digits (the rule of selfattn_ref.examples.digits), and the header says where it printed fewer."""
+    vectors = "; ".join(" ".join(repr(x) for x in r) for r in rows)
+    argv = ["explain", "--tokens", *(f"t{i}" for i in range(len(rows))), "--vectors", vectors]
+    argv += ["--decimals", str(decimals), *(["--scale"] if scale else [])]
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+        code = main(argv)
+    assert (code, err.getvalue()) == (0, "")  # numbers of at most 1e6 never overflow
+    cells = [w for rows_ in sections(out.getvalue()).values() for r in rows_[1:] for w in r[1:]]
+    assert all(len(re.sub(r"\D", "", w)) <= DIGITS for w in cells), [w for w in cells if len(re.sub(r"\D", "", w)) > 15]
+    shortened = any(not re.fullmatch(r"-?\d+" + (rf"\.\d{{{decimals}}}" if decimals else ""), w) for w in cells)
+    assert out.getvalue().splitlines()[2].endswith(f", {FEWER}") == shortened
 
 
 def test_a_bad_name_never_reaches_the_filesystem(capsys, monkeypatch):

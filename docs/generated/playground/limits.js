@@ -10,3 +10,4 @@ export const SPEC_LIMITS = Object.freeze({
   "seed": 4294967295
 });
 export const TOKEN_FORBIDDEN = "|`<>*[]\\";
+export const DIGITS = 15;  // the most digits a printed number has (selfattn_ref.examples.digits)
