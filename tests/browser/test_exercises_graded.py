@@ -109,11 +109,15 @@ def test_the_grader_says_what_is_off(page: Page, site):
         (vector, "1, 1, 1, 0", "wrong", "Not quite: entry 2 is off (counting from 1)."),
         (vector, "0, 0, 0, 0", "wrong", "Not quite: entries 1, 3 are off (counting from 1)."),
         (row, "0.1, 0.7, 0.3", "wrong", "Your row adds up to 1.100, but the weights of a row always add up to 1."),
+        # a sum prints with at most 15 digits, as every number on the site (selfattn_ref.examples.digits)
+        (row, "123456789012345.678, 0, 0", "wrong", "Your row adds up to 123456789012346, but the weights"),
+        (row, "9" * 30 + ", 0, 0", "wrong", "Your row adds up to 1.00000000000000e+30, but the weights"),
         (row, "0.090, 0.664, 0.246", "wrong", "Not quite: the numbers for of, river are off."),
         (row, "0.090, 0.665, 0.246", "wrong", "Not quite: the number for river is off."),
         (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
         (share, "0.665", "input", "Right share, but give it as a percentage: multiply it by 100."),
         (share, "24.5%", "wrong", "That is river."),
+        (share, "1" + "0" * 25, "wrong", "Not quite."),  # 100 times it is 1e+27 as String writes it: no error
         (scaled, "4", "wrong", "Divide by the square root of d_k."),
         (scaled, "2%", "input", "Give it as a decimal, not as a percentage"),
         (scaled, "-0.0000", "wrong", "Not quite."),

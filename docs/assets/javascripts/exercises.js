@@ -56,6 +56,14 @@
     return (n.negative ? -1 : 1) * Number(n.whole + "." + (n.fraction || "0"));
   }
 
+  // A sum of the reader's numbers at `decimals` places, with at most 15 digits in all, as every
+  // number on the site prints (selfattn_ref/examples/digits.py): a float64 holds no more.
+  function shownSum(x, decimals) {
+    const whole = BigInt(Math.trunc(Math.abs(x))).toString().length;
+    if (whole > 15) return x.toPrecision(15);
+    return x.toFixed(Math.max(0, Math.min(decimals, 15 - whole)));
+  }
+
   // --- grading ---------------------------------------------------------------------------------
 
   function splitAnswer(text, count) {
@@ -98,15 +106,17 @@
       if (mine.every((s, i) => s === normalizeShown(mistake.answer[i]))) return message("wrong", mistake.message);
     }
     if (spec.percent && count === 1) {
-      const asPercent = toFixedDigits(parseNumber(String(value(parsed[0]) * 100)), spec.decimals);
+      const hundredfold = parseNumber(String(value(parsed[0]) * 100)); // an error for 1e+27, which String writes so
       // The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
-      if (asPercent === expected[0]) return message("input", "Right share, but give it as a percentage: multiply it by 100.");
+      if (!hundredfold.error && toFixedDigits(hundredfold, spec.decimals) === expected[0]) {
+        return message("input", "Right share, but give it as a percentage: multiply it by 100.");
+      }
     }
     if (spec.rowSumsToOne) {
       const total = parsed.reduce((sum, p) => sum + value(p), 0);
       const slack = count * 0.5 * 10 ** -spec.decimals + 1e-9;
       if (Math.abs(total - 1) > slack) {
-        return message("wrong", `Your row adds up to ${total.toFixed(spec.decimals)}, but the weights of a row always add up to 1.`);
+        return message("wrong", `Your row adds up to ${shownSum(total, spec.decimals)}, but the weights of a row always add up to 1.`);
       }
     }
     if (count > 1) {
