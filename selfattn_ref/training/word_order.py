@@ -24,7 +24,7 @@ from functools import cache
 
 import torch
 
-from .._validate import check_size, positive_integer, value_text
+from .._validate import check_size, dtype_name, positive_integer, value_text
 from ..torch.positional import sinusoidal_positional_encoding
 
 ANIMALS = ("dog", "cat", "horse", "snake", "wolf", "fox", "bear", "goose")
@@ -118,7 +118,11 @@ class AttentionClassifier(torch.nn.Module):
     def attention(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(output (B, n, d), weights (B, n, n)) of the attention layer for token ids (B, n)."""
         if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or ids.dtype != torch.int64:
-            got = f"shape {tuple(ids.shape)}, dtype {ids.dtype}" if isinstance(ids, torch.Tensor) else repr(ids)
+            got = (
+                f"shape {tuple(ids.shape)}, dtype {dtype_name(ids.dtype)}"
+                if isinstance(ids, torch.Tensor)
+                else repr(ids)
+            )
             raise ValueError(f"ids must be an int64 tensor of shape (batch, n), got {got}")
         if ids.shape[1] != SENTENCE_LENGTH:
             raise ValueError(f"ids must hold sentences of {SENTENCE_LENGTH} words, got shape {tuple(ids.shape)}")

@@ -498,10 +498,21 @@ tiny_or_huge = st.one_of(
 )
 
 
+tiny_or_huge32 = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from([3.4028234663852886e38, -3.4028234663852886e38, 1e-45, 1e19, -1e19]),
+)
+
+
 def matrices():
-    """(1..4, 1..4) float64 arrays of any finite numbers, the extremes often."""
-    return st.tuples(st.integers(1, 4), st.integers(1, 4)).flatmap(
-        lambda s: hnp.arrays(np.float64, s, elements=tiny_or_huge)
+    """(1..4, 1..4) arrays of any finite numbers, float64 or float32 (which stays float32), the
+    extremes often."""
+    return st.tuples(st.integers(1, 4), st.integers(1, 4), st.booleans()).flatmap(
+        lambda s: (
+            hnp.arrays(np.float32, s[:2], elements=tiny_or_huge32)
+            if s[2]
+            else hnp.arrays(np.float64, s[:2], elements=tiny_or_huge)
+        )
     )
 
 

@@ -217,6 +217,8 @@ def test_bad_arguments_are_named():
     model = wo.AttentionClassifier()
     with pytest.raises(ValueError, match=r"ids must be an int64 tensor of shape \(batch, n\), got shape \(3,\)"):
         model(torch.tensor([0, 16, 8]))
+    with pytest.raises(ValueError, match=r"got shape \(1, 3\), dtype float32$"):  # as NumPy names it, not torch.float32
+        model(torch.zeros(1, 3))
     with pytest.raises(ValueError, match=r"sentences of 3 words, got shape \(1, 2\)"):
         model(torch.tensor([[0, 16]]))
     ids, labels = wo.encode(HELD_OUT)
