@@ -19,7 +19,8 @@ line (``python -m selfattn_ref explain``) and the playground (the publishing too
   ``javascript:``, ...), and control characters other than line breaks and tabs.
 - Numbers: every number of the spec is at most ``LIMITS["magnitude"]`` in size, and every
   number the example's page prints is finite and under :data:`MAX_PRINTED` (checked by the
-  loader on the computed steps), so that it prints in full at the spec's decimals.
+  loader on the computed steps), so that it prints in full, at the spec's decimals or, where
+  that would make more than 15 digits, fewer (:mod:`selfattn_ref.examples.digits`).
 """
 
 from __future__ import annotations
