@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from selfattn_ref import examples
+from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
 
 from . import DOCS, ROOT, SNIPPETS
 from .escape import md_description, md_text, py_string
@@ -33,6 +34,7 @@ from .fmt import num
 from .notebooks import _code, _markdown, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
+from .tables import printed
 
 FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
 PAGES_DIR = DOCS / FOLDER
@@ -85,13 +87,30 @@ SCRIPT_START, SCRIPT_END = f"# --8<-- [start:{SCRIPT_SECTION}]", f"# --8<-- [end
 
 
 # Printing is the same code in both scripts, so that both print exactly the same text.
-def _printing(decimals: int) -> list[str]:
+def _printing(decimals: int, fewer: bool) -> list[str]:
+    """The scripts' printing helpers. With ``fewer`` (a number the script prints is long) fmt
+    follows the pages' rule (:mod:`selfattn_ref.examples.digits`) in two more lines."""
+    if fewer:
+        fmt = [
+            f'    """x at {decimals} decimals, fewer where that would be more than {DIGITS} digits (a float64',
+            '    holds no more); "-inf" for a masked score, never "-0"."""',
+            '    if x == float("-inf"):',
+            '        return "-inf"',
+            f"    places = max(0, min({decimals}, {DIGITS} - len(str(int(abs(x))))))",
+            f'    if places and len(f"{{abs(x):.{{places}}f}}") > {DIGITS + 1}:  # rounding added a digit',
+            "        places -= 1",
+            '    text = f"{x:.{places}f}"',
+        ]
+    else:
+        fmt = [
+            f'    """x at {decimals} decimals ("-inf" for a masked score), never "-0"."""',
+            f'    text = f"{{x:.{decimals}f}}"',
+        ]
     return [
         "",
         "",
         "def fmt(x):",
-        f'    """x at {decimals} decimals ("-inf" for a masked score), never "-0"."""',
-        f'    text = f"{{x:.{decimals}f}}"',
+        *fmt,
         '    return text[1:] if text.startswith("-") and float(text) == 0 else text',
         "",
         "",
@@ -177,7 +196,7 @@ def script(ex: examples.Example, library: str) -> str:
         lines.append(f"weights = torch.softmax({logits}, dim=1)  # each row sums to 1")
     lines.append(f"output = weights @ V  # ({n}, {st.V.shape[1]}): row i mixes the values with row i's weights")
     lines.append(MATH_END)
-    lines += _printing(ex.decimals)
+    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals))
     qk_cols = f'[f"c{{j + 1}}" for j in range({d_k})]'
     out_cols = (
         f'[f"x{{j + 1}}" for j in range({st.output.shape[1]})]'
@@ -301,7 +320,8 @@ def page(ex: examples.Example) -> str:
             if ex.causal
             else "No mask: every token attends to every token."
         ),
-        f"- Numbers are rounded to {ex.decimals} decimals.",
+        f"- Numbers are rounded to {ex.decimals} decimals"
+        + (f", {FEWER}." if shortens(printed(ex, st), ex.decimals) else "."),
         "",
     ]
     # The steps by their names, as every page names them (docs/notation.md, "The steps, by name").

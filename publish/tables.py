@@ -71,6 +71,17 @@ def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
 
 
+def printed(ex: examples.Example, st: examples.Steps) -> list[np.ndarray]:
+    """Every array whose numbers the example's generated files print: its tables, worked lines and
+    scripts (to say, with :data:`selfattn_ref.examples.digits.FEWER`, where a long number prints
+    with fewer decimals)."""
+    logits = st.scaled if st.scaled is not None else st.scores
+    terms, totals = softmax_terms(logits, st.mask)
+    weights = [ex.W_Q, ex.W_K, ex.W_V] if ex.projections in ("random", "given") else []
+    steps = [st.Q, st.K, st.V, st.scores, *([] if st.scaled is None else [st.scaled]), st.weights, st.output]
+    return [ex.E, *weights, *steps, terms, totals]
+
+
 def example_files(ex: examples.Example) -> dict[str, str]:
     """The generated files of one example, by file name."""
     st = examples.run(ex)

@@ -405,8 +405,9 @@ def load_text(text: str, path: Path) -> Example:
 
 
 def printable_problem(example: Example) -> str | None:
-    """Why a number the example's page prints would not be finite or would not print in full at
-    its decimals (at most :data:`.rules.MAX_PRINTED` in size), or None. The pages print the
+    """Why a number the example's page prints would not be finite or would not print in full,
+    without exponent notation (under :data:`.rules.MAX_PRINTED` in size once rounded), or None;
+    :mod:`.digits` says how many of its decimals print. The pages print the
     projections, the scores (scaled too), every dot product (the scores' terms), e to the power of
     each score with the row's total, the weights and the outputs."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -431,11 +432,11 @@ def printable_problem(example: Example) -> str | None:
         if M is None:
             continue
         worst = float(np.max(np.abs(np.where(np.isnan(M), np.inf, M)))) if np.size(M) else 0.0
-        if not worst < MAX_PRINTED:
+        if not worst < MAX_PRINTED - 0.5:  # under 1e15 once rounded: at most 15 digits before the point
             size = "not finite" if not np.isfinite(worst) else f"{worst:.3g}"
             return (
                 f"the page would print {what} as {size}; every number a page prints is finite and under "
-                f"{MAX_PRINTED:.0e} in size, so that it prints in full at {example.decimals} decimals: use "
+                f"{MAX_PRINTED:.0e} in size, so that it prints in full, without exponent notation: use "
                 "smaller numbers"
             )
     return None

@@ -41,7 +41,8 @@ text, a line or an emphasised part, or after a space).
   tables, which the publishing tools generate from the spec's numbers.
 - Numbers: every number of the spec is at most ``LIMITS["magnitude"]`` in size, and every
   number the example's page prints is finite and under :data:`MAX_PRINTED` (checked by the
-  loader on the computed steps), so that it prints in full at the spec's decimals.
+  loader on the computed steps), so that it prints in full, at the spec's decimals or, where
+  that would make more than 15 digits, fewer (:mod:`selfattn_ref.examples.digits`).
 """
 
 from __future__ import annotations

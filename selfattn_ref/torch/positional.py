@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .masks import _check_length
+from .._validate import check_size, positive_integer, value_text
 
 
 def sinusoidal_positional_encoding(n, d) -> torch.Tensor:
@@ -13,8 +13,9 @@ def sinusoidal_positional_encoding(n, d) -> torch.Tensor:
     Add it to the embeddings (n, d) so that the same word at two positions gets two
     different vectors. Works for odd d too (the last column is a sine). Float64.
     """
-    n = _check_length(n, "n")
-    d = _check_length(d, "d")
+    n = positive_integer(n, "n")
+    d = positive_integer(d, "d")
+    check_size((n, d), f"with n = {value_text(n)} and d = {value_text(d)}, the encoding (n, d)")
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
     i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, ceil(d/2)): the even column indices 2i
     angle = pos / torch.pow(10000.0, i2 / d)  # (n, ceil(d/2))

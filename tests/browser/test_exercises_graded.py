@@ -146,6 +146,7 @@ def test_the_grader_says_what_is_off(page: Page, site):
         (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
         (share, "0.665", "input", "Right share, but give it as a percentage: multiply it by 100."),
         (share, "24.5%", "wrong", "That is river."),
+        (share, "1" + "0" * 25, "wrong", "Not quite."),  # 100 times it is 1e+27 as String writes it: no error
         (scaled, "4", "wrong", "Divide by the square root of d_k."),
         (scaled, "4.0", "wrong", "Divide by the square root of d_k."),
         (scaled, "2.0001", "close", "Right, up to rounding"),

@@ -295,15 +295,21 @@ FORMAT_JS = """async ([url, pairs, vectors]) => {
 
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
     """format.js against publish.fmt: Python's rounding (ties to even, from the exact
-    binary value), no "-0.000", integers as integers."""
+    binary value), no "-0.000", integers as integers, at most 15 digits in a number."""
     page, watch = pg
     page.goto(site.base_url)
     rng = np.random.default_rng(7)
     values = [0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.0625, 2.675, 1.0005, 0.0005, -0.0005, -0.0004, 1e-12,
               -1e-12, 0.0, -0.0, 0.1, 0.665, 0.245, 123456.5, 9.9995, -9.9995, 1e15 + 0.5, 2.0**53 + 2, 1e21,
               1e22, -1e22, 4.5e27, 1e6, -1e6, 0.09003057317038046]  # fmt: skip
+    # at most 15 digits (selfattn_ref.examples.digits): long numbers get fewer decimals, and more than
+    # 15 digits before the point go to exponent notation, ties to even there too
+    values += [999999.123456789, 99999.99999999999, 99999.5, 999999999999999.5, 999999999999999.4, 1e15,
+               1000000000000005.0, 1000000000000015.0, 12345678901234565.0, 4503599627370497.5, 1.7976931348623157e308,
+               -1234567890123.4567, 1.6e13]  # fmt: skip
     values += [k / 2**j for j in range(1, 12) for k in range(-9, 10, 2)]  # exact ties at many places
     values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(-6, 7, 150))
+    values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(7, 30, 150))  # the playground's scores reach 4e27
     pairs = [[float(x), d] for x in values for d in (0, 1, 2, 3, 4, 6, 10)]
     vectors = [[rng.normal(0, 1, 4).round(k).tolist(), 3] for k in (0, 2, 5)] + [[[1.0, 0.0, -0.0, 2.0], 3]]
     out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors])

@@ -229,6 +229,9 @@ COMPARE_CASES = [
     ("compare-n-zero", lambda m: m.compare(0, 4), r"^n must be a positive integer, got 0$"),
     ("compare-d-float", lambda m: m.compare(3, 4.0), r"^d must be a positive integer, got 4\.0$"),
     ("compare-d_in-bool", lambda m: m.compare(3, 4, True), r"^d_in must be a positive integer, got True$"),
+    # a count beyond float64's range made the ratios raise OverflowError
+    ("compare-n-huge", lambda m: m.compare(10**400, 4), r"^n must be at most 10\*\*15, got a larger integer$"),
+    ("compare-d-long", lambda m: m.compare(3, 10**16), r"^d must be at most 10\*\*15, got a larger integer$"),
     ("steps-not-an-example", lambda m: m.rnn_steps("the_cat_sat"), r"^ex must be an RNNExample .*, got str$"),
     (
         "without-first-one-token",

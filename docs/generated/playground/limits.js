@@ -10,6 +10,7 @@ export const SPEC_LIMITS = Object.freeze({
   "seed": 4294967295
 });
 export const TOKEN_FORBIDDEN = "|`<>*[]\\";
+export const DIGITS = 15;  // the most digits a printed number has (selfattn_ref.examples.digits)
 // Code point ranges from Python's Unicode 14.0.0 (selfattn_ref.examples.rules; the
 // format: publish/playground_limits.py, encode_ranges):
 // what a token may not hold anywhere (control, format, private-use, unassigned and blank
