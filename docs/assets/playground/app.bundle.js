@@ -631,7 +631,8 @@ const SPEC_LIMITS = Object.freeze({
   "descriptionLength": 2000,
   "decimals": 10,
   "magnitude": 1000000.0,
-  "seed": 4294967295
+  "seed": 4294967295,
+  "heads": 4
 });
 const TOKEN_FORBIDDEN = "|`<>*[]\\";
 return Object.freeze({ __proto__: null, SPEC_LIMITS, TOKEN_FORBIDDEN });
