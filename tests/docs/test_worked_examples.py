@@ -165,6 +165,12 @@ def examples_dir(tmp_path, monkeypatch):
     return folder
 
 
+def test_new_example_from_the_two_heads_keeps_its_heads(examples_dir):
+    path, text, ex = scaffold.prepare("two_more", title="Two more heads", base="the_cat_sat_two_heads")
+    assert ex.heads == 2 and "\nheads = 2  # heads of multi-head attention" in text
+    assert len(examples.run(ex).heads) == 2
+
+
 def test_new_example_writes_a_valid_spec_from_another(examples_dir):
     path = scaffold.new_example("river_bank", title="The river bank", base="learned")
     assert path == examples_dir / "river_bank.toml"

@@ -380,7 +380,12 @@ class Playground {
       h(
         "div",
         { class: "pg-field pg-checks" },
-        h("label", { class: "pg-check" }, this.scaleBox, " Divide the scores by √d_k", (this.scaleHeads = h("span", {}))),
+        h(
+          "label",
+          { class: "pg-check" },
+          this.scaleBox,
+          h("span", {}, "Divide the scores by √d_k", (this.scaleHeads = h("span", {}))),
+        ),
         h("label", { class: "pg-check" }, this.causalBox, " Causal mask: each word sees only itself and the words before it"),
       ),
       field(h("label", { for: "pg-decimals", text: "Decimals shown" }), this.decimalsSelect),
