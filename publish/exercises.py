@@ -153,12 +153,28 @@ def _example_context(ex_spec: dict, where: str) -> ExampleContext:
     if ex_spec.get("positions", False):
         PE = sinusoidal_positional_encoding(*E.shape)
         E = E + PE
+    undone = ex.heads > 1 and ex_spec.get("heads") == 1 and "head" not in ex_spec
+    if undone:
+        changes["heads"] = 1  # (a known mistake) one head over all the columns, as _other_answers asks
     ex = replace(ex, E=E, **changes)
     st = examples.run(ex)
     Q, K, V, scaled = st.Q, st.K, st.V, st.scaled
     weights, output, scores = st.weights, st.output, st.scores
     d_k = Q.shape[1]
-    if "heads" in ex_spec or "head" in ex_spec:
+    if ex.heads > 1:  # the example has heads of its own: the question names one, and reads its steps
+        head = ex_spec.get("head")
+        if ex_spec.get("heads") != ex.heads or not (
+            isinstance(head, int) and not isinstance(head, bool) and 1 <= head <= ex.heads
+        ):
+            raise ExerciseSpecError(
+                f"{where}: example {slug!r} has {ex.heads} heads: say heads = {ex.heads} and which head "
+                f"the question is about, head = 1 to {ex.heads}"
+            )
+        one = st.heads[head - 1]
+        Q, K, V, scores, scaled, weights = one.Q, one.K, one.V, one.scores, one.scaled, one.weights
+        output = one.output
+        d_k = Q.shape[1]
+    elif ("heads" in ex_spec or "head" in ex_spec) and not undone:
         heads, head = ex_spec.get("heads"), ex_spec.get("head")
         if not (isinstance(heads, int) and isinstance(head, int) and heads >= 1 and 1 <= head <= heads):
             raise ExerciseSpecError(f"{where}: 'heads' and 'head' go together: 1 <= head <= heads")
@@ -255,6 +271,8 @@ def _other_answers(spec: dict, page: str, where: str) -> list[tuple[Answer, str]
         )
     if "heads" in spec:
         rest = {k: v for k, v in spec.items() if k not in ("heads", "head")}
+        if ex.heads > 1:
+            rest["heads"] = 1  # the example's own heads, undone
         variants.append(
             (
                 rest,

@@ -58,6 +58,8 @@ def template(slug: str, title: str, base: Example) -> str:
         f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
         f"decimals = {base.decimals}  # how many decimals the page prints (0 to {MAX_DECIMALS})",
     ]
+    if base.heads > 1:
+        lines.append(f"heads = {base.heads}  # heads of multi-head attention, each on its share of the columns")
     return "\n".join(lines) + "\n"
 
 

@@ -305,6 +305,12 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         }[example.projections]
     scaling = f"scores divided by sqrt(d_k) = sqrt({d_k}) = {format_short(math.sqrt(d_k), dec)}"
     formula = f"softmax({q} {k}^T{' / sqrt(d_k)' if example.scale else ''}) {v}"
+    if steps.heads:  # as the site's multi-head page writes it
+        h, d_head = len(steps.heads), steps.heads[0].Q.shape[1]
+        scaling = (
+            f"each head's scores divided by sqrt(d_head) = sqrt({d_head}) = {format_short(math.sqrt(d_head), dec)}"
+        )
+        formula = f"Concat(head_1, ..., head_{h}) W_O with W_O = I; head_i = softmax(Q_i K_i^T / sqrt(d_head)) V_i"
     out = [
         display(example.title, encoding)
         + (f"  [{display(example.slug, encoding)}]" if example.path is not None else ""),
@@ -330,6 +336,9 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
         section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v))
     row_col = "row = query token, column = key token"
+    if steps.heads:
+        _explain_heads(section, steps, toks)
+        return "\n".join(out)
     section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks)
     last = steps.scores
     if steps.scaled is not None:
@@ -342,6 +351,23 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     out_cols = _names("x" if example.projections == "none" else "v", d_v)  # the columns of X, or of V
     section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols)
     return "\n".join(out)
+
+
+def _explain_heads(section, steps, toks) -> None:
+    """The steps of each head (its columns of Q, K and V), then the heads side by side."""
+    d_head = steps.heads[0].Q.shape[1]
+    d_v = steps.V.shape[1]
+    for h, head in enumerate(steps.heads, 1):
+        cols = _names("v", d_v)[(h - 1) * d_head : h * d_head]
+        first, last = (h - 1) * d_head + 1, h * d_head
+        section(f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T", head.scores, toks, toks)
+        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks)
+        if head.mask is not None:
+            masked = np.where(head.mask, head.scaled, -np.inf)
+            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks)
+        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks)
+        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols)
+    section("Outputs Y = the heads' outputs side by side, times W_O = I", steps.output, toks, _names("v", d_v))
 
 
 def run_explain(args: argparse.Namespace) -> int:

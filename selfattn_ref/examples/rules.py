@@ -60,6 +60,7 @@ LIMITS = {
     "decimals": 10,
     "magnitude": 1e6,  # every number of a spec (and every number typed in the playground)
     "seed": 2**32 - 1,  # the largest seed
+    "heads": 4,  # heads of multi-head attention (a spec's `heads`, the playground's setting)
 }
 # Characters a token may not hold: Markdown tables and HTML read them as markup.
 TOKEN_FORBIDDEN = "|`<>*[]\\"

@@ -137,11 +137,12 @@ def test_every_available_example_explains(capsys, slug):
     ex = examples.load(slug)
     assert f"rounded to {ex.decimals} decimals" in out
     assert "nan" not in out.lower() and negative_zeros(out) == []
-    weights = grid(out, "Weights")
-    assert weights[""] == list(ex.tokens) or len(set(ex.tokens)) < len(ex.tokens)
     steps = examples.run(ex)
     first = ex.tokens[0]
-    assert weights[first] == [format_number(x, ex.decimals) for x in steps.weights[0]]
+    for k, head in enumerate(steps.heads or [steps], 1):  # each head's weights, with several
+        weights = grid(out, f"Head {k}: weights" if steps.heads else "Weights")
+        assert weights[""] == list(ex.tokens) or len(set(ex.tokens)) < len(ex.tokens)
+        assert weights[first] == [format_number(x, ex.decimals) for x in head.weights[0]]
 
 
 def test_decimals_override_for_a_named_example(capsys):
@@ -526,20 +527,28 @@ def test_every_printed_number_at_every_rounding(capsys, slug, decimals):
     d_k = steps.Q.shape[1]
     header = out.splitlines()[2]
     assert header.endswith(f"; rounded to {decimals} decimals")
+    width, d_ = ("d_head", steps.heads[0].Q.shape[1]) if steps.heads else ("d_k", d_k)
     if ex.scale:
-        rounded = f"{math.sqrt(d_k):.{decimals}f}"
+        rounded = f"{math.sqrt(d_):.{decimals}f}"
         expected = rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
-        assert f"sqrt(d_k) = sqrt({d_k}) = {expected};" in header
-    grids = {
-        f"Tokens and embeddings X ({n} tokens, each of width {d})": ex.E,
-        f"Scores S = {'Q K' if ex.projections != 'none' else 'X X'}^T (row = query token, column = key token)": (
-            steps.scores
-        ),
-        "Weights A = softmax of each row (each row sums to 1)": steps.weights,
-    }
+        assert f"sqrt({width}) = sqrt({d_}) = {expected};" in header
+    grids = {f"Tokens and embeddings X ({n} tokens, each of width {d})": ex.E}
+    if steps.heads:
+        for k, head in enumerate(steps.heads, 1):
+            first, last = (k - 1) * d_ + 1, k * d_
+            grids[f"Head {k}: columns {first} to {last} of Q, K and V; scores Q_{k} K_{k}^T"] = head.scores
+            grids[f"Head {k}: scaled scores S_{k} / sqrt({d_})"] = head.scaled
+            grids[f"Head {k}: weights A_{k} = softmax of each row"] = head.weights
+            grids[f"Head {k}: output A_{k} V_{k}"] = head.output
+    else:
+        scores_title = (
+            f"Scores S = {'Q K' if ex.projections != 'none' else 'X X'}^T (row = query token, column = key token)"
+        )
+        grids[scores_title] = steps.scores
+        grids["Weights A = softmax of each row (each row sums to 1)"] = steps.weights
     if ex.projections != "none":
         grids[f"Queries Q = X W_Q ({n} x {d_k})"] = steps.Q
-    if steps.scaled is not None:
+    if steps.scaled is not None and not steps.heads:
         grids[f"Scaled scores S / sqrt({d_k})"] = steps.scaled
     found = sections(out)
     for title, M in grids.items():

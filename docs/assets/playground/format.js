@@ -115,21 +115,3 @@ export function matrixCells(M, decimals) {
   const integral = isIntegral(M);
   return M.map((row) => row.map((x) => cell(x, decimals, integral)));
 }
-
-/**
- * Step 3 for query i written out, as docs/generated/<slug>/mix_<i>.md has it:
- *
- *       0.665 × [1, 0, 1, 0]   (bank)
- *     + 0.090 × [0, 1, 0, 1]   (of)
- *     + 0.245 × [1, 1, 0, 0]   (river)
- *     = [0.910, 0.335, 0.665, 0.090]
- */
-export function mixLines(tokens, weightsRow, V, outputRow, decimals) {
-  const ws = weightsRow.map((w) => num(w, decimals));
-  const width = Math.max(...ws.map((w) => w.length));
-  const lines = ws.map(
-    (w, j) => `${j === 0 ? "  " : "+ "}${w.padStart(width)} × ${vector(V[j], decimals)}   (${tokens[j]})`,
-  );
-  lines.push(`= ${vector(outputRow, decimals)}`);
-  return lines.join("\n");
-}
