@@ -52,7 +52,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -61,6 +60,7 @@ import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
+from selfattn_ref.examples import _toml
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from . import DOCS
@@ -388,10 +388,7 @@ def _text(value, where: str, key: str) -> str:
 def load_file(path: Path) -> list[Exercise]:
     text = path.read_text(encoding="utf-8")
     page = path.stem
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ExerciseSpecError(f"{path}: not valid TOML: {exc}") from None
+    data = _toml.read(text, path, ExerciseSpecError, "an exercise's numbers are small")
     if set(data) != {"exercise"} or not isinstance(data["exercise"], list) or not data["exercise"]:
         raise ExerciseSpecError(f"{path}: a spec of exercises is a list of [[exercise]] tables, and nothing else")
     if not (DOCS / f"{page}.md").is_file():

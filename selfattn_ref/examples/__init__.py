@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -234,20 +233,7 @@ class _Spec:
     of a value names the file, the key and its line (:meth:`where`). Both kinds of example use it."""
 
     def __init__(self, text: str, path: Path, required: set[str], optional: frozenset[str] | set[str] = frozenset()):
-        try:
-            self.data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            line, hint = _toml.syntax_hint(text, str(exc))
-            raise SpecError(f"{path}, line {line}: not valid TOML ({exc}). {hint}") from None
-        except RecursionError:  # lists in lists, hundreds deep
-            raise SpecError(f"{path}: not valid TOML for a spec: its lists are nested hundreds deep") from None
-        except ValueError:  # an integer past Python's limit on digits (tomllib converts it with int())
-            long = re.search(r"\d{4000,}", text)
-            line = text.count("\n", 0, long.start()) + 1 if long else 1
-            raise SpecError(
-                f"{path}, line {line}: a number of {len(long.group(0)) if long else 'thousands of'} digits; every "
-                f"number of a spec is at most {MAGNITUDE:,.0f} in size"
-            ) from None
+        self.data = _toml.read(text, path, SpecError, f"every number of a spec is at most {MAGNITUDE:,.0f} in size")
         self.text, self.path = text, path
         self.layout = _toml.layout(text)
         unknown = sorted(set(self.data) - required - optional)

@@ -216,7 +216,8 @@ def chain_spans(line: str) -> list[tuple[int, int]]:
 def audited_number(text: str) -> str | None:
     """The first decimal, percentage or worked arithmetic of ``text`` that the numbers audit would
     check if a page printed ``text`` (escaped, as the publishing tools print spec text), or None."""
-    line = text.translate(_AS_AUDITED)
+    # A backslash in "1\.5" prints as itself (escaped), and a reader still reads the number 1.5
+    line = re.sub(r"(\d)\\+(?=\.\d)", r"\1", text).translate(_AS_AUDITED)
     numbers = [m for m in NUMBER.finditer(line) if "." in m.group(2) or m.group(3)]
     chains = chain_spans(line)
     first = min([(m.start(), m.end()) for m in numbers] + chains, default=None)

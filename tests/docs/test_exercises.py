@@ -106,6 +106,10 @@ solution = "It is {{weights[bank, river]}}."
             ),
             "shows as the right answer",
         ),
+        # TOML that does not parse: the line to look at and what is likely wrong, as for example specs
+        (('hints = ["A hint."]', 'hints = ["A hint." "Another."]'), "line 7: not valid TOML ("),
+        (('hints = ["A hint."]', 'hints = ["A hint." "Another."]'), "A comma is probably missing"),
+        (("decimals = 3", "decimals = 3\nhints = [[[[" + "[" * 2000), "its lists are nested hundreds deep"),
     ],
 )
 def test_a_bad_spec_is_refused(tmp_path, monkeypatch, change, message):
