@@ -582,7 +582,7 @@ function explainScaled(r, i, j, h = 0) {
 
 /**
  * The terms of the softmax of row i of a head: e^s for each score s the softmax reads (0 where
- * masked) and their total, as the pages write them; and e^(s − m), m the row's largest, and their
+ * masked) and their total, as the pages write them; and e^(s − max(s)), max(s) the row's largest, and their
  * total, as the code computes them.
  */
 function softmaxTerms(a, i) {
@@ -598,7 +598,7 @@ function softmaxTerms(a, i) {
   return { logits: row, top, exps, total, powers, powersTotal };
 }
 
-/** Step 2, one cell: weight (i, j) = e^(s_j) / Σ e^s over row i (= e^(s_j − m) / Σ e^(s − m)). */
+/** Step 2, one cell: weight (i, j) = e^(s_j) / Σ e^s over row i (= e^(s_j − max(s)) / Σ e^(s − max(s))). */
 function explainWeight(r, i, j, h = 0) {
   const a = r.heads[h];
   return { kind: "weight", h, i, j, ...softmaxTerms(a, i), value: a.weights[i][j] };
@@ -780,7 +780,7 @@ function size(m) {
 
 /**
  * The softmax of one row as lines: e^score for each key and their total, as the pages write them
- * (softmax_<i>.md), then the weight of key j; and in one line the code's way, e^(s − m), which
+ * (softmax_<i>.md), then the weight of key j; and in one line the code's way, e^(s − max(s)), which
  * gives the same weights. pagesForm false: the code's way only (where e^score is too large or too
  * small to write). j null (a step): every key's weight, in the layout of the pages' table.
  */
@@ -803,7 +803,7 @@ function softmaxLines(t, a, labels, j, p, pagesForm) {
   const sum = `${shown.join(" + ")} = ${num(total, p)}`;
   const share = (k) => `${shown[k]} ÷ ${num(total, p)} = ${weights[k]}`;
   if (j === null) {
-    const e = pagesForm ? `e^${word}` : `e^(${word} − m)`;
+    const e = pagesForm ? `e^${word}` : `e^(${word} − max)`;
     const rows = alignedRows(L, [
       [word, t.logits.map((x) => s(x))],
       [e, shown],
@@ -835,9 +835,9 @@ function softmaxLines(t, a, labels, j, p, pagesForm) {
     const k = j ?? t.logits.indexOf(m);
     const quotient = `${shifted[k]} ÷ ${num(t.total, p)} = ${weights[k]}`;
     lines.push(
-      `The code first subtracts the row's largest ${word}, m = ${s(m)}: e^(s − m) gives ${listed(shifted)}, ` +
+      `The code first subtracts the row's largest ${word}, max(s) = ${s(m)}: e^(s − max(s)) gives ${listed(shifted)}, ` +
         `total ${num(t.total, p)}, and ${j === null ? `for ${L[k]} ` : ""}${quotient}: the same weight${j === null ? "s" : ""} ` +
-        "(every term and the total are divided by the same e^m).",
+        "(every term and the total are divided by the same e^max(s)).",
     );
     claimAll([quotient]);
     // What the line says in words ("gives 1.000, 0.135 and 0.368, total 1.503") holds too.
@@ -855,7 +855,7 @@ function listed(items) {
 
 /**
  * The softmax of row i of head a, fitted: the pages' form (e^score) where it can be written,
- * else the code's form (e^(s − m)) with a sentence saying why. {lines, decimals}.
+ * else the code's form (e^(s − max(s))) with a sentence saying why. {lines, decimals}.
  */
 function softmaxFitted(a, i, labels, j, decimals, intro) {
   const t = { ...softmaxTerms(a, i), row: i };
@@ -875,7 +875,7 @@ function softmaxFitted(a, i, labels, j, decimals, intro) {
     const m = formatter(t.logits, p)(t.top);
     const head = intro(
       `e^${word} would be ${why} to write here (${size(t.top)}), so, as the code does, each ${word} first loses the ` +
-        `row's largest, m = ${m}, which changes no weight (every term and the total are divided by the same e^m):`,
+        `row's largest, max(s) = ${m}, which changes no weight (every term and the total are divided by the same e^max(s)):`,
     );
     return { lines: [head, ...body.lines], claims: shift(body.claims, 1) };
   };
