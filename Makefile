@@ -28,11 +28,13 @@ STAMP := $(VENV)/.installed
 BIN := "$$VENV/bin"
 PY := $(BIN)/python
 
-.PHONY: help venv chromium serve test test-fast update example offline zensical build lint format lock clean vendor bench
+.PHONY: help venv chromium serve test test-fast test-targets update example offline zensical build lint format lock clean vendor bench
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
-	@echo "make test     build the environment, install Chromium if missing, run every test"
+	@echo "make test     build the environment, install Chromium if missing, run the tests"
+	@echo "make test-fast  the tests without the browser layer"
+	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
@@ -69,15 +71,21 @@ serve: venv
 # PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update
 # and snippet run that the tests start compiles the project's modules again, and pytest rewrites
 # the test modules' assertions again in each worker.
-test test-fast: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-targets: export PYTHONDONTWRITEBYTECODE :=
 
 # On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
+# Every test but those that run the README's other make targets in a copy of the repository
+# (tests/docs/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
 test: venv chromium
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadgroup -m "not targets"
 
 # The suite without the browser layer, for quick iterations.
 test-fast: venv
-	$(PY) -m pytest -n auto --dist loadgroup -m "not browser"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not targets"
+
+# The README's make targets, each run for real (a few minutes, one after another).
+test-targets: venv chromium
+	$(PY) -m pytest -n auto --dist loadgroup -m targets
 
 update: venv
 	$(PY) -m publish update

@@ -1,11 +1,11 @@
 """Every `make` target the README names works on a clean checkout, run as a contributor runs it.
 
-`make test` is what CI runs (.ci/run); each other target is run here, for real, and a failure
-names the target. The ones that write into the tree (update, example, offline, serve, zensical)
-run in one copy of the repository as a fresh clone holds it (no .venv, no build, no caches),
-with this venv (VENV=) and the copy's own package first on the path (PYTHONPATH=); lint,
-test-fast and bench only read, and run in the repository. Each is cut to what proves that the
-target works, not to what it would take to redo other tests' work:
+`make test-targets` runs this file (`make test` leaves it out; CI, .ci/run, runs both); each other
+target is run here, for real, and a failure names the target. The ones that write into the tree
+(update, example, offline, serve, zensical) run in one copy of the repository as a fresh clone holds
+it (no .venv, no build, no caches), with this venv (VENV=) and the copy's own package first on the
+path (PYTHONPATH=); lint, test-fast and bench only read, and run in the repository. Each is cut to
+what proves that the target works, not to what it would take to redo other tests' work:
 
 - test-fast: the whole suite collected without the browser layer (--collect-only), so every
   non-browser test module imports and no browser test is selected;
@@ -39,7 +39,7 @@ IGNORED = shutil.ignore_patterns(
 )  # fmt: skip
 TIMEOUT = 600  # s for one target
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("make-targets")]
+pytestmark = [pytest.mark.slow, pytest.mark.targets, pytest.mark.xdist_group("make-targets")]
 
 
 def make(target: str, cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
@@ -83,6 +83,15 @@ def test_make_test_fast_leaves_out_the_browser_layer():
     files = ["tests/package/test_cli.py", "tests/docs/test_bench.py", "tests/browser/test_search.py"]
     addopts = " ".join(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *files])
     out = make("test-fast", ROOT, env={"PYTEST_ADDOPTS": addopts})
+    ids = [line for line in out.splitlines() if "::" in line]
+    assert {i.split("::")[0] for i in ids} == set(files[:2]), out[-2000:]
+
+
+def test_make_test_leaves_out_only_these_targets():
+    """`make test` collects every layer, browser included, but not this file (make test-targets)."""
+    files = ["tests/package/test_cli.py", "tests/browser/test_search.py", "tests/docs/test_make_targets.py"]
+    addopts = " ".join(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *files])
+    out = make("test", ROOT, env={"PYTEST_ADDOPTS": addopts})
     ids = [line for line in out.splitlines() if "::" in line]
     assert {i.split("::")[0] for i in ids} == set(files[:2]), out[-2000:]
 
