@@ -14,7 +14,7 @@ export NO_MKDOCS_2_WARNING := 1
 # $(...), backticks, line breaks, a leading dash): make takes its raw value ($(value ...): no $ in it
 # is expanded), exports it, and a recipe reads it only from the environment, as "$$NAME" in double
 # quotes, so that neither make nor the shell reads it as code. Never write $(NAME) in a recipe.
-GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS
+GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS
 $(foreach v,$(GIVEN),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 # VENV also names the file make checks (its stamp), so it is one word of plain path characters.
 _PATH_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
@@ -28,11 +28,13 @@ STAMP := $(VENV)/.installed
 BIN := "$$VENV/bin"
 PY := $(BIN)/python
 
-.PHONY: help venv chromium serve test test-fast update example offline zensical build lint format lock clean vendor bench
+.PHONY: help venv chromium serve test test-fast test-targets update example offline zensical build lint format lock clean vendor bench
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
-	@echo "make test     build the environment, install Chromium if missing, run every test"
+	@echo "make test     build the environment, install Chromium if missing, run the tests"
+	@echo "make test-fast  the tests without the browser layer"
+	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
@@ -70,15 +72,21 @@ serve: venv
 # PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update
 # and snippet run that the tests start compiles the project's modules again, and pytest rewrites
 # the test modules' assertions again in each worker.
-test test-fast: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-targets: export PYTHONDONTWRITEBYTECODE :=
 
 # On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
+# Every test but those that run the README's other make targets in a copy of the repository
+# (tests/docs/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
 test: venv chromium
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadgroup -m "not targets"
 
 # The suite without the browser layer, for quick iterations.
 test-fast: venv
-	$(PY) -m pytest -n auto --dist loadgroup -m "not browser"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not targets"
+
+# The README's make targets, each run for real (a few minutes, one after another).
+test-targets: venv chromium
+	$(PY) -m pytest -n auto --dist loadgroup -m targets
 
 update: venv
 	$(PY) -m publish update
@@ -100,8 +108,10 @@ offline: venv
 
 # Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
 # publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
+# ZENSICAL_ARGS="--mkdocs-site site" compares with an MkDocs build already made instead (split into
+# words at spaces, as BENCH_ARGS is).
 zensical: venv
-	$(PY) -m publish.zensical_report --site-dir site-zensical
+	set -f; $(PY) -m publish.zensical_report --site-dir site-zensical $$ZENSICAL_ARGS
 
 lint: venv
 	$(BIN)/ruff check .
@@ -121,7 +131,8 @@ vendor:
 
 # Medians of several runs on this machine, each against its budget (bench/run.py: BENCH_ARGS="--quick"
 # for one run of each, "--markdown PATH" to write the table for a note). BENCH_ARGS is split into
-# words at spaces, and nothing else: no quote, $ or * in it means anything to the shell.
+# words at spaces, and nothing else: no quote, $ or * in it means anything to the shell. Its Lighthouse
+# figure needs node and npm (not part of the set-up) and installs Lighthouse into .cache/bench/ itself.
 bench: venv chromium
 	set -f; $(PY) bench/run.py $$BENCH_ARGS
 

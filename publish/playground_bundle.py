@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     if current != text:
         from publish.files import atomic_write  # noqa: PLC0415 - also run as a script
 
-        atomic_write(out, text)
+        atomic_write(out, text, root=ROOT)
         print(f"wrote {_rel(out)}")
     return 0
 

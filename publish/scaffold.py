@@ -69,6 +69,8 @@ def template(slug: str, title: str, base: Example) -> str:
         "# without one come after those with one, by name.",
         "# order = 10",
     ]
+    if base.heads > 1:
+        lines.append(f"heads = {base.heads}  # heads of multi-head attention, each on its share of the columns")
     return "\n".join(lines) + "\n"
 
 

@@ -102,13 +102,15 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
 
 
 def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
-    """(files whose text differs from what the code gives now, generated files no longer produced)."""
+    """(files whose text differs from what the code gives now, generated files no longer produced
+    and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
     every = examples.load_all() if every is None else every
     check_slugs(every)
     want = producers.generate(every)
     changed = {p: t for p, t in want.items() if unsafe(p) or _differs(p, t)}  # unsafe: update says why
-    removals, _ = _scan(want)
-    return changed, removals
+    refused: dict[Path, str] = {}
+    removals, _ = _scan(want, refused)
+    return changed, sorted({*removals, *refused})
 
 
 def stale_examples(every: list[examples.Example]) -> list[str]:

@@ -3,8 +3,8 @@
 The bundle, docs/assets/playground/app.bundle.js, is written by :mod:`publish.playground_bundle`;
 this module only registers it as a gathered file (:func:`publish.registry.gathered`, ignored by git):
 every build, `make update` and `make example` write it, with the presets gathered from every example
-(generated/playground/presets.json) and the limits (generated/playground/limits.js) inlined as this
-run gives them, not as the files on disk were before.
+(generated/playground/presets.json) and the limits (``limits.js``, which state.js and format.js
+import) inlined as this run gives them, not as the files on disk were before.
 """
 
 from __future__ import annotations

@@ -14,8 +14,11 @@ token, all the same length), ``projections`` ("none" for softmax(X·Xᵀ)·X, "i
 ``W_V`` matrices: d rows each, at most 16 columns, W_Q and W_K as many as each other, W_V
 any number), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
 ``decimals`` (int, the rounding the pages print); optional ``description`` (Markdown, the
-first paragraphs of the example's page) and ``order`` (int from 1, its place in the gallery's
-reading order).
+first paragraphs of the example's page), ``order`` (int from 1, its place in the gallery's
+reading order) and ``heads`` (int from 1 to 4, default 1: the heads of multi-head attention, as
+:func:`selfattn_ref.multi_head_attention` computes them, each head taking its share of the
+columns of Q, K and V and dividing its scores by √d_head, with W_O the identity; more than one
+head needs d × d projection matrices, a width that the heads divide, and ``scale = true``).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
 starting with a letter. Every example gets a page of its own on the site
@@ -34,14 +37,14 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..attention import project, scaled_dot_product_attention, scores
+from ..attention import mix, project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
+from ..multihead import multi_head_attention
 from . import _toml
 from .rules import LIMITS, MAX_PRINTED, TextError, check_title, check_tokens, description_parts, normalized
 
@@ -49,7 +52,7 @@ EXAMPLES_DIR = Path(__file__).resolve().parent
 RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
 
 _REQUIRED = {"title", "tokens", "embeddings", "projections", "scale", "causal", "decimals"}
-_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description", "order"}
+_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description", "order", "heads"}
 _PROJECTIONS = ("none", "identity", "random", "given")
 _RNN_KEYS = {"title", "embeddings_from", "decimals", "W_xh", "W_hh", "s", "W_s", "W_h", "v"}
 SLUG = re.compile(r"[a-z][a-z0-9_]*")
@@ -87,20 +90,24 @@ class Example:
     std: float | None = None  # projections = "random" only
     description: str = ""  # Markdown
     order: int | None = None  # place in the gallery's reading order (examples without one come last)
+    heads: int = 1  # heads of multi-head attention (W_O the identity)
 
 
 @dataclass(frozen=True)
 class Steps:
-    """Every intermediate result of one example, in the order the pages show them."""
+    """Every intermediate result of one example, in the order the pages show them. With several
+    heads, ``scores``, ``scaled`` and ``weights`` have one (n, n) matrix per head, and ``heads``
+    holds each head's own steps (its columns of Q, K and V, (n, d_head) each)."""
 
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     V: np.ndarray  # (n, d_v)
-    scores: np.ndarray  # (n, n), Q·Kᵀ
-    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling
-    weights: np.ndarray  # (n, n), rows sum to 1
-    output: np.ndarray  # (n, d_v)
+    scores: np.ndarray  # (n, n), Q·Kᵀ; (heads, n, n) with several heads
+    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling; (heads, n, n), by √d_head
+    weights: np.ndarray  # (n, n), rows sum to 1; (heads, n, n)
+    output: np.ndarray  # (n, d_v); with several heads Concat(head_1, ..., head_h)·W_O, W_O = I
     mask: np.ndarray | None  # (n, n) boolean, or None
+    heads: tuple[Steps, ...] = ()  # with several heads: each head's steps, Q, K, V (n, d_head)
 
 
 def available() -> list[str]:
@@ -226,20 +233,7 @@ class _Spec:
     of a value names the file, the key and its line (:meth:`where`). Both kinds of example use it."""
 
     def __init__(self, text: str, path: Path, required: set[str], optional: frozenset[str] | set[str] = frozenset()):
-        try:
-            self.data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            line, hint = _toml.syntax_hint(text, str(exc))
-            raise SpecError(f"{path}, line {line}: not valid TOML ({exc}). {hint}") from None
-        except RecursionError:  # lists in lists, hundreds deep
-            raise SpecError(f"{path}: not valid TOML for a spec: its lists are nested hundreds deep") from None
-        except ValueError:  # an integer past Python's limit on digits (tomllib converts it with int())
-            long = re.search(r"\d{4000,}", text)
-            line = text.count("\n", 0, long.start()) + 1 if long else 1
-            raise SpecError(
-                f"{path}, line {line}: a number of {len(long.group(0)) if long else 'thousands of'} digits; every "
-                f"number of a spec is at most {MAGNITUDE:,.0f} in size"
-            ) from None
+        self.data = _toml.read(text, path, SpecError, f"every number of a spec is at most {MAGNITUDE:,.0f} in size")
         self.text, self.path = text, path
         self.layout = _toml.layout(text)
         unknown = sorted(set(self.data) - required - optional)
@@ -380,6 +374,7 @@ def load_text(text: str, path: Path) -> Example:
     if extra:
         key = sorted(extra)[0]
         raise SpecError(f"{where(key)}: '{key}' has no effect with projections = {kind!r}")
+    heads = _heads(spec, where, d, W_Q, W_K, W_V)
     ex = Example(
         slug=path.stem,
         title=title,
@@ -397,6 +392,7 @@ def load_text(text: str, path: Path) -> Example:
         path=path,
         seed=seed,
         std=None if std is None else float(std),
+        heads=heads,
     )
     if problem := printable_problem(ex):
         key = "embeddings" if kind in ("none", "identity") else ("std" if kind == "random" else "W_Q")
@@ -404,16 +400,44 @@ def load_text(text: str, path: Path) -> Example:
     return ex
 
 
+def _heads(spec: dict, where, d: int, W_Q, W_K, W_V) -> int:
+    """The spec's ``heads`` (1 without the key), checked against the widths it splits."""
+    heads = spec.get("heads", 1)
+    top = LIMITS["heads"]
+    if isinstance(heads, bool) or not isinstance(heads, int) or not 1 <= heads <= top:
+        raise SpecError(f"{where('heads')}: 'heads' must be a whole number from 1 to {top}, got {_number(heads)}")
+    if heads == 1:
+        return heads
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        if W is not None and W.shape != (d, d):
+            raise SpecError(
+                f"{where(name)}: with 'heads' = {heads}, '{name}' must be {d} × {d} (multi-head attention splits "
+                f"d × d projections), got {W.shape[0]} × {W.shape[1]}"
+            )
+    if d % heads:
+        raise SpecError(
+            f"{where('heads')}: 'heads' = {heads} must divide the width of the embeddings, {d}: each head takes "
+            f"d / heads of the columns of Q, K and V"
+        )
+    if not spec["scale"]:
+        raise SpecError(
+            f"{where('scale')}: with 'heads' = {heads}, 'scale' must be true: each head divides its scores by "
+            "√d_head, as multi-head attention does"
+        )
+    return heads
+
+
 def printable_problem(example: Example) -> str | None:
-    """Why a number the example's page prints would not be finite or would not print in full at
-    its decimals (at most :data:`.rules.MAX_PRINTED` in size), or None. The pages print the
+    """Why a number the example's page prints would not be finite or would not print in full,
+    without exponent notation (under :data:`.rules.MAX_PRINTED` in size once rounded), or None;
+    :mod:`.digits` says how many of its decimals print. The pages print the
     projections, the scores (scaled too), every dot product (the scores' terms), e to the power of
     each score with the row's total, the weights and the outputs."""
     with np.errstate(over="ignore", invalid="ignore"):
         st = run(example)
         logits = st.scaled if st.scaled is not None else st.scores
         allowed = np.ones(logits.shape, bool) if st.mask is None else st.mask
-        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)
+        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)  # (n, n), or (heads, n, n)
         products = np.abs(st.Q)[:, None, :] * np.abs(st.K)[None, :, :]  # every term of every dot product
         shown = {
             "Q": st.Q,
@@ -423,7 +447,7 @@ def printable_problem(example: Example) -> str | None:
             "the scaled scores": st.scaled,
             "a term of a dot product": products,
             "e to the power of a score (the softmax step)": powers,
-            "a row's total of those powers": powers.sum(axis=1),
+            "a row's total of those powers": powers.sum(axis=-1),
             "the weights": st.weights,
             "the output": st.output,
         }
@@ -431,11 +455,11 @@ def printable_problem(example: Example) -> str | None:
         if M is None:
             continue
         worst = float(np.max(np.abs(np.where(np.isnan(M), np.inf, M)))) if np.size(M) else 0.0
-        if not worst < MAX_PRINTED:
+        if not worst < MAX_PRINTED - 0.5:  # under 1e15 once rounded: at most 15 digits before the point
             size = "not finite" if not np.isfinite(worst) else f"{worst:.3g}"
             return (
                 f"the page would print {what} as {size}; every number a page prints is finite and under "
-                f"{MAX_PRINTED:.0e} in size, so that it prints in full at {example.decimals} decimals: use "
+                f"{MAX_PRINTED:.0e} in size, so that it prints in full, without exponent notation: use "
                 "smaller numbers"
             )
     return None
@@ -504,7 +528,8 @@ def load(slug: str) -> Example:
 
 
 def run(example: Example) -> Steps:
-    """Compute every step of ``example`` with the reference functions.
+    """Compute every step of ``example`` with the reference functions (with several heads,
+    :func:`selfattn_ref.multi_head_attention`, W_O the identity, and each head's steps).
 
     Numbers too large to compute with (a result that overflows) raise ValueError naming the
     example and the quantity, e.g. "example 'x': Q (3, 4) and K (3, 4) are too large: ...".
@@ -515,14 +540,46 @@ def run(example: Example) -> Steps:
         else:
             Q, K, V = project(example.E, example.W_Q, example.W_K, example.W_V)
         n, d_k = Q.shape
+        mask = causal_mask(n) if example.causal else None
+        if example.heads > 1:
+            return _run_heads(example, Q, K, V, mask)
         S = scores(Q, K)
         scale = 1 / np.sqrt(d_k) if example.scale else 1.0
-        mask = causal_mask(n) if example.causal else None
         output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
     except ValueError as exc:
         raise ValueError(f"example {example.slug!r}: {exc}") from exc
     return Steps(
         Q=Q, K=K, V=V, scores=S, scaled=S * scale if example.scale else None, weights=weights, output=output, mask=mask
+    )
+
+
+def _run_heads(example: Example, Q, K, V, mask) -> Steps:
+    """Several heads: the output and weights of :func:`selfattn_ref.multi_head_attention` (W_O the
+    identity), and each head's steps on its own columns of Q, K and V (n, d_head)."""
+    h = example.heads
+    d = example.E.shape[1]
+    eye = np.eye(d)
+    Ws = (eye, eye, eye) if example.projections == "none" else (example.W_Q, example.W_K, example.W_V)
+    output, weights = multi_head_attention(example.E, *Ws, eye, h, mask=mask)  # (n, d), (h, n, n)
+    d_head = d // h
+    each = []
+    for k in range(h):
+        cols = slice(k * d_head, (k + 1) * d_head)
+        q, key, v = Q[:, cols], K[:, cols], V[:, cols]  # (n, d_head)
+        S = scores(q, key)
+        each.append(Steps(Q=q, K=key, V=v, scores=S, scaled=S * (1 / np.sqrt(d_head)), weights=weights[k],
+                          output=mix(weights[k], v), mask=mask))  # fmt: skip
+    stack = np.stack
+    return Steps(
+        Q=Q,
+        K=K,
+        V=V,
+        scores=stack([s.scores for s in each]),
+        scaled=stack([s.scaled for s in each]),
+        weights=weights,
+        output=output,
+        mask=mask,
+        heads=tuple(each),
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+import tomllib
 from dataclasses import dataclass, field
 
 
@@ -189,6 +190,24 @@ def layout(text: str) -> dict[str, Entry]:
 # --- what a syntax error likely is ------------------------------------------------------------
 
 _AT = re.compile(r"\(at (?:line (\d+), column (\d+)|end of document)\)$")
+
+
+def read(text: str, path, error: type[Exception], numbers: str) -> dict:
+    """``text`` read as TOML; otherwise ``error`` naming ``path``, the line and what is likely wrong
+    (:func:`syntax_hint`). ``numbers`` is the sentence that says how large a number may be."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line, hint = syntax_hint(text, str(exc))
+        raise error(f"{path}, line {line}: not valid TOML ({exc}). {hint}") from None
+    except RecursionError:  # lists in lists, hundreds deep
+        raise error(f"{path}: not valid TOML for a spec: its lists are nested hundreds deep") from None
+    except ValueError:  # an integer past Python's limit on digits (tomllib converts it with int())
+        long = re.search(r"\d{4000,}", text)
+        line = text.count("\n", 0, long.start()) + 1 if long else 1
+        raise error(
+            f"{path}, line {line}: a number of {len(long.group(0)) if long else 'thousands of'} digits; {numbers}"
+        ) from None
 
 
 def error_position(text: str, message: str) -> tuple[int, int]:

@@ -681,9 +681,8 @@ def test_the_playground_checks_a_name_as_the_spec_checks_a_token(tmp_path):
     generated limits file, which lists the code points Python refuses)."""
     node = shutil.which("node")
     assert node, "Node.js is needed to run the playground's module outside a browser"
-    for rel in ("assets/playground/state.js", "generated/playground/limits.js"):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / "docs" / rel, tmp_path / rel)
+    for rel in ("assets/playground", "generated/playground"):  # state.js and the modules it imports
+        shutil.copytree(ROOT / "docs" / rel, tmp_path / rel, ignore=shutil.ignore_patterns("*.bundle.js"))
     (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
     names = text_strategies.sample_names(NAMES)
     (tmp_path / "names.json").write_text(json.dumps(names), encoding="ascii")  # lone surrogates as \\uXXXX

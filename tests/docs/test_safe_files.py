@@ -142,6 +142,11 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
         "2 file(s) reached through a symbolic link or outside the repository were left alone"
     ), out
     assert tree(outside) == outside_before
+    # The up-to-date test lists what update left alone: the tree is not what update would make it.
+    listed = "from publish.update import ROOT, stale_generated as s; [print(p.relative_to(ROOT)) for p in s()[1]]"
+    proc = run_in(copy, sys.executable, "-c", listed)
+    assert proc.returncode == 0, proc.stderr
+    assert {"docs/generated/zz/old.md", "docs/examples/zz_link.md"} <= set(proc.stdout.split()), proc.stdout
 
     # A file update must write, behind a link: nothing is written, the target is untouched.
     table = copy / "docs/generated/the_cat_sat/weights.md"

@@ -85,7 +85,55 @@ BAD = [
     ("decimals-range", set_key(GOOD, "decimals", "11"), "decimals", r"'decimals' must be an integer from 0 to 10"),
     ("empty-tokens", set_key(GOOD, "tokens", "[]"), "tokens", r"'tokens' must be a non-empty list"),
     ("seed-without-random", set_key(GOOD, "seed", "1"), "seed", r"'seed' has no effect with projections = 'none'"),
+    ("heads-zero", set_key(GOOD, "heads", "0"), "heads", r"'heads' must be a whole number from 1 to 4, got 0"),
+    ("heads-bool", set_key(GOOD, "heads", "true"), "heads", r"'heads' must be a whole number from 1 to 4, got True"),
+    ("heads-text", set_key(GOOD, "heads", '"2"'), "heads", r"'heads' must be a whole number from 1 to 4, got '2'"),
+    ("heads-five", set_key(GOOD, "heads", "5"), "heads", r"'heads' must be a whole number from 1 to 4, got 5"),
+    (
+        "heads-unscaled",
+        set_key(GOOD, "heads", "2"),
+        "scale",
+        r"with 'heads' = 2, 'scale' must be true: each head divides its scores by √d_head",
+    ),
+    (
+        "heads-do-not-divide",
+        set_key(set_key(GOOD, "heads", "3"), "scale", "true"),
+        "heads",
+        r"'heads' = 3 must divide the width of the embeddings, 2",
+    ),
+    (
+        "heads-need-square-matrices",
+        set_key(
+            set_key(
+                set_key(set_key(set_key(GOOD, "heads", "2"), "scale", "true"), "projections", '"given"'),
+                "W_Q",
+                "[[1], [0]]",
+            ),
+            "W_K",
+            "[[1], [0]]",
+        ).replace('title = "tiny"\n', 'title = "tiny"\nW_V = [[1, 0], [0, 1]]\n'),
+        "W_Q",
+        r"with 'heads' = 2, 'W_Q' must be 2 × 2 \(multi-head attention splits d × d projections\), got 2 × 1",
+    ),  # fmt: skip
 ]
+
+
+def test_a_spec_with_two_heads_computes_them_as_multi_head_attention(tmp_path):
+    import selfattn_ref
+
+    text = set_key(set_key(set_key(GOOD, "heads", "2"), "scale", "true"), "causal", "true")
+    ex = examples.load_file(write(tmp_path, text, "two.toml"))
+    st = examples.run(ex)
+    output, weights = selfattn_ref.multi_head_attention(ex.E, *(np.eye(2),) * 4, 2, mask=np.tril(np.ones((2, 2), bool)))
+    np.testing.assert_array_equal(st.output, output)
+    np.testing.assert_array_equal(st.weights, weights)  # (heads, n, n)
+    assert len(st.heads) == 2 and st.heads[1].Q.shape == (2, 1)
+    for k, head in enumerate(st.heads):
+        np.testing.assert_array_equal(head.Q, ex.E[:, [k]])
+        np.testing.assert_allclose(head.scaled, head.scores / np.sqrt(1))
+        np.testing.assert_array_equal(head.weights, weights[k])
+        np.testing.assert_allclose(head.output, weights[k] @ ex.E[:, [k]])
+    np.testing.assert_allclose(st.output, np.concatenate([h.output for h in st.heads], axis=1))
 
 
 @pytest.mark.parametrize(("text", "key", "message"), [pytest.param(t, k, m, id=i) for i, t, k, m in BAD])

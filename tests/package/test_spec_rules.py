@@ -134,6 +134,7 @@ NUMBERS_IN_TEXT = [
     ("emphasis, then a percent sign", "T", ["a"], "It is *5*% of it.", "'description' holds the number '5 %'"),
     ("a number split over two lines", "T", ["a"], "About 66\n% of it.", "'description' holds the number '66 %'"),
     ("a decimal in code", "T", ["a"], "See `0.25` here.", "'description' holds the number '0.25'"),
+    ("a decimal point escaped", "T", ["a"], "1\\.5 times as much.", "'description' holds the number '1.5'"),
     ("a decimal in a link", "T", ["a"], "See [0.5 of it](../masking.md).", "'description' holds the number '0.5'"),
     ("worked arithmetic", "T", ["a"], "Here 1 + 1 = 3.", f"'description' holds an equation '1 + 1 = 3': {WHY}"),
     ("arithmetic in a title", "Why 2 × 3 = 6", ["a"], None, "'title' holds an equation '2 × 3 = 6'"),
