@@ -69,8 +69,11 @@ def template(slug: str, title: str, base: Example) -> str:
         "# without one come after those with one, by name.",
         "# order = 10",
     ]
-    if base.heads > 1:
-        lines.append(f"heads = {base.heads}  # heads of multi-head attention, each on its share of the columns")
+    lines += [
+        f"# Heads of multi-head attention, 1 to {LIMITS['heads']}, each on its share of the columns; more than one",
+        "# needs d × d projection matrices, a width d that the heads divide, and scale = true.",
+        f"heads = {base.heads}",
+    ]
     return "\n".join(lines) + "\n"
 
 

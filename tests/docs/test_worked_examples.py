@@ -186,7 +186,7 @@ def examples_dir(tmp_path, monkeypatch):
 
 def test_new_example_from_the_two_heads_keeps_its_heads(examples_dir):
     path, text, ex = scaffold.prepare("two_more", title="Two more heads", base="the_cat_sat_two_heads")
-    assert ex.heads == 2 and "\nheads = 2  # heads of multi-head attention" in text
+    assert ex.heads == 2 and "\n# Heads of multi-head attention, 1 to 4," in text and "\nheads = 2\n" in text
     assert len(examples.run(ex).heads) == 2
 
 
@@ -212,6 +212,8 @@ def test_the_scaffold_lists_every_key_the_loader_accepts(base):
     assert not written & commented and examples._REQUIRED <= written, (written, commented)
     path = examples.EXAMPLES_DIR / "river_bank.toml"
     assert examples.load_text(text.replace("\n# order = 10\n", "\norder = 10\n"), path).order == 10
+    if base == "the_cat_sat":  # identity matrices, scaled, d = 4: two heads of width 2
+        assert examples.load_text(text.replace("\nheads = 1\n", "\nheads = 2\n"), path).heads == 2
     for kind, keys in (("random", ("seed", "std")), ("given", ("W_Q", "W_K", "W_V"))):
         spec = re.sub(r'^projections = ".*"$', f'projections = "{kind}"', text, flags=re.M)
         spec = re.sub(rf"^# ({'|'.join(keys)}) = ", r"\1 = ", spec, flags=re.M)
