@@ -63,9 +63,10 @@ chromium:
 	  else echo "Chromium's headless shell is missing: run 'sudo apt-get install -y chromium-headless-shell' (Debian's package)"; exit 1; fi; \
 	fi
 
-# SITE_URL makes the local server put the site at / (the published site_url has a sub-path).
+# SITE_URL makes the local server put the site at / (the published site_url has a sub-path);
+# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/claims.py).
 serve: venv
-	SITE_URL=http://127.0.0.1:8000/ $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	NUMBERS_AUDIT_ON_PAGE=true SITE_URL=http://127.0.0.1:8000/ $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
 # Python may write its compiled bytecode (__pycache__/, gitignored) during the tests even where
 # PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update

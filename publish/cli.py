@@ -65,7 +65,7 @@ def add_update(subparsers) -> None:
         help="regenerate the site's tables (docs/generated/) and recorded snippet outputs (snippets/*.out)",
         description="Rewrite every generated file (tables, worked-example pages and scripts, notebooks) from the\n"
         "reference as it is now, and run every snippet that changed since its recording (all of them with\n"
-        "--all; snippets/recordings.json remembers what each recording was made from) and rewrite its\n"
+        "--all; the .fingerprint.json beside each recording says what it was made from) and rewrite its\n"
         "recorded output. Run it from a clone of the repository after changing the package, an example or\n"
         "a snippet, and commit what it changes. CI never runs it: the tests run every snippet and only\n"
         "compare, and on a difference tell you to run `make update`.",

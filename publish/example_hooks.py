@@ -6,9 +6,12 @@
   slug or title) stops the build with the message naming the file, the key and the line.
 - Each example's generated files (its page, scripts, notebook and tables: the per-example
   producers of :mod:`publish.registry`) must be what the spec gives now, and the recordings of
-  its scripts must have been made from the scripts as they are (snippets/recordings.json); if one
+  its scripts must have been made from the scripts as they are (their fingerprint files); if one
   is missing or stale the build stops and says to run ``make update``. A slug that a page or a
   generated folder has already is refused.
+- The files gathered from every example (:func:`publish.registry.gathered`: the playground's presets
+  and its bundle, which git ignores) are written as the examples give them now, before MkDocs
+  reads docs/: a build never needs ``make update``, and adding an example rewrites no shared file.
 - The navigation entry ``Worked examples`` becomes a section: the gallery, then one page per
   example, in reading order (each spec's `order`). mkdocs.yml names no example, so a new one needs no wiring.
 - A generated page's "edit" button opens its spec file (the page itself is not to be edited);
@@ -23,7 +26,7 @@ from mkdocs.exceptions import PluginError
 
 from publish import ROOT
 from publish import example_pages as ep
-from publish.update import check_slugs, stale_examples
+from publish.update import UpdateError, check_slugs, stale_examples, write_gathered
 
 # MkDocs loads a hook from its file, outside any package: the imports are absolute, and
 # on_config checks that they found the package of the project being built.
@@ -51,6 +54,10 @@ def on_config(config):
             f"{len(stale)} generated file(s) of the worked examples are missing or out of date with "
             f"selfattn_ref/examples/*.toml ({names}); run `make update`"
         )
+    try:  # the playground's presets and bundle, gathered from every example (git ignores them)
+        write_gathered(every)
+    except UpdateError as exc:
+        raise PluginError(str(exc)) from None
     nav = config.nav or []
     for i, item in enumerate(nav):
         if isinstance(item, dict) and NAV_TITLE in item:

@@ -13,7 +13,8 @@ new-example <slug>`` writes a valid one), and ``make update`` writes from it:
 - ``docs/notebooks/examples/<slug>.ipynb``: the NumPy script as a notebook, with the recorded
   output as the cell's output (mkdocs.yml leaves these notebooks unexecuted at build time: the
   output is the script's recorded run, which the tests compare with a fresh run);
-- ``docs/examples/index.md``: the gallery, one row per example.
+- ``docs/examples/index.md``: the gallery, whose table (one row per example) the build puts in
+  (:mod:`.gallery`): the page is the same whichever examples there are.
 
 The site hook (:mod:`.example_hooks`) lists the pages under "Worked examples" in the navigation,
 and the tests are parametrized over :func:`selfattn_ref.examples.available`, so a new example
@@ -633,13 +634,17 @@ _PROJECTIONS_SHOWN = {
 }
 
 
-def index(every: list[examples.Example]) -> str:
-    """The gallery page: one row per example."""
+# Where the gallery's table goes: publish.gallery (a Markdown extension) puts it there when the site is
+# built, one row per example as the specs are then, so that a new example rewrites no shared file.
+GALLERY_MARKER = "<!-- The table of the worked examples, from their specs when the site is built (publish.gallery) -->"
+
+
+def gallery_table(every: list[examples.Example]) -> str:
+    """The gallery's table: one row per example, in reading order."""
     rows = [
         "| Example | Tokens | Size | Projections | Scaled | Mask |",
         "|---|---|---|---|---|---|",
     ]
-    P = _PROJECTIONS_SHOWN  # the legend names them as the table shows them
     for ex in in_reading_order(every):
         n, d = ex.E.shape
         projections = _PROJECTIONS_SHOWN[ex.projections]
@@ -647,6 +652,18 @@ def index(every: list[examples.Example]) -> str:
             f"| [{md_text(ex.title)}]({ex.slug}.md) | {md_text(' '.join(ex.tokens))} | {n} × {d} | {projections} | "
             f"{'yes' if ex.scale else 'no'} | {'causal' if ex.causal else 'none'} |"
         )
+    return "\n".join(rows)
+
+
+def with_gallery(text: str, every: list[examples.Example]) -> str:
+    """``text`` (the gallery page) with its table of ``every`` where the marker line is."""
+    return "\n".join(gallery_table(every) if line == GALLERY_MARKER else line for line in text.split("\n"))
+
+
+def index() -> str:
+    """The gallery page, its table left to the build (:data:`GALLERY_MARKER`): it is the same
+    whichever examples there are."""
+    P = _PROJECTIONS_SHOWN  # the legend names them as the table shows them
     return "\n".join(
         [
             banner(index, "md", "selfattn_ref/examples/*.toml"),
@@ -659,7 +676,7 @@ def index(every: list[examples.Example]) -> str:
             "PyTorch script with the output they print, a notebook, and a link that opens the playground "
             "on the same numbers.",
             "",
-            *rows,
+            GALLERY_MARKER,
             "",
             "The examples are listed in the order the pages use them. What the columns say "
             "(the symbols are those of the [notation](../notation.md) page):",
@@ -726,7 +743,7 @@ def notebook(ex: examples.Example) -> str:
 )
 def files(every: list[examples.Example]) -> dict:
     """Every file this module generates, by path."""
-    out = {PAGES_DIR / "index.md": index(every)}
+    out = {PAGES_DIR / "index.md": index()}
     for ex in every:
         out[page_path(ex.slug)] = page(ex)
         for library in LIBRARIES:

@@ -22,7 +22,8 @@ stay as they are; the site loads them as modules over http(s) and this bundle on
 (docs/assets/javascripts/modules.js chooses).
 
 ``python publish/playground_bundle.py [--check]`` writes (or checks) the playground's bundle;
-``make update`` writes it too (publish/sources/playground_bundle.py registers it).
+every build and ``make update`` write it too (publish/sources/playground_bundle.py registers it as a
+file gathered from every example, which git ignores).
 """
 
 from __future__ import annotations
@@ -149,9 +150,12 @@ def read_module(path: Path, read: Callable[[Path], str]) -> Module:
         rel = m.group("rel")
         if rel.endswith(INLINED_SUFFIXES):
             target = (path.parent / rel).resolve()
-            if not target.is_file():
+            try:  # read as the bundle reads it: a file about to be written is given, not on disk yet
+                read(target)
+            except OSError:
                 where = _where(path, text, m.start())
-                raise BundleError(f"{where}: new URL({rel!r}, import.meta.url) names {_rel(target)}, which is missing")
+                missing = f"new URL({rel!r}, import.meta.url) names {_rel(target)}, which is missing"
+                raise BundleError(f"{where}: {missing}") from None
             mod.inlined[rel] = target
 
     def imported(m: re.Match) -> str:

@@ -2,7 +2,12 @@
 
 Every producer registers here, once, the files it writes (and, for the worked examples, the
 folders it writes in); ``make update`` (:mod:`.update`), the build hook's staleness check
-(:mod:`.example_hooks`) and the tests read this registry and nothing else. This module imports no
+(:mod:`.example_hooks`) and the tests read this registry and nothing else.
+
+A file gathered from every worked example (:func:`gathered`: the playground's presets and its
+bundle) is no one's to commit: git ignores it, and it is written, from the examples as they are,
+by every build (the hook), by ``make update`` and by ``make example``, so that adding an example
+rewrites no shared file and two contributors' examples never conflict. This module imports no
 producer: :mod:`.producers` imports them all, so that nothing here depends on what registers.
 
 Every generated file names, in its first lines, the function that wrote it (:func:`banner`):
@@ -53,6 +58,7 @@ class Producer:
     writers: tuple[str, ...]
     per_example: bool
     wrap: bool  # the registry adds the banner (files under docs/generated/)
+    gathered: bool = False  # fn(examples) -> text, from every example; ignored by git, written by every build
 
 
 _PRODUCERS: dict[str, Producer] = {}
@@ -97,6 +103,20 @@ def generated_set(owns: Iterable[tuple[Path, str]], writers: Iterable[Callable])
 
     def register(fn):
         _add(Producer(name_of(fn), fn, None, tuple(owns), tuple(name_of(w) for w in writers), True, False))
+        return fn
+
+    return register
+
+
+def gathered(path: Path, writer: Callable | None = None):
+    """Register ``fn(examples) -> text`` as the writer of ``path``, a file gathered from every worked
+    example (see the module's docstring). Without ``writer`` the registry adds the banner naming
+    ``fn``; with it, the text carries its own, naming ``writer``. Gathered files are made in the
+    order they are registered: one may read another with :func:`current`."""
+
+    def register(fn):
+        name = name_of(writer or fn)
+        _add(Producer(name, fn, path, (), (name,), False, writer is None, gathered=True))
         return fn
 
     return register
@@ -247,12 +267,28 @@ def generate(every: list, *, per_example_only: bool = False) -> dict[Path, str]:
     # producer that shows another generated file (a notebook shows a page's tables) reads it with
     # current(), which gives what this run is about to write, not what is on disk.
     for p in sorted(_PRODUCERS.values(), key=lambda p: str(p.path)):
-        if p.path is None:
+        if p.path is None or p.gathered:
             continue
         with pending(out):
             text = p.fn()
         out[p.path] = _wrap(text, p.path, p.name) if p.wrap else text
     return out
+
+
+def gather(every: list) -> dict[Path, str]:
+    """Every gathered file (:func:`gathered`), by path, for the worked examples ``every``; what
+    :func:`current` gives (the files about to be written, see :func:`pending`) is what they read."""
+    out: dict[Path, str] = {}
+    for p in _PRODUCERS.values():
+        if p.gathered:
+            with pending(out):
+                text = p.fn(every)
+            out[p.path] = _wrap(text, p.path, p.name) if p.wrap else text
+    return out
+
+
+def gathered_paths() -> list[Path]:
+    return [p.path for p in _PRODUCERS.values() if p.gathered]
 
 
 def owned() -> list[tuple[Path, str]]:

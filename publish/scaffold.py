@@ -10,7 +10,7 @@ import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.examples import MAX_DECIMALS, MAX_TOKENS, MAX_WIDTH, Example, number_literal
-from selfattn_ref.examples.rules import title_problem
+from selfattn_ref.examples.rules import LIMITS, title_problem
 
 from .escape import toml_string as _toml_string
 
@@ -49,17 +49,31 @@ def template(slug: str, title: str, base: Example) -> str:
         '# .normal(0, std), needs seed and std; "given": needs W_Q, W_K and W_V (d rows each).',
         f"projections = {_toml_string(base.projections)}",
     ]
-    if base.projections == "random":
-        lines += [f"seed = {base.seed}", f"std = {number_literal(base.std)}"]
-    elif base.projections == "given":
-        lines += [f"{name} = {_toml_rows(getattr(base, name))}" for name in ("W_Q", "W_K", "W_V")]
+    # Every key is here: those that the projections above do not use, commented out, to show how.
+    random = [f"seed = {base.seed if base.seed is not None else 42}", f"std = {number_literal(base.std or 0.5)}"]
+    lines.append(f'# With "random": the seed (a whole number from 0 to {LIMITS["seed"]}) and the std of the draw.')
+    lines += random if base.projections == "random" else [f"# {line}" for line in random]
+    lines.append(f'# With "given": the matrices, one row per embedding column (d), at most {MAX_WIDTH} columns each;')
+    lines.append("# W_Q and W_K have as many columns as each other (d_k), W_V any number (d_v).")
+    d = base.E.shape[1]
+    two = ", ".join(f"[{int(i == 0)}, {int(i == 1)}]" for i in range(d))  # d rows, 2 columns: an example
+    for name in ("W_Q", "W_K", "W_V"):
+        lines.append(
+            f"{name} = {_toml_rows(getattr(base, name))}" if base.projections == "given" else f"# {name} = [{two}]"
+        )
     lines += [
         f"scale = {str(base.scale).lower()}  # divide the scores by √d_k",
         f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
         f"decimals = {base.decimals}  # how many decimals the page prints (0 to {MAX_DECIMALS})",
+        "# Its place in the gallery's and the navigation's reading order, a whole number from 1; examples",
+        "# without one come after those with one, by name.",
+        "# order = 10",
     ]
-    if base.heads > 1:
-        lines.append(f"heads = {base.heads}  # heads of multi-head attention, each on its share of the columns")
+    lines += [
+        f"# Heads of multi-head attention, 1 to {LIMITS['heads']}, each on its share of the columns; more than one",
+        "# needs d × d projection matrices, a width d that the heads divide, and scale = true.",
+        f"heads = {base.heads}",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -275,7 +275,22 @@ def describe_difference(result: Result) -> str:
 # versions of Python, NumPy and PyTorch. A snippet's output depends on nothing else (it runs alone,
 # cannot import selfattn_ref, and draws from seeded generators), so `make update` runs only the
 # snippets whose entry no longer matches. The tests never use this file: they run every snippet.
-MANIFEST = SNIPPETS / "recordings.json"
+# What each recording was made from: beside ``<name>.out``, ``<name>.fingerprint.json`` holds a hash
+# of the script, the recording and the modules it runs without, and the versions it ran with. One
+# file per recording, so that two contributors who add scripts (or worked examples) touch no file in
+# common. ``make update`` writes it with the recording (publish/update.py).
+FINGERPRINT_SUFFIX = ".fingerprint.json"
+FINGERPRINT_WRITER = "publish.update:plan"  # the name its "_generated_by" key gives (publish.registry)
+
+
+def fingerprint_path(script: Path) -> Path:
+    """Where the fingerprint of ``script``'s recording is: beside it, ``<name>.fingerprint.json``."""
+    return script.with_name(script.stem + FINGERPRINT_SUFFIX)
+
+
+def script_of(fingerprint: Path) -> Path:
+    """The script a fingerprint file is of."""
+    return fingerprint.with_name(fingerprint.name[: -len(FINGERPRINT_SUFFIX)] + ".py")
 
 
 def versions() -> dict[str, str]:
@@ -312,38 +327,61 @@ def fingerprint(path: Path, script: str | None = None, recording: str | None = N
 _fingerprint = fingerprint
 
 
-def recorded_fingerprints() -> dict[str, str]:
-    """The manifest's fingerprints by snippet (relative to snippets/), whatever the versions."""
+def fingerprint_text(digest: str) -> str:
+    """The text of a fingerprint file: the hash, and the versions this run records with."""
+    import json
+
+    data = {"_generated_by": FINGERPRINT_WRITER, "fingerprint": digest, "versions": versions()}
+    return json.dumps(data, indent=1) + "\n"
+
+
+def read_fingerprint(script: Path) -> dict | None:
+    """The fingerprint file of ``script`` as {"fingerprint", "versions"}, or None if it has none
+    (or one that is not a fingerprint file)."""
     import json
 
     try:
-        data = json.loads(MANIFEST.read_text(encoding="utf-8"))
+        data = json.loads(fingerprint_path(script).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
-    files = data.get("files") if isinstance(data, dict) else None
-    return files if isinstance(files, dict) else {}
-
-
-def manifest_text(files: dict[str, str]) -> str:
-    import json
-
-    return json.dumps({"versions": versions(), "files": dict(sorted(files.items()))}, indent=1) + "\n"
-
-
-def read_manifest() -> dict:
-    return _read_manifest()
-
-
-def _read_manifest() -> dict:
-    import json
-
-    try:
-        data = json.loads(MANIFEST.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {"versions": {}, "files": {}}
-    if not isinstance(data, dict) or data.get("versions") != versions() or not isinstance(data.get("files"), dict):
-        return {"versions": versions(), "files": {}}
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("fingerprint"), str):
+        return None
     return data
+
+
+def recorded_fingerprints(scripts: list[Path] | None = None) -> dict[Path, str]:
+    """The recorded fingerprint of each script (default: every snippet), whatever the versions."""
+    out = {}
+    for script in all_snippets() if scripts is None else scripts:
+        if data := read_fingerprint(script):
+            out[script] = data["fingerprint"]
+    return out
+
+
+def current_fingerprints(scripts: list[Path] | None = None) -> dict[Path, str]:
+    """Like :func:`recorded_fingerprints`, but only those made with the versions of this run: a
+    recording made with another Python, NumPy or PyTorch is made again."""
+    now = versions()
+    out = {}
+    for script in all_snippets() if scripts is None else scripts:
+        if (data := read_fingerprint(script)) and data.get("versions") == now:
+            out[script] = data["fingerprint"]
+    return out
+
+
+def recorded_versions() -> dict[str, str] | None:
+    """The versions every recording was made with, or None if they differ (or there is none)."""
+    found = set()
+    for script in all_snippets():
+        data = read_fingerprint(script)
+        if data and isinstance(data.get("versions"), dict):
+            found.add(tuple(sorted(data["versions"].items())))
+    return dict(found.pop()) if len(found) == 1 else None
+
+
+def all_fingerprints() -> list[Path]:
+    """Every fingerprint file under snippets/, its script there or not."""
+    return sorted(SNIPPETS.rglob("*" + FINGERPRINT_SUFFIX))
 
 
 def namespace(path: Path) -> dict:

@@ -2,10 +2,12 @@
 
 A run computes everything before it writes anything (:func:`plan`): every generated file (from
 the registry, :mod:`.registry`), the output of every snippet that changed (a changed generated
-script runs from a temporary copy), the notebooks that show those outputs, and the manifest of
-what each recording was made from (snippets/recordings.json). Only then does :func:`apply` write,
-each file to a temporary name first and then renamed over the old one, generated files first,
-recordings next and the manifest last; if a write fails, every file already written is put back.
+script runs from a temporary copy), the notebooks that show those outputs, what each recording was
+made from (its fingerprint file beside it, :func:`.snippets.fingerprint_path`), and the files
+gathered from every worked example (:func:`.registry.gathered`, which git ignores). Only then does
+:func:`apply` write, each file to a temporary name first and then renamed over the old one,
+generated files first, recordings next, their fingerprints after them and the gathered files last;
+if a write fails, every file already written is put back.
 
 It never deletes or overwrites a file it did not write: a file in a generated folder without the
 banner of ``make update`` (:func:`.registry.made_by_us`) is left alone and reported, and a
@@ -38,6 +40,7 @@ class Plan:
     foreign: list[Path] = field(default_factory=list)  # files of generated folders that we did not write
     refused: dict[Path, str] = field(default_factory=dict)  # files found there that are not safe to touch, and why
     recorded: list[Path] = field(default_factory=list)  # recordings among the writes
+    gathered: list[Path] = field(default_factory=list)  # gathered files among the writes (git ignores them)
     ran: int = 0
 
 
@@ -71,8 +74,8 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
                 continue
             if path.is_file():
                 (removals if registry.made_by_us(path) else foreign).append(path)
-    # A recording goes with its script: removed with it, or when the manifest says we made it.
-    manifest = snippets.recorded_fingerprints()
+    # A recording and its fingerprint go with their script: removed with it, or when the fingerprint
+    # file (which we write) says we made them. A fingerprint whose script is gone is ours to remove.
     for folder in sorted({p.parent for p in want if p.suffix == ".py" and SNIPPETS in p.parents}):
         for out in sorted(folder.glob("*.out")):
             script = out.with_suffix(".py")
@@ -81,11 +84,20 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
             if problem := unsafe(out):
                 refused[out] = problem
                 continue
-            key = script.relative_to(SNIPPETS).as_posix()
-            if script in removals or (not script.exists() and key in manifest):
+            if script in removals or (not script.exists() and snippets.read_fingerprint(script) is not None):
                 removals.append(out)
             elif not script.exists():
                 foreign.append(out)
+    for fp in snippets.all_fingerprints():
+        script = snippets.script_of(fp)
+        if script in want or (script.exists() and script not in removals):
+            continue
+        if problem := unsafe(fp):
+            refused[fp] = problem
+        elif registry.made_by_us(fp):
+            removals.append(fp)
+        else:
+            foreign.append(fp)
     return sorted(set(removals)), sorted(set(foreign))
 
 
@@ -104,15 +116,15 @@ def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[P
 def stale_examples(every: list[examples.Example]) -> list[str]:
     """What the build hook checks: the worked examples' generated files that are missing or
     differ, and the recordings of their scripts that were not made from the script as it is
-    (snippets/recordings.json), e.g. after an interrupted ``make update``."""
+    (their fingerprint files), e.g. after an interrupted ``make update``."""
     producers.load()
     want = registry.generate(every, per_example_only=True)
     out = [f"{registry.relative(p)} ({problem})" for p in want if (problem := unsafe(p))]
     out += [registry.relative(p) for p, text in want.items() if not unsafe(p) and _differs(p, text)]
-    manifest = snippets.recorded_fingerprints()
-    for path in sorted(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents):
-        key = path.relative_to(SNIPPETS).as_posix()
-        if path.is_file() and manifest.get(key) != snippets.fingerprint(path):
+    scripts = sorted(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents)
+    recorded = snippets.recorded_fingerprints(scripts)
+    for path in scripts:
+        if path.is_file() and recorded.get(path) != snippets.fingerprint(path):
             out.append(f"{registry.relative(path.with_suffix('.out'))} (not recorded from the script as it is)")
     return out
 
@@ -160,6 +172,20 @@ def _check_taken(want: dict[Path, str], extra: dict[Path, str]) -> None:
             )
 
 
+def _check_ours(want: dict[Path, str]) -> None:
+    """UpdateError if a file to write exists, differs and was not written by us (no banner), even at
+    a registered path: for what git does not keep (the gathered files) or what sits beside a
+    contributor's own files (a recording's fingerprint), a file there may be anyone's."""
+    _check_safe(want)
+    for path, text in want.items():
+        if path.exists() and _differs(path, text) and not registry.made_by_us(path):
+            raise UpdateError(
+                f"{registry.relative(path)} exists and was not written by `make update` (its first lines name no "
+                "generator), so it is left alone: move it away, and the build or `make update` writes it. "
+                "Nothing was written."
+            )
+
+
 def plan(
     every: list[examples.Example] | None = None,
     *,
@@ -177,21 +203,20 @@ def plan(
     _check_safe(want)
     refused: dict[Path, str] = {}
     removals, foreign = _scan(want, refused)
-    # Snippets to run: those whose script or recording changed since the manifest's entry.
-    manifest = snippets.read_manifest()["files"]
+    # Snippets to run: those whose script or recording changed since their fingerprint was written.
     scripts = sorted(
         {
             *(p for p in snippets.all_snippets() if p not in removals),
             *(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents),
         }
     )
+    recorded = snippets.current_fingerprints(scripts)
     candidates = scripts if only is None else [p for p in scripts if p in set(only)]
     todo = []
     for path in candidates:
         text = want.get(path)
         pending = text if text is not None and _differs(path, text) else None
-        key = path.relative_to(SNIPPETS).as_posix()
-        if force or manifest.get(key) != snippets.fingerprint(path, script=pending if pending is not None else None):
+        if force or recorded.get(path) != snippets.fingerprint(path, script=pending if pending is not None else None):
             todo.append((path, pending))
     results = _run_pending(todo)
     failures = [f"{registry.relative(r.path)} failed:\n{r.stderr}" for r in results if r.returncode != 0]
@@ -201,21 +226,39 @@ def plan(
     if recordings:  # the notebooks show recordings: generate again with the new ones
         with registry.pending(recordings):
             want = producers.generate(every)
-    files = {k: v for k, v in manifest.items() if (SNIPPETS / k).is_file() or SNIPPETS / k in want}
-    for path in removals:
-        files.pop(path.relative_to(SNIPPETS).as_posix(), None) if SNIPPETS in path.parents else None
+    prints = {}
     for r in results:
-        text = want.get(r.path)
-        files[r.path.relative_to(SNIPPETS).as_posix()] = snippets.fingerprint(r.path, script=text, recording=r.stdout)
+        made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout)
+        path = snippets.fingerprint_path(r.path)
+        if _differs(path, text := snippets.fingerprint_text(made)):
+            prints[path] = text
+    with registry.pending({**want, **recordings}):
+        gathered = registry.gather(every)
     _check_safe(recordings)
+    _check_ours({**prints, **gathered})
     out = Plan(removals=removals, foreign=foreign, refused=refused, recorded=sorted(recordings), ran=len(todo))
     out.writes.update({p: t for p, t in (extra or {}).items()})
     out.writes.update({p: t for p, t in want.items() if _differs(p, t)})
     out.writes.update(recordings)
-    manifest_text = snippets.manifest_text(files)
-    if _differs(snippets.MANIFEST, manifest_text) and (todo or out.writes or removals):
-        out.writes[snippets.MANIFEST] = manifest_text
+    out.writes.update(prints)
+    out.gathered = [p for p, t in gathered.items() if _differs(p, t)]
+    out.writes.update({p: gathered[p] for p in out.gathered})
     return out
+
+
+def write_gathered(every: list[examples.Example] | None = None) -> list[Path]:
+    """Write the files gathered from every worked example (:func:`.registry.gathered`) that differ
+    from what the examples give now, and return them: what every build does before MkDocs reads
+    docs/ (:mod:`.example_hooks`), so that a build never needs ``make update``. UpdateError if one
+    is not safe to write, or is a file that we did not write."""
+    every = examples.load_all() if every is None else every
+    producers.load()
+    gathered = registry.gather(every)
+    _check_ours(gathered)
+    changed = [p for p, t in gathered.items() if _differs(p, t)]
+    for path in changed:
+        atomic_write(path, gathered[path])
+    return changed
 
 
 _atomic_write = atomic_write  # the name the commands and tests use
@@ -248,8 +291,12 @@ def apply(p: Plan, verbose: bool = True) -> int:
         raise
     if verbose:
         for path in p.writes:
+            fingerprint = path.name.endswith(snippets.FINGERPRINT_SUFFIX)
+            if fingerprint and snippets.script_of(path).with_suffix(".out") in p.recorded:
+                continue  # said with its recording
             verb = "recorded" if path in p.recorded else "wrote"
-            print(f"{verb} {registry.relative(path)}")
+            note = " (gathered from every example; git ignores it)" if path in p.gathered else ""
+            print(f"{verb} {registry.relative(path)}{note}")
         for path in p.removals:
             print(f"removed {registry.relative(path)}")
         for path in p.foreign:
@@ -258,14 +305,26 @@ def apply(p: Plan, verbose: bool = True) -> int:
             print(f"left alone {registry.relative(path)} ({problem})")
         if p.ran:
             print(f"ran {p.ran} snippet(s) (the others are unchanged since their recording)")
-    return len(p.writes) - (snippets.MANIFEST in p.writes) + len(p.removals)
+    kept = [w for w in p.writes if w not in p.gathered and not w.name.endswith(snippets.FINGERPRINT_SUFFIX)]
+    return len(kept) + len(p.removals)  # the files to commit: a recording's fingerprint goes with it
 
 
 def update(verbose: bool = True, only: list[Path] | None = None, force: bool = False) -> int:
     """Write every generated file and recorded output; return how many files changed. A snippet
-    runs only if it or its recording changed since it was last recorded (snippets/recordings.json),
+    runs only if it or its recording changed since it was last recorded (its fingerprint file),
     or ``force`` is set; ``only`` limits the runs to those snippets."""
     return apply(plan(only=only, force=force), verbose)
 
 
-__all__ = ["ROOT", "Plan", "UpdateError", "apply", "check_slugs", "plan", "stale_examples", "stale_generated", "update"]
+__all__ = [
+    "ROOT",
+    "Plan",
+    "UpdateError",
+    "apply",
+    "check_slugs",
+    "plan",
+    "stale_examples",
+    "stale_generated",
+    "update",
+    "write_gathered",
+]

@@ -164,6 +164,14 @@ def build_zensical(site: Path) -> Build:
     if problem := unsafe(site / MARK, ROOT):  # outside the repository, or a symbolic link on the way
         sys.exit(f"--site-dir {site}: Zensical builds only into a folder of the repository ({ROOT}): {problem}")
     own_folder(site)
+    # What the MkDocs hook writes before a build and Zensical runs no hook for: the files gathered
+    # from every worked example (the playground's presets and bundle), which git ignores.
+    from .update import UpdateError, write_gathered  # noqa: PLC0415 - the report's other uses need none of it
+
+    try:
+        write_gathered()
+    except (UpdateError, ValueError) as exc:  # ValueError: a spec that does not load (SpecError)
+        sys.exit(str(exc))
     zensical = shutil.which("zensical", path=str(Path(sys.executable).parent)) or shutil.which("zensical")
     if zensical is None:
         sys.exit("zensical is not installed: `make zensical` installs it (requirements.lock pins it)")

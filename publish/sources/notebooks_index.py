@@ -3,7 +3,7 @@
 The list is :data:`publish.notebooks.NOTEBOOKS` in the nav's order, each notebook by the title of
 the page it comes from, with what it needs (:func:`publish.notebooks.libraries`, which its introduction
 says too). The versions are those the snippets' recorded outputs
-were made with (snippets/recordings.json), which are the outputs the notebooks show. The worked
+were made with (each recording's fingerprint file beside it), which are the outputs the notebooks show. The worked
 examples' notebooks are listed in the gallery, with the examples.
 """
 

@@ -3,8 +3,10 @@
 The playground (docs/assets/playground/) computes in the reader's browser, but it starts from the
 worked examples exactly as :mod:`selfattn_ref.examples` defines them: the tokens, the embeddings and
 the projection matrices, including the learned ones that NumPy draws from a seed (never typed).
-``make update`` writes them to ``docs/generated/playground/presets.json``; the site copies that file
-as it is and the playground fetches it.
+They are gathered into ``docs/generated/playground/presets.json`` from every example as it is, by
+every build, ``make update`` and ``make example`` (:func:`publish.registry.gathered`): git ignores the
+file, so that a new example rewrites no shared file. The site copies it as it is and the playground
+fetches it.
 
 The file is JSON after the generated-file header (an HTML comment line, which the playground strips
 before parsing). Floats are written by ``json`` with Python's shortest round-trip repr, so
@@ -17,7 +19,8 @@ import json
 
 from selfattn_ref import examples
 
-from ..registry import generated
+from .. import GENERATED
+from ..registry import gathered
 
 RELPATH = "playground/presets.json"
 VERSION = 1
@@ -66,14 +69,15 @@ def preset(ex: examples.Example) -> dict:
     return out
 
 
-def presets() -> dict:
-    """Every worked example, the three of PRIMARY first."""
-    slugs = [*PRIMARY, *sorted(set(examples.available()) - set(PRIMARY))]
+def presets(every: list[examples.Example] | None = None) -> dict:
+    """Every worked example (default: those of selfattn_ref/examples/), the three of PRIMARY first."""
+    by_slug = {ex.slug: ex for ex in (examples.load_all() if every is None else every)}
+    slugs = [*(s for s in PRIMARY if s in by_slug), *sorted(set(by_slug) - set(PRIMARY))]
     return {
         "version": VERSION,
         "default": PRIMARY[0],
         "learned": LEARNED,
-        "presets": [preset(examples.load(slug)) for slug in slugs],
+        "presets": [preset(by_slug[slug]) for slug in slugs],
     }
 
 
@@ -96,6 +100,6 @@ def dumps(obj, indent: str = "") -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
-@generated(RELPATH)
-def _presets_json() -> str:
-    return dumps(presets()) + "\n"
+@gathered(GENERATED / RELPATH)
+def _presets_json(every: list[examples.Example] | None = None) -> str:
+    return dumps(presets(every)) + "\n"

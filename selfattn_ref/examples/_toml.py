@@ -288,10 +288,14 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
     if kind.startswith(("Cannot declare", "Cannot redefine", "Cannot mutate")):
         return line, f"Line {line} declares a table again ({here.strip()[:40]!r}); a spec holds no tables."
     if kind == "Cannot overwrite a value" or kind.startswith("Duplicate inline table key"):
-        key = _key_of(here) or kind
-        first = next((i + 1 for i, text_line in enumerate(lines[: line - 1]) if _key_of(text_line) == key), None)
-        also = f" (on line {first} and on line {line})" if first else ""
-        return line, f"The key {key!r} is given twice{also}: keep one of them."
+        # tomllib names the end of the second value: a multi-line one's key is lines above it
+        at = next((i for i in range(line, 0, -1) if _key_of(lines[i - 1]) is not None), None)
+        if at is None:
+            return line, "A key is given twice: keep one of them."
+        key = _key_of(lines[at - 1])
+        first = next((i + 1 for i, text_line in enumerate(lines[: at - 1]) if _key_of(text_line) == key), None)
+        also = f" (on line {first} and on line {at})" if first else ""
+        return at, f"The key {key!r} is given twice{also}: keep one of them."
     if kind == "Expected '=' after a key in a key/value pair":
         return line, (
             f"Line {line} is not 'key = value': the '=' is missing, or the key holds a space "

@@ -7,16 +7,24 @@
 Each yields (line number, number as written, number after the change, the problems the audit
 finds on that line); the tests require a problem on that line naming the new number. The
 changes run against the audit's line check in-process, no page is written or built.
+
+They change the page as the code would have it (:func:`put_right`): a page with a wrong number
+is reported once, by the direct audit test (test_page_numbers_are_the_codes), and the mutation
+tests fail only when the audit itself stops catching changes. A correct page is its own put-right
+copy, with no line left out: in CI, where every page must pass the direct test, the mutations
+cover every audited number.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
-from publish.audit import Page, bindings, check_line, read_page
+from publish.audit import AuditConfigError, Page, bindings, check_line, read_page
 from publish.audit.arithmetic import chain_spans
 from publish.audit.claims import blank
-from publish.audit.numbers import Token, number_tokens, shown
+from publish.audit.numbers import Token, as_shown, number_tokens, shown, states
+from publish.audit.page import PageSpec
 from publish.fmt import num
 from publish.quantities import quantities
 
@@ -36,12 +44,43 @@ def auditable_tokens(page: Page):
                 yield line, tok
 
 
+def _written_as(value: str, tok: Token) -> str:
+    """``value`` ("59.9%") written as ``tok`` is, with the space it has before its percent sign."""
+    return value.replace("%", tok.text[len(tok.text.rstrip("% ")) :]) if tok.percent else value
+
+
 def _changed(line, tok: Token, new: str) -> str:
     return line.text[: tok.start] + new + line.text[tok.end :]
 
 
+def put_right(text: str, name: str) -> Page:
+    """The page as the code would have it: every number a claim binds that is not its quantity
+    replaced by the quantity as that number shows it ("69.9%" by "59.9%"), and the lines where a
+    problem remains (a bare decimal, a claim that cannot bind, arithmetic that does not add up)
+    left out. Those problems are the direct audit test's to report; a page with none is
+    returned as it was read. A page whose front matter the audit cannot read has no lines here
+    (the direct test reports why)."""
+    try:
+        page = read_page(text, name)
+    except AuditConfigError:
+        return Page(name, PageSpec((), ()), ())
+    lines = []
+    for line in page.lines:
+        fixed = line.text
+        # right to left, so that the positions of the numbers before stay where they were
+        for b in sorted(bindings(page, line)[0], key=lambda b: -b.token.start):
+            tok, q = b.token, b.entry.quantity
+            if q is None or states(tok, q):
+                continue
+            fixed = fixed[: tok.start] + _written_as(as_shown(q, tok), tok) + fixed[tok.end :]
+        line = replace(line, text=fixed)
+        if not check_line(page, line):
+            lines.append(line)
+    return replace(page, lines=tuple(lines))
+
+
 def single_digit_changes(text: str, name: str):
-    page = read_page(text, name)
+    page = put_right(text, name)
     for line, tok in auditable_tokens(page):
         for k, ch in enumerate(tok.text):
             if not ch.isdigit():
@@ -69,7 +108,7 @@ def _values(sources: tuple[str, ...], decimals: int, percent: bool) -> tuple[str
 
 def swaps(text: str, name: str):
     """Every bound number replaced by every other value of the page's sources at its precision."""
-    page = read_page(text, name)
+    page = put_right(text, name)
     for line in page.lines:
         for b in bindings(page, line)[0]:
             if b.entry.quantity is None:
@@ -78,5 +117,5 @@ def swaps(text: str, name: str):
             was = shown(tok) + ("%" if tok.percent else "")
             for value in _values(page.spec.sources, tok.decimals, tok.percent):
                 if value != was:
-                    new = value.replace("%", tok.text[len(tok.text.rstrip("% ")) :]) if tok.percent else value
+                    new = _written_as(value, tok)
                     yield line.number, tok.text, new, check_line(page, line, _changed(line, tok, new))

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+from pathlib import Path
 
 import pytest
-from number_mutations import auditable_tokens, single_digit_changes, swaps
+from bs4 import BeautifulSoup
+from number_mutations import auditable_tokens, put_right, single_digit_changes, swaps
 
 from publish import audit
 from publish.update import stale_generated
@@ -27,17 +31,23 @@ def _caught(lineno, new, problems) -> bool:
     return any(p.line == lineno and (new in p.number or new.rstrip("%") in p.number) for p in problems)
 
 
+def survivors(changes) -> tuple[list[str], int]:
+    """(the changes the audit let pass, as "line N: old -> new"; how many were tried)."""
+    passed, checked = [], 0
+    for lineno, old, new, problems in changes:
+        checked += 1
+        if not _caught(lineno, new, problems):
+            passed.append(f"line {lineno}: {old} -> {new}")
+    return passed, checked
+
+
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_single_digit_change_is_caught(page):
     """Change any one digit of any audited number on the page: the audit must object, on
-    that line, naming the changed number."""
-    text = page.read_text(encoding="utf-8")
-    survivors, checked = [], 0
-    for lineno, old, new, problems in single_digit_changes(text, page_id(page)):
-        checked += 1
-        if not _caught(lineno, new, problems):
-            survivors.append(f"line {lineno}: {old} -> {new}")
-    assert not survivors, f"{len(survivors)} of {checked} digit changes pass the audit:\n" + "\n".join(survivors[:40])
+    that line, naming the changed number. (On the page with its numbers put right: a wrong
+    number is test_page_numbers_are_the_codes' to report, see number_mutations.put_right.)"""
+    passed, checked = survivors(single_digit_changes(page.read_text(encoding="utf-8"), page_id(page)))
+    assert not passed, f"{len(passed)} of {checked} digit changes pass the audit:\n" + "\n".join(passed[:40])
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
@@ -45,18 +55,37 @@ def test_every_swap_for_another_value_of_the_page_is_caught(page):
     """Replace any bound number with any other value the page's sources give at the same
     precision (another cell, another row, another example on the page): the audit must object,
     on that line, naming the new number."""
-    text = page.read_text(encoding="utf-8")
-    survivors, checked = [], 0
-    for lineno, old, new, problems in swaps(text, page_id(page)):
-        checked += 1
-        if not _caught(lineno, new, problems):
-            survivors.append(f"line {lineno}: {old} -> {new}")
-    assert not survivors, f"{len(survivors)} of {checked} swaps pass the audit:\n" + "\n".join(survivors[:40])
+    passed, checked = survivors(swaps(page.read_text(encoding="utf-8"), page_id(page)))
+    assert not passed, f"{len(passed)} of {checked} swaps pass the audit:\n" + "\n".join(passed[:40])
     assert checked or page not in QUOTING, "a page that quotes numbers binds none of them"
 
 
+def test_a_wrong_number_is_reported_once_by_the_audit():
+    """76.5% where the code gives 66.5%: the direct audit reports it, with the page, the line, the
+    number, the claim and the code's value; the mutation and swap tests, which change the page
+    as the code would have it, still pass (they report only an audit that stopped catching)."""
+    old = "66.5%{{weights[bank, bank]}}"
+    wrong = PAGE.replace(old, "76.5%{{weights[bank, bank]}}", 1)
+    assert problems_of(wrong) == [
+        "page.md:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code gives 66.5% for it "
+        "(0.665241), not 76.5%"
+    ]
+    for changes in (single_digit_changes, swaps):
+        passed, checked = survivors(changes(wrong, "page.md"))
+        assert checked >= 20 and not passed, (changes.__name__, passed[:5])
+    # A claim that cannot bind: its line is the direct test's to report, the other lines are changed.
+    broken = PAGE.replace(old, "66.5%{{weight[bank, bank]}}", 1)
+    assert len(problems_of(broken)) == 1
+    changes = list(single_digit_changes(broken, "page.md"))
+    assert not survivors(changes)[0]
+    every_line = {line.number for line, _ in auditable_tokens(audit.read_page(PAGE, "page.md"))}
+    assert {lineno for lineno, *_ in changes} == every_line - {9}, sorted(every_line)
+
+
 def _read(p):
-    return audit.read_page(p.read_text("utf-8"), page_id(p))
+    """The page as the audit reads it, with its numbers put right (number_mutations.put_right):
+    the tests below report an audit that stopped catching, not a wrong number of the page."""
+    return put_right(p.read_text("utf-8"), page_id(p))
 
 
 QUOTING = [p for p in PAGES if any(t.decimals or t.percent for _, t in auditable_tokens(_read(p)))]
@@ -78,7 +107,12 @@ def test_a_changed_digit_in_the_page_file_is_reported(page, tmp_path):
     """End to end on the file itself: change the last digit of the first audited decimal
     or percentage and the report names the page, the line, the number and the code's value."""
     text = page.read_text(encoding="utf-8")
-    tokens = [(line.number, t) for line, t in auditable_tokens(_read(page)) if t.decimals or t.percent]
+    as_written = {line.number: line.text for line in audit.read_page(text, page_id(page)).lines}
+    tokens = [
+        (line.number, t)
+        for line, t in auditable_tokens(_read(page))
+        if (t.decimals or t.percent) and line.text == as_written[line.number]  # a line put right is not as written
+    ]
     lineno, tok = tokens[0]
     lines = text.split("\n")
     raw = lines[lineno - 1]
@@ -415,3 +449,89 @@ def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
                              "from selfattn_ref/examples/*.toml by publish.example_pages:index")  # fmt: skip
     found = [str(p) for p in audit.audit_text(page, "docs/examples/index.md", tmp_path)]
     assert found[0].startswith("selfattn_ref/examples/zz_numbers.toml:4: 0.707: the spec's 'description'"), found
+
+
+# --- issue 30: the audit in every build ---------------------------------------------------------
+
+
+def claims_entry() -> str:
+    """The publish.claims entry of mkdocs.yml as written, its !ENV settings and all."""
+    lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    start = lines.index("  - publish.claims:")
+    entry = [lines[start]]
+    for line in lines[start + 1 :]:
+        if not line.startswith("      "):
+            break
+        entry.append(line)
+    return "\n".join(entry)
+
+
+def build_page(tmp_path: Path, text: str, monkeypatch, strict: bool = True, **env: str):
+    """`mkdocs build` (in this process) of a site of one page, ``text``, with the extension as
+    mkdocs.yml configures it and ``env`` set: (the warnings logged, then mkdocs' refusal if it
+    aborted; the page's HTML or None)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    for name in ("NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE"):
+        monkeypatch.delenv(name, raising=False)  # the suite's own setting (conftest.py) left out
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    (tmp_path / "docs" / "page.md").write_text(text, encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"site_name: audit\nplugins: []\nmarkdown_extensions:\n{claims_entry()}\n", encoding="utf-8")
+    records = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logging.getLogger("mkdocs").addHandler(handler)
+    try:
+        build(load_config(str(config), strict=strict, site_dir=str(tmp_path / "site")))
+    except Abort as exc:
+        records.append(logging.makeLogRecord({"msg": f"Abort: {exc}"}))
+    finally:
+        logging.getLogger("mkdocs").removeHandler(handler)
+    html = tmp_path / "site" / "page" / "index.html"
+    return [r.getMessage() for r in records], html.read_text(encoding="utf-8") if html.is_file() else None
+
+
+def test_a_wrong_number_fails_the_strict_build_with_one_message(tmp_path, monkeypatch):
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    warnings, html = build_page(tmp_path, wrong, monkeypatch)
+    page = (tmp_path / "docs" / "page.md").resolve()
+    assert warnings[0] == (
+        f"numbers audit: {page}:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code "
+        "gives 66.5% for it (0.665241), not 76.5%"
+    ), warnings
+    assert warnings[1:] == ["Abort: Aborted with 1 warnings in strict mode!"], warnings
+    warnings, html = build_page(tmp_path, PAGE, monkeypatch)  # the page put right: no warning
+    assert warnings == [] and "numbers-audit" not in html
+    warnings, html = build_page(tmp_path, wrong, monkeypatch, strict=False)
+    assert len(warnings) == 1 and "76.5%" in html and "numbers-audit" not in html  # no box outside `make serve`
+
+
+def test_make_serve_shows_the_problems_at_the_top_of_the_page(tmp_path, monkeypatch):
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    declaration = "<!-- audit source: bank_of_river -->\n"
+    wrong = wrong.replace(declaration, declaration + "# A page\n\n")
+    wrong = wrong.replace("{{weights[bank, of]}} on", "{{weights[a & b, of]}} on", 1)  # a message with & in it
+    warnings, html = build_page(tmp_path, wrong, monkeypatch, strict=False, NUMBERS_AUDIT_ON_PAGE="true")
+    assert len(warnings) == 2 and any("{{weights[a & b, of]}}" in w for w in warnings), warnings
+    assert "{{weights[a &amp; b, of]}}" in html
+    soup = BeautifulSoup(html, "html.parser")
+    article = soup.select_one('[role="main"]')
+    first, box = [el for el in article.children if getattr(el, "name", None)][:2]
+    assert first.name == "h1" and box["class"] == ["admonition", "warning", "numbers-audit"], article
+    assert box.select_one(".admonition-title").get_text() == "The numbers audit finds 2 problems on this page"
+    assert [li.get_text() for li in box.select("li")] == [w.removeprefix("numbers audit: ") for w in warnings]
+    assert "76.5% of its focus" in article.get_text()  # the page itself as it is
+
+
+def test_the_suite_leaves_the_audit_out_of_its_builds(tmp_path, monkeypatch):
+    """It audits every page itself (test_page_numbers_are_the_codes): its builds do not fail on a
+    wrong number a second time. mkdocs.yml's NUMBERS_AUDIT turns it off."""
+    assert os.environ.get("NUMBERS_AUDIT") == "false"
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    warnings, html = build_page(tmp_path, wrong, monkeypatch, NUMBERS_AUDIT="false")
+    assert warnings == [] and "76.5%" in html

@@ -86,7 +86,7 @@ def audit_problems(ex: examples.Example, files: dict[Path, str] | None = None) -
     files = files or generate(ex)
     found = []
     for path in (ep.page_path(ex.slug), ep.PAGES_DIR / "index.md"):
-        text = files[path]
+        text = ep.with_gallery(files[path], [ex])  # the gallery's table, as the build makes it
         body = text.split("---\n", 2)[2] if text.startswith("---\n") else text
         found += [f"{p.page}:{p.line}: {p.number}: {p.message}" for p in audit.audit_text(body, path.name)]
     return found
@@ -111,7 +111,7 @@ def render(ex: examples.Example, files: dict[Path, str] | None = None) -> tuple[
     md = _markdown()
     html = md.convert(expand(page))
     md.reset()
-    return html, md.convert(files[ep.PAGES_DIR / "index.md"])
+    return html, md.convert(ep.with_gallery(files[ep.PAGES_DIR / "index.md"], [ex]))
 
 
 _BENIGN: set[str] = set()
@@ -533,7 +533,7 @@ def test_an_interrupted_update_fails_the_staleness_check_and_a_failed_one_writes
     driver = textwrap.dedent(
         """
         import json, sys
-        from publish import SNIPPETS, update
+        from publish import update
         from selfattn_ref import examples
         p = update.plan()
         assert any(path.suffix == ".out" for path in p.writes), "the change changes a recording"
@@ -551,9 +551,9 @@ def test_an_interrupted_update_fails_the_staleness_check_and_a_failed_one_writes
             pass
         restored = all((path.read_bytes() if path.is_file() else None) == data for path, data in before.items())
         update._atomic_write = real
-        # killed after the generated files, before the recordings and the manifest
-        manifest = SNIPPETS / "recordings.json"
-        partial = update.Plan(writes={k: v for k, v in p.writes.items() if k.suffix != ".out" and k != manifest})
+        # killed after the generated files, before the recordings and their fingerprints
+        kept = lambda k: k.suffix != ".out" and not k.name.endswith(".fingerprint.json")  # noqa: E731
+        partial = update.Plan(writes={k: v for k, v in p.writes.items() if kept(k)})
         update.apply(partial, verbose=False)
         print(json.dumps({"restored": restored, "stale": update.stale_examples(examples.load_all())}))
         """

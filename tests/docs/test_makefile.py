@@ -62,7 +62,8 @@ def calls(log: Path) -> list[list[str]]:
 
 
 def make(tmp_path: Path, target: str, *assignments: str, env: dict[str, str] | None = None):
-    environ = {k: v for k, v in os.environ.items() if k not in ("NAME", "TITLE", "FROM", "BENCH_ARGS", "MAKEFLAGS")}
+    given = ("NAME", "TITLE", "FROM", "BENCH_ARGS", "MAKEFLAGS", "NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE")
+    environ = {k: v for k, v in os.environ.items() if k not in given}
     return subprocess.run(
         ["make", "--no-print-directory", "-C", str(ROOT), target, *assignments],
         cwd=tmp_path,  # a command that the shell ran would create PWNED here or in ROOT
@@ -173,3 +174,16 @@ def test_a_venv_path_make_cannot_use_is_refused(tmp_path, venv):
         proc.stderr.decode()
     ), proc.stderr.decode()
     no_pwned(tmp_path)
+
+
+def test_make_serve_shows_wrong_numbers_on_the_page(tmp_path):
+    """`make serve` runs mkdocs serve with NUMBERS_AUDIT_ON_PAGE=true (publish/claims.py: the box at
+    the top of a page with a wrong number), and the audit itself as mkdocs.yml sets it (on)."""
+    venv, log = recorder(tmp_path)
+    mkdocs = venv / "bin" / "mkdocs"
+    record = f'printf "%s\\0" 2 "$NUMBERS_AUDIT_ON_PAGE" "${{NUMBERS_AUDIT-unset}}" >> "{log}"'
+    mkdocs.write_text(f"#!/bin/sh\n{record}\n", encoding="utf-8")
+    mkdocs.chmod(0o755)
+    proc = make(tmp_path, "serve", f"VENV={venv}")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log) == [["true", "unset"]]

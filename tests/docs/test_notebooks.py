@@ -40,7 +40,7 @@ from publish.exercises import load_all as load_exercises
 from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
 from publish.producers import generate
-from publish.snippets import shown_whole
+from publish.snippets import recorded_versions, shown_whole
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.
@@ -464,7 +464,7 @@ def test_every_notebook_page_links_back_to_its_page(strict_build):
 def test_the_notebooks_page_lists_every_notebook_with_what_it_needs(strict_build):
     """/notebooks/ lists the pages' notebooks in the nav's order, each by its page's title and
     with what it needs (PyTorch only where a code cell imports it), and says which versions made
-    the outputs: those of the recorded outputs (snippets/recordings.json)."""
+    the outputs: those of the recorded outputs (their fingerprint files)."""
     site = _built(strict_build)
     soup = BeautifulSoup((site / "notebooks" / "index.html").read_text(encoding="utf-8"), "html.parser")
     rows = [tr.find_all("td") for tr in soup.select("article table tr") if tr.find("td")]
@@ -480,7 +480,8 @@ def test_the_notebooks_page_lists_every_notebook_with_what_it_needs(strict_build
         )
         want = "NumPy and PyTorch" if re.search(r"^import torch", code, re.M) else "NumPy"
         assert cells[1].get_text() == want, page
-    versions = json.loads((ROOT / "snippets" / "recordings.json").read_text(encoding="utf-8"))["versions"]
+    versions = recorded_versions()
+    assert versions, "the recordings were not all made with the same versions: run `make update --all`"
     text = soup.select_one("article").get_text(" ")
     for name, label in (("python", "Python"), ("numpy", "NumPy"), ("torch", "PyTorch")):
         assert f"{label} {versions[name].split('+')[0]}" in text, (name, versions[name])

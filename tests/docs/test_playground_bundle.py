@@ -1,41 +1,53 @@
 """The playground's classic-script bundle (docs/assets/playground/app.bundle.js, for pages opened from
-disk): up to date with the modules and the presets, written by the function its first line names, and
-the bundler refuses, naming the file and the line, what it cannot turn into a classic script.
+disk): gathered from the modules and every example's preset (ignored by git, written by every build
+and `make update`), written by the function its first line names, and the bundler refuses, naming the
+file and the line, what it cannot turn into a classic script.
 
 tests/browser/test_offline.py runs the bundle in Chromium from file://.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
-from publish import GENERATED
+from publish import GENERATED, ROOT, producers, registry
+from publish import files as publish_files
 from publish import playground_bundle as pb
 from publish.registry import name_of, with_banner
 from publish.sources.playground import RELPATH, _presets_json
 from publish.update import stale_generated
+from selfattn_ref import examples
 
 BUNDLE = pb.bundle_path(pb.ENTRY)
 PLAYGROUND = pb.ENTRY.parent
 
 
-def test_the_bundle_is_up_to_date():
-    text = BUNDLE.read_text(encoding="utf-8")
+@pytest.fixture(scope="module")
+def gathered() -> dict[Path, str]:
+    producers.load()
+    return registry.gather(examples.load_all())
+
+
+def test_the_bundle_is_gathered_and_git_ignores_it(gathered):
+    text = gathered[BUNDLE]
     first = text.splitlines()[0]
     assert first == (
         "// Generated from docs/assets/playground/app.js by publish.playground_bundle:playground_bundle "
         "(make update); do not edit."
     ), first
-    assert text == pb.playground_bundle(), f"{BUNDLE.name} is out of date: run `make update`"
+    presets = GENERATED / RELPATH
+    assert text == pb.playground_bundle({presets: gathered[presets]})  # the limits as limits.js has them
+    assert "/docs/assets/playground/app.bundle.js" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     changed, _ = stale_generated()
-    assert BUNDLE not in changed, "make update would rewrite the bundle"
+    assert BUNDLE not in changed, "the bundle is gathered, not a committed file of make update"
 
 
-def test_the_bundle_has_every_module_and_the_presets():
-    text = BUNDLE.read_text(encoding="utf-8")
+def test_the_bundle_has_every_module_and_the_presets(gathered):
+    text = gathered[BUNDLE]
     imported = set(
         re.findall(r'^import[^;]*?from\s*"\./([\w.-]+\.js)";', pb.ENTRY.read_text(encoding="utf-8"), re.M | re.S)
     )
@@ -43,8 +55,9 @@ def test_the_bundle_has_every_module_and_the_presets():
     for name in [*imported, "app.js"]:
         assert f"// ---- {name} " in text, f"{name} is not in the bundle"
     presets = with_banner(_presets_json(), GENERATED / RELPATH, name_of(_presets_json))
-    assert pb.json.dumps(presets) in text, "the presets are not inlined as make update generates them"
-    assert '"../../generated/playground/presets.json"' in text and (GENERATED / RELPATH).is_file()
+    assert presets == gathered[GENERATED / RELPATH]
+    assert pb.json.dumps(presets) in text, "the presets are not inlined as they are gathered"
+    assert '"../../generated/playground/presets.json"' in text
     # Nothing of ES module syntax is left where a classic script would choke on it.
     code = [ln for ln in text.splitlines() if not ln.lstrip().startswith(("//", "*", "/*"))]
     assert not [ln for ln in code if re.match(r"\s*(import|export)\b", ln)]
@@ -83,6 +96,16 @@ def test_the_bundler_refuses_what_it_cannot_bundle(tmp_path, files, message):
         pb.bundle(entry, "test")
 
 
+def test_a_fetched_file_about_to_be_written_is_inlined_though_not_on_disk(tmp_path):
+    """A fresh clone has no presets.json (git ignores it): the run that gathers it gives its text, and
+    the bundler inlines that instead of saying the file is missing."""
+    entry = write(tmp_path, {"main.js": 'const u = new URL("data/new.json", import.meta.url);\n'})
+    given = {(tmp_path / "data" / "new.json").resolve(): '{"given": true}\n'}
+    read = lambda p: given[p] if p in given else p.read_text(encoding="utf-8")  # noqa: E731
+    text = pb.bundle(entry, "test", read=read)
+    assert pb.json.dumps('{"given": true}\n') in text and not (tmp_path / "data").exists()
+
+
 def test_the_bundler_leaves_comments_and_strings_alone(tmp_path):
     """`import`/`export` in a comment line or mid-line is not a statement; import.meta.url becomes the
     module's own URL, resolved against the bundle's."""
@@ -108,6 +131,8 @@ def test_the_command_does_not_overwrite_a_file_it_did_not_write(tmp_path, monkey
     monkeypatch.setattr(pb, "ENTRY", entry)
     monkeypatch.setattr(pb, "ROOT", tmp_path)  # the command writes inside its repository only
     monkeypatch.setattr(pb, "playground_bundle", lambda: pb.bundle(entry, pb.WRITER))
+    # the command writes inside the repository only (publish.files): here, inside this test's folder
+    monkeypatch.setattr(publish_files, "atomic_write", functools.partial(publish_files.atomic_write, root=tmp_path))
     assert pb.main([]) == 1
     assert "was not written by publish.playground_bundle:playground_bundle" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "// someone's own main.bundle.js\n"

@@ -2,8 +2,9 @@
 
 The browser layer (tests/browser/test_playground.py) checks what the page does with them; this
 file checks, without a browser, that the file holds exactly what selfattn_ref defines, that it is
-registered with the generated-file registry (so `make update` writes it and the suite's
-staleness test covers it), and that the links of the pages name presets that exist.
+registered with the generated-file registry as gathered from every example (git ignores it; every
+build, `make update` and `make example` write it, so a new example rewrites no shared file), and that
+the links of the pages name presets that exist.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ import re
 import numpy as np
 import pytest
 
-from publish import GENERATED
-from publish.producers import generate
+from publish import GENERATED, ROOT, producers, registry
 from publish.sources import playground
 from publish.update import stale_generated
 from selfattn_ref import examples
@@ -26,35 +26,38 @@ PATH = GENERATED / playground.RELPATH
 
 
 @pytest.fixture(scope="module")
-def on_disk() -> dict:
-    assert PATH.is_file(), f"{PATH} is missing; run `make update`"
-    return playground.parse(PATH.read_text(encoding="utf-8"))
+def text() -> str:
+    """The presets file as a build or `make update` writes it."""
+    producers.load()
+    return registry.gather(examples.load_all())[PATH]
 
 
-def test_presets_file_is_generated_and_current():
-    generated = generate()
-    assert PATH in generated, f"{playground.RELPATH} is not registered with @generated"
-    assert PATH.read_text(encoding="utf-8") == generated[PATH], "presets.json is stale; run `make update`"
+@pytest.fixture(scope="module")
+def on_disk(text) -> dict:
+    return playground.parse(text)
+
+
+def test_presets_file_is_gathered_and_git_ignores_it(text):
+    assert PATH in registry.gathered_paths(), f"{playground.RELPATH} is not registered with @gathered"
+    assert "/docs/generated/playground/presets.json" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert PATH not in producers.generate(), "a committed file of make update, which every new example rewrites"
     changed, _ = stale_generated()
     assert PATH not in changed
 
 
-def test_staleness_check_covers_the_json(monkeypatch):
-    """A change in what the package gives makes the suite's staleness test fail for the JSON too."""
-    real = playground.presets
-
-    def changed():
-        out = real()
-        out["presets"][0]["embeddings"][0][0] += 1
-        return out
-
-    monkeypatch.setattr(playground, "presets", changed)
-    stale, _ = stale_generated()
-    assert PATH in stale
+def test_the_presets_follow_the_examples_given(text):
+    """What is gathered is the examples given (a new one before its spec is on disk, as `make
+    example` gives it), not the folder's."""
+    new = examples.load_text(
+        (examples.EXAMPLES_DIR / "the_cat_sat.toml").read_text(encoding="utf-8").replace('"The cat sat"', '"Zz"'),
+        examples.EXAMPLES_DIR / "zz_new.toml",
+    )
+    every = [*examples.load_all(), new]
+    slugs = [p["slug"] for p in playground.parse(registry.gather(every)[PATH])["presets"]]
+    assert slugs == [p["slug"] for p in playground.parse(text)["presets"]] + ["zz_new"]
 
 
-def test_file_is_plain_json():
-    text = PATH.read_text(encoding="utf-8")
+def test_file_is_plain_json(text):
     assert not text.startswith("<!--")  # a comment header would make it invalid JSON
     data = json.loads(text)  # its provenance is a key, which the playground does not read
     assert data.pop("_generated_by") == "publish.sources.playground:_presets_json"
@@ -87,7 +90,7 @@ def test_preset_equals_the_example(on_disk, slug):
             assert name not in p
 
 
-def test_learned_weights_are_numpys_draw(on_disk):
+def test_learned_weights_are_numpys_draw(on_disk, text):
     """The seeded weights come from NumPy's generator, every digit: nobody typed them."""
     (p,) = [p for p in on_disk["presets"] if p["slug"] == on_disk["learned"]]
     ex = examples.load(on_disk["learned"])
@@ -96,7 +99,6 @@ def test_learned_weights_are_numpys_draw(on_disk):
     for name, W in zip(("W_Q", "W_K", "W_V"), drawn, strict=True):
         assert np.array_equal(np.array(p[name]), W), name
     # And the JSON round-trips each float exactly (shortest repr), as JSON.parse reads it.
-    text = PATH.read_text(encoding="utf-8")
     assert repr(float(drawn[0][0, 0])) in text
 
 
@@ -109,3 +111,29 @@ def test_page_links_name_existing_presets(on_disk):
     assert links, "no page links to the playground with ?preset=<slug>"
     unknown = [f"{page}: {slug}" for page, slug in links if slug not in slugs]
     assert not unknown, unknown
+
+
+def test_a_build_does_not_overwrite_a_presets_file_it_did_not_write(tmp_path, monkeypatch):
+    """Git ignores the gathered files, so whatever is at their place may be anyone's: a build (and
+    `make update`) writes over one it wrote, and refuses, naming it, one without its banner."""
+    import dataclasses
+    import functools
+
+    from publish import files, update
+
+    path = tmp_path / "docs" / "generated" / "playground" / "presets.json"
+    path.parent.mkdir(parents=True)
+    new = playground._presets_json()
+    monkeypatch.setattr(update, "unsafe", functools.partial(files.unsafe, root=tmp_path))
+    monkeypatch.setattr(update, "atomic_write", functools.partial(files.atomic_write, root=tmp_path))
+    monkeypatch.setattr(registry, "gather", lambda every: {path: new})
+    producers.load()  # the presets' producer, registered at this path
+    (ours,) = [p for p in registry.producers() if p.path == PATH]
+    monkeypatch.setattr(registry, "producers", lambda: [dataclasses.replace(ours, path=path)])
+    path.write_text('{"mine": true}\n', encoding="utf-8")
+    with pytest.raises(update.UpdateError, match=r"presets.json exists and was not written by `make update`"):
+        update.write_gathered([])
+    assert path.read_text(encoding="utf-8") == '{"mine": true}\n'
+    path.write_text('{"_generated_by": "publish.sources.playground:_presets_json", "presets": []}\n', encoding="utf-8")
+    assert update.write_gathered([]) == [path]
+    assert path.read_text(encoding="utf-8") == new

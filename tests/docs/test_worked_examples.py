@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, files, scaffold, update
+from publish import DOCS, ROOT, files, producers, registry, scaffold, update
 from publish import cli as publish_cli
 from publish import example_pages as ep
 from publish.fmt import cell, is_integral, num
@@ -45,8 +45,20 @@ def test_every_example_has_a_page_scripts_and_a_notebook(slug):
         if not p.is_file()
     ]
     assert not missing, f"missing {missing}; run `make update`"
-    gallery = (ep.PAGES_DIR / "index.md").read_text(encoding="utf-8")
-    assert f"]({slug}.md)" in gallery
+
+
+def test_the_gallery_is_the_same_whichever_examples_there_are_and_the_build_adds_the_table():
+    """The gallery page holds no example (a new example's pull request does not rewrite it): the
+    extension publish.gallery puts the table there, a row per example in reading order."""
+    import markdown
+
+    text = (ep.PAGES_DIR / "index.md").read_text(encoding="utf-8")
+    assert text == ep.index() and ep.GALLERY_MARKER in text.splitlines()
+    assert not [slug for slug in SLUGS if f"]({slug}.md)" in text]
+    html = markdown.Markdown(extensions=["tables", "publish.gallery"]).convert(text)
+    rows = BeautifulSoup(html, "html.parser").select("table tbody tr")
+    assert [tr.a["href"] for tr in rows] == [f"{ex.slug}.md" for ex in ep.in_reading_order(examples.load_all())]
+    assert ep.GALLERY_MARKER not in html
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -174,7 +186,7 @@ def examples_dir(tmp_path, monkeypatch):
 
 def test_new_example_from_the_two_heads_keeps_its_heads(examples_dir):
     path, text, ex = scaffold.prepare("two_more", title="Two more heads", base="the_cat_sat_two_heads")
-    assert ex.heads == 2 and "\nheads = 2  # heads of multi-head attention" in text
+    assert ex.heads == 2 and "\n# Heads of multi-head attention, 1 to 4," in text and "\nheads = 2\n" in text
     assert len(examples.run(ex).heads) == 2
 
 
@@ -187,6 +199,27 @@ def test_new_example_writes_a_valid_spec_from_another(examples_dir):
     np.testing.assert_array_equal(new.E, base.E)
     np.testing.assert_array_equal(new.W_Q, base.W_Q)
     assert "river_bank" in [ex.slug for ex in examples.load_all()]
+
+
+@pytest.mark.parametrize("base", SLUGS)
+def test_the_scaffold_lists_every_key_the_loader_accepts(base):
+    """CONTRIBUTING: the scaffold explains every key. Each key the loader accepts is written, or
+    commented out where the example does not use it, and uncommented it is a valid spec."""
+    text = scaffold.template("river_bank", "The river bank", examples.load(base))
+    written = set(re.findall(r"^(\w+) = ", text, re.M))
+    commented = set(re.findall(r"^# (\w+) = ", text, re.M))
+    assert written | commented == examples._REQUIRED | examples._OPTIONAL, sorted(written | commented)
+    assert not written & commented and examples._REQUIRED <= written, (written, commented)
+    path = examples.EXAMPLES_DIR / "river_bank.toml"
+    assert examples.load_text(text.replace("\n# order = 10\n", "\norder = 10\n"), path).order == 10
+    if base == "the_cat_sat":  # identity matrices, scaled, d = 4: two heads of width 2
+        assert examples.load_text(text.replace("\nheads = 1\n", "\nheads = 2\n"), path).heads == 2
+    for kind, keys in (("random", ("seed", "std")), ("given", ("W_Q", "W_K", "W_V"))):
+        spec = re.sub(r'^projections = ".*"$', f'projections = "{kind}"', text, flags=re.M)
+        spec = re.sub(rf"^# ({'|'.join(keys)}) = ", r"\1 = ", spec, flags=re.M)
+        for other in {"seed", "std", "W_Q", "W_K", "W_V"} - set(keys):
+            spec = re.sub(rf"^{other} = (\[\n(?:  .*\n)*\]|.*)$", "", spec, flags=re.M)
+        assert examples.load_text(spec, path).projections == kind
 
 
 @pytest.mark.parametrize(
@@ -331,6 +364,11 @@ def test_the_walkthrough_adds_a_checked_page(tmp_path):
     commands, spec = walkthrough()
     assert [title for title, _ in commands] == ["Scaffold", "Regenerate", "Preview", "Test"]
     copy = repo_copy(tmp_path)
+    producers.load()
+    gathered = [copy / p.relative_to(ROOT) for p in registry.gathered_paths()]
+    assert len(gathered) == 2, gathered  # the playground's presets and its bundle
+    for path in gathered:  # as a fresh clone has them: not at all (git ignores them)
+        path.unlink(missing_ok=True)
     slug = None
     for title, command in commands:
         args = shlex.split(command)
@@ -350,6 +388,12 @@ def test_the_walkthrough_adds_a_checked_page(tmp_path):
             slug = args[args.index("new-example") + 1]
             path = copy / "selfattn_ref" / "examples" / f"{slug}.toml"
             assert path.is_file() and (copy / "docs" / "examples" / f"{slug}.md").is_file()
+            # it wrote everything `make update` would: the tests pass with no other command
+            assert all(p.is_file() for p in gathered) and any(
+                f'"slug": "{slug}"' in p.read_text() for p in gathered if p.suffix == ".json"
+            )
+            again = run_in(copy, sys.executable, "-m", "publish", "update")
+            assert again.stdout.splitlines()[-1] == "everything recorded is up to date", again.stdout + again.stderr
             path.write_text(spec, encoding="utf-8")  # step 2: the contributor edits the one file
         if title == "Test":
             counts = re.search(r"(\d+) passed", proc.stdout)
@@ -368,3 +412,58 @@ def test_the_pages_claim_sample_is_the_line_it_says_it_is():
     so the audit of that page checks it."""
     [sample] = re.findall(r"^```markdown\n(.*?)\n```", WALKTHROUGH.read_text(encoding="utf-8"), re.S | re.M)
     assert sample in (WALKTHROUGH.parent / "real-numbers.md").read_text(encoding="utf-8").splitlines()
+
+
+# --- two contributors, two examples ---------------------------------------------------------------
+
+
+def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    config = ["-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=base"]
+    return subprocess.run(["git", *config, *args], cwd=repo, capture_output=True, text=True, timeout=60)
+
+
+def test_two_examples_added_on_two_branches_merge_without_a_conflict(tmp_path, monkeypatch):
+    """What `make example` writes for two new examples, each from the same commit, computed as it
+    computes it (update.plan, nothing written to the repository): the only files both write are
+    the gathered ones, which git ignores; committed on two branches of a git repository holding
+    those files as they are now (and .gitignore), the branches merge without a conflict.
+
+    The scripts' runs are stubbed (what a script prints changes no file's name), and the repository
+    holds only the files the two examples write, not a copy of the project: the two plans take most
+    of its few seconds."""
+    from publish import snippets
+
+    monkeypatch.setattr(
+        update, "_run_pending", lambda todo: [snippets.Result(p, f"{p.stem}\n", "", 0) for p, _ in todo]
+    )
+    writes = {}
+    for slug in ("zz_alpha", "zz_beta"):
+        path, text, ex = scaffold.prepare(slug)
+        only = [ep.snippet_path(slug, lib) for lib in ep.LIBRARIES]
+        p = update.plan([*examples.load_all(), ex], only=only, extra={path: text})
+        assert not p.removals, p.removals
+        writes[slug] = p.writes
+    both = set(writes["zz_alpha"]) & set(writes["zz_beta"])
+    assert both == set(registry.gathered_paths()), sorted(registry.relative(p) for p in both)
+
+    repo = tmp_path / "repo"
+    for path in {*writes["zz_alpha"], *writes["zz_beta"], ROOT / ".gitignore"}:
+        if path.is_file():
+            (repo / path.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, repo / path.relative_to(ROOT))
+    repo.mkdir(exist_ok=True)
+    assert _git(repo, "init", "-q").returncode == 0
+    for command in (("add", "-A"), ("commit", "-q", "-m", "base")):
+        assert _git(repo, *command).returncode == 0
+    for slug in ("zz_alpha", "zz_beta"):
+        assert _git(repo, "checkout", "-q", "-b", slug, "base").returncode == 0
+        for path, text in writes[slug].items():
+            (repo / path.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+            (repo / path.relative_to(ROOT)).write_text(text, encoding="utf-8")
+        for command in (("add", "-A"), ("commit", "-q", "-m", f"Add {slug}")):
+            assert _git(repo, *command).returncode == 0
+    merge = _git(repo, "merge", "-q", "--no-edit", "zz_alpha")
+    assert merge.returncode == 0, merge.stdout + merge.stderr + _git(repo, "diff", "--name-only").stdout
+    tracked = set(_git(repo, "ls-files").stdout.split())
+    assert {"selfattn_ref/examples/zz_alpha.toml", "selfattn_ref/examples/zz_beta.toml"} <= tracked
+    assert not {registry.relative(p) for p in registry.gathered_paths()} & tracked

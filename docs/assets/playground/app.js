@@ -6,7 +6,7 @@
 // text a reader typed, and nothing from a link, ever goes through innerHTML.
 //
 // The presets are the worked examples as selfattn_ref defines them, from
-// generated/playground/presets.json (written by `make update`).
+// generated/playground/presets.json (gathered from every example by every build and `make update`).
 //
 // Material's instant navigation swaps page content without reloading modules: this module runs
 // once, and mounts the playground whenever Material's document$ shows a page that has
