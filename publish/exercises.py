@@ -305,10 +305,14 @@ def _other_answers(spec: dict, page: str, where: str) -> list[tuple[Answer, str]
         )
     for other in page_examples(page):
         if other != slug:
-            title = examples.load(other).title
+            shown = examples.load(other)
+            changed = {**spec, "example": other}
+            if shown.heads == 1:  # the other example as its page shows it: one head, not split
+                changed = {k: v for k, v in changed.items() if k not in ("heads", "head")}
+            title = shown.title
             variants.append(
                 (
-                    {**spec, "example": other},
+                    changed,
                     f'That is the answer for "{title}", another example on this page; '
                     f'the question is about "{ex.title}".',
                 )

@@ -116,7 +116,11 @@ def other_values(page: str, spec: dict) -> list[Other]:
         variants.append(("without the causal mask", None, {**spec, "causal": False}))
     for other in _page_examples(page):
         if other != spec["example"]:
-            variants.append((f"the example {other}", examples.load(other).title, {**spec, "example": other}))
+            shown = examples.load(other)
+            changed = {**spec, "example": other}
+            if shown.heads == 1:  # as the page shows that example: one head of full width
+                changed = {k: v for k, v in changed.items() if k not in ("heads", "head")}
+            variants.append((f"the example {other}", shown.title, changed))
     out = []
     for what, names, changed in variants:
         try:

@@ -16,6 +16,7 @@ from publish import DOCS, GENERATED
 from publish import exercises as exr
 
 from exercise_cases import cases, off_by, other_values, second_way, specs, typed
+from pages import expand
 
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [
@@ -171,6 +172,21 @@ def test_other_values_are_found_where_the_issue_found_them():
     assert got["kind"] == "wrong" and "without the positions" in got["message"], got
     found = {(page, spec["id"]) for page, spec in SPECS if other_values(page, spec)}
     assert len(found) >= 15, sorted(found)
+
+
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
+def test_another_example_on_this_page_is_a_value_this_page_shows(page, spec):
+    """Feedback that says "the answer for <example>, another example on this page" quotes numbers the
+    page shows (its text with the generated tables it includes): multi-head's once named 0.4011, a
+    head of "The cat sat" split in two, which only the mistakes page computes."""
+    ex = _exercise(page, spec["id"])
+    source = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+    text = expand(source.replace(f'--8<-- "docs/generated/exercises/{page}.md"', ""))  # not the answers' own data
+    for wrong, message in ex.mistakes:
+        if "another example on this page" not in message:
+            continue
+        for number in typed(wrong.values, ex.decimals, ex.percent).split(", "):
+            assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text), (message, number)
 
 
 @pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
