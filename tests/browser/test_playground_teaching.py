@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import re
 
 import numpy as np
 import pytest
@@ -408,9 +410,9 @@ ROUNDING_JS = """async ([base, cases]) => {
   // Each text as {where, dec, decimals, last, approx, misplaced, claims}: its last line, whether a
   // line says ≈, the claims a line does not show as written (an explanation's must), the claims.
   const shown = (e) => e.claims.filter((c) => !c.implied && !e.lines[c.line].includes(c.text)).map((c) => c.text);
-  const add = (where, dec, e, inline) => out.push({where, dec, decimals: e.decimals, last: e.lines[e.lines.length - 1],
+  const add = (where, dec, e, inline) => out.push({where, dec, decimals: e.decimals, lines: e.lines,
     approx: e.lines.some((l) => l.includes("≈")), claims: (e.claims ?? []).map((c) => c.text),
-    misplaced: inline ? shown(e) : []});
+    written: (e.claims ?? []).filter((c) => !c.implied).map((c) => c.text), misplaced: inline ? shown(e) : []});
   for (const c of cases) {
     const r = a.attention(c.input);
     for (const dec of c.decimals) {
@@ -452,11 +454,17 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
     results = evaluate_json(page, ROUNDING_JS, [site.base_url + ASSETS, cases])
     claims = {}  # each claim once (a row's softmax is in the explanation of every weight of the row)
     raised = 0
+    noted = 0
     for e in results:
         assert e["decimals"] >= e["dec"], e["where"]
+        notes = [line for line in e["lines"] if line.startswith("(")]
         if e["decimals"] > e["dec"]:
             raised += 1
-            assert e["last"].startswith(f"(Written with {e['decimals']} decimal"), e["where"]
+            assert notes[:1] and notes[0].startswith(f"(Written with {e['decimals']} decimal"), e["where"]
+        # Where redoing a line with the rounded numbers shown gives another last decimal, it says so.
+        redo = [t for t in e["written"] if not adds_up_as_shown(t)]
+        assert (UNROUNDED_NOTE in e["lines"]) == bool(redo), f"{e['where']}: {redo or e['lines']}"
+        noted += bool(redo)
         assert e["misplaced"] == [], f"{e['where']}: no line shows {e['misplaced']} as written"
         assert not e["approx"], e["where"]
         for text in e["claims"]:
@@ -466,8 +474,34 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
             assert exp_holds(text), f"{where}: {text!r} does not hold"
         else:
             assert arithmetic_problems(text) == [], f"{where}: {arithmetic_problems(text)}"
-    assert len(claims) > 1_500 and raised > 100, (len(claims), raised)
+    assert len(claims) > 1_500 and raised > 100 and noted > 20, (len(claims), raised, noted)
     watch.check()
+
+
+UNROUNDED_NOTE = (
+    "(Each result comes from the unrounded numbers: redoing a line with the rounded ones shown can come out "
+    "one off in the last decimal.)"
+)
+
+
+def adds_up_as_shown(text: str) -> bool:
+    """Whether each side of the line, computed exactly from the rounded numbers it shows, rounds to
+    the next side as written (what a reader redoing it by hand gets), e^x sides included."""
+    sides = re.split(r"\s*[=≈]\s*", text)
+    for left, right in itertools.pairwise(sides):
+        if left.startswith("e^"):
+            x = _evaluate(left[2:])
+            done = None if x is None else (np.exp(float(x[0])), 0)
+        else:
+            done = _evaluate(left)
+        shown = _evaluate(right)
+        if done is None or shown is None:
+            continue
+        pairs = list(zip(done, shown, strict=True)) if isinstance(done, list) else [(done, shown)]
+        for (d, _), (y, dy) in pairs:
+            if abs(float(d) - float(y)) > float(dy) * (1 + 1e-9) + 1e-14 * (abs(float(d)) + abs(float(y))):
+                return False
+    return True
 
 
 def test_at_no_decimals_a_weight_is_not_one_half_equals_one(pg, site):

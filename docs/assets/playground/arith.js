@@ -58,7 +58,7 @@ function exp(a) {
 }
 
 /** One side of an equation as {v, u} (or a list of them), or null if it is not arithmetic. */
-export function evaluate(text) {
+export function evaluate(text, exact = false) {
   const toks = String(text).match(TOKEN) ?? [];
   if (toks.join("") !== String(text).replace(/\s+/gu, "")) return null;
   let i = 0;
@@ -100,7 +100,7 @@ export function evaluate(text) {
       if (take() !== "]" || items.some(Array.isArray)) throw new Error("bad vector");
       return items;
     }
-    if (/^\d/.test(t)) return literal(t);
+    if (/^\d/.test(t)) return exact ? { v: Number(t), u: 0 } : literal(t);
     throw new Error(`unexpected ${t}`);
   }
   try {
@@ -126,8 +126,29 @@ function agree(a, b) {
  */
 export function holds(text) {
   const sides = String(text).split(/\s*[=≈]\s*/u);
-  const values = sides.map(evaluate);
+  const values = sides.map((side) => evaluate(side));
   const bad = sides.findIndex((_, k) => values[k] === null);
   if (sides.length < 2 || bad >= 0) throw new Error(`not arithmetic: ${sides[bad] ?? text}`);
   return values.every((v, k) => k === 0 || agree(values[k - 1], v));
+}
+
+/**
+ * Whether a reader who redoes the line with the numbers as shown gets the result shown: each side,
+ * computed exactly from the rounded numbers it shows, rounds to the next side. A line can hold
+ * (above) and not add up as shown: "0.3 × 0 + 0.3 × 1 + 0.3 × 1 = 0.7", where 0.6 is shown-exact and
+ * the unrounded weights give 0.7. The playground then says so, as the pages do.
+ */
+export function addsUpAsShown(text) {
+  const sides = String(text).split(/\s*[=≈]\s*/u);
+  for (let k = 1; k < sides.length; k++) {
+    const done = evaluate(sides[k - 1], true);
+    const shown = evaluate(sides[k]);
+    if (done === null || shown === null) return true; // not arithmetic: nothing to redo
+    const pairs = Array.isArray(done) ? done.map((d, q) => [d, shown[q]]) : [[done, shown]];
+    for (const [d, w] of pairs) {
+      if (!d || !w || Array.isArray(d) || Array.isArray(w)) return true;
+      if (Math.abs(d.v - w.v) > w.u * (1 + SLACK) + FLOAT * (Math.abs(d.v) + Math.abs(w.v))) return false;
+    }
+  }
+  return true;
 }

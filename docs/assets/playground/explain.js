@@ -21,7 +21,7 @@
 // weights, output, mask, factor} (with one head, r.heads[0] is r); i a query (row), j a key
 // (column), c a column of the output. Counting is from 0 here; the labels shown count from 1.
 
-import { holds } from "./arith.js";
+import { addsUpAsShown, holds } from "./arith.js";
 import { cell, isIntegral, num, vector } from "./format.js";
 
 const MORE_DECIMALS = 3; // at most this many more than the reader chose, to make a line hold
@@ -191,15 +191,19 @@ function fitted(build, decimals) {
 }
 
 function withNote(out, decimals) {
-  if (out.decimals === decimals) return out;
   const k = out.decimals;
-  return {
-    ...out,
-    lines: [
-      ...out.lines,
-      `(Written with ${k} decimal${k === 1 ? "" : "s"} here: at the ${decimals} chosen, this arithmetic would not add up.)`,
-    ],
-  };
+  const notes = [];
+  if (k !== decimals) {
+    notes.push(`(Written with ${k} decimal${k === 1 ? "" : "s"} here: at the ${decimals} chosen, this arithmetic would not add up.)`);
+  }
+  if (out.claims.some((c) => !c.implied && !addsUpAsShown(c.text))) {
+    // As the pages say it (queries-keys-values): the results come from the unrounded numbers.
+    notes.push(
+      "(Each result comes from the unrounded numbers: redoing a line with the rounded ones shown can come out " +
+        "one off in the last decimal.)",
+    );
+  }
+  return notes.length ? { ...out, lines: [...out.lines, ...notes] } : out;
 }
 
 /** A claim for line `line`: the arithmetic part of it (what follows `prefix`). */
