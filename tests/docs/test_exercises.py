@@ -21,7 +21,7 @@ from selfattn_ref.topics.rnn_comparison import compare
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [
     "real-numbers", "queries-keys-values", "learned-weights", "where-used",
-    "scaling", "masking", "positional-encoding", "multi-head", "rnn-comparison",
+    "scaling", "masking", "positional-encoding", "multi-head", "transformer-block", "rnn-comparison",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 
@@ -43,6 +43,8 @@ def _second_way(spec: dict):
         for part in spec["answer"].split("."):
             value = value[part]
         return np.array([float(value)])
+    if "topic" in spec:
+        return _block_second_way(spec)
     ex = examples.load(spec["example"])
     E = ex.E.copy()
     if "embedding" in spec:
@@ -78,6 +80,35 @@ def _second_way(spec: dict):
         return M[i]
     j = ex.tokens.index(col) if col in ex.tokens and M.shape[1] == len(ex.tokens) else int(col) - 1
     return np.array([M[i, j]])
+
+
+def _block_second_way(spec: dict):
+    """A transformer-block exercise's answer from torch.nn.TransformerEncoderLayer's own parts (its
+    LayerNorm and Linear modules), with the block's weights, on the first page's attention."""
+    import torch
+
+    from selfattn_ref.topics.transformer_block import block
+
+    assert spec["topic"] == "transformer_block"
+    B = block()
+    W = B.weights
+    t = torch.from_numpy
+    X = t(B.X)
+    Y = t(examples.run(examples.load("bank_of_river")).output)
+    norm = torch.nn.LayerNorm(X.shape[1], eps=W.eps, dtype=torch.float64)  # weight 1, bias 0
+    with torch.no_grad():
+        s1 = X + Y
+        Z = norm(s1)
+        hidden = Z @ t(W.W_1) + t(W.b_1)
+        ffn = torch.relu(hidden) @ t(W.W_2) + t(W.b_2)
+        s2 = Z + ffn
+    names = {
+        "var_1": s1.var(dim=1, correction=0)[:, None], "Z": Z, "relu": torch.relu(hidden),
+        "mean_2": s2.mean(dim=1)[:, None],
+    }  # fmt: skip
+    m = re.fullmatch(r"(\w+)\[(\w+), (\d+)\]", spec["answer"])
+    name, row, col = m.groups()
+    return np.array([float(names[name][B.tokens.index(row), int(col) - 1])])
 
 
 def _specs():
@@ -147,6 +178,11 @@ solution = "It is {{weights[bank, river]}}."
         (("Compute it.", '--8<-- \\".git/config\\"'), "must be plain Markdown"),
         (("decimals = 3", "decimals = 9"), "key 'decimals', line 6: a whole number from 0 to 6"),
         (('example = "bank_of_river"', 'example = "sea"'), "'example' is 'sea', not a worked example"),
+        (('example = "bank_of_river"', 'topic = "sea"'), "key 'topic', line 4: 'sea' is not one of"),
+        (
+            ('example = "bank_of_river"', 'example = "bank_of_river"\ntopic = "transformer_block"'),
+            "exercise 1: give one of 'example', 'compare' and 'topic'",
+        ),
         (('id = "one"', 'id = "One two"'), "key 'id', line 2: lower-case letters"),
         (('hints = ["A hint."]', "hints = []"), "key 'hints', line 7: a list of 1 to 4 hints"),
         (
