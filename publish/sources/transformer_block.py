@@ -18,7 +18,7 @@ from ..tables import matrix_table
 SOURCE = "transformer_block"
 # The names the page's claims use for the two residual sums, and what the tables' corners say.
 SUM_1, SUM_2 = "X + Y", "Z + FFN(Z)"
-STATS = ("μ", "σ²", "√(σ² + ε)")
+STATS = ("μ", "σ²")  # the columns the residual sums' tables add to each row
 
 
 def dims(d: int) -> list[str]:
@@ -92,8 +92,14 @@ def _quantities():
 # --- tables --------------------------------------------------------------------------------
 
 
-def _with_stats(M, mean, variance, root) -> np.ndarray:
-    return np.column_stack([M, mean, variance, root])  # (n, d_model + 3)
+def _with_stats(M, mean, variance) -> np.ndarray:
+    return np.column_stack([M, mean, variance])  # (n, d_model + 2)
+
+
+def compact(table: str) -> str:
+    """A table of six or more columns of numbers, with cells as wide as their content (extra.css,
+    ``.compact-table``), so that it fits a laptop's text column instead of scrolling."""
+    return f'<div class="compact-table" markdown>\n\n{table}\n</div>\n'
 
 
 @generated("transformer_block/attention.md")
@@ -105,8 +111,8 @@ def _attention():
 @generated("transformer_block/sum_1.md")
 def _sum_1():
     B = block()
-    M = _with_stats(B.steps.sum_1, B.mean_1, B.variance_1, B.root_1)
-    return matrix_table(M, B.tokens, [*dims(B.X.shape[1]), *STATS], B.decimals, SUM_1)
+    M = _with_stats(B.steps.sum_1, B.mean_1, B.variance_1)
+    return compact(matrix_table(M, B.tokens, [*dims(B.X.shape[1]), *STATS], B.decimals, SUM_1))
 
 
 @generated("transformer_block/norm_1.md")
@@ -120,19 +126,19 @@ def _W_1():
     B = block()
     W = B.weights
     M = np.vstack([W.W_1, W.b_1])  # (d_model + 1, d_ff): b_1 as a last row
-    return matrix_table(M, [*dims(W.W_1.shape[0]), "b_1"], units(D_FF), B.decimals, "W_1")
+    return compact(matrix_table(M, [*dims(W.W_1.shape[0]), "b_1"], units(D_FF), B.decimals, "W_1"))
 
 
 @generated("transformer_block/hidden.md")
 def _hidden():
     B = block()
-    return matrix_table(B.steps.hidden, B.tokens, units(D_FF), B.decimals, "Z·W_1 + b_1")
+    return compact(matrix_table(B.steps.hidden, B.tokens, units(D_FF), B.decimals, "Z·W_1 + b_1"))
 
 
 @generated("transformer_block/relu.md")
 def _relu():
     B = block()
-    return matrix_table(B.steps.relu, B.tokens, units(D_FF), B.decimals, "max(0, ·)")
+    return compact(matrix_table(B.steps.relu, B.tokens, units(D_FF), B.decimals, "max(0, ·)"))
 
 
 @generated("transformer_block/W_2.md")
@@ -152,8 +158,8 @@ def _ffn():
 @generated("transformer_block/sum_2.md")
 def _sum_2():
     B = block()
-    M = _with_stats(B.steps.sum_2, B.mean_2, B.variance_2, B.root_2)
-    return matrix_table(M, B.tokens, [*dims(B.X.shape[1]), *STATS], B.decimals, SUM_2)
+    M = _with_stats(B.steps.sum_2, B.mean_2, B.variance_2)
+    return compact(matrix_table(M, B.tokens, [*dims(B.X.shape[1]), *STATS], B.decimals, SUM_2))
 
 
 def _out_table(M, tokens, decimals: int, corner: str) -> str:
@@ -164,10 +170,10 @@ def _out_table(M, tokens, decimals: int, corner: str) -> str:
 @generated("transformer_block/output.md")
 def _output():
     B = block()
-    return _out_table(B.steps.output, B.tokens, B.decimals, "out")
+    return compact(_out_table(B.steps.output, B.tokens, B.decimals, "out"))
 
 
 @generated("transformer_block/pre_norm.md")
 def _pre_norm():
     B = block()
-    return _out_table(pre_norm().output, B.tokens, B.decimals, "out, pre-norm")
+    return compact(_out_table(pre_norm().output, B.tokens, B.decimals, "pre-norm out"))

@@ -6,33 +6,33 @@ X = np.array([[1.0, 0.0, 1.0, 0.0],   # bank
               [0.0, 1.0, 0.0, 1.0],   # of
               [1.0, 1.0, 0.0, 0.0]])  # river: (3, 4), d_model = 4
 
-# 1. Self-attention, as on the first page: softmax(X Xᵀ) X.
+# 1. Self-attention as on the first page: softmax(X Xᵀ) X.
 S = X @ X.T                                   # (3, 3) scores
-A = np.exp(S - S.max(axis=1, keepdims=True))  # e^(score - its row's largest score)
-A = A / A.sum(axis=1, keepdims=True)          # softmax of each row: the weights
+A = np.exp(S - S.max(axis=1, keepdims=True))  # minus each row's largest
+A = A / A.sum(axis=1, keepdims=True)          # softmax of each row
 Y = A @ X                                     # (3, 4)
 
 
 # 2. and 3. Add the input back, then normalize each row.
 def layer_norm(M, gamma, beta, eps=1e-5):
-    mu = M.mean(axis=1, keepdims=True)                 # (3, 1): the mean of each row
-    var = ((M - mu) ** 2).mean(axis=1, keepdims=True)  # (3, 1): its variance, divided by 4
+    mu = M.mean(axis=1, keepdims=True)                 # (3, 1): means
+    var = ((M - mu) ** 2).mean(axis=1, keepdims=True)  # (3, 1): ÷ 4
     return (M - mu) / np.sqrt(var + eps) * gamma + beta
 
 
-gamma, beta = np.ones(4), np.zeros(4)  # what a layer normalization starts with
+gamma, beta = np.ones(4), np.zeros(4)  # what a layer norm starts with
 Z = layer_norm(X + Y, gamma, beta)     # (3, 4)
 
-# 4. The feed-forward network, with seeded weights standing in for trained ones.
+# 4. The feed-forward network, seeded weights standing in for trained ones.
 d_ff = 8
 rng = np.random.default_rng(42)
 W_1 = rng.normal(0, 0.5, (4, d_ff))  # drawn in this order: W_1, b_1, W_2, b_2
 b_1 = rng.normal(0, 0.5, d_ff)
 W_2 = rng.normal(0, 0.5, (d_ff, 4))
 b_2 = rng.normal(0, 0.5, 4)
-hidden = Z @ W_1 + b_1         # (3, 8)
-relu = np.maximum(0, hidden)   # each negative entry becomes 0
-ffn = relu @ W_2 + b_2         # (3, 4): back to d_model
+hidden = Z @ W_1 + b_1        # (3, 8)
+relu = np.maximum(0, hidden)  # each negative entry becomes 0
+ffn = relu @ W_2 + b_2        # (3, 4): back to d_model
 
 # 5. Add and normalize again: the block's output.
 out = layer_norm(Z + ffn, gamma, beta)  # (3, 4), the shape of X
@@ -59,9 +59,11 @@ def with_stats(M):
 
 
 dims = ["x1", "x2", "x3", "x4"]
+stats = [*dims, "mean", "var"]
 show("Y = softmax(X Xᵀ) X", Y, dims)
-show("X + Y, its rows' mean and variance", with_stats(X + Y), [*dims, "mean", "var"])
+show("X + Y, its rows' mean and variance", with_stats(X + Y), stats)
 show("Z = LayerNorm(X + Y)", Z, dims)
 show("max(0, Z W_1 + b_1)", relu, [f"f{k + 1}" for k in range(d_ff)])
 show("FFN(Z)", ffn, dims)
-show("out = LayerNorm(Z + FFN(Z)), its rows' mean and variance", with_stats(out), [*dims, "mean", "var"])
+show("out = LayerNorm(Z + FFN(Z)), its rows' mean and variance",
+     with_stats(out), stats)
