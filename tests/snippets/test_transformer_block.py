@@ -164,6 +164,7 @@ def test_bank_and_of_are_mirrors_until_the_feed_forward_network(B):
     for M in (B.X, s.attention, s.sum_1, s.norm_1):
         close(M[1], M[0][swap])
     assert not np.allclose(s.ffn[1], s.ffn[0][swap])
+    assert f"{s.ffn[0, 1]:.3f}" == "0.199" and f"{s.ffn[1, 0]:.3f}" == "-2.238"  # the page's example
 
 
 def test_the_relu_zeroes_13_of_24_and_the_network_widens_to_8(B):
