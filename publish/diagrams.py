@@ -12,7 +12,8 @@ SVG back and compares its boxes and arrows with the shapes the reference compute
   connections from every token to every output, two pictures side by side (one above the other
   on a phone);
 - ``transformer_block.md``: where attention sits in a transformer block (residual connections,
-  layer normalization, the feed-forward network).
+  layer normalization, the feed-forward network in its three steps), with the shapes of the block
+  that docs/transformer-block.md computes on "bank of river".
 
 A diagram is data first (:class:`Diagram`: boxes and arrows, each with its text), then SVG
 (:func:`svg`). The drawing uses no colour of its own: strokes and text are ``currentColor``, the
@@ -211,41 +212,48 @@ def rnn_vs_attention() -> tuple[Diagram, Diagram]:
     return R, A
 
 
-D_FF_RATIO = 4  # the feed-forward network's inner width, as a multiple of d_model (2048 = 4 × 512 in the paper)
-
-
 def transformer_block() -> Diagram:
-    """A transformer encoder block as in the original paper (layer norm after each residual sum)."""
-    ex, _ = _the_cat_sat()
-    n, d_model = ex.E.shape
-    d_ff = D_FF_RATIO * d_model
+    """The transformer block of docs/transformer-block.md on "bank of river", post-norm as in the
+    original paper (layer norm after each residual sum), the feed-forward network in its three
+    steps; shapes from the block the page computes (:mod:`selfattn_ref.topics.transformer_block`)."""
+    from selfattn_ref.topics.transformer_block import SLUG, block
+
+    B = block()
+    n, d_model = B.X.shape
+    d_ff = B.steps.hidden.shape[-1]
+    W = B.weights
+    heads = f"{W.num_heads} head" + ("s" if W.num_heads != 1 else "")
     cx = 118.0  # on the left, so that the residual connections and their labels fit on the right
-    D = Diagram("transformer_block", f"a transformer block on “{ex.title}”")
+    D = Diagram("transformer_block", f"a transformer block on “{examples.load(SLUG).title}”")
     D.boxes += [
         Box("X", ("X", f"input, {shape(n, d_model)}"), cx, 10, w=180, kind="data"),
-        Box("attn", ("multi-head self-attention", "every token looks at every token"), cx, 100, w=220),
-        Box("add1", ("+",), cx, 190, w=36, h=36, kind="sum"),
-        Box("ln1", ("layer norm", "each row: mean 0, variance 1"), cx, 260, w=200),
-        Box("ffn", ("feed-forward network", f"each row on its own: {d_model} → {d_ff} → {d_model}"), cx, 350, w=220),
-        Box("add2", ("+",), cx, 440, w=36, h=36, kind="sum"),
-        Box("ln2", ("layer norm",), cx, 510, w=200),
+        Box("attn", (f"self-attention, {heads}", "every token looks at every token"), cx, 96, w=220),
+        Box("add1", ("+",), cx, 180, w=36, h=36, kind="sum"),
+        Box("ln1", ("layer norm: Z", "each row: mean 0, variance 1"), cx, 256, w=200),
+        Box("lin1", ("FFN: · W_1 + b_1", f"W_1: {shape(*W.W_1.shape)}, b_1: {W.b_1.shape[0]}"), cx, 346, w=200),
+        Box("relu", ("FFN: ReLU", "max(0, ·) on each entry"), cx, 436, w=200),
+        Box("lin2", ("FFN: · W_2 + b_2", f"W_2: {shape(*W.W_2.shape)}, b_2: {W.b_2.shape[0]}"), cx, 526, w=200),
+        Box("add2", ("+",), cx, 610, w=36, h=36, kind="sum"),
+        Box("ln2", ("layer norm: out", "each row: mean 0, variance 1"), cx, 686, w=200),
     ]
     far = cx + 124
     D.arrows += [
         Arrow("X", "attn", shape(n, d_model)),
         Arrow("attn", "add1", shape(n, d_model)),
-        Arrow("X", "add1", "residual", side="right", path=((far, 32), (far, 208))),
+        Arrow("X", "add1", "residual", side="right", path=((far, 32), (far, 198))),
         Arrow("add1", "ln1", shape(n, d_model)),
-        Arrow("ln1", "ffn", shape(n, d_model)),
-        Arrow("ffn", "add2", shape(n, d_model)),
-        Arrow("ln1", "add2", "residual", side="right", path=((far, 282), (far, 458))),
+        Arrow("ln1", "lin1", shape(n, d_model)),
+        Arrow("lin1", "relu", shape(n, d_ff)),
+        Arrow("relu", "lin2", shape(n, d_ff)),
+        Arrow("lin2", "add2", shape(n, d_model)),
+        Arrow("ln1", "add2", "residual", side="right", path=((far, 278), (far, 628))),
         Arrow("add2", "ln2", shape(n, d_model)),
         Arrow("ln2", "", shape(n, d_model)),
     ]
     D.summary = (
-        f"Every arrow carries {shape(n, d_model)}, one row per token: a block gives back the shape it "
-        f"was given, so blocks stack. Inside the feed-forward network each row is {d_ff} numbers wide "
-        f"({D_FF_RATIO} × d_model, as in the original Transformer)."
+        f"Every arrow between the steps carries {shape(n, d_model)}, one row per token: a block gives back "
+        f"the shape it was given, so blocks stack. Inside the feed-forward network each row is {d_ff} numbers "
+        f"wide ({shape(n, d_ff)}), d_ff = {d_ff // d_model} × d_model."
     )
     return D
 

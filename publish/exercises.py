@@ -19,6 +19,13 @@ Keys of an ``[[exercise]]`` (see ``docs/exercises/real-numbers.toml`` for a comm
   ``head`` (look at one head: head ``head`` of ``heads`` equal slices of Q, K and V, scaled by
   1/√d_head) and ``embedding`` (``{token = "river", vector = [...]}``: that token's embedding changed);
 - or ``compare``: ``{n = ..., d = ...}``, the cost model of the RNN comparison page;
+- or ``topic``: a computation of :mod:`selfattn_ref.topics` that is not a worked example, one of
+  :data:`TOPICS`: ``"transformer_block"``, the block of docs/transformer-block.md, whose matrices
+  are ``X``, ``Y`` (the attention's output), ``sum_1`` (X + Y), ``mean_1``, ``var_1`` (one column:
+  μ and σ² of each row of X + Y), ``Z``, ``W_1``, ``b_1`` (one row), ``hidden`` (Z·W_1 + b_1),
+  ``relu``, ``W_2``, ``b_2``, ``ffn``, ``sum_2`` (Z + FFN(Z)), ``mean_2``, ``var_2`` and ``out``, with
+  the known mistakes ``sample_var_1`` (divided by n - 1), ``std_1`` (√σ², not σ²) and
+  ``Z_over_var`` (divided by σ², not by √(σ² + ε)), and the number ``eps`` (ε);
 - ``answer``: the expression; ``decimals`` (0 to 6) and ``percent`` (true: asked as a percentage);
 - ``mistakes`` (optional): ``[{answer = "...", message = "..."}]``, answers a reader gets by a known
   mistake, with what to tell them.
@@ -52,7 +59,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -73,10 +80,10 @@ MAX_DECIMALS = 6
 _ID = re.compile(r"[a-z][a-z0-9-]{0,40}")
 _KEYS = {
     "id", "question", "hints", "solution", "example", "compare", "answer", "decimals", "percent", "mistakes",
-    "scale", "causal", "positions", "heads", "head", "embedding",
+    "scale", "causal", "positions", "heads", "head", "embedding", "topic",
 }  # fmt: skip
 _REQUIRED = {"id", "question", "hints", "solution", "answer", "decimals"}
-_EXPR = re.compile(r"^\s*([A-Za-z_]+)\s*\[\s*([^,\]]+?)\s*(?:,\s*([^\]]+?)\s*)?\]\s*$")
+_EXPR = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*\[\s*([^,\]]+?)\s*(?:,\s*([^\]]+?)\s*)?\]\s*$")
 _SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk")  # token-by-token matrices
 _PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
 # A decimal or a percentage typed in prose: numbers come from placeholders.
@@ -121,6 +128,36 @@ class ExampleContext:
     tokens: tuple[str, ...]
     matrices: dict  # name -> (n, k) array
     sqrt_dk: float
+    scalars: dict = field(default_factory=dict)  # name -> a number an expression may be, such as a topic's eps
+
+
+def _block_context() -> ExampleContext:
+    """The transformer block of docs/transformer-block.md (see the module's docstring)."""
+    from selfattn_ref.topics.transformer_block import block
+
+    B = block()
+    s, W = B.steps, B.weights
+    n, d = B.X.shape
+
+    def column(v) -> np.ndarray:  # (n,) -> (n, 1)
+        return np.asarray(v, dtype=np.float64)[:, None]
+
+    centred = s.sum_1 - column(B.mean_1)
+    matrices = {
+        "X": B.X, "Y": s.attention, "sum_1": s.sum_1, "mean_1": column(B.mean_1), "var_1": column(B.variance_1),
+        "Z": s.norm_1, "W_1": W.W_1, "b_1": W.b_1[None, :], "hidden": s.hidden, "relu": s.relu,
+        "W_2": W.W_2, "b_2": W.b_2[None, :], "ffn": s.ffn, "sum_2": s.sum_2, "mean_2": column(B.mean_2),
+        "var_2": column(B.variance_2), "out": s.output,
+        # known mistakes: the variance divided by n - 1, its square root, a division by σ² itself
+        "sample_var_1": column((centred**2).sum(axis=1) / (d - 1)),
+        "std_1": column(np.sqrt(B.variance_1)),
+        "Z_over_var": centred / column(B.variance_1),
+    }  # fmt: skip
+    return ExampleContext(B.tokens, matrices, float(np.sqrt(d // W.num_heads)), {"eps": W.eps})
+
+
+# The computations an exercise may name with ``topic``, each a function giving its context.
+TOPICS = {"transformer_block": _block_context}
 
 
 def _example_context(ex_spec: dict, where: str) -> ExampleContext:
@@ -223,6 +260,8 @@ def evaluate(expr: str, context, where: str) -> Answer:
         return Answer((float(value),), ())
     if expr == "sqrt_dk":
         return Answer((context.sqrt_dk,), ())
+    if expr in context.scalars:
+        return Answer((float(context.scalars[expr]),), ())
     m = _EXPR.match(expr)
     if not m:
         raise ExerciseSpecError(f"{where}: {expr!r} is not an answer expression such as weights[bank, river]")
@@ -236,7 +275,8 @@ def evaluate(expr: str, context, where: str) -> Answer:
     if name not in context.matrices:
         raise ExerciseSpecError(f"{where}: {name!r} is not a matrix here; choose one of {sorted(context.matrices)}")
     M = np.asarray(context.matrices[name], dtype=np.float64)
-    rows = tuple(str(k + 1) for k in range(M.shape[0])) if name.startswith("W_") else tokens
+    by_position = name.startswith("W_") or M.shape[0] != len(tokens)  # weights, and one-row vectors (b_1)
+    rows = tuple(str(k + 1) for k in range(M.shape[0])) if by_position else tokens
     i = _label_index(row, rows, "row", where)
     columns = tokens if M.shape[1] == len(tokens) and name in _SQUARE else tuple(str(k + 1) for k in range(M.shape[1]))
     if col is None:
@@ -407,8 +447,8 @@ def load_file(path: Path) -> list[Exercise]:
             raise ExerciseSpecError(f"{at(unknown[0])}: unknown key; the keys are {sorted(_KEYS)}")
         if missing := sorted(_REQUIRED - set(spec)):
             raise ExerciseSpecError(f"{path}, exercise {k + 1}: '{missing[0]}' is missing")
-        if ("example" in spec) == ("compare" in spec):
-            raise ExerciseSpecError(f"{path}, exercise {k + 1}: give either 'example' or 'compare'")
+        if sum(key in spec for key in ("example", "compare", "topic")) != 1:
+            raise ExerciseSpecError(f"{path}, exercise {k + 1}: give one of 'example', 'compare' and 'topic'")
         if not isinstance(spec["id"], str) or not _ID.fullmatch(spec["id"]):
             raise ExerciseSpecError(f"{at('id')}: lower-case letters, digits and hyphens, starting with a letter")
         if spec["id"] in {e.id for e in out}:
@@ -429,6 +469,10 @@ def load_file(path: Path) -> list[Exercise]:
                 context = compare(**args)
             except ValueError as exc:
                 raise ExerciseSpecError(f"{at('compare')}: {exc}") from None
+        elif "topic" in spec:
+            if spec["topic"] not in TOPICS:
+                raise ExerciseSpecError(f"{at('topic')}: {spec['topic']!r} is not one of {sorted(TOPICS)}")
+            context = TOPICS[spec["topic"]]()
         else:
             context = _example_context(spec, at("example"))
         if not isinstance(spec["answer"], str):

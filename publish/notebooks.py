@@ -59,6 +59,7 @@ NOTEBOOKS = (
     Notebook("masking"),
     Notebook("positional-encoding", "The training run has no NumPy version: that cell needs PyTorch."),
     Notebook("multi-head"),
+    Notebook("transformer-block"),
     Notebook("rnn-comparison"),
     Notebook("mistakes"),
 )

@@ -91,6 +91,9 @@ _FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _INCLUDE = re.compile(r"^\s*--8<--")
 _COMMENT = re.compile(r"<!--.*?-->")
+# A tag's data-* attribute: data for the page's script (an exercise's JSON, in which a formula's
+# backslashes are doubled), not text a reader reads; the exercises' files are read on their own.
+_DATA_ATTRIBUTE = re.compile(r'\sdata-[\w-]+="[^"]*"')
 _INLINE_MATH = re.compile(r"(?<!\\)\$(?!\$)(.+?)(?<!\\)\$")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 
@@ -128,6 +131,7 @@ def prose(text: str) -> list[tuple[int, str, list[str]]]:
             continue
         # what the reader sees: no code spans or comments, no numbers' claims ({{...}}, which the
         # claims extension removes), character references as the characters they stand for
+        line = _DATA_ATTRIBUTE.sub("", line)
         line = html.unescape(CLAIM.sub("", _CODE_SPAN.sub("", _COMMENT.sub("", line))))
         if line.strip() == "$$":
             display = not display

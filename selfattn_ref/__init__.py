@@ -9,6 +9,7 @@ and ``training``).
 """
 
 from .attention import mix, project, scaled_dot_product_attention, scores, self_attention, softmax
+from .block import feed_forward, layer_norm, transformer_block
 from .masks import causal_mask, padding_mask
 from .multihead import multi_head_attention
 from .positional import sinusoidal_positional_encoding
@@ -18,6 +19,8 @@ __all__ = [
     "additive_attention",
     "causal_mask",
     "dot_attention",
+    "feed_forward",
+    "layer_norm",
     "mix",
     "multi_head_attention",
     "padding_mask",
@@ -28,4 +31,5 @@ __all__ = [
     "self_attention",
     "sinusoidal_positional_encoding",
     "softmax",
+    "transformer_block",
 ]

@@ -34,12 +34,15 @@ def specs() -> list[tuple[str, dict]]:
 
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.exercises: the example
-    run again with selfattn_ref's scaled_dot_product_attention, or the cost model."""
+    run again with selfattn_ref's scaled_dot_product_attention, the cost model, or the transformer
+    block from torch's own layers."""
     if "compare" in spec:
         value = compare(**spec["compare"])
         for part in spec["answer"].split("."):
             value = value[part]
         return np.array([float(value)])
+    if "topic" in spec:
+        return _block_second_way(spec)
     ex = examples.load(spec["example"])
     E = ex.E.copy()
     if "embedding" in spec:
@@ -79,6 +82,35 @@ def second_way(spec: dict):
         raise KeyError(col)
     j = ex.tokens.index(col) if col in ex.tokens and M.shape[1] == len(ex.tokens) else int(col) - 1
     return np.array([M[i, j]])
+
+
+def _block_second_way(spec: dict):
+    """A transformer-block exercise's answer from torch.nn.TransformerEncoderLayer's own parts (its
+    LayerNorm and Linear modules), with the block's weights, on the first page's attention."""
+    import torch
+
+    from selfattn_ref.topics.transformer_block import block
+
+    assert spec["topic"] == "transformer_block"
+    B = block()
+    W = B.weights
+    t = torch.from_numpy
+    X = t(B.X)
+    Y = t(examples.run(examples.load("bank_of_river")).output)
+    norm = torch.nn.LayerNorm(X.shape[1], eps=W.eps, dtype=torch.float64)  # weight 1, bias 0
+    with torch.no_grad():
+        s1 = X + Y
+        Z = norm(s1)
+        hidden = Z @ t(W.W_1) + t(W.b_1)
+        ffn = torch.relu(hidden) @ t(W.W_2) + t(W.b_2)
+        s2 = Z + ffn
+    names = {
+        "var_1": s1.var(dim=1, correction=0)[:, None], "Z": Z, "relu": torch.relu(hidden),
+        "mean_2": s2.mean(dim=1)[:, None],
+    }  # fmt: skip
+    m = re.fullmatch(r"(\w+)\[(\w+), (\d+)\]", spec["answer"])
+    name, row, col = m.groups()
+    return np.array([float(names[name][B.tokens.index(row), int(col) - 1])])
 
 
 def _page_examples(page: str) -> list[str]:

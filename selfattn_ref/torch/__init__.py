@@ -8,6 +8,7 @@ calling ``torch.nn.functional.scaled_dot_product_attention``, which the tests co
 """
 
 from .attention import mix, project, scaled_dot_product_attention, scores, self_attention, softmax
+from .block import feed_forward, layer_norm, transformer_block
 from .masks import causal_mask, padding_mask
 from .multihead import multi_head_attention
 from .positional import sinusoidal_positional_encoding
@@ -17,6 +18,8 @@ __all__ = [
     "additive_attention",
     "causal_mask",
     "dot_attention",
+    "feed_forward",
+    "layer_norm",
     "mix",
     "multi_head_attention",
     "padding_mask",
@@ -27,4 +30,5 @@ __all__ = [
     "self_attention",
     "sinusoidal_positional_encoding",
     "softmax",
+    "transformer_block",
 ]

@@ -97,7 +97,10 @@ def test_a_block_that_scrolls_shows_a_cue(phone, path):
         assert background.count("gradient(") == 4, background  # two covers, two shadows
 
 
-FORMULA_PAGES = ["queries-keys-values/index.html", "real-numbers/index.html", "rnn-comparison/index.html"]
+FORMULA_PAGES = [
+    "queries-keys-values/index.html", "real-numbers/index.html", "rnn-comparison/index.html",
+    "transformer-block/index.html",
+]  # fmt: skip
 # Each visible table: its number of columns and how far it runs past its box (0 if it fits).
 TABLES_JS = """() => [...document.querySelectorAll('.md-typeset .md-typeset__scrollwrap')]
   .filter(e => e.querySelector('table') && e.checkVisibility())
@@ -105,7 +108,10 @@ TABLES_JS = """() => [...document.querySelectorAll('.md-typeset .md-typeset__scr
               head: e.querySelector('tr').textContent.replace(/\\s+/g, ' ').trim()}))"""
 
 
-@pytest.mark.parametrize("path", ["real-numbers/index.html", "masking/index.html", "rnn-comparison/index.html"])
+@pytest.mark.parametrize(
+    "path",
+    ["real-numbers/index.html", "masking/index.html", "rnn-comparison/index.html", "transformer-block/index.html"],
+)
 def test_tables_of_up_to_five_columns_fit_a_phone(phone, path):
     """A score or weight table (its row labels and up to four columns of numbers) fits the column
     without scrolling: Material's 5rem minimum header width made a 3 x 3 table 400 px wide."""

@@ -16,7 +16,7 @@ import pytest
 from publish import DOCS, GENERATED, diagrams
 from selfattn_ref import examples
 from selfattn_ref.examples import load_rnn
-from selfattn_ref.topics import multi_head
+from selfattn_ref.topics import multi_head, transformer_block
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("flow", "multi_head", "rnn_vs_attention", "transformer_block")
@@ -330,17 +330,24 @@ def test_the_rnn_is_a_chain_and_attention_all_to_all():
 
 
 def test_the_transformer_block_keeps_the_shape_and_has_two_residuals():
-    ex = examples.load("the_cat_sat")
+    """The block of the page on "bank of river": every arrow carries X's shape but the two inside
+    the feed-forward network, which carry d_ff columns; the steps in the order computed."""
+    B = transformer_block.block()
     root = parse("transformer_block")
     got = labels(root)
     boxes = nodes(root)
     residual = {k for k, v in got.items() if v == "residual"}
     assert residual == {("X", "add1"), ("ln1", "add2")}
-    assert {v for k, v in got.items() if k not in residual} == {shape(ex.E)}
-    order = ["X", "attn", "add1", "ln1", "ffn", "add2", "ln2"]
+    inner = {("lin1", "relu"), ("relu", "lin2")}
+    assert {got[k] for k in inner} == {shape(B.steps.hidden)} == {shape(B.steps.relu)} == {"3 × 8"}
+    assert {v for k, v in got.items() if k not in residual | inner} == {shape(B.X)} == {shape(B.steps.output)}
+    order = ["X", "attn", "add1", "ln1", "lin1", "relu", "lin2", "add2", "ln2"]
     tops = [boxes[k]["box"][1] for k in order]
-    assert tops == sorted(tops), tops
-    d = ex.E.shape[1]
-    assert boxes["ffn"]["texts"][1].endswith(f"{d} → {4 * d} → {d}"), boxes["ffn"]
+    assert tops == sorted(tops) and len(set(tops)) == len(tops), tops
+    W = B.weights
+    assert boxes["lin1"]["texts"][1] == f"W_1: {shape(W.W_1)}, b_1: {W.b_1.shape[0]}"
+    assert boxes["lin2"]["texts"][1] == f"W_2: {shape(W.W_2)}, b_2: {W.b_2.shape[0]}"
+    assert boxes["attn"]["texts"][0] == f"self-attention, {W.num_heads} head" == "self-attention, 1 head"
     assert [boxes[k]["texts"][0] for k in ("add1", "add2")] == ["+", "+"]
-    assert boxes["ln1"]["texts"][0] == boxes["ln2"]["texts"][0] == "layer norm"
+    assert boxes["ln1"]["texts"][0] == "layer norm: Z" and boxes["ln2"]["texts"][0] == "layer norm: out"
+    assert "bank of river" in root.get("aria-label")

@@ -21,7 +21,7 @@ from pages import expand
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [
     "real-numbers", "queries-keys-values", "learned-weights", "where-used",
-    "scaling", "masking", "positional-encoding", "multi-head", "rnn-comparison",
+    "scaling", "masking", "positional-encoding", "multi-head", "transformer-block", "rnn-comparison",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 
@@ -98,6 +98,11 @@ solution = "It is {{weights[bank, river]}}."
         (("Compute it.", '--8<-- \\".git/config\\"'), "must be plain Markdown"),
         (("decimals = 3", "decimals = 9"), "key 'decimals', line 6: a whole number from 0 to 6"),
         (('example = "bank_of_river"', 'example = "sea"'), "'example' is 'sea', not a worked example"),
+        (('example = "bank_of_river"', 'topic = "sea"'), "key 'topic', line 4: 'sea' is not one of"),
+        (
+            ('example = "bank_of_river"', 'example = "bank_of_river"\ntopic = "transformer_block"'),
+            "exercise 1: give one of 'example', 'compare' and 'topic'",
+        ),
         (('id = "one"', 'id = "One two"'), "key 'id', line 2: lower-case letters"),
         (('hints = ["A hint."]', "hints = []"), "key 'hints', line 7: a list of 1 to 4 hints"),
         (

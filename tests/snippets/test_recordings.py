@@ -40,6 +40,10 @@ EXTRA_IMPORTS = {
         {"numpy"},
         "draws the same seeded weights as the NumPy tab, with numpy.random.default_rng(42)",
     ),
+    "snippets/transformer_block/block_torch.py": (
+        {"numpy"},
+        "draws the feed-forward network's seeded weights as the NumPy tab does, with numpy.random.default_rng(42)",
+    ),
 }
 # A worked example with seeded random projections: its PyTorch script draws them as the spec says.
 EXTRA_IMPORTS |= {

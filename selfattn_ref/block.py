@@ -1,0 +1,189 @@
+"""A transformer block in NumPy: layer normalization, the feed-forward network, and the block.
+
+The block is the original Transformer's encoder layer: multi-head self-attention, then the
+feed-forward network, each wrapped in a residual connection and a layer normalization. With
+``norm_first=False`` (post-norm, the paper's order) each normalization comes after its residual
+sum; with ``norm_first=True`` (pre-norm, GPT-2's order) it comes first, inside the residual.
+``torch.nn.TransformerEncoderLayer`` computes the same with ``dropout=0`` and its weights
+transposed (``torch.nn.Linear`` multiplies by ``weight.T``); the tests hold the two equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validate import as_float_array, finite
+from .multihead import multi_head_attention
+
+__all__ = ["BlockSteps", "feed_forward", "layer_norm", "transformer_block"]
+
+EPS = 1e-5  # layer normalization's ε, PyTorch's default (torch.nn.LayerNorm's eps)
+
+
+@dataclass(frozen=True)
+class BlockSteps:
+    """Every step of one transformer block, as :func:`transformer_block` computes it.
+
+    Post-norm: ``attention`` is MultiHead(X), ``norm_1`` is Z = LN(X + attention), the
+    feed-forward network reads Z, and ``output = norm_2 = LN(Z + ffn)``. Pre-norm: ``norm_1`` is
+    LN(X), which attention reads, ``norm_2`` is LN(X + attention), which the feed-forward network
+    reads, and ``output = sum_2``.
+    """
+
+    attention: np.ndarray  # (..., n, d_model): the multi-head attention's output
+    weights: np.ndarray  # (..., num_heads, n, n): its attention weights
+    sum_1: np.ndarray  # (..., n, d_model): X + attention, the first residual sum
+    norm_1: np.ndarray  # (..., n, d_model): LN(sum_1) post-norm, LN(X) pre-norm
+    hidden: np.ndarray  # (..., n, d_ff): the feed-forward network's input times W_1, plus b_1
+    relu: np.ndarray  # (..., n, d_ff): max(0, hidden)
+    ffn: np.ndarray  # (..., n, d_model): relu times W_2, plus b_2
+    sum_2: np.ndarray  # (..., n, d_model): the second residual sum, the feed-forward network's input + ffn
+    norm_2: np.ndarray  # (..., n, d_model): LN(sum_2) post-norm, LN(sum_1) pre-norm
+    output: np.ndarray  # (..., n, d_model): norm_2 post-norm, sum_2 pre-norm
+
+
+def _as_eps(eps) -> float:
+    """``eps`` as a float; anything but a positive finite number is a ValueError."""
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
+        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
+    value = float(eps)
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
+    return value
+
+
+def _as_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _vector(v, name: str, width: int, other: str, other_shape) -> np.ndarray:
+    """``v`` as a float array of shape (width,), one entry per column of ``other``, or a ValueError
+    naming both."""
+    v = as_float_array(v, name, ndim=1)
+    if v.shape != (width,):
+        raise ValueError(
+            f"{name} must have shape ({width},), one entry per column of {other} {tuple(other_shape)}, got {v.shape}"
+        )
+    return v
+
+
+def _normalize(X, gamma, beta, eps, names: dict) -> np.ndarray:
+    """LN over the last axis of checked arrays; ``names`` name the caller's arguments in errors."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = X.mean(axis=-1, keepdims=True)  # (..., 1)
+        centred = X - mean  # (..., d)
+        variance = (centred * centred).mean(axis=-1, keepdims=True)  # (..., 1), divided by d, not d - 1
+        finite(variance, "the variance of a row overflows", **{names["X"]: X})
+        out = centred / np.sqrt(variance + eps) * gamma + beta
+    return finite(out, "the normalized rows times gamma, plus beta, overflow", **{names["gamma"]: gamma})
+
+
+def layer_norm(X, gamma, beta, eps=EPS) -> np.ndarray:
+    """Layer normalization of each row: (x - μ) / √(σ² + ε) · γ + β, entry by entry.
+
+    μ and σ² are the mean and the variance of the row's entries (divided by their number d, as
+    ``torch.nn.LayerNorm`` does), ε = ``eps`` keeps the division away from 0. X: (..., d);
+    gamma, beta: (d,) -> (..., d). With gamma all 1 and beta all 0, each row of the result has
+    mean 0 and variance σ² / (σ² + ε), just under 1.
+    """
+    X = as_float_array(X, "X", min_ndim=1)
+    d = X.shape[-1]
+    gamma = _vector(gamma, "gamma", d, "X", X.shape)
+    beta = _vector(beta, "beta", d, "X", X.shape)
+    return _normalize(X, gamma, beta, _as_eps(eps), {"X": "X", "gamma": "gamma"})
+
+
+def _check_ffn(W_1, b_1, W_2, b_2, d_model: int, X_shape) -> tuple[np.ndarray, ...]:
+    W_1 = as_float_array(W_1, "W_1", ndim=2)
+    if W_1.shape[0] != d_model:
+        raise ValueError(f"W_1 must have one row per column of X, got X {X_shape} and W_1 {W_1.shape}")
+    d_ff = W_1.shape[1]
+    b_1 = _vector(b_1, "b_1", d_ff, "W_1", W_1.shape)
+    W_2 = as_float_array(W_2, "W_2", ndim=2)
+    if W_2.shape[0] != d_ff:
+        raise ValueError(f"W_2 must have one row per column of W_1, got W_1 {W_1.shape} and W_2 {W_2.shape}")
+    b_2 = _vector(b_2, "b_2", W_2.shape[1], "W_2", W_2.shape)
+    return W_1, b_1, W_2, b_2
+
+
+def _ffn(X, W_1, b_1, W_2, b_2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(hidden, relu, output) of the feed-forward network on checked arrays."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        hidden = finite(X @ W_1 + b_1, "X W_1 + b_1 overflows", X=X, W_1=W_1)  # (..., n, d_ff)
+        relu = np.maximum(hidden, 0)  # each negative entry becomes 0
+        out = finite(relu @ W_2 + b_2, "max(0, X W_1 + b_1) W_2 + b_2 overflows", W_1=W_1, W_2=W_2)
+    return hidden, relu, out
+
+
+def feed_forward(X, W_1, b_1, W_2, b_2) -> np.ndarray:
+    """The feed-forward network of a transformer block, on each row on its own:
+    max(0, X·W_1 + b_1)·W_2 + b_2.
+
+    X: (..., d_model); W_1: (d_model, d_ff); b_1: (d_ff,); W_2: (d_ff, d_out); b_2: (d_out,)
+    -> (..., d_out). In a block, d_out = d_model.
+    """
+    X = as_float_array(X, "X", min_ndim=1)
+    return _ffn(X, *_check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], X.shape))[2]
+
+
+def transformer_block(
+    X, W_Q, W_K, W_V, W_O, num_heads, W_1, b_1, W_2, b_2, gamma_1, beta_1, gamma_2, beta_2, eps=EPS, norm_first=False
+) -> BlockSteps:
+    """One transformer block (an encoder layer), returning every step as :class:`BlockSteps`.
+
+    Post-norm (``norm_first=False``, the original Transformer):
+    Z = LN_1(X + MultiHead(X)), output = LN_2(Z + FFN(Z)). Pre-norm (``norm_first=True``):
+    Z = X + MultiHead(LN_1(X)), output = Z + FFN(LN_2(Z)).
+
+    X: (..., n, d_model); W_Q, W_K, W_V, W_O: (d_model, d_model) and ``num_heads`` as in
+    :func:`selfattn_ref.multi_head_attention`; W_1: (d_model, d_ff); b_1: (d_ff,);
+    W_2: (d_ff, d_model); b_2: (d_model,); gamma_1, beta_1 (the first normalization's) and
+    gamma_2, beta_2 (the second's): (d_model,); eps: layer normalization's ε.
+    The output has the shape of X, (..., n, d_model).
+    """
+    X = as_float_array(X, "X", min_ndim=2)
+    d_model = X.shape[-1]
+    W_1, b_1, W_2, b_2 = _check_ffn(W_1, b_1, W_2, b_2, d_model, X.shape)
+    if W_2.shape[1] != d_model:
+        raise ValueError(
+            f"W_2 must have shape ({W_1.shape[1]}, {d_model}), back to the width of X {X.shape} for the "
+            f"residual sum, got {W_2.shape}"
+        )
+    norms = {
+        k: (
+            _vector(g, f"gamma_{k}", d_model, "X", X.shape),
+            _vector(b, f"beta_{k}", d_model, "X", X.shape),
+        )
+        for k, g, b in ((1, gamma_1, beta_1), (2, gamma_2, beta_2))
+    }
+    eps = _as_eps(eps)
+    norm_first = _as_flag(norm_first, "norm_first")
+
+    def ln(k: int, M: np.ndarray, what: str) -> np.ndarray:  # the k-th normalization of M, named `what`
+        return _normalize(M, *norms[k], eps, {"X": what, "gamma": f"gamma_{k}"})
+
+    def add(a: np.ndarray, b: np.ndarray, what: str) -> np.ndarray:  # a residual sum
+        with np.errstate(over="ignore", invalid="ignore"):
+            return finite(a + b, f"the residual sum {what} overflows", X=X)
+
+    if norm_first:  # pre-norm: X + MultiHead(LN_1(X)), then Z + FFN(LN_2(Z))
+        norm_1 = ln(1, X, "X")
+        attention, weights = multi_head_attention(norm_1, W_Q, W_K, W_V, W_O, num_heads)
+        sum_1 = add(X, attention, "X + attention")  # (..., n, d_model)
+        norm_2 = ln(2, sum_1, "X + attention")
+        hidden, relu, ffn = _ffn(norm_2, W_1, b_1, W_2, b_2)  # (..., n, d_ff) twice, (..., n, d_model)
+        sum_2 = add(sum_1, ffn, "Z + FFN")
+        output = sum_2
+    else:  # post-norm: LN_1(X + MultiHead(X)) = Z, then LN_2(Z + FFN(Z))
+        attention, weights = multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads)
+        sum_1 = add(X, attention, "X + attention")
+        norm_1 = ln(1, sum_1, "X + attention")  # Z
+        hidden, relu, ffn = _ffn(norm_1, W_1, b_1, W_2, b_2)
+        sum_2 = add(norm_1, ffn, "Z + FFN(Z)")
+        norm_2 = ln(2, sum_2, "Z + FFN(Z)")
+        output = norm_2
+    return BlockSteps(attention, weights, sum_1, norm_1, hidden, relu, ffn, sum_2, norm_2, output)
