@@ -614,14 +614,17 @@ def _times_100(n: Typed) -> Typed:
 
 
 def _rounded_short(parsed: list[Typed], decimals: int, answer: list[str], rounded: list[list[str]]) -> bool:
-    """True when every typed number is ``answer``, some typed with fewer decimals (at least one) and
-    equal to the answer rounded to those."""
+    """True when every typed number is ``answer``, some typed with fewer decimals (none, only where the
+    answer does not round to 0) and equal to the answer rounded to those."""
     short = False
     for i, n in enumerate(parsed):
         places = len(n.fraction)
         if to_fixed_digits(n, decimals) == _normalize_shown(answer[i]):
             continue
-        if 1 <= places < decimals and to_fixed_digits(n, places) == _normalize_shown(rounded[places][i]):
+        # A whole number counts too ("67" for 66.5%), unless the answer rounds to 0 (then "0" says nothing).
+        if places >= decimals or not (places > 0 or _normalize_shown(rounded[0][i]).strip("-%") != "0"):
+            return False
+        if to_fixed_digits(n, places) == _normalize_shown(rounded[places][i]):
             short = True
             continue
         return False

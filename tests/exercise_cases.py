@@ -189,7 +189,7 @@ def cases() -> list[tuple[str, str, str]]:
         d, pct = ex.decimals, ex.percent
         right = ex.answer.values
         texts = [typed(right, d, pct), typed(right, d + 2, pct), typed(right, 6, pct), typed(right, 0, pct)]
-        texts += [typed(right, p, pct) for p in range(1, d)]
+        texts += [typed(right, p, pct) for p in range(0, d)]  # fewer decimals, a whole number too
         shown = [exr.shown(v, d, pct) for v in right]
         texts += [", ".join([off_by(shown[0], u), *shown[1:]]) for u in (-2, -1, 1, 2)]
         texts.append(", ".join(off_by(s, 1) for s in shown))

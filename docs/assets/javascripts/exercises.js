@@ -73,15 +73,17 @@
     return a.length === b.length && a.every((s, i) => s === b[i]);
   }
 
-  // True when every typed number is `answer`, some (at least one) typed with fewer decimals than
-  // asked and equal to the answer rounded to those (`rounded[p]`: the answer at p decimals).
+  // True when every typed number is `answer`, some typed with fewer decimals than asked (none, only
+  // where the answer does not round to 0) and equal to the answer rounded to those (`rounded[p]`).
   function roundedShort(parsed, decimals, answer, rounded) {
     let short = false;
     for (let i = 0; i < parsed.length; i++) {
       const n = parsed[i];
       const places = n.fraction.length;
       if (toFixedDigits(n, decimals) === normalizeShown(answer[i])) continue;
-      if (places >= 1 && places < decimals && toFixedDigits(n, places) === normalizeShown(rounded[places][i])) {
+      // A whole number counts too ("67" for 66.5%), unless the answer rounds to 0 (then "0" says nothing).
+      const whole = places > 0 || (decimals > 0 && normalizeShown(rounded[0][i]).replace(/^-|%$/gu, "") !== "0");
+      if (whole && places < decimals && toFixedDigits(n, places) === normalizeShown(rounded[places][i])) {
         short = true;
         continue;
       }
@@ -178,7 +180,11 @@
       if (!addsUp) return result(false, "wrong", `Your row adds up to ${total}, but the weights of a row always add up to 1.`);
     }
     if (count > 1) {
-      const off = mine.map((s, i) => (s === expected[i] ? null : spec.labels[i] || String(i + 1))).filter((x) => x !== null);
+      // An entry typed with fewer decimals is off only if it is not the right one rounded to those.
+      const right = (i) =>
+        mine[i] === expected[i] ||
+        roundedShort([parsed[i]], decimals, spec.answer.slice(i, i + 1), spec.rounded.map((r) => r.slice(i, i + 1)));
+      const off = mine.map((s, i) => (right(i) ? null : spec.labels[i] || String(i + 1))).filter((x) => x !== null);
       if (positions) {
         const which = off.length === 1 ? `entry ${off[0]} is` : `entries ${off.join(", ")} are`;
         return result(false, "wrong", `Not quite: ${which} off (counting from 1).`);
