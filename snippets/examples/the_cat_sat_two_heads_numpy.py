@@ -35,8 +35,8 @@ W_O = np.eye(4)  # the output projection: the identity, so the output shows each
 heads = 2
 d_head = Q.shape[1] // heads  # 2: each head takes 2 of the 4 columns
 head_scores, head_scaled, head_weights, head_outputs = [], [], [], []
-for h in range(heads):
-    cols = slice(h * d_head, (h + 1) * d_head)  # head h's columns of Q, K and V
+for head in range(heads):
+    cols = slice(head * d_head, (head + 1) * d_head)  # this head's columns of Q, K and V
     scores = Q[:, cols] @ K[:, cols].T  # (3, 3): this head's queries against its keys
     scaled = scores / np.sqrt(d_head)  # divided by √d_head
     weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))  # the row max subtracted
@@ -70,11 +70,11 @@ def show(title, M, rows, columns):
 show("Q = X W_Q", Q, tokens, [f"c{j + 1}" for j in range(4)])
 show("K = X W_K", K, tokens, [f"c{j + 1}" for j in range(4)])
 show("V = X W_V", V, tokens, [f"c{j + 1}" for j in range(4)])
-for h in range(heads):
-    head_cols = [f"c{h * d_head + j + 1}" for j in range(d_head)]
-    show(f"head {h + 1}: scores", head_scores[h], tokens, tokens)
-    show(f"head {h + 1}: scaled by sqrt(d_head)", head_scaled[h], tokens, tokens)
-    show(f"head {h + 1}: weights (softmax of each row)", head_weights[h], tokens, tokens)
-    show(f"head {h + 1}: output", head_outputs[h], tokens, head_cols)
+for head in range(heads):
+    head_cols = [f"c{head * d_head + j + 1}" for j in range(d_head)]
+    show(f"head {head + 1}: scores", head_scores[head], tokens, tokens)
+    show(f"head {head + 1}: scaled by sqrt(d_head)", head_scaled[head], tokens, tokens)
+    show(f"head {head + 1}: weights (softmax of each row)", head_weights[head], tokens, tokens)
+    show(f"head {head + 1}: output", head_outputs[head], tokens, head_cols)
 show("output (the heads side by side, times W_O)", output, tokens, [f"c{j + 1}" for j in range(4)])
 # --8<-- [end:script]

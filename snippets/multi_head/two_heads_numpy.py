@@ -25,10 +25,10 @@ def softmax(S):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-# One head at a time: head h takes its own d_head columns of Q, K and V.
+# One head at a time: each takes its own d_head columns of Q, K and V.
 heads, weights = [], []
-for h in range(num_heads):
-    cols = slice(h * d_head, (h + 1) * d_head)        # head 1: columns 1-2, head 2: 3-4
+for head in range(num_heads):
+    cols = slice(head * d_head, (head + 1) * d_head)  # head 1: columns 1-2, head 2: 3-4
     Q_h, K_h, V_h = Q[:, cols], K[:, cols], V[:, cols]  # (3, 2) each
     A = softmax(Q_h @ K_h.T / np.sqrt(d_head))          # (3, 3), scaled by √2
     weights.append(A)
@@ -43,10 +43,10 @@ Qh, Kh, Vh = (M.reshape(3, num_heads, d_head).transpose(1, 0, 2) for M in (Q, K,
 batched = softmax(Qh @ Kh.transpose(0, 2, 1) / np.sqrt(d_head)) @ Vh                   # (2, 3, 2)
 batched = batched.transpose(1, 0, 2).reshape(3, 4) @ W_O                              # (3, 4)
 
-for h in range(num_heads):
-    print(f"head {h + 1} weights (columns {h * d_head + 1}-{(h + 1) * d_head})")
+for head in range(num_heads):
+    print(f"head {head + 1} weights (columns {head * d_head + 1}-{(head + 1) * d_head})")
     print("     " + "".join(f"{t:>8}" for t in tokens))
-    for token, row in zip(tokens, weights[h].tolist(), strict=True):
+    for token, row in zip(tokens, weights[head].tolist(), strict=True):
         print(f"{token:<5}" + "".join(f"{x:8.4f}" for x in row))
     print()
 for token, row in zip(tokens, output.tolist(), strict=True):

@@ -19,10 +19,10 @@ d_head = X.shape[1] // num_heads  # 2
 
 Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) each
 
-# One head at a time: head h takes its own d_head columns of Q, K and V.
+# One head at a time: each takes its own d_head columns of Q, K and V.
 heads, weights = [], []
-for h in range(num_heads):
-    cols = slice(h * d_head, (h + 1) * d_head)        # head 1: columns 1-2, head 2: 3-4
+for head in range(num_heads):
+    cols = slice(head * d_head, (head + 1) * d_head)  # head 1: columns 1-2, head 2: 3-4
     Q_h, K_h, V_h = Q[:, cols], K[:, cols], V[:, cols]  # (3, 2) each
     A = torch.softmax(Q_h @ K_h.T / d_head**0.5, dim=-1)  # (3, 3), scaled by √2
     weights.append(A)
@@ -46,10 +46,10 @@ with torch.no_grad():
 batch = X[None]  # (1, 3, 4): a batch of one sentence
 mha_output, mha_weights = mha(batch, batch, batch, average_attn_weights=False)  # (1, 3, 4), (1, 2, 3, 3)
 
-for h in range(num_heads):
-    print(f"head {h + 1} weights (columns {h * d_head + 1}-{(h + 1) * d_head})")
+for head in range(num_heads):
+    print(f"head {head + 1} weights (columns {head * d_head + 1}-{(head + 1) * d_head})")
     print("     " + "".join(f"{t:>8}" for t in tokens))
-    for token, row in zip(tokens, weights[h].tolist(), strict=True):
+    for token, row in zip(tokens, weights[head].tolist(), strict=True):
         print(f"{token:<5}" + "".join(f"{x:8.4f}" for x in row))
     print()
 for token, row in zip(tokens, output.tolist(), strict=True):
