@@ -19,6 +19,9 @@ Keys of an ``[[exercise]]`` (see ``docs/exercises/real-numbers.toml`` for a comm
   ``head`` (look at one head: head ``head`` of ``heads`` equal slices of Q, K and V, scaled by
   1/√d_head) and ``embedding`` (``{token = "river", vector = [...]}``: that token's embedding changed);
 - or ``compare``: ``{n = ..., d = ...}``, the cost model of the RNN comparison page;
+- or ``topic``: the name of a computation a topic page registers with :func:`topic_values` (the
+  training step of docs/learning.md, the training run of docs/attention-that-learns.md): its numbers,
+  named by dotted keys as with ``compare``;
 - ``answer``: the expression; ``decimals`` (0 to 6) and ``percent`` (true: asked as a percentage);
 - ``mistakes`` (optional): ``[{answer = "...", message = "..."}]``, answers a reader gets by a known
   mistake, with what to tell them.
@@ -58,7 +61,7 @@ SPEC_DIR = DOCS / "exercises"
 MAX_DECIMALS = 6
 _ID = re.compile(r"[a-z][a-z0-9-]{0,40}")
 _KEYS = {
-    "id", "question", "hints", "solution", "example", "compare", "answer", "decimals", "percent", "mistakes",
+    "id", "question", "hints", "solution", "example", "compare", "topic", "answer", "decimals", "percent", "mistakes",
     "scale", "causal", "positions", "heads", "head", "embedding",
 }  # fmt: skip
 _REQUIRED = {"id", "question", "hints", "solution", "answer", "decimals"}
@@ -67,6 +70,29 @@ _SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk")  # token-by-t
 _PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
 # A decimal or a percentage typed in prose: numbers come from placeholders.
 _TYPED_NUMBER = re.compile(r"(?<![\w.{])\d+(?:\.\d+)?\s?%|(?<![\w.{])\d+\.\d+")
+
+
+# A topic's name -> a function giving its numbers as (nested) dicts; see topic_values.
+_TOPICS: dict = {}
+
+
+def topic_values(name: str):
+    """Register a function that returns the numbers an exercise with ``topic = name`` may ask for,
+    as a dict of numbers and dicts (an expression names one by dotted keys: ``step.loss``)."""
+
+    def register(fn):
+        _TOPICS[name] = fn
+        return fn
+
+    return register
+
+
+class _Values(dict):
+    """The numbers of ``compare()`` or of a topic, with what to call them in a message."""
+
+    def __init__(self, values: dict, label: str):
+        super().__init__(values)
+        self.label = label
 
 
 class ExerciseSpecError(ValueError):
@@ -182,14 +208,15 @@ def _label_index(label: str, names: tuple[str, ...], what: str, where: str) -> i
 def evaluate(expr: str, context, where: str) -> Answer:
     """The value of an answer expression in a context; ExerciseSpecError when it names nothing."""
     expr = expr.strip()
-    if isinstance(context, dict):  # compare()
+    if isinstance(context, dict):  # compare() or a topic's numbers
+        label = getattr(context, "label", "compare()")
         value = context
         for part in expr.split("."):
             if not isinstance(value, dict) or part not in value:
-                raise ExerciseSpecError(f"{where}: {expr!r} is not a value of compare(); it has {sorted(context)}")
+                raise ExerciseSpecError(f"{where}: {expr!r} is not a value of {label}; it has {sorted(context)}")
             value = value[part]
         if isinstance(value, dict) or isinstance(value, bool):
-            raise ExerciseSpecError(f"{where}: {expr!r} is not a number of compare()")
+            raise ExerciseSpecError(f"{where}: {expr!r} is not a number of {label}")
         return Answer((float(value),), ())
     if expr == "sqrt_dk":
         return Answer((context.sqrt_dk,), ())
@@ -298,8 +325,8 @@ def load_file(path: Path) -> list[Exercise]:
             raise ExerciseSpecError(f"{at(unknown[0])}: unknown key; the keys are {sorted(_KEYS)}")
         if missing := sorted(_REQUIRED - set(spec)):
             raise ExerciseSpecError(f"{path}, exercise {k + 1}: '{missing[0]}' is missing")
-        if ("example" in spec) == ("compare" in spec):
-            raise ExerciseSpecError(f"{path}, exercise {k + 1}: give either 'example' or 'compare'")
+        if sum(key in spec for key in ("example", "compare", "topic")) != 1:
+            raise ExerciseSpecError(f"{path}, exercise {k + 1}: give one of 'example', 'compare' or 'topic'")
         if not isinstance(spec["id"], str) or not _ID.fullmatch(spec["id"]):
             raise ExerciseSpecError(f"{at('id')}: lower-case letters, digits and hyphens, starting with a letter")
         if spec["id"] in {e.id for e in out}:
@@ -320,6 +347,13 @@ def load_file(path: Path) -> list[Exercise]:
                 context = compare(**args)
             except ValueError as exc:
                 raise ExerciseSpecError(f"{at('compare')}: {exc}") from None
+        elif "topic" in spec:
+            from .sources import load_all  # the topics' modules register their numbers
+
+            load_all()
+            if spec["topic"] not in _TOPICS:
+                raise ExerciseSpecError(f"{at('topic')}: {spec['topic']!r} is not one of {sorted(_TOPICS)}")
+            context = _Values(_TOPICS[spec["topic"]](), f"the topic {spec['topic']!r}")
         else:
             context = _example_context(spec, at("example"))
         if not isinstance(spec["answer"], str):
