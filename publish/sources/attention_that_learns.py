@@ -14,11 +14,11 @@ import math
 
 from .. import GENERATED, ROOT, training_record
 from ..exercises import topic_values
+from ..figures import heatmap
 from ..fmt import num
 from ..quantities import Quantity, grid, source
 from ..registry import generated
 from ..snippets import versions
-from ..tables import weights_table
 
 RECORD = GENERATED / "attention_that_learns" / "run.json"
 # What the figures depend on: the training module and the one function of the package it calls
@@ -127,15 +127,17 @@ def _progress() -> str:
     return "\n".join(lines) + "\n\n" + note + "\n"
 
 
-def _weights(step: int) -> str:
+def _heatmap(step: int) -> str:
+    """The example's attention weights after ``step`` steps, as a heatmap whose cells print them (no
+    table beside it: the three heatmaps are what the page compares)."""
     tokens = example_letters()
     (s,) = [s for s in snapshots() if s["step"] == step]
     title = f"attention weights of “{' '.join(tokens)}” after {step} training steps"
-    return weights_table(s["example"], tokens, tokens, DECIMALS, title)
+    return heatmap(s["example"], tokens, tokens, DECIMALS, title=title) + "\n"
 
 
 def _register(step: int) -> None:
-    generated(f"attention_that_learns/weights_step_{step}.md")(lambda: _weights(step))
+    generated(f"attention_that_learns/step_{step}_heatmap.md")(lambda: _heatmap(step))
 
 
 for _step in SNAPSHOTS:

@@ -20,8 +20,8 @@ from selfattn_ref.topics.rnn_comparison import compare
 
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [
-    "real-numbers", "queries-keys-values", "learned-weights", "where-used",
-    "scaling", "masking", "positional-encoding", "multi-head", "rnn-comparison",
+    "real-numbers", "queries-keys-values", "learned-weights", "learning", "where-used",
+    "scaling", "masking", "positional-encoding", "attention-that-learns", "multi-head", "rnn-comparison",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 
@@ -35,9 +35,57 @@ def test_every_teaching_page_has_two_to_four_exercises_and_includes_them():
     assert set(specs) <= set(TEACHING_PAGES) | {"mistakes"}
 
 
+def _learning_second_way(name: str) -> float:
+    """docs/learning.md's numbers, again: the softmax of "The cat sat"'s scaled scores (example
+    learned), the finite difference from two losses, and the step with PyTorch's autograd."""
+    import torch
+
+    from selfattn_ref.topics.learning import DELTA, ENTRY, LR
+
+    ex = examples.load("learned")
+
+    def loss(W_Q):
+        _, weights = scaled_dot_product_attention(ex.E @ W_Q, ex.E @ ex.W_K, ex.E)
+        return -np.log(weights[2, 1])  # sat's weight on cat
+
+    up, down = ex.W_Q.copy(), ex.W_Q.copy()
+    up[ENTRY] += DELTA
+    down[ENTRY] -= DELTA
+    W = torch.tensor(ex.W_Q, requires_grad=True)
+    X, W_K = torch.tensor(ex.E), torch.tensor(ex.W_K)
+    (-torch.log_softmax((X @ W) @ (X @ W_K).T / 2, dim=-1)[2, 1]).backward()
+    values = {
+        "loss": loss(ex.W_Q),
+        "finite_difference": (loss(up) - loss(down)) / (2 * DELTA),
+        "entry_after": ex.W_Q[ENTRY] - LR * W.grad[ENTRY].item(),
+        "thirds": np.log(3),
+    }
+    return values[name]
+
+
+def _reversal_second_way(name: str) -> float:
+    """docs/attention-that-learns.md's numbers, again: from the training module's constants and the
+    run's record as the file holds it."""
+    from selfattn_ref.training import reversal
+
+    record = json.loads((GENERATED / "attention_that_learns" / "run.json").read_text(encoding="utf-8"))
+    (last,) = [s for s in record["run"]["snapshots"] if s["step"] == reversal.STEPS]
+    values = {
+        "partner_of_2": reversal.partner(2),
+        "equal_loss": np.log(reversal.LENGTH),
+        "step200.first_loss": -np.log(last["example"][0][reversal.LENGTH - 1]),
+        "guess": 1 / reversal.LENGTH,
+    }
+    return values[name]
+
+
 def _second_way(spec: dict):
     """The expected answer of an exercise computed without publish.exercises: the example run
-    again with selfattn_ref's scaled_dot_product_attention, or the cost model."""
+    again with selfattn_ref's scaled_dot_product_attention, the cost model, or a topic's numbers
+    computed another way."""
+    if "topic" in spec:
+        second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
+        return np.array([float(second(spec["answer"]))])
     if "compare" in spec:
         value = compare(**spec["compare"])
         for part in spec["answer"].split("."):

@@ -108,6 +108,9 @@ def test_the_pattern_forms_over_the_snapshots(run):
     assert first.accuracy < middle.accuracy < end.accuracy and first.loss > middle.loss > end.loss
     example = np.array(end.example)
     assert (example.argmax(axis=1) == np.arange(rv.LENGTH - 1, -1, -1)).all()
+    # at step 25, in "c f b h a g", "h" (position 4) still looks most at "f", next to its partner "b"
+    h = np.array(middle.example)[3]
+    assert h.argmax() == 1 and abs(h.argmax() - 2) == 1 and h[2] < h[1]
 
 
 def test_training_is_deterministic_and_leaves_the_callers_torch_settings_alone(run):
