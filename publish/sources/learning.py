@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from selfattn_ref.topics.learning import ANSWER, DELTA, LR, QUERY, toy
+from selfattn_ref.topics.learning import ANSWER, DELTA, LR, QUERY, toy, two_class
 
 from ..exercises import topic_values
 from ..fmt import num
@@ -40,7 +40,16 @@ def _quantities() -> list[Quantity]:
     q += grid("W_Q", t.W_Q, DIMS, COLS)
     q += grid("gradient", t.gradient, DIMS, COLS)
     q += grid("W_Q after the step", t.W_Q_after, DIMS, COLS)
+    two = two_class()
+    for k, name in enumerate(two.classes):  # (not c: that is the entry's column)
+        q += [
+            Quantity(f"two classes: logit of {name}", two.logits[k]),
+            Quantity(f"two classes: probability of {name}", two.probabilities[k], proportion=True),
+            Quantity(f"two classes: loss if {name} is right", two.loss[k]),
+        ]
     q += [
+        Quantity("two classes: number of answers", len(two.classes)),
+        Quantity("two classes: loss of a 50/50 answer, ln 2", two.loss_even),
         Quantity("loss", t.loss),
         Quantity("loss after the step", t.loss_after),
         Quantity("δ", DELTA),
@@ -56,8 +65,20 @@ def _quantities() -> list[Quantity]:
         Quantity("number of words", len(tok)),
         Quantity("loss of three equal weights, ln 3", math.log(len(tok))),
         Quantity("one third", 1 / 3, proportion=True),
+        Quantity("one half", 1 / 2, proportion=True),
     ]
     return q
+
+
+@generated("learning/two_class.md")
+def _two_class() -> str:
+    """The two-class toy: each answer's logit, probability, and the loss if it is the right one."""
+    two = two_class()
+    lines = ["| answer | logit | probability (softmax) | loss if it is the right answer |", "|---|---:|---:|---:|"]
+    for c, name in enumerate(two.classes):
+        cells = f"{num(two.logits[c], 1)} | {num(two.probabilities[c], DECIMALS)} | {num(two.loss[c], LOSS_DECIMALS)}"
+        lines.append(f"| “{name}” | {cells} |")
+    return "\n".join(lines) + "\n"
 
 
 @generated("learning/weights.md")

@@ -1,6 +1,9 @@
 """The numbers of docs/learning.md: one gradient step on "The cat sat", in plain numbers.
 
-The toy: the worked example ``learned`` ("The cat sat" with the seeded stand-in weights of the
+First, :func:`two_class`: the cross-entropy of a classifier with two answers (those of the
+word-order experiment of the page on positional encoding), for two logits chosen by hand.
+
+Then the toy: the worked example ``learned`` ("The cat sat" with the seeded stand-in weights of the
 page on learned weights) asks its last word, "sat", which word did the sitting, and reads the
 answer from sat's row of attention weights: a probability for each of the three words. The right
 answer is "cat". :func:`toy` computes, with :mod:`selfattn_ref.learning`,
@@ -22,8 +25,11 @@ from functools import cache
 import numpy as np
 
 from .. import examples
-from ..attention import scaled_dot_product_attention
-from ..learning import attention_gradients, attention_loss, finite_difference, gradient_step
+from ..attention import scaled_dot_product_attention, softmax
+from ..learning import attention_gradients, attention_loss, cross_entropy, finite_difference, gradient_step
+
+CLASSES = ("the animal bites", "the person bites")  # the two answers of the two-class toy
+LOGITS = (2.0, 0.0)  # the classifier's logits for them, chosen by hand; the first answer is the right one
 
 SLUG = "learned"
 QUERY = "sat"  # the word whose attention row is the answer
@@ -31,6 +37,31 @@ ANSWER = "cat"  # the right answer: the word that sat
 ENTRY = (0, 2)  # the entry of W_Q whose gradient the page measures by hand: row x1, column c3
 DELTA = 0.01  # how far that entry is nudged each way
 LR = 2.0  # the learning rate of the one step, large enough for one step to change the answer
+
+
+@dataclass(frozen=True)
+class TwoClass:
+    """The two-class toy: a classifier's logits for :data:`CLASSES`, their softmax, and the
+    cross-entropy for each answer being the right one, and for a 50/50 answer."""
+
+    classes: tuple[str, str]
+    logits: np.ndarray  # (2,)
+    probabilities: np.ndarray  # (2,): the softmax of the logits
+    loss: np.ndarray  # (2,): loss[c] is the cross-entropy if class c is the right answer, -ln probabilities[c]
+    loss_even: float  # the cross-entropy of equal logits, whichever is right: ln 2
+
+
+@cache
+def two_class() -> TwoClass:
+    """The two-class toy (see :class:`TwoClass`), with :func:`selfattn_ref.learning.cross_entropy`."""
+    logits = np.array(LOGITS)
+    return TwoClass(
+        classes=CLASSES,
+        logits=logits,
+        probabilities=softmax(logits),
+        loss=np.array([cross_entropy(logits, c) for c in range(len(CLASSES))]),
+        loss_even=cross_entropy(np.zeros(len(CLASSES)), 0),
+    )
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,23 @@ def test_gradient_step():
 # --- the toy of docs/learning.md -------------------------------------------------------------------
 
 
+def test_the_two_class_toy_is_pytorchs_cross_entropy():
+    """The page's first loss: two logits, the loss for either answer being right, and 50/50."""
+    two = topic.two_class()
+    logits = torch.tensor(two.logits)
+    for c in range(2):
+        expected = torch.nn.functional.cross_entropy(logits[None], torch.tensor([c])).item()
+        assert abs(two.loss[c] - expected) < 1e-12
+        assert abs(two.loss[c] - -np.log(two.probabilities[c])) < 1e-12
+    close(two.probabilities, torch.softmax(logits, dim=0).numpy())
+    assert abs(two.loss_even - np.log(2)) < 1e-12
+    # what the page says: right and confident is cheap, wrong and confident dear, 50/50 between them;
+    # and its worked lines hold at the rounding shown
+    assert two.probabilities[0] > 0.5 and two.loss[0] < two.loss_even < two.loss[1]
+    for c in range(2):
+        assert f"{-np.log(round(two.probabilities[c], 4)):.3f}" == f"{two.loss[c]:.3f}"
+
+
 def test_the_toy_is_the_learned_example():
     t = topic.toy()
     st = examples.run(EX)
