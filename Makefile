@@ -1,9 +1,7 @@
 # Two commands for a newcomer: `make serve` and `make test`. Everything else is a helper.
 SHELL := /bin/bash
 VENV ?= .venv
-PY := $(VENV)/bin/python
 PYTHON ?= python3
-STAMP := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium-headless-shell
 # CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
 # runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
@@ -12,11 +10,31 @@ TORCH_INDEX_URL ?=
 # edit loop, and the migration it announces is planned (CONTRIBUTING.md, `make zensical`).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv chromium serve test test-fast update example offline zensical build lint format lock clean vendor bench
+# Every variable a target takes reaches its program exactly as typed, whatever it holds (quotes, $,
+# $(...), backticks, line breaks, a leading dash): make takes its raw value ($(value ...): no $ in it
+# is expanded), exports it, and a recipe reads it only from the environment, as "$$NAME" in double
+# quotes, so that neither make nor the shell reads it as code. Never write $(NAME) in a recipe.
+GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS
+$(foreach v,$(GIVEN),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
+# VENV also names the file make checks (its stamp), so it is one word of plain path characters.
+_PATH_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
+  0 1 2 3 4 5 6 7 8 9 . _ - / + ~ @ ,
+_strip = $(if $2,$(call _strip,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
+ifneq ($(words $(VENV))$(call _strip,$(VENV),$(_PATH_CHARS)),1)
+$(error VENV must be one path of letters, digits and . _ - / + ~ @ , (no spaces, quotes or $$); got '$(VENV)')
+endif
+STAMP := $(VENV)/.installed
+# What recipes run, as shell words that read VENV from the environment.
+BIN := "$$VENV/bin"
+PY := $(BIN)/python
+
+.PHONY: help venv chromium serve test test-fast test-targets update example offline zensical build lint format lock clean vendor bench
 
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
-	@echo "make test     build the environment, install Chromium if missing, run every test"
+	@echo "make test     build the environment, install Chromium if missing, run the tests"
+	@echo "make test-fast  the tests without the browser layer"
+	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
@@ -28,68 +46,79 @@ venv: $(STAMP)
 
 # Re-install only when the pins or the project metadata change.
 $(STAMP): requirements.lock pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(if $(TORCH_INDEX_URL),$(PY) -m pip install --quiet --disable-pip-version-check --no-deps \
-	  --index-url $(TORCH_INDEX_URL) "$$(grep -m1 '^torch==' requirements.lock)")
+	@test -x $(PY) || "$$PYTHON" -m venv "$$VENV"
+	@if [ -n "$$TORCH_INDEX_URL" ]; then set -x; $(PY) -m pip install --quiet --disable-pip-version-check --no-deps \
+	  --index-url "$$TORCH_INDEX_URL" "$$(grep -m1 '^torch==' requirements.lock)"; fi
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@# The library is installed (editable); the publishing tools (publish/) and the MkDocs hooks
 	@# (overrides/hooks/) are not part of it, and import from the repository's root: a .pth file
 	@# puts that root on the venv's path, so `mkdocs` and `python -m publish` find them anywhere.
-	$(PY) -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "selfattn-site-tools.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
-	@touch $@
+	$(PY) -c 'import os, pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "selfattn-site-tools.pth").write_text(os.getcwd() + "\n")'
+	@touch "$$VENV/.installed"
 
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+	@if [ ! -x "$$CHROMIUM" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; \
 	  else echo "Chromium's headless shell is missing: run 'sudo apt-get install -y chromium-headless-shell' (Debian's package)"; exit 1; fi; \
 	fi
 
 # SITE_URL makes the local server put the site at / (the published site_url has a sub-path).
 serve: venv
-	SITE_URL=http://127.0.0.1:8000/ $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	SITE_URL=http://127.0.0.1:8000/ $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 
 # Python may write its compiled bytecode (__pycache__/, gitignored) during the tests even where
 # PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update
 # and snippet run that the tests start compiles the project's modules again, and pytest rewrites
 # the test modules' assertions again in each worker.
-test test-fast: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-targets: export PYTHONDONTWRITEBYTECODE :=
 
 # On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
+# Every test but those that run the README's other make targets in a copy of the repository
+# (tests/docs/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
 test: venv chromium
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadgroup -m "not targets"
 
 # The suite without the browser layer, for quick iterations.
 test-fast: venv
-	$(PY) -m pytest -n auto --dist loadgroup -m "not browser"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not targets"
+
+# The README's make targets, each run for real (a few minutes, one after another).
+test-targets: venv chromium
+	$(PY) -m pytest -n auto --dist loadgroup -m targets
 
 update: venv
 	$(PY) -m publish update
 
-# A new worked example: selfattn_ref/examples/$(NAME).toml and everything generated from it.
+# A new worked example: selfattn_ref/examples/<NAME>.toml and everything generated from it. NAME, TITLE
+# and FROM are given to the command as they are (--title=..., and -- before the name: a value that
+# starts with a dash is still a value), and it says what is wrong with them.
 example: venv
-	@if [ -z "$(NAME)" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
-	$(PY) -m publish new-example "$(NAME)" $(if $(TITLE),--title "$(TITLE)") $(if $(FROM),--from "$(FROM)")
+	@if [ -z "$$NAME" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
+	@args=(); [ -z "$$TITLE" ] || args+=(--title="$$TITLE"); [ -z "$$FROM" ] || args+=(--from="$$FROM"); \
+	  set -x; $(PY) -m publish new-example "$${args[@]}" -- "$$NAME"
 
 build: venv
-	$(VENV)/bin/mkdocs build --strict
+	$(BIN)/mkdocs build --strict
 
 offline: venv
-	OFFLINE=true $(VENV)/bin/mkdocs build --strict --site-dir site-offline
+	OFFLINE=true $(BIN)/mkdocs build --strict --site-dir site-offline
 	@echo "Open site-offline/index.html in a browser: pages, search, math and the playground work from disk."
 
 # Material's successor, Zensical (pinned in requirements.lock), builds site-zensical/ from mkdocs.yml;
 # publish/zensical_report.py builds the MkDocs site too and prints the gap (CONTRIBUTING.md).
+# ZENSICAL_ARGS="--mkdocs-site site" compares with an MkDocs build already made instead (split into
+# words at spaces, as BENCH_ARGS is).
 zensical: venv
-	$(PY) -m publish.zensical_report --site-dir site-zensical
+	set -f; $(PY) -m publish.zensical_report --site-dir site-zensical $$ZENSICAL_ARGS
 
 lint: venv
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 format: venv
-	$(VENV)/bin/ruff check --fix .
-	$(VENV)/bin/ruff format .
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
 
 lock: venv
 	@{ head -3 requirements.lock; $(PY) -m pip freeze --exclude-editable | sed 's/^torch==\([0-9.]*\)+cpu/torch==\1/'; } > requirements.lock.new
@@ -100,9 +129,11 @@ vendor:
 	scripts/vendor_katex.sh
 
 # Medians of several runs on this machine, each against its budget (bench/run.py: BENCH_ARGS="--quick"
-# for one run of each, "--markdown PATH" to write the table for a note).
+# for one run of each, "--markdown PATH" to write the table for a note). BENCH_ARGS is split into
+# words at spaces, and nothing else: no quote, $ or * in it means anything to the shell. Its Lighthouse
+# figure needs node and npm (not part of the set-up) and installs Lighthouse into .cache/bench/ itself.
 bench: venv chromium
-	$(PY) bench/run.py $(BENCH_ARGS)
+	set -f; $(PY) bench/run.py $$BENCH_ARGS
 
 clean:
 	rm -rf site site-offline site-zensical .pytest_cache .hypothesis

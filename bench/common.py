@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gzip
+import io
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -37,17 +40,44 @@ class QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
+# What a real host (GitHub Pages among them) sends compressed: text, scripts, styles, JSON, SVG.
+COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml")
+
+
+class GzipHandler(QuietHandler):
+    """QuietHandler that sends a text file gzip-compressed (level 6) when the browser accepts it,
+    as a real host does; fonts and images as they are."""
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?", 1)[0].endswith("/"):
+            path = path / "index.html"
+        ctype = self.guess_type(str(path))
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.is_file() and ctype.startswith(COMPRESSED_TYPES)):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
 class Server(ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         pass  # a browser that closes a connection early (a cancelled font) is not news
 
 
 @contextlib.contextmanager
-def static_server(directory: Path) -> Iterator[tuple[Server, str]]:
+def static_server(directory: Path, compress: bool = False) -> Iterator[tuple[Server, str]]:
     """A threaded http.server bound to a free port of 127.0.0.1, serving ``directory`` (which
     may not exist yet: the port, hence the base URL, is known before the build). Yields
-    (server, "http://127.0.0.1:PORT/"); call ``start(server)`` once the site is built."""
-    httpd = Server(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
+    (server, "http://127.0.0.1:PORT/"); call ``start(server)`` once the site is built.
+    ``compress``: text files gzip-compressed, as a real host sends them (GzipHandler)."""
+    handler = GzipHandler if compress else QuietHandler
+    httpd = Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
     try:
         yield httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
     finally:
@@ -61,6 +91,19 @@ def start(httpd: Server) -> None:
     """Serve requests from a daemon thread (until the static_server block ends)."""
     httpd._bench_thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
     httpd._bench_thread.start()
+
+
+def stop_group(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """Stop a process started with start_new_session=True and everything it started (its process
+    group: a server's notebook kernels, make's children): SIGTERM, then SIGKILL after ``timeout``."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def free_port() -> int:

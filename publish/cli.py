@@ -8,19 +8,37 @@ reuses its parser and its one-line errors (:func:`selfattn_ref.cli.run`).
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 
-from selfattn_ref.cli import CLIError, build_parser, run
+from selfattn_ref.cli import CLIError, build_parser, display, run
 
 PROG = "python -m publish"
 
 
-# then list it here. Raise CLIError for bad input.
+def text_argument(value: str) -> str:
+    """An argument that becomes text in a file (a name, a title). Bytes the system's encoding could
+    not decode (Python keeps them as lone surrogates, which no file can hold) are read as UTF-8
+    (a C or POSIX locale sends UTF-8 text as such bytes), or refused, naming them."""
+    if not any("\udc80" <= c <= "\udcff" for c in value):
+        return value
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except (UnicodeError, ValueError):
+        bad = "".join(display(c) for c in value if "\udc80" <= c <= "\udcff")
+        raise argparse.ArgumentTypeError(
+            f"'{display(value)}' holds bytes that are not UTF-8 text ({bad}): give it in UTF-8 "
+            "(a terminal or locale in another encoding sends other bytes)"
+        ) from None
+
+
+text_argument.__name__ = "text"  # argparse names the type in "invalid text value"
 
 
 def run_update(args) -> int:
     from selfattn_ref.examples import SpecError
 
+    from .files import UnsafePath
     from .update import UpdateError, apply, plan
 
     try:
@@ -29,10 +47,15 @@ def run_update(args) -> int:
         raise CLIError(f"bad worked-example spec: {exc}") from None
     except UpdateError as exc:
         raise CLIError(str(exc)) from None
-    changed = apply(p, verbose=not args.quiet)
+    try:
+        changed = apply(p, verbose=not args.quiet)
+    except UnsafePath as exc:  # a link that appeared while the plan was made: every file was put back
+        raise CLIError(f"{exc}; nothing was written") from None
     print(f"{changed} file(s) changed" if changed else "everything recorded is up to date")
     if p.foreign:
         print(f"{len(p.foreign)} file(s) in generated folders were not written by `make update` and were left alone")
+    if p.refused:
+        print(f"{len(p.refused)} file(s) reached through a symbolic link or outside the repository were left alone")
     return 0
 
 
@@ -93,10 +116,20 @@ def add_new_example(subparsers) -> None:
         "PyTorch scripts, recorded outputs and notebook. Edit the file, then run `make update`.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("slug", metavar="SLUG", help="the example's name: lower-case letters, digits and underscores")
-    p.add_argument("--title", help="the page's title (default: from the slug)")
     p.add_argument(
-        "--from", dest="base", default="the_cat_sat", metavar="EXAMPLE", help="start from this example's numbers"
+        "slug",
+        metavar="SLUG",
+        type=text_argument,
+        help="the example's name: lower-case letters, digits and underscores",
+    )
+    p.add_argument("--title", type=text_argument, help="the page's title (default: from the slug)")
+    p.add_argument(
+        "--from",
+        dest="base",
+        default="the_cat_sat",
+        metavar="EXAMPLE",
+        type=text_argument,
+        help="start from this example's numbers",
     )
     p.add_argument("--no-update", action="store_true", help="write the spec file only; run `make update` later")
     p.set_defaults(func=run_new_example)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from selfattn_ref import examples
+from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
 
 from . import DOCS, ROOT, SNIPPETS
 from .escape import md_description, md_text, py_string
@@ -33,6 +34,7 @@ from .fmt import num
 from .notebooks import _code, _markdown, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
+from .tables import printed
 
 FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
 PAGES_DIR = DOCS / FOLDER
@@ -85,13 +87,30 @@ SCRIPT_START, SCRIPT_END = f"# --8<-- [start:{SCRIPT_SECTION}]", f"# --8<-- [end
 
 
 # Printing is the same code in both scripts, so that both print exactly the same text.
-def _printing(decimals: int) -> list[str]:
+def _printing(decimals: int, fewer: bool) -> list[str]:
+    """The scripts' printing helpers. With ``fewer`` (a number the script prints is long) fmt
+    follows the pages' rule (:mod:`selfattn_ref.examples.digits`) in two more lines."""
+    if fewer:
+        fmt = [
+            f'    """x at {decimals} decimals, fewer where that would be more than {DIGITS} digits (a float64',
+            '    holds no more); "-inf" for a masked score, never "-0"."""',
+            '    if x == float("-inf"):',
+            '        return "-inf"',
+            f"    places = max(0, min({decimals}, {DIGITS} - len(str(int(abs(x))))))",
+            f'    if places and len(f"{{abs(x):.{{places}}f}}") > {DIGITS + 1}:  # rounding added a digit',
+            "        places -= 1",
+            '    text = f"{x:.{places}f}"',
+        ]
+    else:
+        fmt = [
+            f'    """x at {decimals} decimals ("-inf" for a masked score), never "-0"."""',
+            f'    text = f"{{x:.{decimals}f}}"',
+        ]
     return [
         "",
         "",
         "def fmt(x):",
-        f'    """x at {decimals} decimals ("-inf" for a masked score), never "-0"."""',
-        f'    text = f"{{x:.{decimals}f}}"',
+        *fmt,
         '    return text[1:] if text.startswith("-") and float(text) == 0 else text',
         "",
         "",
@@ -153,6 +172,8 @@ def script(ex: examples.Example, library: str) -> str:
         lines.append(
             f"Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # ({n}, {d_k}) queries and keys, ({n}, {st.V.shape[1]}) values"
         )
+    if ex.heads > 1:
+        return _script_heads(ex, st, library, lines)
     lines.append(f"scores = Q @ K.T  # ({n}, {n}): row i holds query i against every key")
     logits = "scores"
     if ex.scale:
@@ -177,7 +198,7 @@ def script(ex: examples.Example, library: str) -> str:
         lines.append(f"weights = torch.softmax({logits}, dim=1)  # each row sums to 1")
     lines.append(f"output = weights @ V  # ({n}, {st.V.shape[1]}): row i mixes the values with row i's weights")
     lines.append(MATH_END)
-    lines += _printing(ex.decimals)
+    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals))
     qk_cols = f'[f"c{{j + 1}}" for j in range({d_k})]'
     out_cols = (
         f'[f"x{{j + 1}}" for j in range({st.output.shape[1]})]'
@@ -202,6 +223,71 @@ def script(ex: examples.Example, library: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _script_heads(ex: examples.Example, st: examples.Steps, library: str, lines: list[str]) -> str:
+    """The rest of the script of an example with several heads: each head on its own columns of
+    Q, K and V, as selfattn_ref.multi_head_attention computes them, then the heads side by side
+    times W_O (the identity)."""
+    npy = library == "numpy"
+    n, d = ex.E.shape
+    h = ex.heads
+    d_head = d // h
+    eye = f"np.eye({d})" if npy else f"torch.eye({d}, dtype=torch.float64)"
+    lines += [
+        f"W_O = {eye}  # the output projection: the identity, so the output shows each head's part",
+        f"heads = {h}",
+        f"d_head = Q.shape[1] // heads  # {d_head}: each head takes {d_head} of the {d} columns",
+        "head_scores, head_scaled, head_weights, head_outputs = [], [], [], []",
+        "for h in range(heads):",
+        "    cols = slice(h * d_head, (h + 1) * d_head)  # head h's columns of Q, K and V",
+        f"    scores = Q[:, cols] @ K[:, cols].T  # ({n}, {n}): this head's queries against its keys",
+        f"    scaled = scores / {'np.sqrt(d_head)' if npy else 'd_head ** 0.5'}  # divided by √d_head",
+    ]
+    if ex.causal:
+        if npy:
+            lines += [
+                f"    mask = np.tril(np.ones(({n}, {n}), dtype=bool))  # token i may attend to tokens 0..i",
+                "    scaled = np.where(mask, scaled, -np.inf)  # e^-inf = 0: no weight on later tokens",
+            ]
+        else:
+            lines += [
+                f"    mask = torch.tril(torch.ones({n}, {n}, dtype=torch.bool))  # token i may attend to tokens 0..i",
+                '    scaled = scaled.masked_fill(~mask, float("-inf"))  # e^-inf = 0: no weight on later tokens',
+            ]
+    if npy:
+        lines += [
+            "    weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))  # the row max subtracted",
+            "    weights = weights / weights.sum(axis=1, keepdims=True)  # softmax: each row sums to 1",
+        ]
+    else:
+        lines.append("    weights = torch.softmax(scaled, dim=1)  # each row sums to 1")
+    cat = "np.concatenate(head_outputs, axis=1)" if npy else "torch.cat(head_outputs, dim=1)"
+    lines += [
+        "    head_scores.append(scores)",
+        "    head_scaled.append(scaled)",
+        "    head_weights.append(weights)",
+        f"    head_outputs.append(weights @ V[:, cols])  # ({n}, {d_head}): this head's output",
+        f"output = {cat} @ W_O  # ({n}, {d}): the heads side by side, times W_O",
+        MATH_END,
+    ]
+    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals))
+    cols = f'[f"c{{j + 1}}" for j in range({d})]'
+    masked = ", then masked" if ex.causal else ""
+    lines += [
+        f'show("Q = X W_Q", Q, tokens, {cols})',
+        f'show("K = X W_K", K, tokens, {cols})',
+        f'show("V = X W_V", V, tokens, {cols})',
+        "for h in range(heads):",
+        '    head_cols = [f"c{h * d_head + j + 1}" for j in range(d_head)]',
+        '    show(f"head {h + 1}: scores", head_scores[h], tokens, tokens)',
+        f'    show(f"head {{h + 1}}: scaled by sqrt(d_head){masked}", head_scaled[h], tokens, tokens)',
+        '    show(f"head {h + 1}: weights (softmax of each row)", head_weights[h], tokens, tokens)',
+        '    show(f"head {h + 1}: output", head_outputs[h], tokens, head_cols)',
+        f'show("output (the heads side by side, times W_O)", output, tokens, {cols})',
+        SCRIPT_END,
+    ]
+    return "\n".join(lines) + "\n"
+
+
 # --- the page -------------------------------------------------------------------------------
 
 _PROJECTIONS = {
@@ -209,7 +295,9 @@ _PROJECTIONS = {
     "softmax(X·Xᵀ)·X, as in [Self-attention with real numbers](../real-numbers.md).",
     "identity": "Identity projections: W_Q = W_K = W_V = I, so the queries, keys and values equal the "
     "embeddings (see [Queries, keys and values](../queries-keys-values.md)).",
-    "random": "Random projections, standing in for learned ones: W_Q, W_K and W_V are drawn, in this order, "
+    "random": "Projections that are seeded random stand-ins for the weights [training](../glossary.md#training) "
+    "would learn: W_Q, W_K "
+    "and W_V are drawn, in this order, "
     "from NumPy's generator with the seed and the standard deviation of the spec file (the script below "
     "shows the call; see [Learned weights](../learned-weights.md)).",
     "given": "Projection matrices given in the spec file: W_Q, W_K and W_V below.",
@@ -224,17 +312,17 @@ def _tables(slug: str, name: str, indent: str = "") -> str:
     return _include(f"docs/generated/{slug}/{name}.md", indent)
 
 
-def _other_rows(ex: examples.Example, name: str) -> list[str]:
+def _other_rows(ex: examples.Example, name: str, indent: str = "") -> list[str]:
     """The rows after the first of a step written out (``softmax_<i>``, ``mix_<i>``), folded away."""
     if len(ex.tokens) == 1:
         return []
-    parts = ['??? note "The other rows"', ""]
+    parts = [f'{indent}??? note "The other rows"', ""]
     for i in range(1, len(ex.tokens)):
-        parts += [f"    “{md_text(ex.tokens[i])}”:", "", _tables(ex.slug, f"{name}_{i}", "    ")]
+        parts += [f"{indent}    “{md_text(ex.tokens[i])}”:", "", _tables(ex.slug, f"{name}_{i}", indent + "    ")]
     return parts
 
 
-def _focus(ex: examples.Example, st: examples.Steps) -> list[str]:
+def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[str]:
     """One line per token: the token(s) it gives its largest weight to, at the page's rounding.
     The weights themselves are in the table just above, so the sentences repeat no number."""
     lines = []
@@ -246,11 +334,11 @@ def _focus(ex: examples.Example, st: examples.Steps) -> list[str]:
         ]
         who = ", ".join(ties[:-1]) + (" and " if len(ties) > 1 else "") + ties[-1]
         if ex.causal and i == 0:
-            lines.append(f"- **{md_text(token)}** comes first and can only attend to itself.")
+            lines.append(f"{indent}- **{md_text(token)}** comes first and can only attend to itself.")
         elif len(ties) > 1:
-            lines.append(f"- **{md_text(token)}** attends most, equally, to {who}.")
+            lines.append(f"{indent}- **{md_text(token)}** attends most, equally, to {who}.")
         else:
-            lines.append(f"- **{md_text(token)}** attends most to {who}.")
+            lines.append(f"{indent}- **{md_text(token)}** attends most to {who}.")
     return lines
 
 
@@ -292,14 +380,25 @@ def page(ex: examples.Example) -> str:
         "",
         _tables(slug, "embeddings"),
         "- " + _PROJECTIONS[ex.projections],
-        "- " + ("The scores are divided by √d_k before the softmax." if ex.scale else "The scores are not scaled."),
+        *(_heads_input(ex, st) if st.heads else []),
+        "- "
+        + (
+            (
+                "Each head divides its scores by √d_head before the softmax."
+                if st.heads
+                else "The scores are divided by √d_k before the softmax."
+            )
+            if ex.scale
+            else "The scores are not scaled."
+        ),
         "- "
         + (
             "A causal mask: each token attends only to itself and the tokens before it."
             if ex.causal
             else "No mask: every token attends to every token."
         ),
-        f"- Numbers are rounded to {ex.decimals} decimals.",
+        f"- Numbers are rounded to {ex.decimals} decimals"
+        + (f", {FEWER}." if shortens(printed(ex, st), ex.decimals) else "."),
         "",
     ]
     # The steps by their names, as every page names them (docs/notation.md, "The steps, by name").
@@ -312,6 +411,10 @@ def page(ex: examples.Example) -> str:
         parts += ["Each token's query, key and value are its embedding times W_Q, W_K and W_V:", ""]
         for name in ("Q", "K", "V"):
             parts += [f'=== "{name}"', "", _tables(slug, name, "    ")]
+    if st.heads:
+        parts += _heads_sections(ex, st)
+        parts += _code_sections(ex)
+        return "\n".join(parts)
     parts += [
         "## Score",
         "",
@@ -360,7 +463,14 @@ def page(ex: examples.Example) -> str:
     ]
     parts += _other_rows(ex, "mix")
     parts += ["The output, one row per token:", "", _tables(slug, "output")]
-    parts += [
+    parts += _code_sections(ex)
+    return "\n".join(parts)
+
+
+def _code_sections(ex: examples.Example) -> list[str]:
+    """The page's end: the scripts with their output, and where to try the example."""
+    slug = ex.slug
+    parts = [
         "## In code",
         "",
         "The whole calculation as a script you can copy and run; both versions print the same. The block "
@@ -396,7 +506,116 @@ def page(ex: examples.Example) -> str:
         f"- In a clone of the repository, `python -m selfattn_ref explain {slug}` prints every step.",
         "",
     ]
-    return "\n".join(parts)
+    return parts
+
+
+def _heads_input(ex: examples.Example, st: examples.Steps) -> list[str]:
+    """The input's line on the heads, for an example with several."""
+    h, d = ex.heads, ex.E.shape[1]
+    return [
+        f"- {h} heads, as in [Multi-head attention](../multi-head.md): each head takes d_head = {d} / {h} = "
+        f"{d // h} of the columns of Q, K and V, computes attention on them alone, and the heads' outputs side "
+        "by side, times W_O, are the output. Here W_O is the identity, so the output shows each head's part."
+    ]
+
+
+def _heads_sections(ex: examples.Example, st: examples.Steps) -> list[str]:
+    """Split, score, scale, normalize and mix head by head (one tab per head), then concatenate."""
+    slug = ex.slug
+    n = len(ex.tokens)
+    h = ex.heads
+    d_head = st.heads[0].Q.shape[1]
+    names = [f"Head {k + 1}" for k in range(h)]
+
+    def tabs(body) -> list[str]:
+        out = []
+        for k, name in enumerate(names):
+            out += [f'=== "{name}"', "", *body(k, f"head_{k + 1}_", "    ")]
+        return out
+
+    def cols(k: int) -> str:
+        first = k * d_head + 1
+        return f"c{first}" if d_head == 1 else f"c{first}–c{first + d_head - 1}"
+
+    parts = [
+        "## Split: one share of the columns per head",
+        "",
+        f"Each head takes {d_head} of the columns of Q, K and V: "
+        + ", ".join(f"head {k + 1} columns {cols(k)}" for k in range(h))
+        + ". Every step below is computed by each head on its own columns.",
+        "",
+    ]
+    parts += tabs(lambda k, p, i: [_tables(slug, f"{p}Q", i), _tables(slug, f"{p}K", i), _tables(slug, f"{p}V", i)])
+    parts += [
+        "## Score",
+        "",
+        "In each head, every query is compared with every key by a dot product of the head's columns: row "
+        "*i*, column *j* is how much token *i*'s query matches token *j*'s key.",
+        "",
+    ]
+    parts += tabs(
+        lambda k, p, i: [
+            f'{i}??? note "All {n * n} dot products of head {k + 1}"',
+            "",
+            _tables(slug, f"{p}dot_products", i + "    "),
+            _tables(slug, f"{p}scores", i),
+        ]
+    )
+    if ex.scale:
+        parts += [
+            "## Scale",
+            "",
+            f"Each head divides its scores by √d_head, the square root of the width of its keys (d_head = {d_head}), "
+            "see [Why divide by √d_k](../scaling.md):",
+            "",
+        ]
+        parts += tabs(lambda k, p, i: [_tables(slug, f"{p}scaled", i)])
+    label = "scaled score" if ex.scale else "score"
+    parts += ["## Normalize: softmax", ""]
+    if ex.causal:
+        parts += [
+            "The causal mask sets the scores of later tokens to −∞ before the softmax, in every head, so they get "
+            "a weight of exactly 0 (see [Masking](../masking.md)).",
+            "",
+        ]
+    parts += [
+        f"In each head, each row becomes weights that add up to 1: e to the power of each {label}, divided by "
+        f"the row's total. For “{md_text(ex.tokens[0])}”, then all the weights and their heatmap:",
+        "",
+    ]
+    parts += tabs(
+        lambda k, p, i: [
+            _tables(slug, f"{p}softmax_0", i),
+            *_other_rows(ex, f"{p}softmax", i),
+            _tables(slug, f"{p}weights", i),
+            *_focus(ex, st.heads[k], i),
+            "",
+        ]
+    )
+    parts += [
+        "## Mix",
+        "",
+        "In each head, each token's output is the sum of the head's value vectors, each times the weight in that "
+        f"token's row. For “{md_text(ex.tokens[0])}”, then the head's output:",
+        "",
+    ]
+    parts += tabs(
+        lambda k, p, i: [
+            _tables(slug, f"{p}mix_0", i),
+            *_other_rows(ex, f"{p}mix", i),
+            _tables(slug, f"{p}output", i),
+        ]
+    )
+    parts += [
+        "## Concatenate and project",
+        "",
+        "The heads' outputs side by side make one row of "
+        f"{st.output.shape[1]} numbers per token, head 1's columns first; times W_O, the identity here, that is "
+        "the output:",
+        "",
+        _tables(slug, "output"),
+    ]
+    return parts
 
 
 def in_reading_order(every: list[examples.Example]) -> list[examples.Example]:
@@ -450,8 +669,9 @@ def index(every: list[examples.Example]) -> str:
             "- **Projections**: where the queries, keys and values come from, with the spec file's word "
             "for it in code type. *none*: the embeddings themselves, Q = K = V = X, so softmax(X·Xᵀ)·X, "
             f"as on the first page (`none`); *{P['identity']}*: Q = X·W_Q with identity matrices, which "
-            f"changes nothing (`identity`); *{P['random']}*: drawn from a seeded generator, like an untrained model's "
-            f"(`random`); *{P['given']}*: W_Q, W_K and W_V written in the spec file (`given`).",
+            f"changes nothing (`identity`); *{P['random']}*: seeded random stand-ins for the weights "
+            f"[training](../glossary.md#training) would learn (`random`); *{P['given']}*: W_Q, W_K and W_V "
+            "written in the spec file (`given`).",
             "- **Scaled**: whether the scores are divided by √d_k before the softmax.",
             "- **Mask**: *causal* when each token may look only at itself and the tokens before it; "
             "*none* when every token sees every token.",

@@ -26,6 +26,19 @@ Keys of an ``[[exercise]]`` (see ``docs/exercises/real-numbers.toml`` for a comm
 - ``mistakes`` (optional): ``[{answer = "...", message = "..."}]``, answers a reader gets by a known
   mistake, with what to tell them.
 
+Besides those, every exercise over a worked example knows, without being told, the answers a reader
+gets by working from another value the page shows (:func:`_other_answers`): the same expression
+over every other worked example the page quotes (its front matter's ``audit.sources``), and over
+its own example with a setting turned the other way (without the positions; with or without the
+division by √d_k, where the example or the exercise scales or sets it; without the causal mask; one
+head of full width, or another head).
+Each gets a message that says what the reader computed.
+
+:func:`grade` grades what a reader types exactly as the page's script does (the two are held equal
+by tests/browser/test_exercises_graded.py): a number within the rounding of the question is right;
+the right numbers typed with fewer decimals than asked are told so (not graded); one off in the last
+of at least two decimals is right, up to rounding, and told so; a known mistake gets its message.
+
 Expressions: ``M[row, col]`` is one number and ``M[row]`` a row, for M one of ``E``, ``Q``, ``K``,
 ``V``, ``scores``, ``scaled``, ``weights``, ``output``, ``exp`` (the softmax's numerators
 e^score), ``scores_over_dk`` (the scores divided by d_k: a known mistake), ``W_Q``, ``W_K``, ``W_V``
@@ -42,7 +55,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -51,9 +63,11 @@ import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
+from selfattn_ref.examples import _toml
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from . import DOCS
+from .audit.page import split_front_matter
 from .escape import md_text
 from .fmt import num
 
@@ -165,12 +179,28 @@ def _example_context(ex_spec: dict, where: str) -> ExampleContext:
     if ex_spec.get("positions", False):
         PE = sinusoidal_positional_encoding(*E.shape)
         E = E + PE
+    undone = ex.heads > 1 and ex_spec.get("heads") == 1 and "head" not in ex_spec
+    if undone:
+        changes["heads"] = 1  # (a known mistake) one head over all the columns, as _other_answers asks
     ex = replace(ex, E=E, **changes)
     st = examples.run(ex)
     Q, K, V, scaled = st.Q, st.K, st.V, st.scaled
     weights, output, scores = st.weights, st.output, st.scores
     d_k = Q.shape[1]
-    if "heads" in ex_spec or "head" in ex_spec:
+    if ex.heads > 1:  # the example has heads of its own: the question names one, and reads its steps
+        head = ex_spec.get("head")
+        if ex_spec.get("heads") != ex.heads or not (
+            isinstance(head, int) and not isinstance(head, bool) and 1 <= head <= ex.heads
+        ):
+            raise ExerciseSpecError(
+                f"{where}: example {slug!r} has {ex.heads} heads: say heads = {ex.heads} and which head "
+                f"the question is about, head = 1 to {ex.heads}"
+            )
+        one = st.heads[head - 1]
+        Q, K, V, scores, scaled, weights = one.Q, one.K, one.V, one.scores, one.scaled, one.weights
+        output = one.output
+        d_k = Q.shape[1]
+    elif ("heads" in ex_spec or "head" in ex_spec) and not undone:
         heads, head = ex_spec.get("heads"), ex_spec.get("head")
         if not (isinstance(heads, int) and isinstance(head, int) and heads >= 1 and 1 <= head <= heads):
             raise ExerciseSpecError(f"{where}: 'heads' and 'head' go together: 1 <= head <= heads")
@@ -241,6 +271,84 @@ def evaluate(expr: str, context, where: str) -> Answer:
     return Answer((float(M[i, _label_index(col, columns, "column", where)]),), ())
 
 
+# --- the answers of other values the page shows ----------------------------------------------------
+
+
+def page_examples(page: str) -> tuple[str, ...]:
+    """The worked examples the page docs/<page>.md quotes: its audit sources that are examples."""
+    path = DOCS / f"{page}.md"
+    meta, _, _ = split_front_matter(path.read_text(encoding="utf-8")) if path.is_file() else ({}, 0, "")
+    sources = (meta.get("audit") or {}).get("sources") or []
+    return tuple(s for s in sources if s in examples.available())
+
+
+def _other_answers(spec: dict, page: str, where: str) -> list[tuple[Answer, str]]:
+    """(answer, message) for what a reader gets by computing the exercise's expression from another
+    value its page shows: another worked example of the page, or the exercise's own example with one
+    of its settings the other way. An expression that does not apply there is skipped."""
+    slug = spec["example"]
+    ex = examples.load(slug)
+    variants: list[tuple[dict, str]] = []
+    if spec.get("positions", False):
+        variants.append(
+            (
+                {**spec, "positions": False},
+                "That is the value without the positions: add each position's encoding to its word's embedding first.",
+            )
+        )
+    if "heads" in spec:
+        rest = {k: v for k, v in spec.items() if k not in ("heads", "head")}
+        if ex.heads > 1:
+            rest["heads"] = 1  # the example's own heads, undone
+        variants.append(
+            (
+                rest,
+                f"That is the value of one head over all the columns; the question asks for head {spec['head']}, "
+                "on its own d_head columns, scaled by √d_head.",
+            )
+        )
+        for other in range(1, spec["heads"] + 1):
+            if other != spec["head"]:
+                variants.append(
+                    (
+                        {**spec, "head": other},
+                        f"That is head {other}'s value; the question asks for head {spec['head']}.",
+                    )
+                )
+    elif "scale" in spec or ex.scale:  # a page without scaling shows no scaled value
+        scaled = spec.get("scale", ex.scale)
+        message = (
+            "That is the value without the division by √d_k."
+            if scaled
+            else "That is the value with the division by √d_k; this question leaves it out."
+        )
+        variants.append(({**spec, "scale": not scaled}, message))
+    if spec.get("causal", ex.causal):
+        variants.append(
+            (
+                {**spec, "causal": False},
+                "That is the value without the causal mask: hide the keys after the query first.",
+            )
+        )
+    for other in page_examples(page):
+        if other != slug:
+            title = examples.load(other).title
+            variants.append(
+                (
+                    {**spec, "example": other},
+                    f'That is the answer for "{title}", another example on this page; '
+                    f'the question is about "{ex.title}".',
+                )
+            )
+    out = []
+    for changed, message in variants:
+        try:
+            out.append((evaluate(spec["answer"], _example_context(changed, where), where), message))
+        except (ExerciseSpecError, KeyError, ValueError):
+            continue  # the expression names something that example or setting does not have
+    return out
+
+
 # --- formatting ------------------------------------------------------------------------------------
 
 
@@ -307,10 +415,7 @@ def _text(value, where: str, key: str) -> str:
 def load_file(path: Path) -> list[Exercise]:
     text = path.read_text(encoding="utf-8")
     page = path.stem
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ExerciseSpecError(f"{path}: not valid TOML: {exc}") from None
+    data = _toml.read(text, path, ExerciseSpecError, "an exercise's numbers are small")
     if set(data) != {"exercise"} or not isinstance(data["exercise"], list) or not data["exercise"]:
         raise ExerciseSpecError(f"{path}: a spec of exercises is a list of [[exercise]] tables, and nothing else")
     if not (DOCS / f"{page}.md").is_file():
@@ -364,7 +469,7 @@ def load_file(path: Path) -> list[Exercise]:
         hints = spec["hints"]
         if not isinstance(hints, list) or not 1 <= len(hints) <= 4:
             raise ExerciseSpecError(f"{at('hints')}: a list of 1 to 4 hints")
-        mistakes = []
+        mistakes: list[tuple[Answer, str]] = []
         for mistake in spec.get("mistakes", []):
             if not isinstance(mistake, dict) or set(mistake) != {"answer", "message"}:
                 raise ExerciseSpecError(f"{at('mistakes')}: each is {{answer = ..., message = ...}}")
@@ -377,6 +482,14 @@ def load_file(path: Path) -> list[Exercise]:
                 raise ExerciseSpecError(f"{at('mistakes')}: {mistake['answer']!r} shows as the right answer")
             message = _text(mistake["message"], at("mistakes"), "message")
             mistakes.append((wrong, _fill(message, context, decimals, at("mistakes"))))
+        if "example" in spec:
+            seen = {tuple(shown(v, decimals, percent) for v in answer.values)}
+            seen |= {tuple(shown(v, decimals, percent) for v in w.values) for w, _ in mistakes}
+            for wrong, message in _other_answers(spec, page, at("example")):
+                key = tuple(shown(v, decimals, percent) for v in wrong.values)
+                if len(key) == len(answer.values) and all(np.isfinite(wrong.values)) and key not in seen:
+                    seen.add(key)
+                    mistakes.append((wrong, message))
 
         def fill(key: str, value, at=at, context=context, decimals=decimals) -> str:
             return _fill(_text(value, at(key), key), context, decimals, at(key))
@@ -409,19 +522,188 @@ def load_all() -> dict[str, tuple[Exercise, ...]]:
 
 def grader_data(ex: Exercise) -> dict:
     """What the page's script needs to grade one exercise: the expected answer as shown, and the
-    answers of known mistakes with their messages."""
+    answers of known mistakes with their messages; each also at every rounding coarser than the
+    question's (``rounded[p]``: at p decimals), to recognize the right number typed with fewer
+    decimals."""
+
+    def at(values) -> dict:
+        return {
+            "answer": [shown(v, ex.decimals, ex.percent) for v in values],
+            "rounded": [[shown(v, p, ex.percent) for v in values] for p in range(ex.decimals)],
+        }
+
     return {
         "id": ex.id,
         "decimals": ex.decimals,
         "percent": ex.percent,
-        "answer": [shown(v, ex.decimals, ex.percent) for v in ex.answer.values],
+        **at(ex.answer.values),
         "labels": list(ex.answer.labels),
         "rowSumsToOne": ex.answer.labels != () and _is_weights_row(ex),
-        "mistakes": [
-            {"answer": [shown(v, ex.decimals, ex.percent) for v in wrong.values], "message": message}
-            for wrong, message in ex.mistakes
-        ],
+        "mistakes": [{**at(wrong.values), "message": message} for wrong, message in ex.mistakes],
     }
+
+
+# --- grading, as the page's script grades (docs/assets/javascripts/exercises.js) ------------------
+
+MAX_LENGTH = 200
+# "0.25", ".25", "-1", "−1" (a typographic minus), "66.5%", "66.5 %", "+2"; no exponents, no NaN.
+# Spaces are the ASCII ones and the no-break space, digits 0-9 only, as in the page's script.
+_WS = " \t\n\r\f\v\u00a0"
+_NUMBER = re.compile(r"^([+\-\u2212]?)([0-9]*)(?:\.([0-9]*))?[ \t\n\r\f\v\u00a0]*(%?)$")
+_SPLIT = re.compile(r"[ \t\n\r\f\v\u00a0]*[,;][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]+")
+_BRACKETS = re.compile(r"^[\[(][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]*[\])]$")
+
+
+@dataclass(frozen=True)
+class Typed:
+    negative: bool
+    whole: str
+    fraction: str
+    percent: bool
+
+
+def parse_number(text: str) -> Typed | None:
+    t = text.strip(_WS)
+    m = _NUMBER.fullmatch(t)
+    if not t or not m or (m.group(2) == "" and not m.group(3)):
+        return None
+    return Typed(m.group(1) in ("-", "\u2212"), m.group(2).lstrip("0") or "0", m.group(3) or "", m.group(4) == "%")
+
+
+def to_fixed_digits(n: Typed, decimals: int) -> str:
+    """The typed number at ``decimals`` places, rounded half away from zero from its digits."""
+    places = max(decimals, len(n.fraction))
+    digits = int(n.whole + n.fraction.ljust(places, "0"))
+    if places > decimals:
+        drop = 10 ** (places - decimals)
+        digits = digits // drop + (1 if (digits % drop) * 2 >= drop else 0)
+    s = str(digits).rjust(decimals + 1, "0")
+    if decimals > 0:
+        s = s[:-decimals] + "." + s[-decimals:]
+    return ("-" if n.negative and s.strip("0.") else "") + s
+
+
+def _normalize_shown(s: str) -> str:
+    s = s.replace("\u2212", "-", 1)
+    return s[1:] if s.startswith("-") and not s[1:].strip("0.") else s
+
+
+def _units(s: str) -> int:
+    """A shown number ("-0.1554") as an integer count of its last place."""
+    return int(s.replace(".", ""))
+
+
+def _times_100(n: Typed) -> Typed:
+    """The typed number times 100, digit for digit."""
+    fraction = n.fraction.ljust(2, "0")
+    return replace(n, whole=(n.whole + fraction[:2]).lstrip("0") or "0", fraction=fraction[2:])
+
+
+def _rounded_short(parsed: list[Typed], decimals: int, answer: list[str], rounded: list[list[str]]) -> bool:
+    """True when every typed number is ``answer``, some typed with fewer decimals (at least one) and
+    equal to the answer rounded to those."""
+    short = False
+    for i, n in enumerate(parsed):
+        places = len(n.fraction)
+        if to_fixed_digits(n, decimals) == _normalize_shown(answer[i]):
+            continue
+        if 1 <= places < decimals and to_fixed_digits(n, places) == _normalize_shown(rounded[places][i]):
+            short = True
+            continue
+        return False
+    return short
+
+
+def _row_total(parsed: list[Typed], decimals: int) -> tuple[bool, str]:
+    """(whether the typed row adds up to 1 within the rounding it was typed at, its total shown at
+    ``decimals`` places), in exact decimal arithmetic."""
+    top = max(len(n.fraction) for n in parsed)
+    total = sum((-1 if n.negative else 1) * int(n.whole + n.fraction.ljust(top, "0")) for n in parsed)
+    slack = sum(10 ** (top - min(len(n.fraction), decimals)) for n in parsed)  # twice the rounding
+    digits = str(abs(total)).rjust(top + 1, "0")
+    as_typed = Typed(
+        total < 0, digits[: len(digits) - top] if top else digits, digits[len(digits) - top :] if top else "", False
+    )
+    return 2 * abs(total - 10**top) <= slack, to_fixed_digits(as_typed, decimals)
+
+
+def _result(ok: bool, kind: str, message: str) -> dict:
+    return {"ok": ok, "kind": kind, "message": message}
+
+
+def grade(data: dict, text: str) -> dict:
+    """What the page's script says to ``text`` for the exercise of ``data`` (:func:`grader_data`):
+    ``{"ok", "kind", "message"}``, kind "right", "close" (right up to rounding), "wrong" or "input"
+    (nothing was graded: not an answer of the asked form)."""
+    raw = str(text)
+    if len(raw) > MAX_LENGTH:
+        return _result(False, "input", "That answer is too long: type only the number.")
+    count = len(data["answer"])
+    body = _BRACKETS.sub("", raw.strip(_WS))
+    parts = [body] if count == 1 else [x for x in _SPLIT.split(body) if x != ""]
+    if raw.strip(_WS) == "":
+        return _result(False, "input", "Type your answer first." if count == 1 else f"Type {count} numbers first.")
+    labels = data["labels"]
+    positions = bool(labels) and all(re.fullmatch(r"[0-9]+", label) for label in labels)
+    if len(parts) != count:
+        each = "one for each entry of the vector" if positions else f"one for each of {', '.join(labels)}"
+        return _result(False, "input", f"Give {count} numbers, {each}, separated by commas (you gave {len(parts)}).")
+    parsed = [parse_number(x) for x in parts]
+    if None in parsed:
+        which = "That" if count == 1 else f"Entry {parsed.index(None) + 1}"
+        example = " or 25%" if data["percent"] else ""
+        return _result(
+            False, "input", f"{which} is not a number this page can check: write it in decimals, like 0.25{example}."
+        )
+    if not data["percent"] and any(n.percent for n in parsed):
+        return _result(False, "input", "Give it as a decimal, not as a percentage: 25% is 0.25.")
+    decimals = data["decimals"]
+    mine = [to_fixed_digits(n, decimals) for n in parsed]
+    expected = [_normalize_shown(s) for s in data["answer"]]
+    if mine == expected:
+        return _result(True, "right", "Right.")
+    for mistake in data["mistakes"]:
+        if mine == [_normalize_shown(s) for s in mistake["answer"]]:
+            return _result(False, "wrong", mistake["message"])
+    places = f"{decimals} decimal{'' if decimals == 1 else 's'}"
+    if _rounded_short(parsed, decimals, data["answer"], data["rounded"]):
+        them = "that is the answer" if count == 1 else "those are the right numbers"
+        return _result(
+            False,
+            "input",
+            f"Right so far: {them}, rounded to fewer decimals. Give {'it' if count == 1 else 'each'} to {places}.",
+        )
+    for mistake in data["mistakes"]:
+        if _rounded_short(parsed, decimals, mistake["answer"], mistake["rounded"]):
+            return _result(False, "wrong", mistake["message"])
+    if data["percent"] and count == 1 and to_fixed_digits(_times_100(parsed[0]), decimals) == expected[0]:
+        # The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
+        return _result(False, "input", "Right share, but give it as a percentage: multiply it by 100.")
+    if decimals >= 2 and all(abs(_units(a) - _units(b)) <= 1 for a, b in zip(mine, expected, strict=True)):
+        return _result(
+            True,
+            "close",
+            f"Right, up to rounding: the answer is {', '.join(expected)}, computed from unrounded values and rounded "
+            "once, at the end. Numbers rounded along the way can move the last decimal by one.",
+        )
+    if data["rowSumsToOne"]:
+        adds_up, total = _row_total(parsed, decimals)
+        if not adds_up:
+            return _result(False, "wrong", f"Your row adds up to {total}, but the weights of a row always add up to 1.")
+    if count > 1:
+        # An entry typed with fewer decimals is off only if it is not the right one rounded to those.
+        def right(i: int) -> bool:
+            rounded = [r[i : i + 1] for r in data["rounded"]]
+            return mine[i] == expected[i] or _rounded_short([parsed[i]], decimals, data["answer"][i : i + 1], rounded)
+
+        off = [labels[i] if i < len(labels) and labels[i] else str(i + 1) for i in range(count) if not right(i)]
+        if positions:
+            which = f"entry {off[0]} is" if len(off) == 1 else f"entries {', '.join(off)} are"
+            return _result(False, "wrong", f"Not quite: {which} off (counting from 1).")
+        noun, verb = ("number", "is") if len(off) == 1 else ("numbers", "are")
+        return _result(False, "wrong", f"Not quite: the {noun} for {', '.join(off)} {verb} off.")
+    how = "as a whole number" if decimals == 0 else f"to {places}"
+    return _result(False, "wrong", f"Not quite. Check your arithmetic, and round {how}.")
 
 
 def _is_weights_row(ex: Exercise) -> bool:

@@ -1,16 +1,19 @@
-"""Number formatting shared by tables, the audit and the command line."""
+"""Number formatting shared by tables, the audit and the command line.
+
+The rule is the package's, stated once in :mod:`selfattn_ref.examples.digits`: the decimals
+asked for, with at most 15 digits in all (a float64 holds no more), and no "-0.000".
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from selfattn_ref.examples.digits import integer_text, number_text
+
 
 def num(x: float, decimals: int) -> str:
-    """``x`` at ``decimals`` places, with no "-0.000"."""
-    s = f"{float(x):.{decimals}f}"
-    if s.lstrip("-").strip("0.") == "":
-        s = s.lstrip("-")
-    return s
+    """``x`` at ``decimals`` places (fewer for a number of more than 15 digits), with no "-0.000"."""
+    return number_text(x, decimals)
 
 
 def is_integral(a) -> bool:
@@ -19,7 +22,7 @@ def is_integral(a) -> bool:
 
 
 def cell(x: float, decimals: int, integral: bool) -> str:
-    return str(int(round(float(x)))) if integral else num(x, decimals)
+    return integer_text(x) if integral else num(x, decimals)
 
 
 def vector(v, decimals: int) -> str:

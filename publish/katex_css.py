@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .files import atomic_write
+
 CSS = Path("assets/vendor/katex/katex.min.css")
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _CLASS_ATTR = re.compile(r'class=\\?"([^"\\]*)')
@@ -52,4 +54,4 @@ def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     path = site / CSS
     if path.is_file():
-        path.write_text(subset(path.read_text(encoding="utf-8"), used_classes(site)), encoding="utf-8")
+        atomic_write(path, subset(path.read_text(encoding="utf-8"), used_classes(site)), root=site)

@@ -152,7 +152,7 @@ def cached_subset(data: bytes, chars: set[str], name: str, folder: Path) -> byte
     if path.is_file():
         return path.read_bytes()
     cut = subset_woff2(data, chars, name)
-    atomic_write(path, cut)
+    atomic_write(path, cut, root=folder.parent)
     return cut
 
 
@@ -166,4 +166,4 @@ def on_post_build(config) -> None:
     for path in fonts:
         cut = cached_subset(path.read_bytes(), chars, path.name, folder)
         if len(cut) < path.stat().st_size:
-            path.write_bytes(cut)
+            atomic_write(path, cut, root=site)

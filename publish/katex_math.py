@@ -28,9 +28,11 @@ the Markdown cells, which mkdocs-jupyter renders without Python-Markdown.
 from __future__ import annotations
 
 import atexit
+import concurrent.futures
 import functools
 import html
 import json
+import queue
 import re
 import threading
 import xml.etree.ElementTree as etree
@@ -61,23 +63,80 @@ class KatexError(ValueError):
     """KaTeX rejected a formula; the message names it (and, from the extension, the text around it)."""
 
 
-_lock = threading.Lock()
+class _Engine:
+    """A V8 isolate with KaTeX loaded, owned by one thread of its own, which makes it, runs every
+    call and closes it at exit: V8 crashes the process (exit -11) when an isolate made in one thread
+    is freed from another after that thread has ended, which is what happens when a build renders
+    pages in worker threads (Zensical does) and the interpreter closes the engine at exit. The
+    thread is a daemon (it never holds up the interpreter's exit); an ``atexit`` handler asks it to
+    close the engine first: left to the garbage collector, mini-racer (0.14) waits forever at
+    interpreter shutdown for its event-loop thread, which is gone by then."""
+
+    def __init__(self) -> None:
+        self._calls: queue.Queue = queue.Queue()
+        self._closed = False
+        ready = self._submit(self._start)
+        threading.Thread(target=self._serve, name="katex-v8", daemon=True).start()
+        ready.result()  # KatexError (KaTeX missing) raised here, in the caller's thread
+        atexit.register(self.close)
+
+    @staticmethod
+    def _start():
+        from py_mini_racer import MiniRacer  # imported here: a site without math never starts V8
+
+        if not KATEX_JS.is_file():
+            raise KatexError(f"KaTeX is missing: {KATEX_JS} (scripts/vendor_katex.sh vendors it)")
+        engine = MiniRacer()
+        engine.eval(KATEX_JS.read_text(encoding="utf-8"))
+        engine.eval(_RENDER_JS)
+        return engine
+
+    def _submit(self, fn) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._calls.put((fn, future))
+        return future
+
+    def _serve(self) -> None:
+        engine = None
+        while True:
+            fn, future = self._calls.get()
+            try:
+                result = fn() if engine is None else fn(engine)
+            except BaseException as exc:  # handed to the caller, who raises it
+                future.set_exception(exc)
+                continue
+            if engine is None:
+                engine = result
+            future.set_result(result)
+
+    def call(self, name: str, *args):
+        """``engine.call(name, *args)`` in the engine's thread; its result."""
+        if self._closed:
+            raise RuntimeError("the KaTeX engine is closed (the interpreter is exiting)")
+        return self._submit(lambda engine: engine.call(name, *args)).result()
+
+    def eval(self, js: str):
+        """``engine.eval(js)`` in the engine's thread; its result."""
+        if self._closed:
+            raise RuntimeError("the KaTeX engine is closed (the interpreter is exiting)")
+        return self._submit(lambda engine: engine.eval(js)).result()
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._submit(lambda engine: engine.close()).result(timeout=30)
 
 
 @functools.cache
-def _engine():
-    """A V8 isolate with KaTeX loaded: made on first use, once per process."""
-    from py_mini_racer import MiniRacer  # imported here: a site without math never starts V8
+def _engine() -> _Engine:
+    """The engine: made on first use, once per process."""
+    return _Engine()
 
-    if not KATEX_JS.is_file():
-        raise KatexError(f"KaTeX is missing: {KATEX_JS} (scripts/vendor_katex.sh vendors it)")
-    engine = MiniRacer()
-    # Closed at exit: left to the garbage collector, mini-racer (0.14) waits forever at
-    # interpreter shutdown for its event-loop thread, which is gone by then.
-    atexit.register(engine.close)
-    engine.eval(KATEX_JS.read_text(encoding="utf-8"))
-    engine.eval(_RENDER_JS)
-    return engine
+
+def evaluate(js: str):
+    """The value of the JavaScript ``js``, evaluated in the engine (KaTeX loaded): the one V8 isolate
+    of the process, for other checks too, since a second isolate in another thread can crash V8."""
+    return _engine().eval(js)
 
 
 def _delimited(tex: str, display: bool) -> str:
@@ -91,8 +150,7 @@ def render(tex: str, display: bool = False) -> str:
     with KaTeX's message and the formula if KaTeX rejects it."""
     if not isinstance(tex, str):
         raise TypeError(f"tex must be a str, got {type(tex).__name__}")
-    with _lock:
-        result = json.loads(_engine().call("__katexMath", tex, display, OPTIONS))
+    result = json.loads(_engine().call("__katexMath", tex, display, OPTIONS))
     if "error" in result:
         raise KatexError(f"KaTeX cannot render the formula {_delimited(tex, display)}: {result['error']}")
     return result["html"]

@@ -52,6 +52,8 @@ from pathlib import Path
 
 import tinycss2
 
+from .files import atomic_write
+
 STYLESHEETS = Path("assets/stylesheets")
 # Material's stylesheets as the build copies them from the theme (the hash is Material's).
 PATTERNS = ("main.*.min.css", "palette.*.min.css")
@@ -334,4 +336,4 @@ def on_post_build(config) -> None:
     if paths:
         use = used(site)
         for path in paths:
-            path.write_text(_cut(path.read_text(encoding="utf-8"), use), encoding="utf-8")
+            atomic_write(path, _cut(path.read_text(encoding="utf-8"), use), root=site)

@@ -16,6 +16,8 @@ from pathlib import Path
 import rcssmin
 import rjsmin
 
+from .files import atomic_write
+
 FOLDERS = {"assets/javascripts": (".js", rjsmin.jsmin), "assets/stylesheets": (".css", rcssmin.cssmin)}
 
 
@@ -43,4 +45,4 @@ def on_post_build(config) -> None:
         text = built.read_text(encoding="utf-8")
         small = minify(rel, text)
         if len(small) < len(text):
-            built.write_text(small, encoding="utf-8")
+            atomic_write(built, small, root=site)

@@ -152,7 +152,7 @@ class Cache:
         # Written whole under a temporary name, then renamed: a reader never sees half a file
         # (nbformat.write's text: nbformat.writes and a final newline).
         text = nbformat.writes(nb)
-        atomic_write(target, text if text.endswith("\n") else text + "\n")
+        atomic_write(target, text if text.endswith("\n") else text + "\n", root=self.folder)
 
 
 def kernel_config():

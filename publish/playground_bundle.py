@@ -309,7 +309,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {_rel(out)} exists and was not written by {WRITER}: not overwriting it", file=sys.stderr)
         return 1
     if current != text:
-        out.write_text(text, encoding="utf-8")
+        from publish.files import atomic_write  # noqa: PLC0415 - also run as a script
+
+        atomic_write(out, text, root=ROOT)
         print(f"wrote {_rel(out)}")
     return 0
 

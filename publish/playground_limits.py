@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from functools import cache
 
+from selfattn_ref.examples.digits import DIGITS
 from selfattn_ref.examples.rules import LIMITS, TOKEN_FORBIDDEN, UNICODE_VERSION, is_combining_mark, token_char_refused
 
 from .registry import generated
@@ -54,10 +55,11 @@ def encode_ranges(ranges: list[tuple[int, int]]) -> str:
 def limits_module() -> str:
     """An ES module exporting the limits (``SPEC_LIMITS``), the characters a token may not hold
     (``TOKEN_FORBIDDEN``, and every code point in ``TOKEN_REFUSED``), and the combining marks a
-    token may not start with (``MARKS``)."""
+    token may not start with (``MARKS``), and the most digits a printed number has (``DIGITS``, for format.js)."""
     return (
         f"export const SPEC_LIMITS = Object.freeze({json.dumps(LIMITS, indent=2)});\n"
         f"export const TOKEN_FORBIDDEN = {json.dumps(TOKEN_FORBIDDEN)};\n"
+        f"export const DIGITS = {DIGITS};  // the most digits a printed number has (selfattn_ref.examples.digits)\n"
         f"// Code point ranges from Python's Unicode {UNICODE_VERSION} (selfattn_ref.examples.rules; the\n"
         "// format: publish/playground_limits.py, encode_ranges):\n"
         "// what a token may not hold anywhere (control, format, private-use, unassigned and blank\n"

@@ -84,22 +84,45 @@ def example_quantities(slug: str) -> list[Quantity]:
         Quantity(f"{slug} √d_k", float(np.sqrt(d_k))),
         Quantity(f"{slug} 1/√d_k", float(1 / np.sqrt(d_k))),
     ]
-    q += grid(f"{slug} scores", st.scores, tok, tok)
+    if st.heads:  # several heads: each head's steps, named "head 1 weights[The, cat]" and so on
+        d_head = st.heads[0].Q.shape[1]
+        q += [
+            Quantity(f"{slug} number of heads", len(st.heads)),
+            Quantity(f"{slug} d_head", d_head),
+            Quantity(f"{slug} √d_head", float(np.sqrt(d_head))),
+            Quantity(f"{slug} 1/√d_head", float(1 / np.sqrt(d_head))),
+        ]
+        for k, head in enumerate(st.heads):
+            cols = [f"c{k * head.V.shape[1] + c + 1}" for c in range(head.V.shape[1])]
+            q += _attention_quantities(f"{slug} head {k + 1}", head, tok, cols)
+    else:
+        q += _attention_quantities(slug, st, tok, None)
+    q += grid(f"{slug} output", st.output, tok, [f"x{k + 1}" for k in range(st.output.shape[1])])
+    return q
+
+
+def _attention_quantities(prefix: str, st: examples.Steps, tok: list[str], output_cols: list[str] | None):
+    """The scores, the softmax's terms, the weights (and, for a head, its output) of one head."""
+    n = len(tok)
+    q = grid(f"{prefix} scores", st.scores, tok, tok)
     logits = st.scores
     if st.scaled is not None:
-        q += grid(f"{slug} scaled scores", st.scaled, tok, tok)
+        q += grid(f"{prefix} scaled scores", st.scaled, tok, tok)
         logits = st.scaled
     e, totals = softmax_terms(logits, st.mask)
-    q += grid(f"{slug} e^score", e, tok, tok)
-    q += [Quantity(f"{slug} row total of e^score[{tok[i]}]", float(totals[i])) for i in range(n)]
-    q += grid(f"{slug} weights", st.weights, tok, tok, proportion=True)
-    q += [Quantity(f"{slug} row sum of weights[{tok[i]}]", float(st.weights[i].sum()), True) for i in range(n)]
+    q += grid(f"{prefix} e^score", e, tok, tok)
+    q += [Quantity(f"{prefix} row total of e^score[{tok[i]}]", float(totals[i])) for i in range(n)]
+    q += grid(f"{prefix} weights", st.weights, tok, tok, proportion=True)
+    q += [Quantity(f"{prefix} row sum of weights[{tok[i]}]", float(st.weights[i].sum()), True) for i in range(n)]
     # Plain division, the alternative to softmax that the first article rules out.
     for i in range(n):
         total = st.scores[i].sum()
         if total > 0 and (st.scores[i] >= 0).all():
-            q += [Quantity(f"{slug} score share[{tok[i]}, {tok[j]}]", float(st.scores[i, j] / total)) for j in range(n)]
-    q += grid(f"{slug} output", st.output, tok, [f"x{k + 1}" for k in range(st.output.shape[1])])
+            q += [
+                Quantity(f"{prefix} score share[{tok[i]}, {tok[j]}]", float(st.scores[i, j] / total)) for j in range(n)
+            ]
+    if output_cols is not None:
+        q += grid(f"{prefix} output", st.output, tok, output_cols)
     return q
 
 

@@ -128,7 +128,7 @@ def banner(writer: Callable | str, kind: str, source: str | None = None) -> str:
     raise ValueError(f"no banner for {kind!r}")
 
 
-_BANNER = re.compile(r"Generated (?:from \S+ )?by (?P<name>[\w.]+:[\w.<>]+) \(make update\); do not edit\.")
+_BANNER = re.compile(r"Generated (?:from (?P<source>\S+) )?by (?P<name>[\w.]+:[\w.<>]+) \(make update\); do not edit\.")
 _FIRST_LINES = 12
 
 
@@ -172,6 +172,15 @@ def writer_of(path: Path, text: str | None = None) -> str | None:
     for line in text.splitlines()[:_FIRST_LINES]:
         if m := _BANNER.search(line):
             return m.group("name")
+    return None
+
+
+def generated_by(text: str) -> tuple[str | None, str] | None:
+    """(the file a generated text is made from, or None; the function that wrote it) from its
+    banner in the first lines, or None if it has none."""
+    for line in text.splitlines()[:_FIRST_LINES]:
+        if m := _BANNER.search(line):
+            return m.group("source"), m.group("name")
     return None
 
 

@@ -58,6 +58,8 @@ def template(slug: str, title: str, base: Example) -> str:
         f"causal = {str(base.causal).lower()}  # true: each token attends only to itself and the tokens before it",
         f"decimals = {base.decimals}  # how many decimals the page prints (0 to {MAX_DECIMALS})",
     ]
+    if base.heads > 1:
+        lines.append(f"heads = {base.heads}  # heads of multi-head attention, each on its share of the columns")
     return "\n".join(lines) + "\n"
 
 
@@ -80,6 +82,10 @@ def prepare(slug: str, title: str | None = None, base: str = "the_cat_sat") -> t
     title = title if title is not None else slug.replace("_", " ").capitalize()
     if problem := title_problem(title):
         raise ValueError(f"--title: {problem.replace(chr(39) + 'title' + chr(39), 'the title')}")
+    if lone := [c for c in title if "\ud800" <= c <= "\udfff"]:  # no file can hold it
+        raise ValueError(
+            f"--title: the title holds U+{ord(lone[0]):04X}, a lone surrogate, half of a character and not text"
+        )
     titles = {" ".join(ex.title.casefold().split()): ex.slug for ex in examples.load_all()}
     if " ".join(title.casefold().split()) in titles:
         raise ValueError(f"the title {title!r} is taken by the example {titles[' '.join(title.casefold().split())]!r}")

@@ -71,22 +71,34 @@ def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
 
 
+def printed(ex: examples.Example, st: examples.Steps) -> list[np.ndarray]:
+    """Every array whose numbers the example's generated files print: its tables, worked lines and
+    scripts (to say, with :data:`selfattn_ref.examples.digits.FEWER`, where a long number prints
+    with fewer decimals)."""
+    weights = [ex.W_Q, ex.W_K, ex.W_V] if ex.projections in ("random", "given") else []
+    if st.heads:  # each head's steps, as its own files print them, then the joined output
+        return [ex.E, *weights, st.Q, st.K, st.V, *(a for head in st.heads for a in printed(ex, head)), st.output]
+    logits = st.scaled if st.scaled is not None else st.scores
+    terms, totals = softmax_terms(logits, st.mask)
+    steps = [st.Q, st.K, st.V, st.scores, *([] if st.scaled is None else [st.scaled]), st.weights, st.output]
+    return [ex.E, *weights, *steps, terms, totals]
+
+
 def example_files(ex: examples.Example) -> dict[str, str]:
-    """The generated files of one example, by file name."""
+    """The generated files of one example, by file name. With several heads, the steps of each
+    head are ``head_<k>_<name>.md`` (k from 1): its Q, K and V, dot products, scores, scaled
+    scores, weights and output, and its softmax, mix and columns written out for each token."""
     st = examples.run(ex)
     tok = list(ex.tokens)
     dec = ex.decimals
     d = ex.E.shape[1]
     files = {
         "embeddings.md": matrix_table(ex.E, tok, _dims(d), dec, "token"),
-        "scores.md": matrix_table(st.scores, tok, tok, dec, "query ↓ key →"),
-        "weights.md": weights_table(st.weights, tok, tok, dec, f"attention weights of “{ex.title}”"),
         # The output is weights · V: its columns are V's (c1, c2, ...), which are the embedding's
-        # features (x1, x2, ...) only when nothing projects them.
+        # features (x1, x2, ...) only when nothing projects them. With several heads it is the
+        # heads' outputs side by side (times W_O = I), so the columns are V's too.
         "output.md": matrix_table(st.output, tok, _out_dims(ex, st.output.shape[1]), dec, "output"),
     }
-    if st.scaled is not None:
-        files["scaled.md"] = matrix_table(st.scaled, tok, tok, dec, "query ↓ key →")
     if ex.projections in ("random", "given"):
         for name in ("W_Q", "W_K", "W_V"):
             W = getattr(ex, name)
@@ -95,6 +107,33 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         for name in ("Q", "K", "V"):
             M = getattr(st, name)
             files[f"{name}.md"] = matrix_table(M, tok, [f"c{j + 1}" for j in range(M.shape[1])], dec, name)
+    if not st.heads:
+        files |= _attention_files(ex, st, _out_dims(ex, st.V.shape[1]), "")
+        return {name: banner(example_files, "md") + "\n\n" + text for name, text in files.items()}
+    out_dims = _out_dims(ex, st.V.shape[1])
+    for k, head in enumerate(st.heads):
+        w = head.V.shape[1]
+        cols = out_dims[k * w : (k + 1) * w]  # the columns of Q, K and V that head k takes
+        prefix = f"head_{k + 1}_"
+        for name in ("Q", "K", "V"):
+            files[f"{prefix}{name}.md"] = matrix_table(getattr(head, name), tok, cols, dec, name)
+        files |= _attention_files(ex, head, cols, prefix, f" in head {k + 1}", k + 1)
+        files[f"{prefix}output.md"] = matrix_table(head.output, tok, cols, dec, f"head {k + 1}")
+    return {name: banner(example_files, "md") + "\n\n" + text for name, text in files.items()}
+
+
+def _attention_files(ex, st, out_cols, prefix: str, where: str = "", head: int | None = None) -> dict[str, str]:
+    """The files of one head's attention (the only head, or head ``head``): its scores (scaled),
+    weights, dot products, and the softmax, mix and columns of each token written out."""
+    tok = list(ex.tokens)
+    dec = ex.decimals
+    title = f"attention weights of “{ex.title}”" if head is None else f"attention weights of head {head}"
+    files = {
+        "scores.md": matrix_table(st.scores, tok, tok, dec, "query ↓ key →"),
+        "weights.md": weights_table(st.weights, tok, tok, dec, title),
+    }
+    if st.scaled is not None:
+        files["scaled.md"] = matrix_table(st.scaled, tok, tok, dec, "query ↓ key →")
     # The scores written out: every dot product of a query with a key.
     dots = [_dot_line(tok[i], tok[j], st.Q[i], st.K[j], dec) for i in range(len(tok)) for j in range(len(tok))]
     files["dot_products.md"] = "".join(f"- {line}\n" for line in dots)
@@ -125,14 +164,13 @@ def example_files(ex: examples.Example) -> dict[str, str]:
         body.append(f"= {vector(st.output[i], dec)}")
         files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
         cols = []
-        labels = _out_dims(ex, st.V.shape[1])
         for k in range(st.V.shape[1]):
-            terms = " + ".join(
+            terms_ = " + ".join(
                 f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i])
             )
-            cols.append(f"- {labels[k]}: {terms} = {num(st.output[i, k], dec)}")
+            cols.append(f"- {out_cols[k]}: {terms_} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"
-    return {name: banner(example_files, "md") + "\n\n" + text for name, text in files.items()}
+    return {prefix + name: text for name, text in files.items()}
 
 
 @generated_set(owns=[(GENERATED, "*/*.md")], writers=[example_files])

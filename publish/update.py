@@ -10,6 +10,9 @@ recordings next and the manifest last; if a write fails, every file already writ
 It never deletes or overwrites a file it did not write: a file in a generated folder without the
 banner of ``make update`` (:func:`.registry.made_by_us`) is left alone and reported, and a
 generated file whose place is taken by such a file stops the run before anything is written.
+Nor does it write, remove or read anything through a symbolic link or outside the repository
+(:func:`.files.unsafe` decides): a file to remove there is left alone and reported, a file to
+write there stops the run before anything is written.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 from selfattn_ref import examples
 
 from . import ROOT, SNIPPETS, producers, registry, snippets
-from .files import atomic_write
+from .files import atomic_write, remove, unsafe
 
 
 class UpdateError(Exception):
@@ -33,6 +36,7 @@ class Plan:
     writes: dict[Path, str] = field(default_factory=dict)  # in the order they are written
     removals: list[Path] = field(default_factory=list)  # generated files no longer produced
     foreign: list[Path] = field(default_factory=list)  # files of generated folders that we did not write
+    refused: dict[Path, str] = field(default_factory=dict)  # files found there that are not safe to touch, and why
     recorded: list[Path] = field(default_factory=list)  # recordings among the writes
     ran: int = 0
 
@@ -52,20 +56,30 @@ def _differs(path: Path, text: str) -> bool:
     return not path.is_file() or path.read_text(encoding="utf-8") != text
 
 
-def _scan(want: dict[Path, str]) -> tuple[list[Path], list[Path]]:
-    """(generated files no longer produced, files of the generated folders that we did not write)."""
+def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tuple[list[Path], list[Path]]:
+    """(generated files no longer produced, files of the generated folders that we did not write).
+    A file reached through a symbolic link, or outside the repository, is neither: it goes into
+    ``refused`` with the reason, unread."""
     removals, foreign = [], []
+    refused = {} if refused is None else refused
     for folder, pattern in registry.owned():
         for path in sorted(folder.glob(pattern)) if folder.is_dir() else []:
-            if path in want or not path.is_file():
+            if path in want:
                 continue
-            (removals if registry.made_by_us(path) else foreign).append(path)
+            if problem := unsafe(path):
+                refused[path] = problem
+                continue
+            if path.is_file():
+                (removals if registry.made_by_us(path) else foreign).append(path)
     # A recording goes with its script: removed with it, or when the manifest says we made it.
     manifest = snippets.recorded_fingerprints()
     for folder in sorted({p.parent for p in want if p.suffix == ".py" and SNIPPETS in p.parents}):
         for out in sorted(folder.glob("*.out")):
             script = out.with_suffix(".py")
             if script in want:
+                continue
+            if problem := unsafe(out):
+                refused[out] = problem
                 continue
             key = script.relative_to(SNIPPETS).as_posix()
             if script in removals or (not script.exists() and key in manifest):
@@ -76,13 +90,15 @@ def _scan(want: dict[Path, str]) -> tuple[list[Path], list[Path]]:
 
 
 def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
-    """(files whose text differs from what the code gives now, generated files no longer produced)."""
+    """(files whose text differs from what the code gives now, generated files no longer produced
+    and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
     every = examples.load_all() if every is None else every
     check_slugs(every)
     want = producers.generate(every)
-    changed = {p: t for p, t in want.items() if _differs(p, t)}
-    removals, _ = _scan(want)
-    return changed, removals
+    changed = {p: t for p, t in want.items() if unsafe(p) or _differs(p, t)}  # unsafe: update says why
+    refused: dict[Path, str] = {}
+    removals, _ = _scan(want, refused)
+    return changed, sorted({*removals, *refused})
 
 
 def stale_examples(every: list[examples.Example]) -> list[str]:
@@ -91,7 +107,8 @@ def stale_examples(every: list[examples.Example]) -> list[str]:
     (snippets/recordings.json), e.g. after an interrupted ``make update``."""
     producers.load()
     want = registry.generate(every, per_example_only=True)
-    out = [registry.relative(p) for p, text in want.items() if _differs(p, text)]
+    out = [f"{registry.relative(p)} ({problem})" for p in want if (problem := unsafe(p))]
+    out += [registry.relative(p) for p, text in want.items() if not unsafe(p) and _differs(p, text)]
     manifest = snippets.recorded_fingerprints()
     for path in sorted(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents):
         key = path.relative_to(SNIPPETS).as_posix()
@@ -119,9 +136,19 @@ def _run_pending(todo: list[tuple[Path, str | None]]) -> list[snippets.Result]:
     return results
 
 
+def _check_safe(paths) -> None:
+    """UpdateError if a file to write is reached through a symbolic link or lies outside the
+    repository (:func:`.files.unsafe`): checked before anything is read or written."""
+    for path in paths:
+        if problem := unsafe(path):
+            raise UpdateError(f"cannot write {registry.relative(path)}: {problem}. Nothing was written.")
+
+
 def _check_taken(want: dict[Path, str], extra: dict[Path, str]) -> None:
     """UpdateError if a file to write is in the place of a file we did not write (a worked
-    example's page named like a hand-written page): checked before anything is written."""
+    example's page named like a hand-written page), or is not safe to write (:func:`_check_safe`):
+    checked before anything is written."""
+    _check_safe([*extra, *want])
     fixed = {p.path for p in registry.producers() if p.path is not None}  # registered paths are ours
     for path, text in [*extra.items(), *want.items()]:
         if path in fixed or not path.exists() or not _differs(path, text):
@@ -147,7 +174,9 @@ def plan(
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
     want = producers.generate(every)
-    removals, foreign = _scan(want)
+    _check_safe(want)
+    refused: dict[Path, str] = {}
+    removals, foreign = _scan(want, refused)
     # Snippets to run: those whose script or recording changed since the manifest's entry.
     manifest = snippets.read_manifest()["files"]
     scripts = sorted(
@@ -178,7 +207,8 @@ def plan(
     for r in results:
         text = want.get(r.path)
         files[r.path.relative_to(SNIPPETS).as_posix()] = snippets.fingerprint(r.path, script=text, recording=r.stdout)
-    out = Plan(removals=removals, foreign=foreign, recorded=sorted(recordings), ran=len(todo))
+    _check_safe(recordings)
+    out = Plan(removals=removals, foreign=foreign, refused=refused, recorded=sorted(recordings), ran=len(todo))
     out.writes.update({p: t for p, t in (extra or {}).items()})
     out.writes.update({p: t for p, t in want.items() if _differs(p, t)})
     out.writes.update(recordings)
@@ -191,24 +221,30 @@ def plan(
 _atomic_write = atomic_write  # the name the commands and tests use
 
 
+def _saved(path: Path) -> tuple[bytes, int] | None:
+    """A file's bytes and mode, to put it back if the run fails; None if it does not exist."""
+    return (path.read_bytes(), path.stat().st_mode & 0o7777) if path.is_file() else None
+
+
 def apply(p: Plan, verbose: bool = True) -> int:
     """Write a plan: every file renamed into place from a temporary file; if anything fails, the
     files already written are put back as they were (and new ones removed)."""
-    before: dict[Path, bytes | None] = {}
+    before: dict[Path, tuple[bytes, int] | None] = {}
     try:
         for path, text in p.writes.items():
-            before[path] = path.read_bytes() if path.is_file() else None
+            before[path] = _saved(path)
             _atomic_write(path, text)
         for path in p.removals:
-            before[path] = path.read_bytes()
-            path.unlink()
+            before[path] = _saved(path)
+            remove(path)
     except BaseException:
-        for path, data in before.items():
-            if data is None:
-                path.unlink(missing_ok=True)
+        for path, saved in before.items():
+            if saved is None:
+                if path.is_file() and not unsafe(path):
+                    remove(path)
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+                atomic_write(path, saved[0])
+                path.chmod(saved[1])
         raise
     if verbose:
         for path in p.writes:
@@ -218,6 +254,8 @@ def apply(p: Plan, verbose: bool = True) -> int:
             print(f"removed {registry.relative(path)}")
         for path in p.foreign:
             print(f"left alone {registry.relative(path)} (not written by `make update`)")
+        for path, problem in p.refused.items():
+            print(f"left alone {registry.relative(path)} ({problem})")
         if p.ran:
             print(f"ran {p.ran} snippet(s) (the others are unchanged since their recording)")
     return len(p.writes) - (snippets.MANIFEST in p.writes) + len(p.removals)

@@ -3,10 +3,13 @@
 - **One notation.** :func:`notation_problems` reads a page and names every line that uses a
   variant the site retired. The list is data, in ``publish/retired.toml`` (each rule: the variant,
   what to write instead, a regular expression, where on a line it applies, the pages that may use
-  it, and an example line that it must catch); the Notation page shows it
-  (``docs/generated/notation/retired.md``). A rule ``in = "code"`` is checked by
+  it, and an example line that it must catch); CONTRIBUTING.md links it as a table
+  (``docs/generated/contributing/retired.md``). A rule ``in = "code"`` is checked by
   :func:`code_notation_problems` on the code a page shows instead: the snippet files it includes and
-  their recorded output (:func:`shown_code`).
+  their recorded output (:func:`shown_code`). A rule with ``everywhere = true`` is read, besides the
+  pages, in every other text a reader meets (:data:`READER_FILES`: the exercises, the worked
+  examples' spec files, the playground's scripts and the notebooks) by :func:`reader_text_problems`:
+  "learned weights" names one thing everywhere, for one.
 - **Links that say where they go.** :func:`link_problems` checks every link to a page: a link whose
   text is "next page" or "previous page" lands on the page after or before this one in the
   navigation's reading order; a link whose text is the title of a page lands on that page; a link
@@ -54,6 +57,7 @@ class Retired:
     pattern: re.Pattern
     allowed_on: tuple[str, ...]
     example: str
+    everywhere: bool = False  # also read in READER_FILES, not only in the pages
 
 
 def load_retired(path: Path = RETIRED_FILE) -> list[Retired]:
@@ -71,7 +75,11 @@ def load_retired(path: Path = RETIRED_FILE) -> list[Retired]:
             pattern = re.compile(r["pattern"])
         except re.error as exc:
             raise ValueError(f"{name}: 'pattern' is not a regular expression: {exc}") from None
-        rules.append(Retired(r["variant"], r["use"], r["in"], pattern, tuple(r.get("allowed_on", [])), r["example"]))
+        everywhere = r.get("everywhere", False)
+        if not isinstance(everywhere, bool) or (everywhere and r["in"] != "text"):
+            raise ValueError(f"{name}: 'everywhere' is true or false, and only for a rule in = \"text\"")
+        allowed = tuple(r.get("allowed_on", []))
+        rules.append(Retired(r["variant"], r["use"], r["in"], pattern, allowed, r["example"], everywhere))
     if not rules:
         raise ValueError(f"{path.name}: no [[retired]] rules")
     return rules
@@ -166,10 +174,15 @@ def code_notation_problems(text: str, path: str, rules: list[Retired] | None = N
     """Every line of ``text`` (the snippet file ``path``, a script or its recorded output, as a page
     shows it) that uses a variant retired in code (rules ``in = "code"``)."""
     rules = load_retired() if rules is None else rules
+    return _line_problems(text, path, [r for r in rules if r.where == "code"])
+
+
+def _line_problems(text: str, path: str, rules: list[Retired]) -> list[Finding]:
+    """Every line of ``text`` (the file ``path``) that one of ``rules`` matches, read as it is."""
     found = []
     for lineno, line in enumerate(text.split("\n"), 1):
         for r in rules:
-            if r.where != "code" or path in r.allowed_on:
+            if path in r.allowed_on:
                 continue
             m = r.pattern.search(line)
             if m:
@@ -177,6 +190,32 @@ def code_notation_problems(text: str, path: str, rules: list[Retired] | None = N
                     Finding(path, lineno, f"{m.group(0).strip()!r} is a retired variant ({r.variant}); use {r.use}")
                 )
     return found
+
+
+# Besides the pages: the other texts a reader meets, as globs under the repository's root. The
+# exercises' generated blocks and the worked examples' pages come from these and from the pages.
+READER_FILES = (
+    "docs/exercises/*.toml",
+    "selfattn_ref/examples/*.toml",
+    "docs/assets/playground/*.js",
+    "docs/notebooks/*.ipynb",
+    "docs/notebooks/examples/*.ipynb",
+)
+
+
+def reader_files(root: Path = ROOT) -> list[Path]:
+    """The files of :data:`READER_FILES` (the playground's bundle, generated from its modules, is
+    left out), in a fixed order."""
+    found = {p for pattern in READER_FILES for p in root.glob(pattern)}
+    return sorted(p for p in found if not p.name.endswith(".bundle.js"))
+
+
+def reader_text_problems(text: str, path: str, rules: list[Retired] | None = None) -> list[Finding]:
+    """Every line of ``text`` (one of :func:`reader_files`, as a path under the root) that uses a
+    variant retired everywhere (rules ``everywhere = true``), read as it is: a notebook's JSON, a
+    script's strings, a spec file's values."""
+    rules = load_retired() if rules is None else rules
+    return _line_problems(text, path, [r for r in rules if r.everywhere])
 
 
 # --- links ----------------------------------------------------------------------------------------

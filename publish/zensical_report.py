@@ -33,6 +33,8 @@ from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
 
+from .files import atomic_write, unsafe
+
 ROOT = Path(__file__).resolve().parents[1]
 MARK = ".zensical-build"  # left in --site-dir, so that a later run knows the folder is its own
 
@@ -159,8 +161,8 @@ def own_folder(site: Path) -> None:
 
 
 def build_zensical(site: Path) -> Build:
-    if not site.is_relative_to(ROOT):
-        sys.exit(f"--site-dir {site}: Zensical builds only into a folder of the repository ({ROOT})")
+    if problem := unsafe(site / MARK, ROOT):  # outside the repository, or a symbolic link on the way
+        sys.exit(f"--site-dir {site}: Zensical builds only into a folder of the repository ({ROOT}): {problem}")
     own_folder(site)
     zensical = shutil.which("zensical", path=str(Path(sys.executable).parent)) or shutil.which("zensical")
     if zensical is None:
@@ -170,12 +172,19 @@ def build_zensical(site: Path) -> Build:
         sys.exit("mkdocs.yml sets site_dir: teach publish/zensical_report.py to keep it")
     # mkdocs.yml as it is with site_dir added, beside it (paths in it are relative to its folder),
     # under a name of this script's own, removed after the build.
-    with tempfile.NamedTemporaryFile("w", dir=ROOT, prefix=".zensical-", suffix=".yml", encoding="utf-8") as config:
-        config.write(f"{text}\n# added by publish/zensical_report.py\nsite_dir: {json.dumps(str(site))}\n")
-        config.flush()
-        build = run_build("Zensical", [zensical, "build", "-f", config.name], site, {})
-    (site / MARK).write_text("written by publish/zensical_report.py (zensical build)\n", encoding="utf-8")
-    return build
+    # The folder is marked as this script's before the build too: a build that fails half-way
+    # leaves files, and the next run must still know them for its own.
+    site.mkdir(parents=True, exist_ok=True)
+    mark = lambda: atomic_write(site / MARK, "written by publish/zensical_report.py (zensical build)\n", root=ROOT)  # noqa: E731
+    mark()
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=ROOT, prefix=".zensical-", suffix=".yml", encoding="utf-8") as config:
+            config.write(f"{text}\n# added by publish/zensical_report.py\nsite_dir: {json.dumps(str(site))}\n")
+            config.flush()
+            return run_build("Zensical", [zensical, "build", "-f", config.name], site, {})
+    finally:
+        if site.is_dir():
+            mark()
 
 
 def build_mkdocs(site: Path) -> Build:

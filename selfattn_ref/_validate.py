@@ -3,16 +3,31 @@
 Every public function converts its arrays with :func:`as_float_array`, so a bad
 argument fails early with a ``ValueError`` that names the argument and the shape
 it got, instead of a NaN or a broadcasting error further down. Results that overflow
-are refused by :func:`finite`, naming the arguments that were too large.
+are refused by :func:`finite`, naming the arguments that were too large, and so are
+results that would hold more than :data:`MAX_ENTRIES` entries, before they are allocated
+(:func:`check_size`).
 
 The message builders here (:func:`batch_shape`, :func:`too_large`, :func:`dtype_name`,
-:func:`to_real_array`) are pure Python or NumPy and are used by ``selfattn_ref.torch``
-too, so the two packages word every message the same way.
+:func:`to_real_array`, :func:`mask_array`, :func:`as_axis`, :func:`as_lengths`, ...) are pure
+Python or NumPy and are used by ``selfattn_ref.torch`` too, so the two packages word every
+message the same way. A torch tensor is recognised here without importing torch
+(:func:`tensor_problem`), so the NumPy package still needs only NumPy.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+from decimal import Decimal
+
 import numpy as np
+
+# The most entries an array that a function makes may hold: 10**8, 800 MB of float64, far more
+# than the site's examples need (the largest is a few thousand). A larger result is refused
+# before it is allocated, with a message that names this limit, instead of a MemoryError or a
+# raw error from the allocator.
+MAX_ENTRIES = 10**8
+FLOAT64_MAX = float(np.finfo(np.float64).max)
 
 
 class TooLarge(ValueError):
@@ -30,6 +45,27 @@ class TooLarge(ValueError):
 def dtype_name(dtype) -> str:
     """A dtype as NumPy prints it, for NumPy and torch dtypes alike: "float64", not "torch.float64"."""
     return str(dtype).removeprefix("torch.")
+
+
+def digits(k: int) -> int:
+    """The number of decimal digits of ``abs(k)``, also for integers too long for ``str``."""
+    k = abs(int(k))
+    if k < 10**15:
+        return len(str(k))
+    d = int(math.log10(k)) + 1  # may be one off near a power of ten: corrected below
+    return d - 1 if 10 ** (d - 1) > k else d + 1 if 10**d <= k else d
+
+
+def value_text(x, parens: bool = False) -> str:
+    """A value as a message shows it: an integer of more than 15 digits by its number of digits
+    ("an integer of 22 digits", in parentheses with ``parens``, for the middle of a sentence),
+    anything else as repr, cut to 60 characters."""
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+        if abs(int(x)) < 10**15:
+            return str(int(x))
+        return f"(an integer of {digits(x)} digits)" if parens else f"an integer of {digits(x)} digits"
+    text = repr(x)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _join(items: list[str]) -> str:
@@ -66,6 +102,22 @@ def finite(result: np.ndarray, what: str, **operands) -> np.ndarray:
     return result
 
 
+def check_size(shape, what: str, **operands) -> None:
+    """Refuse, before it is allocated, a result of ``shape`` that would hold more than
+    :data:`MAX_ENTRIES` entries: a :class:`TooLarge` naming ``operands`` (the caller's
+    arguments, e.g. "Q (1000000, 1) and K (1000000, 1) are too large: the scores Q K^T would
+    hold 1,000,000,000,000 entries; at most 100,000,000"), or naming ``what`` alone without them."""
+    entries = math.prod(int(k) for k in shape)
+    if entries <= MAX_ENTRIES:
+        return
+    count = f"{entries:,}" if entries < 10**15 else f"about 10^{digits(entries) - 1}"
+    message = f"{what} would hold {count} entries; at most {MAX_ENTRIES:,}"
+    if operands:
+        names = _join([_describe(k, v) for k, v in operands.items()])
+        message = f"{names} {'is' if len(operands) == 1 else 'are'} too large: {message}"
+    raise TooLarge(message, what)
+
+
 def batch_shape(*named: tuple[str, tuple[int, ...], int]) -> tuple[int, ...]:
     """The broadcast of the batch dimensions of several arrays.
 
@@ -82,6 +134,49 @@ def batch_shape(*named: tuple[str, tuple[int, ...], int]) -> tuple[int, ...]:
         ) from None
 
 
+def is_tensor(x) -> bool:
+    """Whether ``x`` is a torch tensor (of any subclass), told without importing torch."""
+    return any(c.__name__ == "Tensor" and c.__module__ == "torch" for c in type(x).__mro__)
+
+
+def _is_masked(x) -> bool:
+    """A NumPy masked array or a torch MaskedTensor: numbers with a mask of their own."""
+    return isinstance(x, np.ma.MaskedArray) or any(c.__name__ == "MaskedTensor" for c in type(x).__mro__)
+
+
+def masked_error(name: str) -> ValueError:
+    return ValueError(
+        f"{name} is a masked array, whose mask the functions would ignore: pass {name}.filled(value) with "
+        "the numbers you mean (and, for attention, a boolean mask argument for the keys to leave out)"
+    )
+
+
+def tensor_problem(x, name: str) -> str | None:
+    """Why the torch tensor ``x`` cannot be read as an array of numbers, or None: it is nested,
+    not dense (a sparse layout), quantized, on the meta device (which holds no numbers) or on
+    another device than the CPU. Both packages check this before calling into torch."""
+    if x.is_nested:
+        return f"{name} is a nested torch tensor (rows of different lengths): pass one tensor of rows of equal length"
+    layout = str(x.layout).removeprefix("torch.")
+    if layout != "strided":
+        return f"{name} is a torch tensor of layout {layout}, not a dense (strided) one: pass {name}.to_dense()"
+    if x.is_quantized:
+        return f"{name} is a quantized torch tensor (dtype {dtype_name(x.dtype)}): pass {name}.dequantize()"
+    if x.device.type == "meta":
+        return f"{name} is a torch tensor on the meta device, which holds shapes but no numbers"
+    if x.device.type != "cpu":
+        return f"{name} is a torch tensor on device {x.device.type!r}: pass {name}.cpu()"
+    return None
+
+
+def check_tensor(x, name: str) -> None:
+    """ValueError for a masked array or tensor, or a torch tensor that :func:`tensor_problem` refuses."""
+    if _is_masked(x):
+        raise masked_error(name)
+    if is_tensor(x) and (problem := tensor_problem(x, name)):
+        raise ValueError(problem)
+
+
 def _refuse_grad(x, name: str) -> None:
     if getattr(x, "requires_grad", False) is True:  # a torch tensor that autograd tracks
         raise ValueError(
@@ -96,31 +191,110 @@ def complex_error(name: str, dtype) -> ValueError:
     )
 
 
+def _index(name: str, idx: tuple) -> str:
+    """``Q[0][1]``: where an entry is, as the nested lists that hold it index it."""
+    return name + "".join(f"[{i}]" for i in idx)
+
+
+def too_large_for_float64(name: str, got: str) -> ValueError:
+    return ValueError(f"{name} is too large for float64, whose numbers go up to about 1.8e308 (got {got})")
+
+
+def _real(v, name: str, idx: tuple) -> float:
+    """One entry of an array of Python objects as a float64, or a ValueError saying what it is."""
+    where = _index(name, idx)
+    if v is None:
+        raise ValueError(f"{where} is None, which is not a number")
+    if isinstance(v, (complex, np.complexfloating)):
+        raise complex_error(name, "object")
+    if isinstance(v, (str, bytes)):
+        raise ValueError(f"{where} is the text {value_text(v)}, which is not a number")
+    if not isinstance(v, (numbers.Real, Decimal, np.number, np.bool_)) and not hasattr(v, "__float__"):
+        raise ValueError(f"{where} is {_a(type(v).__name__)}, which is not a number")
+    try:
+        with np.errstate(over="ignore"):
+            x = float(v)
+    except OverflowError:  # an integer or fraction beyond float64
+        raise too_large_for_float64(where, value_text(v) if isinstance(v, int) else "a number above 1.8e308") from None
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where} is {_a(type(v).__name__)}, which is not a number ({exc})") from None
+    if math.isinf(x) and not _infinite(v):  # Decimal("1e400"), a longdouble 1e4000: finite, but not in float64
+        raise too_large_for_float64(where, f"{v}")
+    return x
+
+
+def _infinite(v) -> bool:
+    if isinstance(v, Decimal):
+        return v.is_infinite()
+    try:
+        return bool(np.isinf(v))
+    except TypeError:
+        return True
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _float64(arr: np.ndarray, name: str) -> np.ndarray:
+    """A real array as float64 without a RuntimeWarning: entries of a longer float type (longdouble)
+    beyond float64 are a ValueError naming the first, not an infinity."""
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        big = np.isfinite(arr) & (np.abs(arr) > FLOAT64_MAX)
+        if big.any():
+            idx = tuple(int(i) for i in np.argwhere(big)[0])
+            got = np.format_float_scientific(arr[idx], precision=3, unique=False)
+            raise too_large_for_float64(_index(name, idx), got)
+    return arr.astype(np.float64)
+
+
+def _tensor_as_array(x, name: str) -> np.ndarray:
+    """A torch tensor as a NumPy array, for the NumPy functions: refused as :func:`tensor_problem`
+    says, complex refused, requires_grad refused; float types NumPy lacks (bfloat16, float8)
+    become float32 first, which holds every one of their values exactly."""
+    if problem := tensor_problem(x, name):
+        raise ValueError(problem)
+    if x.dtype.is_complex:
+        raise complex_error(name, x.dtype)
+    _refuse_grad(x, name)
+    if x.dtype.is_floating_point and dtype_name(x.dtype) not in ("float16", "float32", "float64"):
+        x = x.float()
+    return x.numpy()
+
+
 def to_real_array(x, name: str) -> np.ndarray:
     """``x`` as a NumPy array of real numbers (an ``np.ndarray`` of float32 stays float32,
     anything else becomes float64), not yet checked for shape or finiteness.
 
-    Raises ValueError naming ``name`` for ragged rows, text and other non-numbers, complex
-    numbers (their imaginary part would be lost), numbers too large for float64, and torch
-    tensors that require grad.
+    Raises ValueError naming ``name`` for ragged rows, text, None and other non-numbers (naming
+    the entry), complex numbers (their imaginary part would be lost), numbers too large for
+    float64, masked arrays (whose mask would be ignored), torch tensors that require grad and
+    tensors that are not dense numbers on the CPU (:func:`tensor_problem`). A torch tensor of a
+    float type NumPy lacks (bfloat16, float8) is converted, exactly.
     """
-    _refuse_grad(x, name)
-    try:
-        arr = np.asarray(x)
-    except (TypeError, ValueError, RuntimeError, OverflowError) as exc:
-        raise ValueError(f"{name} must be an array of numbers (rows of equal length): {exc}") from None
+    if _is_masked(x):
+        raise masked_error(name)
+    if is_tensor(x):
+        arr = _tensor_as_array(x, name)
+    else:
+        try:
+            arr = np.asarray(x)
+        except (TypeError, ValueError, RuntimeError, OverflowError) as exc:
+            raise ValueError(f"{name} must be an array of numbers (rows of equal length): {exc}") from None
     if arr.dtype.kind == "c":
         raise complex_error(name, arr.dtype)
-    if arr.dtype.kind not in "biufO":  # text, bytes, dates, records
+    if arr.dtype.kind == "O":
+        if arr.ndim == 0 and not isinstance(arr.item(), (numbers.Real, Decimal)) and arr.item() is not None:
+            raise ValueError(f"{name} must be an array of numbers, got {_a(type(arr.item()).__name__)}")
+        out = np.empty(arr.shape, np.float64)
+        for idx, v in np.ndenumerate(arr):
+            out[idx] = _real(v, name, idx)
+        return out
+    if arr.dtype.kind not in "biuf":  # text, bytes, dates, records
         raise ValueError(f"{name} must be an array of numbers (rows of equal length), got dtype {arr.dtype}")
     if isinstance(x, np.ndarray) and arr.dtype == np.float32:
         return arr
-    try:
-        return arr.astype(np.float64)
-    except (TypeError, ValueError, OverflowError) as exc:  # objects that are not real numbers
-        if any(isinstance(v, complex) for v in arr.flat):
-            raise complex_error(name, "object") from None
-        raise ValueError(f"{name} must be an array of numbers (rows of equal length): {exc}") from None
+    return _float64(arr, name)
 
 
 def check_dims(arr, name: str, *, min_ndim: int = 1, ndim: int | None = None) -> None:
@@ -151,14 +325,24 @@ def as_float_array(x, name: str, *, min_ndim: int = 1, ndim: int | None = None) 
     return arr
 
 
-def mask_array(mask, name: str) -> np.ndarray:
-    """``mask`` as a NumPy array, not yet checked; a ragged or unreadable mask is a ValueError
-    naming ``name``."""
-    _refuse_grad(mask, name)
-    try:
-        return np.asarray(mask)
-    except (TypeError, ValueError, RuntimeError, OverflowError) as exc:
-        raise ValueError(f"{name} must be an array of booleans (True = may attend): {exc}") from None
+def mask_array(mask, name: str, meaning: str = "may attend") -> np.ndarray:
+    """``mask`` as a boolean NumPy array, not yet broadcast: ``True`` where a query ``meaning``
+    ("may attend"). A ragged or unreadable mask, one that is not boolean (a float tensor that
+    requires grad among them), a masked array and a torch tensor that :func:`tensor_problem`
+    refuses are each a ValueError naming ``name``; both packages read masks here."""
+    check_tensor(mask, name)
+    if is_tensor(mask):
+        arr = mask.numpy() if dtype_name(mask.dtype) == "bool" else None
+        dtype = mask.dtype
+    else:
+        try:
+            arr = np.asarray(mask)
+        except (TypeError, ValueError, RuntimeError, OverflowError) as exc:
+            raise ValueError(f"{name} must be an array of booleans (True = {meaning}): {exc}") from None
+        dtype = arr.dtype
+    if arr is None or arr.dtype != np.bool_:
+        raise ValueError(f"{name} must be boolean (True = {meaning}), got dtype {dtype_name(dtype)}")
+    return arr
 
 
 def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
@@ -167,9 +351,8 @@ def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
     ``True`` means "may attend". Raises ValueError when the mask is not boolean, does
     not broadcast to the scores' shape, or leaves a row with nothing to attend to.
     """
+    target_shape = tuple(int(k) for k in target_shape)
     arr = mask_array(mask, name)
-    if arr.dtype != np.bool_:
-        raise ValueError(f"{name} must be boolean (True = may attend), got dtype {arr.dtype}")
     if arr.ndim < 2 or arr.ndim > len(target_shape):
         raise ValueError(f"{name} has shape {arr.shape}, which does not fit the scores' shape {target_shape}")
     try:
@@ -185,16 +368,99 @@ def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
     return arr
 
 
+def terms_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
+    """softmax_terms' ``mask`` as a boolean array of the scores' ``shape`` (True where a score counts)."""
+    arr = mask_array(mask, "mask", "the score counts")
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError:
+        raise ValueError(f"mask has shape {arr.shape}, which does not fit the scores' shape {shape}") from None
+
+
+def _finite_number(x, name: str, what: str) -> float:
+    """A Python or NumPy number (not a bool) as a finite float; ``what`` says what it must be."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.floating, np.integer)):
+        raise ValueError(f"{name} must be {what}, got {value_text(x)}")
+    try:
+        value = float(x)
+    except OverflowError:  # an int beyond float64
+        raise ValueError(f"{name} must be {what}, got {value_text(x)}") from None
+    if math.isinf(value) and np.isfinite(x):  # a longdouble beyond float64
+        got = np.format_float_scientific(x, precision=3, unique=False)
+        raise ValueError(f"{name} must be {what}, got {got}, which is too large for float64")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be {what}, got {value_text(x)}")
+    return value
+
+
 def as_scale(scale) -> float | None:
     """``scale`` as a float, or None; a bool, a non-number or a non-finite value is a ValueError."""
     if scale is None:
         return None
-    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.floating, np.integer)):
-        raise ValueError(f"scale must be a finite number or None, got {scale!r}")
-    try:
-        value = float(scale)
-    except OverflowError:  # an int beyond float64
-        raise ValueError(f"scale must be a finite number or None, got an integer of {len(str(scale))} digits") from None
-    if not np.isfinite(value):
-        raise ValueError(f"scale must be a finite number or None, got {scale!r}")
+    return _finite_number(scale, "scale", "a finite number or None")
+
+
+def positive_float(x, name: str) -> float:
+    """``x`` as a positive finite float; anything else is a ValueError naming ``name``."""
+    value = _finite_number(x, name, "a positive finite number")
+    if not value > 0:
+        raise ValueError(f"{name} must be a positive finite number, got {value_text(x)}")
     return value
+
+
+def positive_integer(n, name: str) -> int:
+    """``n`` as a Python int of at least 1 (a Python or NumPy integer, not a bool)."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value_text(n)}")
+    return int(n)
+
+
+def as_axis(axis, shape: tuple[int, ...] | None, name: str = "S") -> int:
+    """``axis`` as an int that indexes an axis of ``name`` of ``shape`` (negative counts from the
+    end); a bool, float, text, None, tuple or an axis out of range is a ValueError naming ``axis``.
+    With ``shape`` None only the type is checked."""
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
+        raise ValueError(f"axis must be an integer (one axis of {name}), got {value_text(axis)}")
+    if shape is not None and not -len(shape) <= axis < len(shape):
+        shape = tuple(int(k) for k in shape)
+        raise ValueError(f"axis {value_text(axis, parens=True)} is out of range for {name} of shape {shape}")
+    return int(axis)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def as_lengths(lengths, n: int) -> np.ndarray:
+    """padding_mask's ``lengths`` as an int64 array (batch,), each from 1 to ``n``; anything else
+    (not integers, ragged, empty, not one dimension, out of range, a masked array, a tensor that
+    :func:`tensor_problem` refuses) is a ValueError naming ``lengths`` and showing it briefly."""
+    check_tensor(lengths, "lengths")
+    bad = ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
+    if isinstance(lengths, (list, tuple)) and all(_is_int(v) for v in lengths):
+        arr = np.empty(len(lengths), dtype=object)  # Python's integers, as they are: NumPy would
+        arr[:] = lengths  # read [0, 2**63] as floats
+    elif is_tensor(lengths):
+        if lengths.dtype.is_floating_point or lengths.dtype.is_complex or dtype_name(lengths.dtype) == "bool":
+            raise bad
+        arr = lengths.numpy()
+    else:
+        try:
+            arr = np.asarray(lengths)
+        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
+            raise bad from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise bad
+    if arr.dtype == object:  # Python integers beyond int64 (or anything else)
+        if not all(_is_int(v) for v in arr):
+            raise bad
+        values = [int(v) for v in arr]
+    elif np.issubdtype(arr.dtype, np.integer):
+        values = arr.tolist()  # Python ints: uint64's largest stays itself, not -1
+    else:
+        raise bad
+    if not all(1 <= v <= n for v in values):
+        shown = ", ".join(value_text(v) for v in values[:8])
+        shown += f", ... ({len(values)} lengths)" if len(values) > 8 else ""
+        raise ValueError(f"lengths must lie between 1 and n={n}, got [{shown}]")
+    return np.array(values, dtype=np.int64)

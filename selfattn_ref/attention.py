@@ -4,14 +4,26 @@ Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` 
 their width and ``d_v`` for the width of the values. Any leading batch dimensions
 ``...`` pass through (they must broadcast together). Float32 input stays float32;
 anything else becomes float64. A result that overflows (infinite or NaN from finite
-input) is a ValueError naming the arguments that were too large, not a RuntimeWarning.
+input) is a ValueError naming the arguments that were too large, not a RuntimeWarning, and so
+is a result of more than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_bool_mask, as_float_array, as_scale, batch_shape, finite, to_real_array
+from ._validate import (
+    as_axis,
+    as_bool_mask,
+    as_float_array,
+    as_scale,
+    batch_shape,
+    check_size,
+    finite,
+    terms_mask,
+    to_real_array,
+    value_text,
+)
 
 
 def scores(Q, K) -> np.ndarray:
@@ -23,7 +35,8 @@ def scores(Q, K) -> np.ndarray:
     K = as_float_array(K, "K", min_ndim=2)
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"Q and K must have the same width, got Q {Q.shape} and K {K.shape}")
-    batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2))
+    batch = batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2))
+    check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
     with np.errstate(over="ignore", invalid="ignore"):
         S = Q @ np.swapaxes(K, -1, -2)  # (..., n, d) @ (..., d, m) -> (..., n, m)
     return finite(S, "the scores Q K^T overflow", Q=Q, K=K)
@@ -44,9 +57,9 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     """
     S = _as_scores(S)
     if S.ndim == 0 or S.size == 0:
-        raise ValueError(f"S must have at least one entry along axis {axis}, got shape {S.shape}")
-    if not -S.ndim <= axis < S.ndim:
-        raise ValueError(f"axis {axis} is out of range for S of shape {S.shape}")
+        as_axis(axis, None)  # an axis that is no integer is named first
+        raise ValueError(f"S must have at least one entry along axis {value_text(axis)}, got shape {S.shape}")
+    axis = as_axis(axis, S.shape)
     if np.isnan(S).any() or np.isposinf(S).any():
         raise ValueError(f"S must not hold NaN or +infinity, shape {S.shape}")
     top = S.max(axis=axis, keepdims=True)
@@ -54,7 +67,8 @@ def softmax(S, axis: int = -1) -> np.ndarray:
         raise ValueError(
             f"S has a slice along axis {axis} that is all -infinity (nothing to attend to), shape {S.shape}"
         )
-    e = np.exp(S - top)
+    with np.errstate(over="ignore"):  # -1e308 - 1e308 is -inf, and exp(-inf) = 0 is its weight
+        e = np.exp(S - top)
     return e / e.sum(axis=axis, keepdims=True)
 
 
@@ -74,21 +88,19 @@ def softmax_terms(S, mask=None) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"S must not hold NaN or +infinity, shape {S.shape}")
     allowed = ~np.isneginf(S)  # (..., m)
     if mask is not None:
-        m = np.asarray(mask)
-        if m.dtype != np.bool_:
-            raise ValueError(f"mask must be boolean (True = the score counts), got dtype {m.dtype}")
-        try:
-            allowed = allowed & np.broadcast_to(m, S.shape)
-        except ValueError:
-            raise ValueError(f"mask has shape {m.shape}, which does not fit the scores' shape {S.shape}") from None
+        allowed = allowed & terms_mask(mask, S.shape)
     if not allowed.any(axis=-1).all():
         where = tuple(int(i) for i in np.argwhere(~allowed.any(axis=-1))[0])
         raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {S.shape}")
     with np.errstate(over="ignore"):
         terms = np.where(allowed, np.exp(np.where(allowed, S, 0)), 0)  # (..., m)
+        totals = terms.sum(axis=-1)  # (...,)
     if np.isinf(terms).any():
         raise ValueError(f"S holds a score whose e^score overflows (largest {float(S[allowed].max())!r}); use softmax")
-    return terms.astype(S.dtype, copy=False), terms.sum(axis=-1)
+    if np.isinf(totals).any():
+        where = tuple(int(i) for i in np.argwhere(np.isinf(totals))[0])
+        raise ValueError(f"S has a row {where} whose total of e^score overflows, shape {S.shape}; use softmax")
+    return terms.astype(S.dtype, copy=False), totals
 
 
 def mix(A, V) -> np.ndarray:
@@ -100,7 +112,8 @@ def mix(A, V) -> np.ndarray:
     V = as_float_array(V, "V", min_ndim=2)
     if A.shape[-1] != V.shape[-2]:
         raise ValueError(f"A must have one column per row of V, got A {A.shape} and V {V.shape}")
-    batch_shape(("A", A.shape, 2), ("V", V.shape, 2))
+    batch = batch_shape(("A", A.shape, 2), ("V", V.shape, 2))
+    check_size((*batch, A.shape[-2], V.shape[-1]), "the weighted sums A V", A=A, V=V)
     with np.errstate(over="ignore", invalid="ignore"):
         Z = A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
     return finite(Z, "the weighted sums A V overflow", A=A, V=V)
@@ -112,6 +125,7 @@ def self_attention(X) -> np.ndarray:
     X: (..., n, d) -> (..., n, d).
     """
     X = as_float_array(X, "X", min_ndim=2)
+    check_size((*X.shape[:-1], X.shape[-2]), "the scores X X^T", X=X)
     with np.errstate(over="ignore", invalid="ignore"):
         S = finite(X @ np.swapaxes(X, -1, -2), "the scores X X^T overflow", X=X)  # (..., n, n)
     return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
@@ -129,6 +143,7 @@ def project(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         W = as_float_array(W, name, ndim=2)
         if W.shape[0] != X.shape[-1]:
             raise ValueError(f"{name} must have one row per embedding dimension, got X {X.shape} and {name} {W.shape}")
+        check_size((*X.shape[:-1], W.shape[1]), f"the product X {name}", X=X, **{name: W})
         with np.errstate(over="ignore", invalid="ignore"):
             out.append(finite(X @ W, f"the product X {name} overflows", X=X, **{name: W}))
     Q, K, V = out
@@ -150,7 +165,9 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.nda
     V = as_float_array(V, "V", min_ndim=2)
     if K.shape[-2] != V.shape[-2]:
         raise ValueError(f"K and V must have the same length, got K {K.shape} and V {V.shape}")
-    batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2), ("V", V.shape, 2))
+    batch = batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2), ("V", V.shape, 2))
+    check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
+    check_size((*batch, Q.shape[-2], V.shape[-1]), "the outputs (the weights times V)", Q=Q, V=V)
     given = as_scale(scale)
     scale = 1.0 / np.sqrt(Q.shape[-1]) if given is None else given
     with np.errstate(over="ignore", invalid="ignore"):

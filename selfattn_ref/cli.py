@@ -30,6 +30,7 @@ import numpy as np
 
 from . import examples
 from .examples import Example
+from .examples.digits import FEWER, number_text, shortens
 from .examples.rules import token_problem
 
 PROG = "python -m selfattn_ref"
@@ -109,15 +110,11 @@ def _print(text: str, stream) -> None:
 
 
 def format_number(x: float, decimals: int) -> str:
-    """``x`` rounded to ``decimals`` places; never "-0.000" (negative zero prints as 0)."""
+    """``x`` rounded to ``decimals`` places as the pages print it (:func:`.examples.digits.number_text`:
+    at most 15 digits, exponent notation beyond, never "-0.000"); NaN is a ValueError."""
     if math.isnan(x):
         raise ValueError("refusing to print NaN")
-    if math.isinf(x):
-        return "-inf" if x < 0 else "inf"
-    text = f"{x:.{decimals}e}" if abs(x) >= 1e15 else f"{x:.{decimals}f}"  # no 150-digit columns
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]
-    return text
+    return number_text(x, decimals)
 
 
 def format_short(x: float, decimals: int) -> str:
@@ -179,9 +176,14 @@ def parse_vectors(text: str) -> np.ndarray:
             try:
                 x = float(w)
             except ValueError:
-                raise CLIError(f"--vectors row {i} has {w!r}, which is not a number") from None
-            if not math.isfinite(x):
-                raise CLIError(f"--vectors row {i} has {w!r}; every entry must be a finite number")
+                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number") from None
+            if not math.isfinite(x) and w.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+                raise CLIError(f"--vectors row {i} has {shown(w)}; every entry must be a finite number")
+            if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
+                raise CLIError(
+                    f"--vectors row {i} has {shown(w)}; every number is at most {examples.MAGNITUDE:,.0f} in size, "
+                    "as in a spec file and the playground"
+                )
             numbers.append(x)
         if parsed and len(numbers) != len(parsed[0]):
             raise CLIError(f"--vectors row {i} has {len(numbers)} numbers, row 1 has {len(parsed[0])}")
@@ -258,6 +260,11 @@ def _argv_text(text: str, i: int) -> str:
         raise CLIError(f"--tokens: token {i} is not UTF-8 text") from None
 
 
+def _weights(example: Example) -> list:
+    """The projection matrices the command line prints: W_Q, W_K, W_V when they are not the identity."""
+    return [example.W_Q, example.W_K, example.W_V] if example.projections in ("random", "given") else []
+
+
 def _count(k: int, noun: str) -> str:
     return f"{k} {noun}" + ("" if k == 1 else "s")
 
@@ -283,7 +290,8 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     d_v = steps.V.shape[1]
     grids = [steps.scores, steps.weights, steps.output] + ([steps.scaled] if steps.scaled is not None else [])
     if not all(np.isfinite(g).all() for g in grids):
-        raise CLIError("the vectors are too large: the scores overflow (keep the entries below about 1e150)")
+        limit = f"{examples.MAGNITUDE:,.0f}"
+        raise CLIError(f"the vectors are too large: the scores overflow (keep every entry at most {limit} in size)")
 
     if example.projections == "none":
         q, k, v = "X", "X", "X"
@@ -297,12 +305,19 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         }[example.projections]
     scaling = f"scores divided by sqrt(d_k) = sqrt({d_k}) = {format_short(math.sqrt(d_k), dec)}"
     formula = f"softmax({q} {k}^T{' / sqrt(d_k)' if example.scale else ''}) {v}"
+    if steps.heads:  # as the site's multi-head page writes it
+        h, d_head = len(steps.heads), steps.heads[0].Q.shape[1]
+        scaling = (
+            f"each head's scores divided by sqrt(d_head) = sqrt({d_head}) = {format_short(math.sqrt(d_head), dec)}"
+        )
+        formula = f"Concat(head_1, ..., head_{h}) W_O with W_O = I; head_i = softmax(Q_i K_i^T / sqrt(d_head)) V_i"
     out = [
         display(example.title, encoding)
         + (f"  [{display(example.slug, encoding)}]" if example.path is not None else ""),
         f"output = {formula}",
         "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
-        + f"; rounded to {dec} decimals",
+        + f"; rounded to {dec} decimals"
+        + (f", {FEWER}" if shortens([example.E, *grids, steps.Q, steps.K, steps.V, *_weights(example)], dec) else ""),
     ]
     number = 0
 
@@ -313,7 +328,7 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
 
     # As the site's Notation page writes them: features x1, x2, ... of width d, outputs Y.
     section(f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d))
-    if example.projections in ("random", "given"):
+    if _weights(example):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
             section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]))
     if example.projections != "none":
@@ -321,6 +336,9 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
         section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v))
     row_col = "row = query token, column = key token"
+    if steps.heads:
+        _explain_heads(section, steps, toks)
+        return "\n".join(out)
     section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks)
     last = steps.scores
     if steps.scaled is not None:
@@ -335,6 +353,23 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     return "\n".join(out)
 
 
+def _explain_heads(section, steps, toks) -> None:
+    """The steps of each head (its columns of Q, K and V), then the heads side by side."""
+    d_head = steps.heads[0].Q.shape[1]
+    d_v = steps.V.shape[1]
+    for h, head in enumerate(steps.heads, 1):
+        cols = _names("v", d_v)[(h - 1) * d_head : h * d_head]
+        first, last = (h - 1) * d_head + 1, h * d_head
+        section(f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T", head.scores, toks, toks)
+        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks)
+        if head.mask is not None:
+            masked = np.where(head.mask, head.scaled, -np.inf)
+            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks)
+        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks)
+        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols)
+    section("Outputs Y = the heads' outputs side by side, times W_O = I", steps.output, toks, _names("v", d_v))
+
+
 def run_explain(args: argparse.Namespace) -> int:
     example = _example_from_args(args)
     _print(explain_text(example, getattr(sys.stdout, "encoding", None)), sys.stdout)
@@ -342,14 +377,12 @@ def run_explain(args: argparse.Namespace) -> int:
 
 
 def _decimals(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {text!r}"
-        ) from None
+    problem = f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {shown(text, 20)}"
+    if not text.strip().isdecimal() or len(text.strip()) > 3:  # not "1e1", "-1", "²" nor 5,000 digits
+        raise argparse.ArgumentTypeError(problem)
+    value = int(text)
     if not 0 <= value <= examples.MAX_DECIMALS:
-        raise argparse.ArgumentTypeError(f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {value}")
+        raise argparse.ArgumentTypeError(problem)
     return value
 
 
@@ -396,7 +429,8 @@ def add_explain(subparsers) -> None:
         "--vectors",
         metavar="ROWS",
         help='one vector per token: rows separated by ";", numbers by spaces, '
-        f'at most {examples.MAX_WIDTH} a row, e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
+        f"at most {examples.MAX_WIDTH} a row, each at most {examples.MAGNITUDE:,.0f} in size, "
+        'e.g. "1 0 1 0; 0 1 0 1; 1 1 0 0"',
     )
     p.add_argument("--scale", action="store_true", help="divide the scores by sqrt(d_k) (only with --tokens)")
     p.add_argument(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import TooLarge, as_float_array, finite, mask_array, too_large
+from ._validate import TooLarge, as_float_array, check_size, finite, mask_array, positive_integer, too_large, value_text
 from .attention import scaled_dot_product_attention
 
 
@@ -21,10 +21,9 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
     """
     X = as_float_array(X, "X", min_ndim=2)
     d_model = X.shape[-1]
-    if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)) or num_heads < 1:
-        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
+    num_heads = positive_integer(num_heads, "num_heads")
     if d_model % num_heads:
-        raise ValueError(f"num_heads={num_heads} must divide the width of X, got X {X.shape}")
+        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {X.shape}")
     Ws = {}
     for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
         W = as_float_array(W, name, ndim=2)
@@ -33,6 +32,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
         Ws[name] = W
     d_head = d_model // num_heads
     n = X.shape[-2]
+    check_size((*X.shape[:-2], num_heads, n, n), "the heads' scores (..., num_heads, n, n)", X=X)
 
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, d_head), -2, -3)

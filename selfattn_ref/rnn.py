@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_bool_mask, as_float_array, batch_shape, finite, mask_array
+from ._validate import as_bool_mask, as_float_array, batch_shape, check_size, finite, mask_array
 from .attention import softmax
 
 
@@ -32,6 +32,7 @@ def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> np.ndarray:
             f"shapes do not fit: X {X.shape}, W_xh {W_xh.shape}, W_hh {W_hh.shape}; "
             "need W_xh (d_in, d_h) and W_hh (d_h, d_h)"
         )
+    check_size((X.shape[0], d_h), "the states (n, d_h)", X=X, W_hh=W_hh)
     zeros = np.zeros(d_h, dtype=np.result_type(X, W_xh, W_hh))  # float32 in, float32 out
     b = zeros if b is None else as_float_array(b, "b", ndim=1)
     h = zeros if h0 is None else as_float_array(h0, "h0", ndim=1)
@@ -62,7 +63,8 @@ def _additive_inputs(s, H, W_s, W_h, v):
             f"shapes do not fit: s {s.shape}, H {H.shape}, W_s {W_s.shape}, W_h {W_h.shape}, v {v.shape}; "
             "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
         )
-    batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    batch = batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    check_size((*batch, H.shape[-2], W_h.shape[1]), "the input to tanh s W_s + H W_h", H=H, W_h=W_h)
     return s, H, W_s, W_h, v
 
 
@@ -117,7 +119,8 @@ def dot_scores(s, H) -> np.ndarray:
     H = as_float_array(H, "H", min_ndim=2)
     if s.shape[-1] != H.shape[-1]:
         raise ValueError(f"s and H must have the same width, got s {s.shape} and H {H.shape}")
-    batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    batch = batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
+    check_size((*batch, H.shape[-2]), "the scores s . H[j]", s=s, H=H)
     with np.errstate(over="ignore", invalid="ignore"):
         return finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
 

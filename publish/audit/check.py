@@ -13,13 +13,15 @@ On each line the audit reads:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 
 from selfattn_ref import examples
 
+from .. import ROOT
 from ..fmt import cell, is_integral, num
+from ..registry import generated_by
 from .arithmetic import CHAIN, arithmetic_problems
 from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
 from .numbers import Token, as_shown, number_tokens, states
@@ -32,8 +34,15 @@ class Problem:
     line: int
     number: str
     message: str
+    # On a generated page: where to fix it ("selfattn_ref/examples/x.toml:5"), the file the page is made from.
+    edit: str | None = None
 
     def __str__(self) -> str:
+        if self.edit:
+            return (
+                f"{self.edit}: {self.number}: {self.message} (on {self.page}:{self.line}, which `make update` "
+                "writes from that file: edit it there, not the page)"
+            )
         return f"{self.page}:{self.line}: {self.number}: {self.message}"
 
 
@@ -129,14 +138,25 @@ def check_line(page: Page, line: Line, text: str | None = None) -> list[Problem]
 
 def _unclaimed_message(tok: Token, page: Page, line: Line) -> str:
     """A bare number: say how to claim it, with the quantities of the line's sources it could be."""
-    sources = [line.source] if line.source else list(page.spec.sources)
-    could = [
-        (s, name)
-        for s in sources
-        for name, q in quantity_names(s).items()
-        if not name.startswith(s + " ") and states(tok, q)
-    ]
-    prefix = (lambda s: "") if line.source or len(sources) == 1 else (lambda s: s + ": ")
+    # The line's own source first; when none of its quantities is the number, every source the page lists.
+    sources = list(page.spec.sources)
+    if line.source:
+        sources = [line.source, *(s for s in sources if s != line.source)]
+
+    def could_be(among: list[str]) -> list[tuple[str, str]]:
+        return [
+            (s, name)
+            for s in among
+            for name, q in quantity_names(s).items()
+            if not name.startswith(s + " ") and states(tok, q)
+        ]
+
+    could = could_be(sources[:1] if line.source else sources) or could_be(sources[1:] if line.source else [])
+    default = line.source or (sources[0] if len(sources) == 1 else None)
+
+    def prefix(s: str) -> str:  # another source than the line's is named in the claim
+        return "" if s == default else s + ": "
+
     hint = (
         "; it could be " + " or ".join(f"{tok.text.strip()}{{{{{prefix(s)}{n}}}}}" for s, n in could[:4])
         if could
@@ -216,7 +236,10 @@ def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str,
     return problems
 
 
-def audit_text(text: str, page: str) -> list[Problem]:
+def audit_text(text: str, page: str, root: Path = ROOT) -> list[Problem]:
+    """Every problem of the page ``text`` (named ``page``). A page that ``make update`` generates
+    from a spec file (its banner names it, relative to ``root``) has its problems pointed at that
+    file: the line of the spec that holds the number, or the generator when no line does."""
     doc = read_page(text, page)
     problems = []
     for line in doc.lines:
@@ -225,8 +248,42 @@ def audit_text(text: str, page: str) -> list[Problem]:
     for c in doc.spec.constants:
         if c.text.replace(" ", "") not in seen:
             problems.append(Problem(page, 1, c.text, "listed as a constant but not used on the page"))
-    return problems
+    made = generated_by(text)
+    return [_at_origin(p, *made, root) for p in problems] if made else problems
 
 
 def audit_page(path: Path, root: Path) -> list[Problem]:
-    return audit_text(path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+    return audit_text(path.read_text(encoding="utf-8"), str(path.relative_to(root)), root)
+
+
+# Keys of a spec whose text a generated page shows as prose (where a number on it can come from).
+_SPEC_TEXT = ("description", "title", "tokens")
+
+
+def _at_origin(problem: Problem, source: str | None, writer: str, root: Path) -> Problem:
+    """``problem`` of a generated page, pointed at the file to edit: the spec's line that holds the
+    number (of each spec, for a page made from several: ``selfattn_ref/examples/*.toml``), else the
+    module of the generator that wrote it."""
+    specs = sorted(root.glob(source)) if source and source.endswith(".toml") else []
+    number = problem.number.strip().rstrip("%").strip()
+    for spec in specs:
+        lines = spec.read_text(encoding="utf-8").splitlines()
+        starts = {key: i for i, text in enumerate(lines) for key in _SPEC_TEXT if re.match(rf"{key}\s*=", text)}
+        for key, start in sorted(starts.items(), key=lambda kv: _SPEC_TEXT.index(kv[0])):
+            for i in range(start, len(lines)):
+                if i > start and re.match(r"[A-Za-z_][\w-]*\s*=", lines[i]):  # the next key: not this one's value
+                    break
+                if re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", lines[i]):
+                    message = problem.message
+                    if message.startswith("no claim says which quantity this is"):
+                        message = (
+                            f"the spec's '{key}' holds a number that no claim can bind (a spec's text holds no "
+                            "claims, so the audit cannot tell which quantity it is): write it in words, or leave "
+                            "the numbers to the tables the page shows"
+                        )
+                    return replace(problem, message=message, edit=f"{spec.relative_to(root).as_posix()}:{i + 1}")
+    return replace(
+        problem,
+        message=f"{problem.message} (the generator {writer} wrote this number, not a spec's text)",
+        edit=writer.split(":")[0].replace(".", "/") + ".py",
+    )

@@ -94,10 +94,32 @@ def resolve(body: str, default: str | None, allowed: tuple[str, ...]) -> list[En
         elif name in _rows(source):
             entries += [Entry(text, source, q) for q in _rows(source)[name]]
         else:
-            near = difflib.get_close_matches(name, [*quantity_names(source), *_rows(source)], n=3, cutoff=0.5)
-            hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-            raise ClaimError(f"{source} has no quantity '{name}'{hint}")
+            raise ClaimError(f"{source} has no quantity '{name}'{suggestion(name, source, allowed)}")
     return entries
+
+
+def _names(source: str) -> list[str]:
+    return [*quantity_names(source), *_rows(source)]
+
+
+def suggestion(name: str, source: str, allowed: tuple[str, ...]) -> str:
+    """What a claim of ``name`` in ``source`` may have meant, from every source the page lists
+    (``allowed``): the source that has the name, or the closest names of all of them, those of
+    another source written with it in front. "" when nothing comes close."""
+    others = [s for s in allowed if s != source]
+    holders = [s for s in others if name in quantity_names(s) or name in _rows(s)]
+    if holders:
+        return (
+            f"; {' and '.join(holders)} {'has' if len(holders) == 1 else 'have'} it: write "
+            f"'{holders[0]}: {name}', or declare the source above the line (<!-- audit source: {holders[0]} -->)"
+        )
+    scored = []
+    for s in [source, *others]:
+        for near in difflib.get_close_matches(name, _names(s), n=3, cutoff=0.5):
+            ratio = difflib.SequenceMatcher(None, name, near).ratio()
+            scored.append((-ratio, s != source, near if s == source else f"{s}: {near}"))
+    best = [text for _, _, text in sorted(scored)[:3]]
+    return f"; did you mean {' or '.join(repr(n) for n in best)}?" if best else ""
 
 
 def blank(line: str) -> str:

@@ -36,6 +36,7 @@ def cases() -> list[tuple[str, str, str]]:
     broken = [
         ("A misspelt key", "decimal = 4", _break(own, "decimals = 4", "decimal = 4")),
         ("Ragged embeddings", "[0, 1, 0],  # cat", _break(own, "[0, 1, 0, 1],  # cat", "[0, 1, 0],  # cat")),
+        ("A missing comma", "[1, 0, 1, 0]  # The", _break(own, "[1, 0, 1, 0],  # The", "[1, 0, 1, 0]  # The")),
         (
             "More tokens than vectors",
             'tokens = ["The", "cat", "sat", "down"]',

@@ -42,7 +42,8 @@ def preset(ex: examples.Example) -> dict:
     """One example as the playground reads it.
 
     ``projections`` is "none" (softmax(X·Xᵀ)·X), "identity", or "matrices" with ``W_Q``, ``W_K``
-    and ``W_V`` (d, d_k); ``origin`` says where matrices come from.
+    (d, d_k) and ``W_V`` (d, d_v); ``origin`` says where matrices come from; ``heads`` is the
+    number of heads (1 but for a multi-head example).
     """
     out = {
         "slug": ex.slug,
@@ -52,6 +53,7 @@ def preset(ex: examples.Example) -> dict:
         "projections": "matrices" if ex.projections in ("random", "given") else ex.projections,
         "scale": ex.scale,
         "causal": ex.causal,
+        "heads": ex.heads,
         "decimals": ex.decimals,
     }
     if ex.projections in ("random", "given"):

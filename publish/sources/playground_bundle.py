@@ -2,8 +2,8 @@
 
 The bundle, docs/assets/playground/app.bundle.js, is written by :mod:`publish.playground_bundle`;
 this module only registers it, so that `make update` writes it and the tests that hold generated
-files up to date check it. It inlines the presets and the limits (generated/playground/limits.js)
-as this run of `make update` generates them, not as the files on disk were before.
+files up to date check it. It inlines the presets and the limits (``limits.js``, which state.js and
+format.js import) as this run of `make update` generates them, not as the files on disk were before.
 """
 
 from __future__ import annotations

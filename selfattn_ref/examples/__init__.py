@@ -14,8 +14,11 @@ token, all the same length), ``projections`` ("none" for softmax(X·Xᵀ)·X, "i
 ``W_V`` matrices: d rows each, at most 16 columns, W_Q and W_K as many as each other, W_V
 any number), ``scale`` (bool, divide the scores by √d_k), ``causal`` (bool),
 ``decimals`` (int, the rounding the pages print); optional ``description`` (Markdown, the
-first paragraphs of the example's page) and ``order`` (int from 1, its place in the gallery's
-reading order).
+first paragraphs of the example's page), ``order`` (int from 1, its place in the gallery's
+reading order) and ``heads`` (int from 1 to 4, default 1: the heads of multi-head attention, as
+:func:`selfattn_ref.multi_head_attention` computes them, each head taking its share of the
+columns of Q, K and V and dividing its scores by √d_head, with W_O the identity; more than one
+head needs d × d projection matrices, a width that the heads divide, and ``scale = true``).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
 starting with a letter. Every example gets a page of its own on the site
@@ -34,21 +37,22 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..attention import project, scaled_dot_product_attention, scores
+from ..attention import mix, project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
+from ..multihead import multi_head_attention
+from . import _toml
 from .rules import LIMITS, MAX_PRINTED, TextError, check_title, check_tokens, description_parts, normalized
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
 RNN_DIR = EXAMPLES_DIR / "rnn"  # a subfolder, so that available() lists the self-attention examples only
 
 _REQUIRED = {"title", "tokens", "embeddings", "projections", "scale", "causal", "decimals"}
-_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description", "order"}
+_OPTIONAL = {"seed", "std", "W_Q", "W_K", "W_V", "description", "order", "heads"}
 _PROJECTIONS = ("none", "identity", "random", "given")
 _RNN_KEYS = {"title", "embeddings_from", "decimals", "W_xh", "W_hh", "s", "W_s", "W_h", "v"}
 SLUG = re.compile(r"[a-z][a-z0-9_]*")
@@ -86,20 +90,24 @@ class Example:
     std: float | None = None  # projections = "random" only
     description: str = ""  # Markdown
     order: int | None = None  # place in the gallery's reading order (examples without one come last)
+    heads: int = 1  # heads of multi-head attention (W_O the identity)
 
 
 @dataclass(frozen=True)
 class Steps:
-    """Every intermediate result of one example, in the order the pages show them."""
+    """Every intermediate result of one example, in the order the pages show them. With several
+    heads, ``scores``, ``scaled`` and ``weights`` have one (n, n) matrix per head, and ``heads``
+    holds each head's own steps (its columns of Q, K and V, (n, d_head) each)."""
 
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     V: np.ndarray  # (n, d_v)
-    scores: np.ndarray  # (n, n), Q·Kᵀ
-    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling
-    weights: np.ndarray  # (n, n), rows sum to 1
-    output: np.ndarray  # (n, d_v)
+    scores: np.ndarray  # (n, n), Q·Kᵀ; (heads, n, n) with several heads
+    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling; (heads, n, n), by √d_head
+    weights: np.ndarray  # (n, n), rows sum to 1; (heads, n, n)
+    output: np.ndarray  # (n, d_v); with several heads Concat(head_1, ..., head_h)·W_O, W_O = I
     mask: np.ndarray | None  # (n, n) boolean, or None
+    heads: tuple[Steps, ...] = ()  # with several heads: each head's steps, Q, K, V (n, d_head)
 
 
 def available() -> list[str]:
@@ -108,23 +116,22 @@ def available() -> list[str]:
 
 
 def _line_of(text: str, key: str) -> str:
-    for i, line in enumerate(text.splitlines(), 1):
-        if line.split("=")[0].strip() == key:
-            return f", line {i}"
-    return ""
+    """``, line N``: where ``key`` is written in the spec's ``text`` ("" if it is not there)."""
+    entry = _toml.layout(text).get(key)
+    return f", line {entry.line}" if entry else ""
 
 
 def _where_text(text: str, path: Path, key: str, found: str) -> str:
     """``path, line N``: the line of ``found`` in the value of ``key`` (else the key's line)."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.split("=")[0].strip() == key), None)
-    if start is None:
+    entry = _toml.layout(text).get(key)
+    if entry is None:
         return str(path)
+    lines = text.splitlines()
     if found:
-        for i in range(start, len(lines)):
-            if found in lines[i]:
+        for i in range(entry.line - 1, max(entry.value.end, entry.line)):
+            if i < len(lines) and found in lines[i]:
                 return f"{path}, line {i + 1}"
-    return f"{path}, line {start + 1}"
+    return f"{path}, line {entry.line}"
 
 
 def _where_token(text: str, path: Path, token: str) -> str:
@@ -134,33 +141,90 @@ def _where_token(text: str, path: Path, token: str) -> str:
 
 
 def _number(x) -> str:
-    """A value as a message shows it: repr, but a huge integer by its number of digits."""
+    """A value as a message shows it: repr, but a huge integer by its number of digits, a huge
+    float in short, a long text cut, and a long list or table by its size."""
     if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**30:
-        return f"an integer of {len(str(abs(x)))} digits"
+        return f"an integer of {_digits(x)} digits"
     if isinstance(x, float) and math.isfinite(x) and abs(x) >= 1e16:
         return f"{x:.3g}"
-    return repr(x)
+    if x is None:
+        return "nothing"
+    text = repr(x)
+    if len(text) <= 60:
+        return text
+    if isinstance(x, str):
+        return f"{x[:40]!r}... ({len(x)} characters)"
+    if isinstance(x, list):
+        return f"a list of {len(x)} values"
+    if isinstance(x, dict):
+        return f"a table of {len(x)} keys"
+    return text[:40] + "..."
 
 
-def _matrix(value, where: str, key: str, *, rows: int | None = None) -> np.ndarray:
+def _digits(x: int) -> int:
+    """How many digits ``x`` has, also past Python's limit on converting integers to text."""
+    n = max(1, int(abs(x).bit_length() * math.log10(2)))
+    return n + (abs(x) >= 10**n)
+
+
+class _Where:
+    """Where a value of a spec is written: the file and the line of its key, of one of its rows, or
+    of one number in a row (from :func:`._toml.layout`; the key's line where the layout has none)."""
+
+    def __init__(self, path: Path, entry: _toml.Entry | None):
+        self.path, self.entry = path, entry
+
+    def __call__(self, row: int | None = None, col: int | None = None) -> str:
+        if self.entry is None:
+            return str(self.path)
+        node = self.entry.value
+        line = self.entry.line
+        for index in (row, col):
+            if index is None or index >= len(node.items):
+                break
+            node = node.items[index]
+            line = node.line
+        return f"{self.path}, line {line}"
+
+
+def _row_name(i: int, labels, inline: bool = False) -> str:
+    """ "row 2 (token 'b')", or inline (inside parentheses) "row 2, token 'b'"."""
+    if labels is None or i >= len(labels):
+        return f"row {i + 1}"
+    return f"row {i + 1}, token {labels[i]!r}" if inline else f"row {i + 1} (token {labels[i]!r})"
+
+
+def _matrix(value, where, key: str, *, rows: int | None = None, labels=None, flat: bool = False) -> np.ndarray:
+    """``value`` as a (rows, columns) array, every row the same length and every number finite and at
+    most MAGNITUDE in size; ``where(row, col)`` names the line of what is wrong. ``labels``: what
+    each row is (the tokens of ``embeddings``); ``flat``: ``value`` is the one row of a vector."""
     if not isinstance(value, list) or not value or not all(isinstance(r, list) and r for r in value):
-        raise SpecError(f"{where}: '{key}' must be a non-empty list of non-empty lists of numbers")
-    widths = {len(r) for r in value}
-    if len(widths) != 1:
-        raise SpecError(f"{where}: '{key}' is ragged: its rows have lengths {[len(r) for r in value]}")
-    for r in value:
-        for x in r:
+        raise SpecError(f"{where()}: '{key}' must be a non-empty list of non-empty lists of numbers")
+    widths = [len(r) for r in value]
+    if len(set(widths)) != 1:
+        common = max(sorted(set(widths), key=widths.index), key=widths.count)  # the most rows have it
+        i = next(i for i, w in enumerate(widths) if w != common)
+        j = widths.index(common)
+        raise SpecError(
+            f"{where(i)}: '{key}' is ragged: {_row_name(i, labels)} has {widths[i]} numbers but "
+            f"{_row_name(j, labels)} has {common}; every row needs as many"
+        )
+    for i, r in enumerate(value):
+        for k, x in enumerate(r):
+            at = where(k) if flat else where(i, k)
+            cell = f"number {k + 1}" if flat else _row_name(i, labels, inline=True)
             if isinstance(x, bool) or not isinstance(x, (int, float)):
-                raise SpecError(f"{where}: '{key}' holds {x!r}, which is not a number")
+                raise SpecError(f"{at}: '{key}' holds {_number(x)} ({cell}), which is not a number")
             if isinstance(x, float) and not math.isfinite(x):
-                raise SpecError(f"{where}: '{key}' holds a value that is not finite ({x})")
+                raise SpecError(f"{at}: '{key}' holds a value that is not finite ({x}, {cell})")
             if not abs(x) <= MAGNITUDE:  # checked before float(x): 10**400 is an int
                 raise SpecError(
-                    f"{where}: '{key}' holds {_number(x)}; every number of a spec is at most {MAGNITUDE:,.0f} in size"
+                    f"{at}: '{key}' holds {_number(x)} ({cell}); every number of a spec is at most {MAGNITUDE:,.0f} in "
+                    "size"
                 )
     arr = np.array(value, dtype=np.float64)
     if rows is not None and arr.shape[0] != rows:
-        raise SpecError(f"{where}: '{key}' must have {rows} rows, got {arr.shape[0]}")
+        raise SpecError(f"{where()}: '{key}' must have {rows} rows, got {arr.shape[0]}")
     return arr
 
 
@@ -169,31 +233,38 @@ class _Spec:
     of a value names the file, the key and its line (:meth:`where`). Both kinds of example use it."""
 
     def __init__(self, text: str, path: Path, required: set[str], optional: frozenset[str] | set[str] = frozenset()):
-        try:
-            self.data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise SpecError(f"{path}: not valid TOML: {exc}") from None
+        self.data = _toml.read(text, path, SpecError, f"every number of a spec is at most {MAGNITUDE:,.0f} in size")
         self.text, self.path = text, path
+        self.layout = _toml.layout(text)
         unknown = sorted(set(self.data) - required - optional)
         if unknown:
             raise SpecError(
-                f"{self.where(unknown[0])}: unknown key '{unknown[0]}' (known keys: {sorted(required | optional)})"
+                f"{self.where(unknown[0])}: unknown key {_number(unknown[0])} "
+                f"(known keys: {sorted(required | optional)})"
             )
         missing = sorted(required - set(self.data))
         if missing:
             raise SpecError(f"{path}: missing key '{missing[0]}'")
 
     def where(self, key: str) -> str:
-        return f"{self.path}{_line_of(self.text, key)}"
+        entry = self.layout.get(key)
+        return f"{self.path}, line {entry.line}" if entry else str(self.path)
 
-    def matrix(self, key: str, *, rows: int | None = None) -> np.ndarray:
-        return _matrix(self.data.get(key), self.where(key), key, rows=rows)
+    def needs(self, key: str, by: str, what: str) -> None:
+        """SpecError at ``by``'s line if ``key`` is missing: ``by`` needs it, and it is ``what``."""
+        if key not in self.data:
+            raise SpecError(
+                f"{self.where(by)}: {by} = {self.data[by]!r} needs '{key}' ({what}), and the file does not have it"
+            )
+
+    def matrix(self, key: str, *, rows: int | None = None, labels=None) -> np.ndarray:
+        return _matrix(self.data.get(key), _Where(self.path, self.layout.get(key)), key, rows=rows, labels=labels)
 
     def vector(self, key: str) -> np.ndarray:
         value = self.data.get(key)
         if not isinstance(value, list) or any(isinstance(x, list) for x in value):
             raise SpecError(f"{self.where(key)}: '{key}' must be a non-empty list of numbers")
-        return _matrix([value], self.where(key), key)[0]
+        return _matrix([value], _Where(self.path, self.layout.get(key)), key, flat=True)[0]
 
     def title(self) -> str:
         """The title, in NFC (rules.check_title)."""
@@ -206,7 +277,8 @@ class _Spec:
         decimals = self.data["decimals"]
         if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= MAX_DECIMALS:
             raise SpecError(
-                f"{self.where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, got {decimals!r}"
+                f"{self.where('decimals')}: 'decimals' must be an integer from 0 to {MAX_DECIMALS}, "
+                f"got {_number(decimals)}"
             )
         return decimals
 
@@ -224,7 +296,13 @@ def _columns(reader: _Spec, key: str, *, rows: int | None = None) -> np.ndarray:
 def load_file(path: Path | str) -> Example:
     """Read and check one spec file; raise SpecError naming the file, key and line."""
     path = Path(path)
-    return load_text(path.read_text(encoding="utf-8"), path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{path}: not UTF-8 text (byte {exc.start + 1} is {exc.object[exc.start]:#04x})") from None
+    except OSError as exc:  # a dangling link, a folder, no permission
+        raise SpecError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return load_text(text, path)
 
 
 def load_text(text: str, path: Path) -> Example:
@@ -240,12 +318,12 @@ def load_text(text: str, path: Path) -> Example:
             raise SpecError(f"{_where_text(text, path, 'description', exc.found)}: {exc}") from None
     order = spec.get("order")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 1):
-        raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {order!r}")
+        raise SpecError(f"{where('order')}: 'order' must be a whole number from 1 up, got {_number(order)}")
     try:
         tokens = check_tokens(spec["tokens"])  # in NFC
     except TextError as exc:
         raise SpecError(f"{_where_token(text, path, exc.found)}: {exc}") from None
-    E = reader.matrix("embeddings")
+    E = reader.matrix("embeddings", labels=tokens)
     if E.shape[0] != len(tokens):
         raise SpecError(
             f"{where('embeddings')}: 'embeddings' has {E.shape[0]} vectors but 'tokens' has {len(tokens)} tokens"
@@ -254,11 +332,13 @@ def load_text(text: str, path: Path) -> Example:
         raise SpecError(f"{where('embeddings')}: the embeddings have {E.shape[1]} numbers each; at most {MAX_WIDTH}")
     for key in ("scale", "causal"):
         if not isinstance(spec[key], bool):
-            raise SpecError(f"{where(key)}: '{key}' must be true or false, got {spec[key]!r}")
+            raise SpecError(f"{where(key)}: '{key}' must be true or false, got {_number(spec[key])}")
     decimals = reader.decimals()
     kind = spec["projections"]
     if kind not in _PROJECTIONS:
-        raise SpecError(f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {kind!r}")
+        raise SpecError(
+            f"{where('projections')}: 'projections' must be one of {list(_PROJECTIONS)}, got {_number(kind)}"
+        )
     d = E.shape[1]
     W_Q = W_K = W_V = None
     seed = std = None
@@ -266,6 +346,7 @@ def load_text(text: str, path: Path) -> Example:
     if kind == "identity":
         W_Q = W_K = W_V = np.eye(d)
     elif kind == "random":
+        reader.needs("seed", "projections", f"an integer from 0 to {LIMITS['seed']}, the seed of the random weights")
         seed, std = spec.get("seed"), spec.get("std", 0.5)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= LIMITS["seed"]:
             raise SpecError(
@@ -279,11 +360,13 @@ def load_text(text: str, path: Path) -> Example:
         for name, W in zip(("W_Q", "W_K", "W_V"), (W_Q, W_K, W_V), strict=True):
             if not np.abs(W).max() <= MAGNITUDE:
                 raise SpecError(
-                    f"{where('std')}: 'std' = {std!r} draws {name} with a value of {np.abs(W).max():.3g}; every "
+                    f"{where('std')}: 'std' = {_number(std)} draws {name} with a value of {np.abs(W).max():.3g}; every "
                     f"number of an example is at most {MAGNITUDE:,.0f} in size: use a smaller std"
                 )
         extra -= {"seed", "std"}
     elif kind == "given":
+        for name in ("W_Q", "W_K", "W_V"):
+            reader.needs(name, "projections", f"a matrix of {d} rows, one a feature of the embeddings")
         W_Q, W_K, W_V = (_columns(reader, k, rows=d) for k in ("W_Q", "W_K", "W_V"))
         if W_Q.shape[1] != W_K.shape[1]:
             raise SpecError(f"{where('W_K')}: 'W_Q' and 'W_K' must have the same number of columns")
@@ -291,6 +374,7 @@ def load_text(text: str, path: Path) -> Example:
     if extra:
         key = sorted(extra)[0]
         raise SpecError(f"{where(key)}: '{key}' has no effect with projections = {kind!r}")
+    heads = _heads(spec, where, d, W_Q, W_K, W_V)
     ex = Example(
         slug=path.stem,
         title=title,
@@ -308,6 +392,7 @@ def load_text(text: str, path: Path) -> Example:
         path=path,
         seed=seed,
         std=None if std is None else float(std),
+        heads=heads,
     )
     if problem := printable_problem(ex):
         key = "embeddings" if kind in ("none", "identity") else ("std" if kind == "random" else "W_Q")
@@ -315,16 +400,44 @@ def load_text(text: str, path: Path) -> Example:
     return ex
 
 
+def _heads(spec: dict, where, d: int, W_Q, W_K, W_V) -> int:
+    """The spec's ``heads`` (1 without the key), checked against the widths it splits."""
+    heads = spec.get("heads", 1)
+    top = LIMITS["heads"]
+    if isinstance(heads, bool) or not isinstance(heads, int) or not 1 <= heads <= top:
+        raise SpecError(f"{where('heads')}: 'heads' must be a whole number from 1 to {top}, got {_number(heads)}")
+    if heads == 1:
+        return heads
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        if W is not None and W.shape != (d, d):
+            raise SpecError(
+                f"{where(name)}: with 'heads' = {heads}, '{name}' must be {d} × {d} (multi-head attention splits "
+                f"d × d projections), got {W.shape[0]} × {W.shape[1]}"
+            )
+    if d % heads:
+        raise SpecError(
+            f"{where('heads')}: 'heads' = {heads} must divide the width of the embeddings, {d}: each head takes "
+            f"d / heads of the columns of Q, K and V"
+        )
+    if not spec["scale"]:
+        raise SpecError(
+            f"{where('scale')}: with 'heads' = {heads}, 'scale' must be true: each head divides its scores by "
+            "√d_head, as multi-head attention does"
+        )
+    return heads
+
+
 def printable_problem(example: Example) -> str | None:
-    """Why a number the example's page prints would not be finite or would not print in full at
-    its decimals (at most :data:`.rules.MAX_PRINTED` in size), or None. The pages print the
+    """Why a number the example's page prints would not be finite or would not print in full,
+    without exponent notation (under :data:`.rules.MAX_PRINTED` in size once rounded), or None;
+    :mod:`.digits` says how many of its decimals print. The pages print the
     projections, the scores (scaled too), every dot product (the scores' terms), e to the power of
     each score with the row's total, the weights and the outputs."""
     with np.errstate(over="ignore", invalid="ignore"):
         st = run(example)
         logits = st.scaled if st.scaled is not None else st.scores
         allowed = np.ones(logits.shape, bool) if st.mask is None else st.mask
-        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)
+        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)  # (n, n), or (heads, n, n)
         products = np.abs(st.Q)[:, None, :] * np.abs(st.K)[None, :, :]  # every term of every dot product
         shown = {
             "Q": st.Q,
@@ -334,7 +447,7 @@ def printable_problem(example: Example) -> str | None:
             "the scaled scores": st.scaled,
             "a term of a dot product": products,
             "e to the power of a score (the softmax step)": powers,
-            "a row's total of those powers": powers.sum(axis=1),
+            "a row's total of those powers": powers.sum(axis=-1),
             "the weights": st.weights,
             "the output": st.output,
         }
@@ -342,11 +455,11 @@ def printable_problem(example: Example) -> str | None:
         if M is None:
             continue
         worst = float(np.max(np.abs(np.where(np.isnan(M), np.inf, M)))) if np.size(M) else 0.0
-        if not worst < MAX_PRINTED:
+        if not worst < MAX_PRINTED - 0.5:  # under 1e15 once rounded: at most 15 digits before the point
             size = "not finite" if not np.isfinite(worst) else f"{worst:.3g}"
             return (
                 f"the page would print {what} as {size}; every number a page prints is finite and under "
-                f"{MAX_PRINTED:.0e} in size, so that it prints in full at {example.decimals} decimals: use "
+                f"{MAX_PRINTED:.0e} in size, so that it prints in full, without exponent notation: use "
                 "smaller numbers"
             )
     return None
@@ -358,12 +471,22 @@ def random_projections(seed: int, d: int, std: float = 0.5) -> tuple[np.ndarray,
     return tuple(rng.normal(0, std, (d, d)) for _ in range(3))
 
 
+# Names Windows keeps for its devices: no file or folder may be called so (nor so with any
+# extension: con.toml, con.md), whatever the case. A slug names a spec, a page and a folder.
+WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"{p}{i}" for p in ("com", "lpt") for i in range(10))})
+
+
 def slug_problem(slug: str) -> str | None:
     """Why ``slug`` cannot name an example, or None if it can."""
     if not isinstance(slug, str) or not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG:
         return (
-            f"{slug!r} is not a valid example name: use lower-case letters, digits and underscores, "
+            f"{_number(slug)} is not a valid example name: use lower-case letters, digits and underscores, "
             f"starting with a letter, at most {MAX_SLUG} characters (for example 'river_bank')"
+        )
+    if slug.split(".")[0].lower() in WINDOWS_DEVICES:  # Windows reads the name before the first dot
+        return (
+            f"{slug!r} is not a valid example name: {slug.upper()} is a device name on Windows (as are CON, PRN, "
+            "AUX, NUL, COM0 to COM9 and LPT0 to LPT9), so no file there can be called so; choose another name"
         )
     return None
 
@@ -400,12 +523,13 @@ def load(slug: str) -> Example:
     path = EXAMPLES_DIR / f"{slug}.toml"
     # slug_problem first: a name that cannot be a slug (too long, a path, a NUL) never reaches the filesystem
     if not isinstance(slug, str) or slug_problem(slug) or not path.is_file():
-        raise ValueError(f"unknown example {slug!r}; available: {', '.join(available())}")
+        raise ValueError(f"unknown example {_number(slug)}; available: {', '.join(available())}")
     return load_file(path)
 
 
 def run(example: Example) -> Steps:
-    """Compute every step of ``example`` with the reference functions.
+    """Compute every step of ``example`` with the reference functions (with several heads,
+    :func:`selfattn_ref.multi_head_attention`, W_O the identity, and each head's steps).
 
     Numbers too large to compute with (a result that overflows) raise ValueError naming the
     example and the quantity, e.g. "example 'x': Q (3, 4) and K (3, 4) are too large: ...".
@@ -416,14 +540,46 @@ def run(example: Example) -> Steps:
         else:
             Q, K, V = project(example.E, example.W_Q, example.W_K, example.W_V)
         n, d_k = Q.shape
+        mask = causal_mask(n) if example.causal else None
+        if example.heads > 1:
+            return _run_heads(example, Q, K, V, mask)
         S = scores(Q, K)
         scale = 1 / np.sqrt(d_k) if example.scale else 1.0
-        mask = causal_mask(n) if example.causal else None
         output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
     except ValueError as exc:
         raise ValueError(f"example {example.slug!r}: {exc}") from exc
     return Steps(
         Q=Q, K=K, V=V, scores=S, scaled=S * scale if example.scale else None, weights=weights, output=output, mask=mask
+    )
+
+
+def _run_heads(example: Example, Q, K, V, mask) -> Steps:
+    """Several heads: the output and weights of :func:`selfattn_ref.multi_head_attention` (W_O the
+    identity), and each head's steps on its own columns of Q, K and V (n, d_head)."""
+    h = example.heads
+    d = example.E.shape[1]
+    eye = np.eye(d)
+    Ws = (eye, eye, eye) if example.projections == "none" else (example.W_Q, example.W_K, example.W_V)
+    output, weights = multi_head_attention(example.E, *Ws, eye, h, mask=mask)  # (n, d), (h, n, n)
+    d_head = d // h
+    each = []
+    for k in range(h):
+        cols = slice(k * d_head, (k + 1) * d_head)
+        q, key, v = Q[:, cols], K[:, cols], V[:, cols]  # (n, d_head)
+        S = scores(q, key)
+        each.append(Steps(Q=q, K=key, V=v, scores=S, scaled=S * (1 / np.sqrt(d_head)), weights=weights[k],
+                          output=mix(weights[k], v), mask=mask))  # fmt: skip
+    stack = np.stack
+    return Steps(
+        Q=Q,
+        K=K,
+        V=V,
+        scores=stack([s.scores for s in each]),
+        scaled=stack([s.scaled for s in each]),
+        weights=weights,
+        output=output,
+        mask=mask,
+        heads=tuple(each),
     )
 
 
@@ -465,7 +621,7 @@ def load_rnn(slug: str = "the_cat_sat") -> RNNExample:
     """Load the RNN example ``slug`` (a file ``rnn/<slug>.toml`` in this folder)."""
     # a name that cannot be a slug (too long, a path, a NUL) is refused before touching the filesystem
     if not isinstance(slug, str) or slug_problem(slug) or not (RNN_DIR / f"{slug}.toml").is_file():
-        raise ValueError(f"unknown RNN example {slug!r}; available: {', '.join(available_rnn())}")
+        raise ValueError(f"unknown RNN example {_number(slug)}; available: {', '.join(available_rnn())}")
     return load_rnn_file(RNN_DIR / f"{slug}.toml")
 
 
@@ -479,7 +635,7 @@ def load_rnn_file(path: Path | str) -> RNNExample:
     if spec["embeddings_from"] not in available():
         raise SpecError(
             f"{where('embeddings_from')}: 'embeddings_from' must name a worked example, one of {available()}, "
-            f"got {spec['embeddings_from']!r}"
+            f"got {_number(spec['embeddings_from'])}"
         )
     base = load(spec["embeddings_from"])
     W_xh = _columns(reader, "W_xh", rows=base.E.shape[1])

@@ -41,7 +41,8 @@ text, a line or an emphasised part, or after a space).
   tables, which the publishing tools generate from the spec's numbers.
 - Numbers: every number of the spec is at most ``LIMITS["magnitude"]`` in size, and every
   number the example's page prints is finite and under :data:`MAX_PRINTED` (checked by the
-  loader on the computed steps), so that it prints in full at the spec's decimals.
+  loader on the computed steps), so that it prints in full, at the spec's decimals or, where
+  that would make more than 15 digits, fewer (:mod:`selfattn_ref.examples.digits`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ LIMITS = {
     "decimals": 10,
     "magnitude": 1e6,  # every number of a spec (and every number typed in the playground)
     "seed": 2**32 - 1,  # the largest seed
+    "heads": 4,  # heads of multi-head attention (a spec's `heads`, the playground's setting)
 }
 # Characters a token may not hold: Markdown tables and HTML read them as markup.
 TOKEN_FORBIDDEN = "|`<>*[]\\"
@@ -214,7 +216,8 @@ def chain_spans(line: str) -> list[tuple[int, int]]:
 def audited_number(text: str) -> str | None:
     """The first decimal, percentage or worked arithmetic of ``text`` that the numbers audit would
     check if a page printed ``text`` (escaped, as the publishing tools print spec text), or None."""
-    line = text.translate(_AS_AUDITED)
+    # A backslash in "1\.5" prints as itself (escaped), and a reader still reads the number 1.5
+    line = re.sub(r"(\d)\\+(?=\.\d)", r"\1", text).translate(_AS_AUDITED)
     numbers = [m for m in NUMBER.finditer(line) if "." in m.group(2) or m.group(3)]
     chains = chain_spans(line)
     first = min([(m.start(), m.end()) for m in numbers] + chains, default=None)

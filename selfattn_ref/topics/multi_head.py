@@ -3,7 +3,8 @@
 The embeddings and W_Q = W_K = W_V come from the example the_cat_sat_two_heads (a matrix that
 regroups the features: head 1 gets x1 and x3, head 2 gets x2 and x4). The output projection
 :data:`W_O` is the identity, so the output is the two heads' outputs side by side. Everything is
-computed by :func:`selfattn_ref.multi_head_attention` and the package's functions.
+computed by :func:`selfattn_ref.examples.run`, which calls :func:`selfattn_ref.multi_head_attention`
+for an example with several heads.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from functools import cache
 import numpy as np
 
 from .. import examples
-from ..attention import mix, project, scores
 from ..multihead import multi_head_attention
 
 SLUG = "the_cat_sat_two_heads"
@@ -40,18 +40,27 @@ class Heads:
 
 @cache
 def heads() -> Heads:
-    """the_cat_sat_two_heads through :func:`selfattn_ref.multi_head_attention` with NUM_HEADS
-    heads and W_O, and each head's queries, keys and values (n, d_head), scaled scores and
-    weights (num_heads, n, n) and output (n, d_head) computed on their own."""
+    """the_cat_sat_two_heads as :func:`selfattn_ref.examples.run` computes it (its spec has
+    ``heads = 2``: :func:`selfattn_ref.multi_head_attention` with W_O the identity), with each
+    head's queries, keys and values (n, d_head), scaled scores and weights (num_heads, n, n) and
+    output (n, d_head)."""
     ex = examples.load(SLUG)
-    output, weights = multi_head_attention(ex.E, ex.W_Q, ex.W_K, ex.W_V, W_O, NUM_HEADS)
-    Q, K, V = project(ex.E, ex.W_Q, ex.W_K, ex.W_V)  # (n, d_model) each
-    d_head = Q.shape[1] // NUM_HEADS
-    cols = [slice(h * d_head, (h + 1) * d_head) for h in range(NUM_HEADS)]
-    Qs, Ks, Vs = (tuple(M[:, c] for c in cols) for M in (Q, K, V))  # per head, (n, d_head)
-    scaled = np.stack([scores(q, k) / np.sqrt(d_head) for q, k in zip(Qs, Ks, strict=True)])  # (h, n, n)
-    head_outputs = tuple(mix(w, v) for w, v in zip(weights, Vs, strict=True))
-    return Heads(ex.tokens, d_head, Qs, Ks, Vs, scaled, weights, head_outputs, output, ex.decimals)
+    if ex.heads != NUM_HEADS or not np.array_equal(W_O, np.eye(ex.E.shape[1])):
+        raise ValueError(f"{SLUG} must have {NUM_HEADS} heads and W_O the identity, as the page says")
+    st = examples.run(ex)
+    each = st.heads
+    return Heads(
+        tokens=ex.tokens,
+        d_head=each[0].Q.shape[1],
+        Q=tuple(h.Q for h in each),
+        K=tuple(h.K for h in each),
+        V=tuple(h.V for h in each),
+        scaled=st.scaled,
+        weights=st.weights,
+        head_outputs=tuple(h.output for h in each),
+        output=st.output,
+        decimals=ex.decimals,
+    )
 
 
 @cache

@@ -110,6 +110,8 @@ def compare(n: int, d: int, d_in: int | None = None) -> dict:
     for name, x in (("n", n), ("d", d), ("d_in", d_in)):
         if isinstance(x, bool) or not isinstance(x, int) or x < 1:
             raise ValueError(f"{name} must be a positive integer, got {x!r}")
+        if x > 10**15:  # so that the ratios below, floats, cannot overflow
+            raise ValueError(f"{name} must be at most 10**15, got a larger integer")
     rnn = {
         "sequential_steps": n,  # h_t needs h_{t-1}
         "longest_path": n,  # x_1 -> h_1 -> h_2 -> ... -> h_n

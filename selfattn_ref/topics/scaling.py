@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, finite
+from .._validate import as_float_array, check_size, finite, positive_float, value_text
 from ..attention import softmax
 
 DIMS = (4, 64, 512)  # the widths the page shows
@@ -64,33 +64,30 @@ def largest_weights(q, K, scale=None) -> np.ndarray:
     K = as_float_array(K, "K", min_ndim=2)
     if K.shape[:-2] != q.shape[:-1] or K.shape[-1] != q.shape[-1]:
         raise ValueError(f"K must have shape (..., n, d) for q of shape (..., d), got q {q.shape} and K {K.shape}")
-    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else _positive(scale, "scale")
+    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else positive_float(scale, "scale")
     with np.errstate(over="ignore", invalid="ignore"):
         S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
     finite(S, "the scores q . K[j] * scale overflow", q=q, K=K, scale=scale)
     return softmax(S, axis=-1).max(axis=-1)
 
 
-def _positive(x, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not 0 < x < math.inf:
-        raise ValueError(f"{name} must be a positive finite number, got {x!r}")
-    try:
-        return float(x)
-    except OverflowError:  # an int beyond float64
-        raise ValueError(f"{name} must be a positive finite number, got an integer of {len(str(x))} digits") from None
-
-
 def _count(x, name: str, least: int = 1) -> int:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < least:
-        raise ValueError(f"{name} must be an integer of at least {least}, got {x!r}")
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < least:
+        raise ValueError(f"{name} must be an integer of at least {least}, got {value_text(x)}")
     return int(x)
+
+
+def _check_draws(what: str, **sizes: int) -> None:
+    """Refuse draws of more than MAX_ENTRIES numbers before they are drawn: ``what`` of shape ``sizes``."""
+    given = ", ".join(f"{k} = {value_text(v)}" for k, v in sizes.items())
+    check_size(tuple(sizes.values()), f"with {given}, {what}")
 
 
 def _dims(dims) -> tuple[int, ...]:
     try:
         dims = tuple(dims)
     except TypeError:
-        raise ValueError(f"dims must be a sequence of positive integers, got {dims!r}") from None
+        raise ValueError(f"dims must be a sequence of positive integers, got {value_text(dims)}") from None
     if not dims:
         raise ValueError("dims must hold at least one width, got ()")
     return tuple(_count(d, "each of dims") for d in dims)
@@ -104,6 +101,7 @@ def variance_experiment(dims=DIMS, samples: int = SAMPLES, seed: int = SEED) -> 
     {"d", "variance", "variance_scaled"}, the second the variance of q · k / √d (= variance / d).
     """
     dims, samples = _dims(dims), _count(samples, "samples", 2)
+    _check_draws("q (samples, d)", samples=samples, **{"d, the widest of dims,": max(dims)})
     rng = np.random.default_rng(_count(seed, "seed", 0))
     rows = []
     for d in dims:
@@ -123,6 +121,7 @@ def largest_weight_experiment(dims=DIMS, n: int = KEYS, trials: int = TRIALS, se
     of softmax(q · K[j]) and of softmax(q · K[j] / √d).
     """
     dims, n, trials = _dims(dims), _count(n, "n"), _count(trials, "trials")
+    _check_draws("K (trials, n, d)", trials=trials, n=n, **{"d, the widest of dims,": max(dims)})
     rng = np.random.default_rng(_count(seed, "seed", 0))
     rows = []
     for d in dims:

@@ -4,20 +4,24 @@ The messages are the NumPy ones word for word (they are built by the same functi
 with shapes printed as tuples (``(3, 4)``, not ``torch.Size([3, 4])``) and dtypes as
 NumPy names them (``float64``, not ``torch.float64``), so the two packages raise the same
 message for the same bad input. Tensors that require grad are accepted: the functions
-here are differentiable.
+here are differentiable. Tensors that are not dense numbers on the CPU (sparse, nested,
+quantized, meta, masked) are refused before any torch function sees them, as the NumPy
+package refuses them; masks and lengths are read by the NumPy package's functions.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
+from .. import _validate as _np
 from .._validate import (
     TooLarge,
     batch_shape,
     check_dims,
+    check_size,
+    check_tensor,
     complex_error,
-    dtype_name,
-    mask_array,
     not_finite_error,
     to_real_array,
     too_large,
@@ -27,11 +31,12 @@ __all__ = [
     "TooLarge",
     "as_bool_mask",
     "as_float_tensor",
-    "as_mask_like",
     "batch_shape",
+    "check_size",
     "common_dtype",
     "complex_error",
     "finite",
+    "from_numpy",
     "shape",
 ]
 
@@ -41,6 +46,11 @@ def shape(t) -> tuple[int, ...]:
     return tuple(t.shape)
 
 
+def from_numpy(arr: np.ndarray) -> torch.Tensor:
+    """A NumPy array (a read-only broadcast view too) as a tensor of its own."""
+    return torch.from_numpy(np.array(arr, order="C"))  # a copy, also of a 0-d array
+
+
 def as_float_tensor(x, name: str, *, min_ndim: int = 1, ndim: int | None = None) -> torch.Tensor:
     """Return ``x`` as a float tensor (float32 kept, anything else float64), checked.
 
@@ -48,11 +58,12 @@ def as_float_tensor(x, name: str, *, min_ndim: int = 1, ndim: int | None = None)
     wrong number of dimensions, is empty, or holds NaN or infinity.
     """
     if isinstance(x, torch.Tensor):
+        check_tensor(x, name)  # sparse, nested, quantized, meta, masked: refused before torch computes
         if x.is_complex():
             raise complex_error(name, x.dtype)
         t = x if x.dtype == torch.float32 else x.to(torch.float64)
     else:
-        t = torch.from_numpy(to_real_array(x, name).copy())  # NumPy's conversion and messages
+        t = from_numpy(to_real_array(x, name))  # NumPy's conversion and messages
     check_dims(t, name, min_ndim=min_ndim, ndim=ndim)
     if not bool(torch.isfinite(t).all()):
         raise not_finite_error(name, t.shape)
@@ -73,31 +84,7 @@ def common_dtype(*tensors: torch.Tensor) -> list[torch.Tensor]:
     return [t.to(dtype) for t in tensors]
 
 
-def as_mask_like(mask, name: str = "mask"):
-    """``mask`` as a tensor or a NumPy array, not yet checked, so that it can be indexed."""
-    return mask if isinstance(mask, torch.Tensor) else mask_array(mask, name)
-
-
 def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> torch.Tensor:
-    """Return ``mask`` as a boolean tensor broadcast to ``target_shape``.
-
-    ``True`` means "may attend". Raises ValueError when the mask is not boolean, does
-    not broadcast to the scores' shape, or leaves a row with nothing to attend to.
-    """
-    target_shape = tuple(target_shape)
-    mask = as_mask_like(mask, name)
-    is_bool = mask.dtype == torch.bool if isinstance(mask, torch.Tensor) else mask.dtype.kind == "b"
-    if not is_bool:
-        raise ValueError(f"{name} must be boolean (True = may attend), got dtype {dtype_name(mask.dtype)}")
-    t = mask if isinstance(mask, torch.Tensor) else torch.from_numpy(mask.copy())
-    if t.ndim < 2 or t.ndim > len(target_shape):
-        raise ValueError(f"{name} has shape {shape(t)}, which does not fit the scores' shape {target_shape}")
-    try:
-        t = torch.broadcast_to(t, target_shape)
-    except RuntimeError:
-        raise ValueError(f"{name} has shape {shape(t)}, which does not fit the scores' shape {target_shape}") from None
-    empty = ~t.any(dim=-1)
-    if bool(empty.any()):
-        where = tuple(int(i) for i in torch.nonzero(empty)[0])
-        raise ValueError(f"{name} allows nothing in row {where} (shape {shape(t)}); every query needs at least one key")
-    return t
+    """Return ``mask`` as a boolean tensor broadcast to ``target_shape``: the NumPy package's
+    :func:`selfattn_ref._validate.as_bool_mask`, whose checks and messages it shares."""
+    return from_numpy(_np.as_bool_mask(mask, name, tuple(target_shape)))

@@ -4,18 +4,28 @@ Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` 
 their width and ``d_v`` for the width of the values. Any leading batch dimensions
 ``...`` pass through (they must broadcast together). Float32 input stays float32;
 anything else becomes float64. A result that overflows (infinite or NaN from finite
-input) is a ValueError naming the arguments that were too large.
+input) is a ValueError naming the arguments that were too large, and so is a result of more
+than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 
-from .._validate import as_scale, to_real_array
-from ._validate import as_bool_mask, as_float_tensor, batch_shape, common_dtype, complex_error, finite, shape
+from .._validate import as_axis, as_scale, check_tensor, terms_mask, to_real_array, value_text
+from ._validate import (
+    as_bool_mask,
+    as_float_tensor,
+    batch_shape,
+    check_size,
+    common_dtype,
+    complex_error,
+    finite,
+    from_numpy,
+    shape,
+)
 
 
 def scores(Q, K) -> torch.Tensor:
@@ -27,7 +37,8 @@ def scores(Q, K) -> torch.Tensor:
     K = as_float_tensor(K, "K", min_ndim=2)
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"Q and K must have the same width, got Q {shape(Q)} and K {shape(K)}")
-    batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2))
+    batch = batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2))
+    check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
     Q, K = common_dtype(Q, K)
     return finite(Q @ K.transpose(-2, -1), "the scores Q K^T overflow", Q=Q, K=K)  # (..., n, m)
 
@@ -35,11 +46,12 @@ def scores(Q, K) -> torch.Tensor:
 def _as_scores(S) -> torch.Tensor:
     """``S`` as a float tensor (float32 kept, anything else float64); ValueError if it is not numbers."""
     if isinstance(S, torch.Tensor):
+        check_tensor(S, "S")  # sparse, nested, quantized, meta, masked: refused before torch computes
         if S.is_complex():
             raise complex_error("S", S.dtype)
         S = S if S.dtype == torch.float32 else S.to(torch.float64)
     else:
-        S = torch.from_numpy(to_real_array(S, "S").copy())  # float32 kept, else float64; -inf allowed
+        S = from_numpy(to_real_array(S, "S"))  # float32 kept, else float64; -inf allowed
     return S
 
 
@@ -52,9 +64,9 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
     """
     S = _as_scores(S)
     if S.ndim == 0 or S.numel() == 0:
-        raise ValueError(f"S must have at least one entry along axis {axis}, got shape {shape(S)}")
-    if not -S.ndim <= axis < S.ndim:
-        raise ValueError(f"axis {axis} is out of range for S of shape {shape(S)}")
+        as_axis(axis, None)  # an axis that is no integer is named first
+        raise ValueError(f"S must have at least one entry along axis {value_text(axis)}, got shape {shape(S)}")
+    axis = as_axis(axis, shape(S))
     if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
     top = S.amax(dim=axis, keepdim=True)
@@ -82,23 +94,19 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
     allowed = ~torch.isneginf(S)  # (..., m)
     if mask is not None:
-        m = mask if isinstance(mask, torch.Tensor) else np.asarray(mask)
-        is_bool = m.dtype == torch.bool if isinstance(m, torch.Tensor) else m.dtype == np.bool_
-        if not is_bool:
-            raise ValueError(f"mask must be boolean (True = the score counts), got dtype {m.dtype}")
-        m = m if isinstance(m, torch.Tensor) else torch.from_numpy(m.copy())
-        try:
-            allowed = allowed & torch.broadcast_to(m, S.shape)
-        except RuntimeError:
-            raise ValueError(f"mask has shape {shape(m)}, which does not fit the scores' shape {shape(S)}") from None
+        allowed = allowed & from_numpy(terms_mask(mask, shape(S)))  # the NumPy package's checks
     empty = ~allowed.any(dim=-1)
     if bool(empty.any()):
         where = tuple(int(i) for i in torch.nonzero(empty)[0])
         raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {shape(S)}")
     terms = torch.where(allowed, torch.exp(torch.where(allowed, S, 0)), 0)  # (..., m)
+    totals = terms.sum(dim=-1)  # (...,)
     if bool(torch.isinf(terms).any()):
         raise ValueError(f"S holds a score whose e^score overflows (largest {S[allowed].max().item()!r}); use softmax")
-    return terms, terms.sum(dim=-1)
+    if bool(torch.isinf(totals).any()):
+        where = tuple(int(i) for i in torch.nonzero(torch.isinf(totals))[0])
+        raise ValueError(f"S has a row {where} whose total of e^score overflows, shape {shape(S)}; use softmax")
+    return terms, totals
 
 
 def mix(A, V) -> torch.Tensor:
@@ -110,7 +118,8 @@ def mix(A, V) -> torch.Tensor:
     V = as_float_tensor(V, "V", min_ndim=2)
     if A.shape[-1] != V.shape[-2]:
         raise ValueError(f"A must have one column per row of V, got A {shape(A)} and V {shape(V)}")
-    batch_shape(("A", shape(A), 2), ("V", shape(V), 2))
+    batch = batch_shape(("A", shape(A), 2), ("V", shape(V), 2))
+    check_size((*batch, A.shape[-2], V.shape[-1]), "the weighted sums A V", A=A, V=V)
     A, V = common_dtype(A, V)
     return finite(A @ V, "the weighted sums A V overflow", A=A, V=V)  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
 
@@ -121,6 +130,7 @@ def self_attention(X) -> torch.Tensor:
     X: (..., n, d) -> (..., n, d).
     """
     X = as_float_tensor(X, "X", min_ndim=2)
+    check_size((*X.shape[:-1], X.shape[-2]), "the scores X X^T", X=X)
     S = finite(X @ X.transpose(-2, -1), "the scores X X^T overflow", X=X)  # (..., n, n)
     return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
 
@@ -139,6 +149,7 @@ def project(X, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]
             raise ValueError(
                 f"{name} must have one row per embedding dimension, got X {shape(X)} and {name} {shape(W)}"
             )
+        check_size((*X.shape[:-1], W.shape[1]), f"the product X {name}", X=X, **{name: W})
         X_, W = common_dtype(X, W)
         out.append(finite(X_ @ W, f"the product X {name} overflows", X=X, **{name: W}))  # (..., n, d_k)
     Q, K, V = out
@@ -160,7 +171,9 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.
     V = as_float_tensor(V, "V", min_ndim=2)
     if K.shape[-2] != V.shape[-2]:
         raise ValueError(f"K and V must have the same length, got K {shape(K)} and V {shape(V)}")
-    batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2), ("V", shape(V), 2))
+    batch = batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2), ("V", shape(V), 2))
+    check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
+    check_size((*batch, Q.shape[-2], V.shape[-1]), "the outputs (the weights times V)", Q=Q, V=V)
     given = as_scale(scale)
     scale = 1.0 / math.sqrt(Q.shape[-1]) if given is None else given
     S = finite(scores(Q, K) * scale, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=scale)  # (..., n, m)

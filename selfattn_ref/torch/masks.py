@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 
-
-def _check_length(n, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"{name} must be a positive integer, got {n!r}")
-    return int(n)
+from .._validate import as_lengths, check_size, positive_integer, value_text
 
 
 def causal_mask(n) -> torch.Tensor:
     """(n, n) mask that lets token i attend to tokens 0..i only (lower triangle True)."""
-    n = _check_length(n)
+    n = positive_integer(n, "n")
+    check_size((n, n), f"with n = {value_text(n)}, the mask (n, n)")
     return torch.tril(torch.ones((n, n), dtype=torch.bool))
 
 
@@ -24,19 +20,7 @@ def padding_mask(lengths, n) -> torch.Tensor:
     lengths: (batch,), one positive length per sentence, none above n. The middle axis of
     size 1 broadcasts over the queries, so the mask fits scores of shape (batch, n, n).
     """
-    n = _check_length(n)
-    if isinstance(lengths, torch.Tensor):
-        is_int = not (lengths.dtype.is_floating_point or lengths.dtype.is_complex or lengths.dtype == torch.bool)
-        lengths_t = lengths
-    else:
-        try:
-            lengths_arr = np.asarray(lengths)
-        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
-            lengths_arr = np.asarray(0.5)  # refused below, with the message that names lengths
-        is_int = np.issubdtype(lengths_arr.dtype, np.integer)
-        lengths_t = torch.from_numpy(lengths_arr.astype(np.int64)) if is_int else None
-    if not is_int or lengths_t.ndim != 1 or lengths_t.numel() == 0:
-        raise ValueError(f"lengths must be a non-empty list of integers, got {lengths!r}")
-    if bool((lengths_t < 1).any()) or bool((lengths_t > n).any()):
-        raise ValueError(f"lengths must lie between 1 and n={n}, got {lengths_t.tolist()}")
+    n = positive_integer(n, "n")
+    lengths_t = torch.from_numpy(as_lengths(lengths, n))  # (batch,): the NumPy package's checks
+    check_size((len(lengths_t), n), f"with {len(lengths_t)} lengths and n = {value_text(n)}, the mask (batch, 1, n)")
     return (torch.arange(n)[None, :] < lengths_t[:, None])[:, None, :]  # (batch, 1, n)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 
-from .._validate import too_large
-from ._validate import TooLarge, as_float_tensor, as_mask_like, common_dtype, finite, shape
+from .._validate import mask_array, positive_integer, too_large, value_text
+from ._validate import TooLarge, as_float_tensor, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 
 
@@ -25,10 +24,9 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     """
     X = as_float_tensor(X, "X", min_ndim=2)
     d_model = X.shape[-1]
-    if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)) or num_heads < 1:
-        raise ValueError(f"num_heads must be a positive integer, got {num_heads!r}")
+    num_heads = positive_integer(num_heads, "num_heads")
     if d_model % num_heads:
-        raise ValueError(f"num_heads={num_heads} must divide the width of X, got X {shape(X)}")
+        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {shape(X)}")
     Ws = {}
     for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
         W = as_float_tensor(W, name, ndim=2)
@@ -37,9 +35,9 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
         Ws[name] = W
     X, *Wl = common_dtype(X, *Ws.values())
     Ws = dict(zip(Ws, Wl, strict=True))
-    num_heads = int(num_heads)
     d_head = d_model // num_heads
     n = X.shape[-2]
+    check_size((*X.shape[:-2], num_heads, n, n), "the heads' scores (..., num_heads, n, n)", X=X)
 
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return M.reshape(*M.shape[:-1], num_heads, d_head).transpose(-3, -2)
@@ -48,7 +46,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
         split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
     )  # each (..., h, n, d_head)
     if mask is not None:
-        mask = as_mask_like(mask)
+        mask = mask_array(mask, "mask")  # the NumPy package's checks; as_bool_mask makes it a tensor
         if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
             mask = mask[..., None, :, :]
     try:

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import torch
 
-from .masks import _check_length
+from .._validate import check_size, positive_integer, value_text
 
 
 def sinusoidal_positional_encoding(n, d) -> torch.Tensor:
-    """(n, d) matrix PE with PE[pos, 2i] = sin(pos / 10000^(2i/d)) and PE[pos, 2i+1] = cos(...).
+    """(n, d) matrix PE with PE[pos, 2p] = sin(pos / 10000^(2p/d)) and PE[pos, 2p+1] = cos(...).
 
     Add it to the embeddings (n, d) so that the same word at two positions gets two
     different vectors. Works for odd d too (the last column is a sine). Float64.
     """
-    n = _check_length(n, "n")
-    d = _check_length(d, "d")
+    n = positive_integer(n, "n")
+    d = positive_integer(d, "d")
+    check_size((n, d), f"with n = {value_text(n)} and d = {value_text(d)}, the encoding (n, d)")
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
-    i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, ceil(d/2)): the even column indices 2i
-    angle = pos / torch.pow(10000.0, i2 / d)  # (n, ceil(d/2))
+    even = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, ceil(d/2)): the even column indices 2p
+    angle = pos / torch.pow(10000.0, even / d)  # (n, ceil(d/2))
     PE = torch.zeros((n, d), dtype=torch.float64)
     PE[:, 0::2] = torch.sin(angle)
     PE[:, 1::2] = torch.cos(angle[:, : d // 2])

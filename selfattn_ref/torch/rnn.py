@@ -11,7 +11,8 @@ import math
 
 import torch
 
-from ._validate import as_bool_mask, as_float_tensor, as_mask_like, batch_shape, common_dtype, finite, shape
+from .._validate import mask_array
+from ._validate import as_bool_mask, as_float_tensor, batch_shape, check_size, common_dtype, finite, shape
 from .attention import softmax
 
 
@@ -30,6 +31,7 @@ def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> torch.Tensor:
             f"shapes do not fit: X {shape(X)}, W_xh {shape(W_xh)}, W_hh {shape(W_hh)}; "
             "need W_xh (d_in, d_h) and W_hh (d_h, d_h)"
         )
+    check_size((X.shape[0], d_h), "the states (n, d_h)", X=X, W_hh=W_hh)
     zeros = torch.zeros(d_h, dtype=common_dtype(X, W_xh, W_hh)[0].dtype)  # float32 in, float32 out
     b = zeros if b is None else as_float_tensor(b, "b", ndim=1)
     h = zeros if h0 is None else as_float_tensor(h0, "h0", ndim=1)
@@ -65,7 +67,8 @@ def additive_scores(s, H, W_s, W_h, v) -> torch.Tensor:
             f"shapes do not fit: s {shape(s)}, H {shape(H)}, W_s {shape(W_s)}, W_h {shape(W_h)}, v {shape(v)}; "
             "need W_s (d_s, d_a), W_h (d_h, d_a), v (d_a,)"
         )
-    batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
+    batch = batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
+    check_size((*batch, H.shape[-2], W_h.shape[1]), "the input to tanh s W_s + H W_h", H=H, W_h=W_h)
     s, H, W_s, W_h, v = common_dtype(s, H, W_s, W_h, v)
     before = (s @ W_s)[..., None, :] + H @ W_h  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
     finite(before, "the input to tanh s W_s + H W_h overflows", s=s, H=H, W_s=W_s, W_h=W_h)
@@ -83,7 +86,7 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[torch.Tensor, torc
     e = additive_scores(s, H, W_s, W_h, v)  # (..., n), checks every argument
     H = as_float_tensor(H, "H", min_ndim=2).to(e.dtype)
     if mask is not None:
-        mask = as_mask_like(mask)
+        mask = mask_array(mask, "mask")  # the NumPy package's checks; as_bool_mask makes it a tensor
         if mask.ndim < 1:
             raise ValueError(
                 f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {shape(mask)}"
@@ -105,7 +108,8 @@ def dot_scores(s, H) -> torch.Tensor:
     H = as_float_tensor(H, "H", min_ndim=2)
     if s.shape[-1] != H.shape[-1]:
         raise ValueError(f"s and H must have the same width, got s {shape(s)} and H {shape(H)}")
-    batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
+    batch = batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
+    check_size((*batch, H.shape[-2]), "the scores s . H[j]", s=s, H=H)
     s, H = common_dtype(s, H)
     return finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
 

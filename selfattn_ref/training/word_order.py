@@ -24,6 +24,7 @@ from functools import cache
 
 import torch
 
+from .._validate import check_size, dtype_name, positive_integer, value_text
 from ..torch.positional import sinusoidal_positional_encoding
 
 ANIMALS = ("dog", "cat", "horse", "snake", "wolf", "fox", "bear", "goose")
@@ -102,8 +103,8 @@ class AttentionClassifier(torch.nn.Module):
 
     def __init__(self, d: int = D_MODEL, positional: bool = True):
         super().__init__()
-        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise ValueError(f"d must be a positive integer, got {d!r}")
+        d = positive_integer(d, "d")
+        check_size((d, d), f"with d = {value_text(d)}, each of W_Q, W_K and W_V (d, d)")
         if not isinstance(positional, bool):
             raise ValueError(f"positional must be True or False, got {positional!r}")
         self.positional = positional
@@ -117,7 +118,11 @@ class AttentionClassifier(torch.nn.Module):
     def attention(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(output (B, n, d), weights (B, n, n)) of the attention layer for token ids (B, n)."""
         if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or ids.dtype != torch.int64:
-            got = f"shape {tuple(ids.shape)}, dtype {ids.dtype}" if isinstance(ids, torch.Tensor) else repr(ids)
+            got = (
+                f"shape {tuple(ids.shape)}, dtype {dtype_name(ids.dtype)}"
+                if isinstance(ids, torch.Tensor)
+                else repr(ids)
+            )
             raise ValueError(f"ids must be an int64 tensor of shape (batch, n), got {got}")
         if ids.shape[1] != SENTENCE_LENGTH:
             raise ValueError(f"ids must hold sentences of {SENTENCE_LENGTH} words, got shape {tuple(ids.shape)}")
@@ -173,8 +178,8 @@ def train(positional: bool, *, seed: int = SEED, d: int = D_MODEL, steps: int = 
     """
     if not isinstance(positional, bool):
         raise ValueError(f"positional must be True or False, got {positional!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -(2**63) <= seed < 2**64:
+        raise ValueError(f"seed must be an integer from -2**63 to 2**64 - 1, got {value_text(seed)}")
     if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
         raise ValueError(f"steps must be a non-negative integer, got {steps!r}")
     train_ids, train_labels = encode(sentences(held_out=False))

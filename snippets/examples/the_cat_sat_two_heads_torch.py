@@ -31,10 +31,20 @@ W_V = torch.tensor([
     [0, 0, 0, 1]
 ], dtype=torch.float64)  # (4, 4)
 Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (3, 4) queries and keys, (3, 4) values
-scores = Q @ K.T  # (3, 3): row i holds query i against every key
-scaled = scores / K.shape[1] ** 0.5  # divided by √d_k, d_k = 4
-weights = torch.softmax(scaled, dim=1)  # each row sums to 1
-output = weights @ V  # (3, 4): row i mixes the values with row i's weights
+W_O = torch.eye(4, dtype=torch.float64)  # the output projection: the identity, so the output shows each head's part
+heads = 2
+d_head = Q.shape[1] // heads  # 2: each head takes 2 of the 4 columns
+head_scores, head_scaled, head_weights, head_outputs = [], [], [], []
+for h in range(heads):
+    cols = slice(h * d_head, (h + 1) * d_head)  # head h's columns of Q, K and V
+    scores = Q[:, cols] @ K[:, cols].T  # (3, 3): this head's queries against its keys
+    scaled = scores / d_head ** 0.5  # divided by √d_head
+    weights = torch.softmax(scaled, dim=1)  # each row sums to 1
+    head_scores.append(scores)
+    head_scaled.append(scaled)
+    head_weights.append(weights)
+    head_outputs.append(weights @ V[:, cols])  # (3, 2): this head's output
+output = torch.cat(head_outputs, dim=1) @ W_O  # (3, 4): the heads side by side, times W_O
 # --8<-- [end:math]
 
 
@@ -59,8 +69,11 @@ def show(title, M, rows, columns):
 show("Q = X W_Q", Q, tokens, [f"c{j + 1}" for j in range(4)])
 show("K = X W_K", K, tokens, [f"c{j + 1}" for j in range(4)])
 show("V = X W_V", V, tokens, [f"c{j + 1}" for j in range(4)])
-show("scores Q K^T", scores, tokens, tokens)
-show("scaled by sqrt(d_k)", scaled, tokens, tokens)
-show("weights (softmax of each row)", weights, tokens, tokens)
-show("output", output, tokens, [f"c{j + 1}" for j in range(4)])
+for h in range(heads):
+    head_cols = [f"c{h * d_head + j + 1}" for j in range(d_head)]
+    show(f"head {h + 1}: scores", head_scores[h], tokens, tokens)
+    show(f"head {h + 1}: scaled by sqrt(d_head)", head_scaled[h], tokens, tokens)
+    show(f"head {h + 1}: weights (softmax of each row)", head_weights[h], tokens, tokens)
+    show(f"head {h + 1}: output", head_outputs[h], tokens, head_cols)
+show("output (the heads side by side, times W_O)", output, tokens, [f"c{j + 1}" for j in range(4)])
 # --8<-- [end:script]

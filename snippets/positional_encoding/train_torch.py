@@ -32,8 +32,8 @@ test_ids, test_labels = encode(sentences(held_out=True))
 
 def positional_encoding(n, d):
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
-    i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, d/2): the even columns 2i
-    angle = pos / torch.pow(10000.0, i2 / d)  # (n, d/2)
+    even = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, d/2): the even columns 2p
+    angle = pos / torch.pow(10000.0, even / d)  # (n, d/2)
     PE = torch.zeros((n, d), dtype=torch.float64)
     PE[:, 0::2] = torch.sin(angle)
     PE[:, 1::2] = torch.cos(angle)

@@ -10,8 +10,8 @@ vectors = {  # the made-up embeddings of "dog bites man", 4 numbers per word
 
 def positional_encoding(n, d):
     pos = np.arange(n)[:, None]  # (n, 1)
-    i2 = np.arange(0, d, 2)[None, :]  # (1, d/2): the even columns 2i
-    angle = pos / np.power(10000.0, i2 / d)  # (n, d/2)
+    even = np.arange(0, d, 2)[None, :]  # (1, d/2): the even columns 2p
+    angle = pos / np.power(10000.0, even / d)  # (n, d/2)
     PE = np.zeros((n, d))
     PE[:, 0::2] = np.sin(angle)  # even columns: sine
     PE[:, 1::2] = np.cos(angle)  # odd columns: cosine

@@ -10,8 +10,8 @@ vectors = {  # the made-up embeddings of "dog bites man", 4 numbers per word
 
 def positional_encoding(n, d):
     pos = torch.arange(n, dtype=torch.float64)[:, None]  # (n, 1)
-    i2 = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, d/2): the even columns 2i
-    angle = pos / torch.pow(10000.0, i2 / d)  # (n, d/2)
+    even = torch.arange(0, d, 2, dtype=torch.float64)[None, :]  # (1, d/2): the even columns 2p
+    angle = pos / torch.pow(10000.0, even / d)  # (n, d/2)
     PE = torch.zeros((n, d), dtype=torch.float64)
     PE[:, 0::2] = torch.sin(angle)  # even columns: sine
     PE[:, 1::2] = torch.cos(angle)  # odd columns: cosine

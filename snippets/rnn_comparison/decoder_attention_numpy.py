@@ -23,9 +23,9 @@ W_h = np.array([[0.5, -0.3], [0.2, 0.5], [0.0, 0.2], [-0.3, 0.0]])  # (4, 2)
 v = np.array([1.0, -0.5])                                           # (2,)
 
 
-def softmax(e):
-    e = np.exp(e - e.max())
-    return e / e.sum()
+def softmax(score):
+    powers = np.exp(score - score.max())  # the largest score subtracted first: the same weights
+    return powers / powers.sum()
 
 
 # Additive (Bahdanau): a small network scores s against each h_j.

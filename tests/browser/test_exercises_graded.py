@@ -1,5 +1,7 @@
-"""The exercises at the end of the pages, graded in Chromium: every right answer is accepted in
-every form a reader may type it, a one-digit-off answer is rejected, hostile input gets a message
+"""The exercises at the end of the pages, graded in Chromium: the page's script grades every case
+of tests/exercise_cases.py exactly as publish.exercises.grade does (which the docs layer tests in
+depth); every right answer is accepted in every form a reader may type it, one off in the last of
+two or more decimals is right up to rounding and two off is wrong, hostile input gets a message
 and changes nothing, hints come one at a time, the solution after an attempt, progress stays in the
 browser and can be cleared, and it all works at 375 px and from the offline copy on disk."""
 
@@ -12,6 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from publish import exercises as exr
+
+from exercise_cases import cases, off_by
 
 PAGES = sorted(exr.load_all())
 STORE = "selfattn-exercises/v1"
@@ -43,11 +47,9 @@ def accepted_forms(data: dict) -> list[str]:
     return forms
 
 
-def one_digit_off(data: dict) -> str:
-    """The right answer with the last digit of its first number changed."""
-    first = data["answer"][0]
-    digit = str((int(first[-1]) + 1) % 10)
-    return ", ".join([first[:-1] + digit, *data["answer"][1:]])
+def off(data: dict, units: int) -> str:
+    """The right answer with its first number moved by ``units`` of its last place."""
+    return ", ".join([off_by(data["answer"][0], units), *data["answer"][1:]])
 
 
 def exercises_of(page: Page) -> list[tuple[str, dict]]:
@@ -81,9 +83,11 @@ def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
     for anchor, data in found:
         solution = page.locator(f"#{anchor} .exercise-solution")
         expect(solution).to_be_hidden()
-        off = one_digit_off(data)
-        assert check(page, anchor, off) == "wrong", (anchor, off)
+        wrong = off(data, 2)
+        assert check(page, anchor, wrong) == "wrong", (anchor, wrong)
         expect(solution).to_be_visible()  # after an attempt
+        near = off(data, 1)
+        assert check(page, anchor, near) == ("close" if data["decimals"] >= 2 else "wrong"), (anchor, near)
         for form in accepted_forms(data):
             assert check(page, anchor, form) == "right", (anchor, form)
         expect(page.locator(f"#{anchor} .exercise-badge")).to_have_text("Solved")
@@ -93,28 +97,59 @@ def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
 
 
 @pytest.mark.browser
+def test_the_pages_script_grades_as_python_does(page: Page, site):
+    """Every case (the right answer in many forms and roundings, near misses, every known mistake
+    and every other value the pages show, hostile input) on every exercise: the same result."""
+    page.goto(site.url("real-numbers/"))
+    data = {(p, e.id): exr.grader_data(e) for p, exs in exr.load_all().items() for e in exs}
+    found = cases()
+    got = page.evaluate(
+        "(cases) => cases.map(([spec, text]) => window.SelfAttnExercises.grade(spec, text))",
+        [[data[(p, id)], text] for p, id, text in found],
+    )
+    differ = [
+        (p, id, text, js, py)
+        for (p, id, text), js in zip(found, got, strict=True)
+        if js != (py := exr.grade(data[(p, id)], text))
+    ]
+    assert not differ, f"{len(differ)} of {len(found)} differ, first: {differ[:3]}"
+
+
+@pytest.mark.browser
 def test_the_grader_says_what_is_off(page: Page, site):
     page.goto(site.url("real-numbers/"))
     grade = "([spec, text]) => window.SelfAttnExercises.grade(spec, text)"
     row = {"answer": ["0.090", "0.665", "0.245"], "decimals": 3, "percent": False, "labels": ["bank", "of", "river"],
-           "rowSumsToOne": True, "mistakes": []}  # fmt: skip
+           "rowSumsToOne": True, "mistakes": [],
+           "rounded": [["0", "1", "0"], ["0.1", "0.7", "0.2"], ["0.09", "0.67", "0.24"]]}  # fmt: skip
     share = {"answer": ["66.5"], "decimals": 1, "percent": True, "labels": [], "rowSumsToOne": False,
-             "mistakes": [{"answer": ["24.5"], "message": "That is river."}]}  # fmt: skip
+             "mistakes": [{"answer": ["24.5"], "message": "That is river.", "rounded": [["25"]]}],
+             "rounded": [["67"]]}  # fmt: skip
     scaled = {"answer": ["2.0000"], "decimals": 4, "percent": False, "labels": [], "rowSumsToOne": False,
-              "mistakes": [{"answer": ["4.0000"], "message": "Divide by the square root of d_k."}]}  # fmt: skip
+              "mistakes": [{"answer": ["4.0000"], "message": "Divide by the square root of d_k.",
+                            "rounded": [["4"], ["4.0"], ["4.00"], ["4.000"]]}],
+              "rounded": [["2"], ["2.0"], ["2.00"], ["2.000"]]}  # fmt: skip
     vector = {"answer": ["1.0000", "0.0000", "1.0000", "0.0000"], "decimals": 4, "percent": False,
-              "labels": ["1", "2", "3", "4"], "rowSumsToOne": False, "mistakes": []}  # fmt: skip
+              "labels": ["1", "2", "3", "4"], "rowSumsToOne": False, "mistakes": [],
+              "rounded": [[s[: len(s) - 4 + p].rstrip(".") for s in ["1.0000", "0.0000", "1.0000", "0.0000"]]
+                          for p in range(4)]}  # fmt: skip
     cases = [
         (vector, "1, 0, 1", "input", "Give 4 numbers, one for each entry of the vector, separated by commas"),
         (vector, "1, 1, 1, 0", "wrong", "Not quite: entry 2 is off (counting from 1)."),
         (vector, "0, 0, 0, 0", "wrong", "Not quite: entries 1, 3 are off (counting from 1)."),
-        (row, "0.1, 0.7, 0.3", "wrong", "Your row adds up to 1.100, but the weights of a row always add up to 1."),
-        (row, "0.090, 0.664, 0.246", "wrong", "Not quite: the numbers for of, river are off."),
-        (row, "0.090, 0.665, 0.246", "wrong", "Not quite: the number for river is off."),
+        (row, "0.2, 0.7, 0.3", "wrong", "Your row adds up to 1.200, but the weights of a row always add up to 1."),
+        (row, "0.1, 0.7, 0.2", "input", "Right so far: those are the right numbers, rounded to fewer decimals."),
+        (row, "0.090, 0.663, 0.247", "wrong", "Not quite: the numbers for of, river are off."),
+        (row, "0.088, 0.665, 0.247", "wrong", "Not quite: the numbers for bank, river are off."),
+        (row, "0.090, 0.665, 0.247", "wrong", "Your row adds up to 1.002, but the weights of a row always add up"),
+        (row, "0.090, 0.664, 0.246", "close", "Right, up to rounding: the answer is 0.090, 0.665, 0.245"),
         (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
         (share, "0.665", "input", "Right share, but give it as a percentage: multiply it by 100."),
         (share, "24.5%", "wrong", "That is river."),
+        (share, "1" + "0" * 25, "wrong", "Not quite."),  # 100 times it is 1e+27 as String writes it: no error
         (scaled, "4", "wrong", "Divide by the square root of d_k."),
+        (scaled, "4.0", "wrong", "Divide by the square root of d_k."),
+        (scaled, "2.0001", "close", "Right, up to rounding"),
         (scaled, "2%", "input", "Give it as a decimal, not as a percentage"),
         (scaled, "-0.0000", "wrong", "Not quite."),
     ]

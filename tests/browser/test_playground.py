@@ -157,7 +157,9 @@ def expected_table(M, rows, cols, decimals: int, corner: str) -> dict:
     return {"head": [corner, *cols], "rows": body}
 
 
-def example_of(E, projections="none", W=None, scale=False, causal=False, decimals=3, tokens=None) -> examples.Example:
+def example_of(
+    E, projections="none", W=None, scale=False, causal=False, decimals=3, tokens=None, heads=1
+) -> examples.Example:
     """An ad-hoc example for examples.run: the reference pipeline the pages use."""
     E = np.asarray(E, dtype=float)
     n, d = E.shape
@@ -169,6 +171,7 @@ def example_of(E, projections="none", W=None, scale=False, causal=False, decimal
     return examples.Example(
         slug="case", title="case", tokens=tuple(tokens or (f"t{i}" for i in range(n))), E=E, projections=kind,
         W_Q=Ws[0], W_K=Ws[1], W_V=Ws[2], scale=scale, causal=causal, decimals=decimals, path=Path("case"),
+        heads=heads,
     )  # fmt: skip
 
 
@@ -180,6 +183,15 @@ def expected_mix(tokens, weights_row, V, output_row, decimals: int) -> str:
         for j, w in enumerate(weights_row)
     ]
     return "\n".join([*lines, f"= {vector(output_row, decimals)}"])
+
+
+def field_text(x: float, decimals: int) -> str:
+    """What a number field shows for a value it was given (app.js, fieldText): the value as it is when
+    it has at most `decimals` decimals, else rounded to them as the tables round it."""
+    x = float(x)
+    if float(num(x, decimals)) != x:
+        return num(x, decimals)
+    return str(int(x)) if x.is_integer() else repr(x)
 
 
 def page_text_has_no_nan(page: Page) -> None:
@@ -295,15 +307,21 @@ FORMAT_JS = """async ([url, pairs, vectors]) => {
 
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
     """format.js against publish.fmt: Python's rounding (ties to even, from the exact
-    binary value), no "-0.000", integers as integers."""
+    binary value), no "-0.000", integers as integers, at most 15 digits in a number."""
     page, watch = pg
     page.goto(site.base_url)
     rng = np.random.default_rng(7)
     values = [0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.0625, 2.675, 1.0005, 0.0005, -0.0005, -0.0004, 1e-12,
               -1e-12, 0.0, -0.0, 0.1, 0.665, 0.245, 123456.5, 9.9995, -9.9995, 1e15 + 0.5, 2.0**53 + 2, 1e21,
               1e22, -1e22, 4.5e27, 1e6, -1e6, 0.09003057317038046]  # fmt: skip
+    # at most 15 digits (selfattn_ref.examples.digits): long numbers get fewer decimals, and more than
+    # 15 digits before the point go to exponent notation, ties to even there too
+    values += [999999.123456789, 99999.99999999999, 99999.5, 999999999999999.5, 999999999999999.4, 1e15,
+               1000000000000005.0, 1000000000000015.0, 12345678901234565.0, 4503599627370497.5, 1.7976931348623157e308,
+               -1234567890123.4567, 1.6e13]  # fmt: skip
     values += [k / 2**j for j in range(1, 12) for k in range(-9, 10, 2)]  # exact ties at many places
     values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(-6, 7, 150))
+    values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(7, 30, 150))  # the playground's scores reach 4e27
     pairs = [[float(x), d] for x in values for d in (0, 1, 2, 3, 4, 6, 10)]
     vectors = [[rng.normal(0, 1, 4).round(k).tolist(), 3] for k in (0, 2, 5)] + [[[1.0, 0.0, -0.0, 2.0], 3]]
     out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors])
@@ -330,37 +348,45 @@ def open_details(page: Page) -> None:
 
 
 def check_matches_generated(page: Page, slug: str) -> None:
+    """Every table the playground shows for a worked example is the table its page shows, labels
+    included (the output's columns x1, x2, ... without projections, c1, c2, ... with them, as the
+    pages and Notation name them); with several heads, each head's tables are its page's."""
     ex = examples.load(slug)
     if ex.projections != "none":
         open_details(page)
     gen = GENERATED / slug
-    tables = {"pg-weights": "weights.md", "pg-output": "output.md", "pg-scores": "scores.md"}
+    tables = {"pg-output": "output.md"}
     if ex.projections != "none":
         tables |= {"pg-Q": "Q.md", "pg-K": "K.md", "pg-V": "V.md"}
     if ex.projections == "random":
         tables |= {"pg-learned-W_Q": "W_Q.md", "pg-learned-W_K": "W_K.md", "pg-learned-W_V": "W_V.md"}
     for table_id, name in tables.items():
         got, want = read_table(page, table_id), generated_table(gen / name)
-        if table_id == "pg-output":
-            # The output's columns are V's (weights·V), so the playground labels them as V's table
-            # does, c1..cN, whatever the generated output table calls them.
-            want["head"] = ["output", *(f"c{k}" for k in range(1, len(want["head"])))]
         assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{name} has {want}"
-    if ex.scale or ex.causal:
-        got = read_table(page, "pg-scaled")
-        if ex.scale:
-            want = generated_table(gen / "scaled.md")
+    if ex.heads == 1:
+        expect(page.locator("#pg-head-box")).to_be_hidden()
+    for k in range(ex.heads):
+        prefix = f"head_{k + 1}_" if ex.heads > 1 else ""
+        if ex.heads > 1:
+            page.select_option("#pg-head", str(k))
+        for table_id, name in {"pg-weights": "weights.md", "pg-scores": "scores.md"}.items():
+            got, want = read_table(page, table_id), generated_table(gen / f"{prefix}{name}")
+            assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{prefix}{name} has {want}"
+        if ex.scale or ex.causal:
+            got = read_table(page, "pg-scaled")
+            want = generated_table(gen / f"{prefix}{'scaled' if ex.scale else 'scores'}.md")
+            if ex.causal:  # the masked entries: −∞, as docs/generated/masking/masked_scores.md shows them
+                for i, row in enumerate(want["rows"]):
+                    row[2 + i :] = ["−∞"] * len(row[2 + i :])
+            assert got == want, f"{slug}: the scaled scores show {got}, the page's table {want}"
         else:
-            want = generated_table(gen / "scores.md")
-        if ex.causal:  # the masked entries: −∞, as docs/generated/masking/masked_scores.md shows them
-            for i, row in enumerate(want["rows"]):
-                row[2 + i :] = ["−∞"] * len(row[2 + i :])
-        assert got == want, f"{slug}: the scaled scores show {got}, the page's table {want}"
-    else:
-        expect(page.locator("#pg-scaled")).to_be_hidden()
-    for i in range(len(ex.tokens)):
-        page.select_option("#pg-selected", str(i))
-        expect(page.locator("#pg-mix")).to_have_text(generated_mix(gen / f"mix_{i}.md"), use_inner_text=False)
+            expect(page.locator("#pg-scaled")).to_be_hidden()
+        for i in range(len(ex.tokens)):
+            page.select_option("#pg-selected", str(i))
+            want = generated_mix(gen / f"{prefix}mix_{i}.md")
+            expect(page.locator("#pg-mix")).to_have_text(want, use_inner_text=False)
+    if ex.heads > 1:
+        page.select_option("#pg-head", "0")
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -432,8 +458,8 @@ def test_editing_recalculates_every_step(pg, site):
     tokens = ["shore", "of", "river"]
     st = examples.run(example_of(E))
     assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
-    # The output's columns are V's (here V = X): c1..c4, as V's table labels them.
-    assert read_table(page, "pg-output") == expected_table(st.output, tokens, ["c1", "c2", "c3", "c4"], 3, "output")
+    # The output's columns are V's, here V = X: x1..x4, as the pages and Notation name them.
+    assert read_table(page, "pg-output") == expected_table(st.output, tokens, ["x1", "x2", "x3", "x4"], 3, "output")
     assert read_table(page, "pg-scores") == expected_table(st.scores, tokens, tokens, 3, "query ↓ key →")
     assert page.locator("#pg-mix").text_content() == expected_mix(tokens, st.weights[0], st.V, st.output[0], 3)
     expect(page.locator("#pg-preset")).to_have_value("")  # no longer a worked example as it is
@@ -472,7 +498,16 @@ def test_projection_choices(pg, site):
     E5 = np.column_stack([E, np.zeros(3)])
     st = examples.run(example_of(E5, "matrices", Ws, tokens=tokens))
     assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 3, "query ↓ key →")
-    assert float(page.input_value("#pg-W_Q-0-0")) == learned.W_Q[0, 0]
+    # The fields show the learned weights as the page's tables do, at the decimals shown (not 17
+    # digits); the playground computes with every digit (the weights above are NumPy's, in full).
+    for name, W in zip(("W_Q", "W_K", "W_V"), Ws, strict=True):
+        shown = page.evaluate(f"() => [...document.querySelectorAll('#pg-{name} input')].map((i) => i.value)")
+        assert shown == [field_text(x, 3) for x in W.ravel()], name
+    expect(page.locator("#pg-rounded-note")).to_contain_text("shown rounded to them")
+    page.select_option("#pg-decimals", "4")
+    assert page.input_value("#pg-W_Q-0-0") == num(learned.W_Q[0, 0], 4)
+    assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 4, "query ↓ key →")
+    page.select_option("#pg-decimals", "3")
     # Asking for the learned weights with 5 dimensions is refused, with the reason next to the list.
     page.select_option("#pg-projections", "learned")
     expect(page.locator("#pg-projections")).to_have_value("custom")
@@ -994,6 +1029,41 @@ def test_narrow_screen(browser, site, tmp_path):
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 0
     print(f"screenshot: {shot}")
+    context.close()
+    watch.check()
+
+
+SCROLL_CUE_JS = """() => {
+  const box = document.getElementById('pg-words').closest('.pg-scroll');
+  const input = box.querySelector('.pg-number');
+  const last = box.querySelector('thead th:nth-last-child(2)');  // x4 (the last is the hidden "remove")
+  return {marked: box.hasAttribute('data-scrollable'), shadow: getComputedStyle(box).backgroundImage,
+          field: getComputedStyle(input).backgroundColor, hidden: last.getBoundingClientRect().left
+          >= box.getBoundingClientRect().right, wider: box.scrollWidth > box.clientWidth};
+}"""
+
+
+def test_the_word_table_shows_that_more_columns_scroll_in_at_375px(browser, site):
+    """At 375 px the grid of bank / of / river shows word, x1, x2: the box is marked as the site's wide
+    tables are (data-scrollable, extra.css), with the shadow at the edge that has more to show, which
+    the fields no longer cover; at 1280 px nothing scrolls and the mark goes."""
+    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=1)
+    page = context.new_page()
+    watch = Watch().attach(page)
+    open_playground(page, site)
+    page.wait_for_function(
+        "() => document.getElementById('pg-words').closest('.pg-scroll').hasAttribute('data-scrollable')"
+    )
+    cue = page.evaluate(SCROLL_CUE_JS)
+    assert cue["marked"] and cue["wider"] and cue["hidden"], cue
+    assert cue["shadow"].count("radial-gradient") == 2, cue  # extra.css's two edge shadows
+    assert cue["field"] == "rgba(0, 0, 0, 0)", cue  # a field lets the shadow under it show
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.wait_for_function(
+        "() => !document.getElementById('pg-words').closest('.pg-scroll').hasAttribute('data-scrollable')"
+    )
+    cue = page.evaluate(SCROLL_CUE_JS)
+    assert not cue["wider"] and cue["field"] != "rgba(0, 0, 0, 0)", cue  # fields look like fields again
     context.close()
     watch.check()
 

@@ -4,7 +4,7 @@
   exponentials and their total, the products of a weighted sum) equal NumPy's on every preset and
   on seeded random cases, and the text under a clicked number is what Python's formatting gives;
   the numbers it was made from are outlined; it works with the keyboard alone;
-- one word step by step, in the order score → scale → mask → softmax → mix;
+- one word step by step, in the order score → scale → mask → normalize → mix (Notation's names);
 - each "try this" task is ticked when the reader achieves it, and not before;
 - repeated words, reset, a 375 px screen, axe in the light and dark schemes.
 """
@@ -39,7 +39,9 @@ from test_playground import (
     state_of,
 )
 
+from publish.audit.arithmetic import _evaluate, arithmetic_problems
 from publish.fmt import cell, is_integral, num, vector
+from publish.tables import example_files
 from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
@@ -56,7 +58,7 @@ ASSETS = "assets/playground/"
 
 def case_of_example(ex: examples.Example) -> dict:
     """The input of attention() (attention.js) for a worked example."""
-    case = {"X": ex.E.tolist(), "scale": ex.scale, "causal": ex.causal}
+    case = {"X": ex.E.tolist(), "scale": ex.scale, "causal": ex.causal, "heads": ex.heads}
     if ex.projections == "none":
         return {**case, "projections": "none"}
     if ex.projections == "identity":
@@ -95,8 +97,10 @@ def assert_near(got, want, where: str) -> None:
     assert np.all(np.isfinite(err)) and err.max(initial=0.0) <= TOL, f"{where}: differs by {err.max():.3g}"
 
 
-def check_explanation(e: dict, st, where: str) -> None:
-    """One explanation of explain.js against the reference's Steps."""
+def check_explanation(e: dict, whole, where: str) -> None:
+    """One explanation of explain.js against the reference's Steps (with several heads, those of the
+    head the explanation is of: an output column's is the head whose columns hold it)."""
+    st = whole.heads[e["h"]] if whole.heads else whole
     logits = st.scaled if st.scaled is not None else st.scores
     if st.mask is not None:
         logits = np.where(st.mask, logits, -np.inf)
@@ -128,21 +132,28 @@ def check_explanation(e: dict, st, where: str) -> None:
         assert_near(e["total"], exps.sum(), f"{where} total")
         assert_near(e["value"], st.weights[i, j], f"{where} weight")
         assert_near(e["exps"][j] / e["total"], st.weights[i, j], f"{where} exp / total")
+        with np.errstate(over="ignore"):
+            powers = np.where(row == -np.inf, 0.0, np.exp(row))  # e^score, as the pages write it
+        if np.isfinite(powers).all() and powers.sum() > 0:
+            assert_near(e["powers"], powers, f"{where} e^score")
+            assert_near(e["powersTotal"], powers.sum(), f"{where} total of e^score")
     elif kind == "output":
         i, c = e["i"], e["c"]
+        own = c - e["h"] * st.V.shape[1]  # the column among the head's own
         assert_near(e["weights"], st.weights[i], f"{where} weights")
-        assert_near(e["values"], st.V[:, c], f"{where} V column")
-        assert_near(e["products"], st.weights[i] * st.V[:, c], f"{where} products")
-        assert_near(e["value"], st.output[i, c], f"{where} output")
+        assert_near(e["values"], st.V[:, own], f"{where} V column")
+        assert_near(e["products"], st.weights[i] * st.V[:, own], f"{where} products")
+        assert_near(e["value"], whole.output[i, c], f"{where} output")
     else:
         raise AssertionError(f"{where}: unknown kind {kind}")
 
 
-def check_steps(steps: list[dict], st, i: int, where: str) -> None:
+def check_steps(steps: list[dict], whole, i: int, where: str) -> None:
+    st = whole.heads[0] if whole.heads else whole  # the steps of head 1
     logits = st.scaled if st.scaled is not None else st.scores
     if st.mask is not None:
         logits = np.where(st.mask, logits, -np.inf)
-    assert [s["id"] for s in steps] == ["score", "scale", "mask", "softmax", "mix"], where
+    assert [s["id"] for s in steps] == ["score", "scale", "mask", "normalize", "mix"], where
     assert_near(steps[0]["values"], st.scores[i], f"{where} score")
     assert_near(steps[1]["values"], (st.scaled if st.scaled is not None else st.scores)[i], f"{where} scale")
     assert steps[1]["on"] == (st.scaled is not None) and steps[2]["on"] == (st.mask is not None), where
@@ -169,7 +180,7 @@ def test_explanations_equal_numpy(pg, site):
     masked = 0
     for (name, c), case, got in zip(inputs, cases, results, strict=True):
         W = [c[k] for k in ("W_Q", "W_K", "W_V")] if c["projections"] == "matrices" else None
-        st = examples.run(example_of(c["X"], c["projections"], W, c["scale"], c["causal"]))
+        st = examples.run(example_of(c["X"], c["projections"], W, c["scale"], c["causal"], heads=c.get("heads", 1)))
         for (table, i, j), e in zip(case["cells"], got["cells"], strict=True):
             check_explanation(e, st, f"{name}, {table} ({i + 1}, {j + 1})")
             kinds.add(e["kind"])
@@ -184,59 +195,36 @@ def test_explanations_equal_numpy(pg, site):
 # --- the explanation on the page ---------------------------------------------------------------------
 
 
-def fac(text: str) -> str:
-    return f"({text})" if text.startswith("-") else text
-
-
-def expected_lines(kind: str, st, labels: list[str], i: int, j: int, dec: int, projecting: bool) -> list[str]:
-    """The arithmetic lines explain.js should write, from the reference and Python's formatting."""
-    L = labels
-    if kind == "scores":
-        fq = lambda x: cell(x, dec, is_integral(st.Q))  # noqa: E731
-        fk = lambda x: cell(x, dec, is_integral(st.K))  # noqa: E731
-        fs = lambda x: cell(x, dec, is_integral(st.scores))  # noqa: E731
-        qn, kn = (f"q({L[i]})", f"k({L[j]})") if projecting else (f"x({L[i]})", f"x({L[j]})")
-        pad = " " * (len(qn) + len(kn) + 3)
-        terms = " + ".join(f"{fac(fq(a))} × {fac(fk(b))}" for a, b in zip(st.Q[i], st.K[j], strict=True))
-        return [
-            f"{qn} = {vector(st.Q[i], dec)}",
-            f"{kn} = {vector(st.K[j], dec)}",
-            f"{qn} · {kn} = {terms}",
-            f"{pad}= " + " + ".join(fs(p) for p in st.Q[i] * st.K[j]),
-            f"{pad}= {fs(st.scores[i, j])}",
-        ]
-    if kind == "weights":
-        logits = st.scaled if st.scaled is not None else st.scores
-        if st.mask is not None:
-            logits = np.where(st.mask, logits, -np.inf)
-        fl = lambda x: cell(x, dec, is_integral(logits))  # noqa: E731
-        row = logits[i]
-        top = row.max()
-        exps = np.exp(row - top)
-        total = exps.sum()
-        width = max(len(label) for label in L)
-        lines = [
-            f"Row {L[i]}: e^(s − m) for each score s the softmax reads, with m = {fl(top)}, the row's largest",
-            "(taking m away first changes no weight and keeps e^s from overflowing).",
-        ]
-        for k, x in enumerate(row):
-            mark = "   ← this cell" if k == j else ""
-            label = L[k].ljust(width)
-            if x == -np.inf:
-                lines.append(f"  {label}  e^(−∞) = 0{mark}")
-            else:
-                lines.append(f"  {label}  e^({fl(x)} − {fac(fl(top))}) = {num(exps[k], dec)}{mark}")
-        lines.append(f"total = {' + '.join(num(x, dec) for x in exps)} = {num(total, dec)}")
-        lines.append(f"weight = {num(exps[j], dec)} ÷ {num(total, dec)} = {num(st.weights[i, j], dec)}")
-        return lines
-    assert kind == "output"
-    fv = lambda x: cell(x, dec, is_integral(st.V))  # noqa: E731
-    w = st.weights[i]
-    width = max(len(num(x, dec)) for x in w)
-    lines = [
-        f"{'  ' if k == 0 else '+ '}{num(x, dec):>{width}} × {fac(fv(st.V[k, j]))}   ({L[k]})" for k, x in enumerate(w)
+def page_table(text: str) -> list[list[str]]:
+    """The rows of a generated Markdown table, cells stripped (the header first, no separator)."""
+    rows = [
+        [c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines() if line.startswith("|")
     ]
-    return [*lines, f"= {num(st.output[i, j], dec)}"]
+    return [rows[0], *rows[2:]]
+
+
+def check_against_page(lines: list[str], files: dict[str, str], kind: str, i: int, j: int, h: int | None, where: str):
+    """An explanation (its lines) against the worked line the example's page shows for the same cell:
+    files are publish.tables.example_files of the example (docs/generated/<slug>/...), h the head (None
+    with one head). Weights: softmax_<i>.md (e^score of every key, the total, the division); outputs:
+    the line of columns_<i>.md for column j; scores: the line of dot_products.md for (i, j)."""
+    prefix = "" if h is None else f"head_{h + 1}_"
+    if kind == "weights":
+        head, scores, powers, last = page_table(files[f"{prefix}softmax_{i}.md"])
+        total = last[0].removeprefix("÷ total ")
+        for k, (s_k, e_k) in enumerate(zip(scores[1:], powers[1:], strict=True)):
+            line = lines[1 + k].replace("   ← this cell", "").split()
+            want = ["e^−∞", "=", "0", "(masked)"] if s_k == "−∞" else [f"e^{s_k}", "=", e_k]
+            assert line[-len(want) :] == want and line[0] == head[1 + k], f"{where}: {lines[1 + k]!r}, the page {want}"
+        assert f"total = {' + '.join(powers[1:])} = {total}" in lines, f"{where}: no total {total} in {lines}"
+        assert f"weight = {powers[1 + j]} ÷ {total} = {last[1 + j]}" in lines, f"{where}: {lines}"
+        return
+    if kind == "output":
+        want = files[f"{prefix}columns_{i}.md"].splitlines()[2 + j].removeprefix("- ")
+    else:
+        n = len(page_table(files[f"{prefix}softmax_0.md"])[0]) - 1
+        want = files[f"{prefix}dot_products.md"].splitlines()[2 + i * n + j].removeprefix("- ")
+    assert want in lines, f"{where}: the page's line {want!r} is not in {lines}"
 
 
 def click_cell(page: Page, table_id: str, i: int, j: int) -> None:
@@ -276,10 +264,11 @@ def test_a_clicked_number_shows_how_it_was_made(pg, site, slug):
     if projecting:
         open_details(page)
     kinds = {"pg-weights": "weights", "pg-scores": "scores", "pg-output": "output"}
+    files = example_files(ex)
     for table_id, i, j in CLICKED[slug]:
         click_cell(page, table_id, i, j)
-        want = expected_lines(kinds[table_id], st, labels, i, j, ex.decimals, projecting)
-        assert explanation(page) == want, f"{slug}: {table_id} ({i + 1}, {j + 1})"
+        lines = explanation(page)
+        check_against_page(lines, files, kinds[table_id], i, j, None, f"{slug}: {table_id} ({i + 1}, {j + 1})")
         # Under its own table (the weights: under their colour scale), and the clicked number framed.
         above = page.evaluate("() => { const p = document.getElementById('pg-explain').previousElementSibling;"
                               " return p.id || p.querySelector('table').id; }")  # fmt: skip
@@ -303,15 +292,15 @@ def test_a_clicked_number_shows_how_it_was_made(pg, site, slug):
             want_used = [f"pg-weights {i + 1} {k + 1}" for k in range(n)] + [f"{V} {k + 1} {j + 1}" for k in range(n)]
             assert used == sorted(want_used)
         # Read out to screen readers.
-        expect(page.locator("#pg-live")).to_contain_text(want[-1])
+        expect(page.locator("#pg-live")).to_contain_text(lines[-1])
         assert page.locator("#pg-live").get_attribute("aria-live") == "polite"
     # It follows an edit, and goes with Close.
     page.fill("#pg-x-0-0", "2")
     E = ex.E.copy()
     E[0, 0] = 2
-    st2 = examples.run(dataclasses.replace(ex, E=E))
     table_id, i, j = CLICKED[slug][-1]
-    assert explanation(page) == expected_lines(kinds[table_id], st2, labels, i, j, ex.decimals, projecting)
+    edited = example_files(dataclasses.replace(ex, E=E))  # the page this edit would give
+    check_against_page(explanation(page), edited, kinds[table_id], i, j, None, f"{slug}, edited: {table_id}")
     page.click("#pg-explain-close")
     expect(page.locator("#pg-explain")).to_be_hidden()
     assert marked(page, "pg-used") == [] and marked(page, "pg-explained") == []
@@ -328,16 +317,170 @@ def test_scaled_and_masked_numbers_explain_themselves(pg, site):
     dk = st.Q.shape[1]
     dec = ex.decimals
     click_cell(page, "pg-scaled", 2, 1)
-    score = cell(st.scores[2, 1], ex.decimals, is_integral(st.scores))
+    score = cell(st.scores[2, 1], dec, is_integral(st.scores))
+    scaled = page_table(example_files(ex)["scaled.md"])[3][2]  # the page's scaled score of sat against cat
+    assert scaled == cell(st.scaled[2, 1], dec, is_integral(st.scaled))
     assert explanation(page) == [
         f"score = {score}",
-        f"score × 1/√d_k = {score} × 1/√{dk} = {score} × {num(1 / np.sqrt(dk), dec)} = {num(st.scaled[2, 1], dec)}",
+        f"score ÷ √d_k = {score} ÷ √{dk} = {scaled}",
         f"{L[1]} is not after {L[2]}: the causal mask leaves this score as it is.",
     ]
     assert marked(page, "pg-used") == ["pg-scores 3 2"]
     click_cell(page, "pg-scaled", 0, 2)
     hidden = f"{L[2]} comes after {L[0]}: the causal mask replaces this score by −∞, so its weight will be 0."
     assert explanation(page)[-1] == hidden
+    watch.check()
+
+
+PAGES_JS = """async ([base, cases]) => {
+  const a = await import(base + 'attention.js');
+  const x = await import(base + 'explain.js');
+  return cases.map((c) => {
+    const r = a.attention(c.input);
+    return c.cells.map(([t, i, j, h]) =>
+      x.explanationText(x.explainCell(r, t, i, j, h), r, c.labels, c.decimals, c.projecting));
+  });
+}"""
+
+
+def page_cells(ex: examples.Example, st) -> list[tuple[str, int, int, int]]:
+    """The cells checked in an example: weights and scores of each head at the corners and the middle,
+    outputs at the corners (with several heads, a column of each head)."""
+    n = len(ex.tokens)
+    pairs = sorted({(0, 0), (0, n - 1), (n - 1, 0), (n // 2, n // 2)})
+    heads = range(max(1, len(st.heads)))
+    cells = [(t, i, j, h) for h in heads for t in ("weights", "scores") for i, j in pairs]
+    dv = st.output.shape[1]
+    return cells + [("output", i, c, 0) for i in sorted({0, n - 1}) for c in sorted({0, dv // 2, dv - 1})]
+
+
+def test_explanations_are_the_pages_worked_lines(pg, site):
+    """For every preset, the explanation of a weight writes the page's softmax table for that row (e^score,
+    the total, the division: bank's 11.107, the masked cat's 3.7183), that of an output the page's line
+    for that column (x1..x4 without projections), that of a score the page's dot product."""
+    page, watch = pg
+    page.goto(site.base_url)
+    cases, wants = [], []
+    for slug in SLUGS:
+        ex = examples.load(slug)
+        st = examples.run(ex)
+        cells = page_cells(ex, st)
+        cases.append({"input": case_of_example(ex), "cells": cells, "labels": list(ex.tokens),
+                      "decimals": ex.decimals, "projecting": ex.projections != "none"})  # fmt: skip
+        wants.append((slug, ex, st, cells))
+    got = evaluate_json(page, PAGES_JS, [site.base_url + ASSETS, cases])
+    seen = set()
+    for (slug, ex, st, cells), texts in zip(wants, got, strict=True):
+        files = example_files(ex)
+        for (table, i, j, h), e in zip(cells, texts, strict=True):
+            where = f"{slug}, {table} ({i + 1}, {j + 1}){f' in head {h + 1}' if st.heads else ''}"
+            assert e["decimals"] == ex.decimals, f"{where}: written with {e['decimals']} decimals"
+            if table == "output" and st.heads:  # column j belongs to the head whose columns hold it
+                width = st.heads[0].V.shape[1]
+                h, j_own = j // width, j % width
+                check_against_page(e["lines"], files, table, i, j_own, h, where)
+            else:
+                check_against_page(e["lines"], files, table, i, j, h if st.heads else None, where)
+            seen.add((slug, table))
+    first = {slug: texts[0]["lines"] for (slug, *_), texts in zip(wants, got, strict=True)}  # row 1's weight
+    assert "total = 7.389 + 1.000 + 2.718 = 11.107" in first["bank_of_river"]
+    k = SLUGS.index("the_cat_sat_causal")
+    causal = dict(zip(wants[k][3], got[k], strict=True))
+    assert "total = 1.0000 + 2.7183 + 0.0000 = 3.7183" in causal[("weights", 1, 1, 0)]["lines"]  # the masked cat
+    assert {(s, t) for s in SLUGS for t in ("weights", "scores", "output")} == seen
+    watch.check()
+
+
+def exp_holds(text: str) -> bool:
+    """'e^2 = 7.389' or 'e^(1 − 2) = 0.368' at the rounding shown, as the audit reads numbers: an
+    exponent and a result written with k decimals stand for anything within half a unit of the last."""
+    left, right = text.split(" = ")
+    assert left.startswith("e^"), text
+    (x, dx), (y, dy) = _evaluate(left[2:]), _evaluate(right)
+    lo, hi = np.exp(float(x - dx)), np.exp(float(x + dx))
+    return lo - 1e-12 * hi <= float(y + dy) and float(y - dy) <= hi + 1e-12 * hi
+
+
+ROUNDING_JS = """async ([base, cases]) => {
+  const a = await import(base + 'attention.js');
+  const x = await import(base + 'explain.js');
+  const out = [];
+  // Each text as {where, dec, decimals, last, approx, misplaced, claims}: its last line, whether a
+  // line says ≈, the claims a line does not show as written (an explanation's must), the claims.
+  const shown = (e) => e.claims.filter((c) => !c.implied && !e.lines[c.line].includes(c.text)).map((c) => c.text);
+  const add = (where, dec, e, inline) => out.push({where, dec, decimals: e.decimals, last: e.lines[e.lines.length - 1],
+    approx: e.lines.some((l) => l.includes("≈")), claims: (e.claims ?? []).map((c) => c.text),
+    misplaced: inline ? shown(e) : []});
+  for (const c of cases) {
+    const r = a.attention(c.input);
+    for (const dec of c.decimals) {
+      for (const [t, i, j] of c.cells) {
+        const e = x.explanationText(x.explainCell(r, t, i, j, 0), r, c.labels, dec, c.projecting);
+        add(`${c.name} ${t} (${i + 1}, ${j + 1}) at ${dec}`, dec, e, true);
+      }
+      for (const i of c.rows) {
+        for (const step of x.rowSteps(r, i, c.input)) {
+          const e = x.stepText(step, r, i, c.labels, dec, c.projecting);
+          add(`${c.name} step ${step.id} of row ${i + 1} at ${dec}`, dec, e, false);
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_explanation_adds_up_at_every_rounding(pg, site):
+    """At every "Decimals shown" from 0 to 10 on every preset, and at 0, 1, 3 and 10 on seeded random
+    cases (up to 16 × 16), each line of arithmetic the playground writes (a cell's explanation, a step)
+    holds at the rounding it shows, as the numbers audit reads worked arithmetic
+    (publish/audit/arithmetic.py), and e^x = y lines too; where the reader's rounding would break a
+    line, it is written with more decimals and says so."""
+    page, watch = pg
+    page.goto(site.base_url)
+    inputs = [(slug, case_of_example(examples.load(slug)), list(examples.load(slug).tokens)) for slug in SLUGS]
+    inputs += [(f"random {k}", c, [f"t{i}" for i in range(len(c["X"]))]) for k, c in enumerate(random_cases(7, 4))]
+    cases = []
+    for name, c, labels in inputs:
+        n = len(c["X"])
+        dv = len(c["W_V"][0]) if c["projections"] == "matrices" else len(c["X"][0])
+        cells = [(t, i, j) for t, i, j in cells_of(n, dv) if t != "scaled" or c["scale"] or c["causal"]]
+        every = name in SLUGS  # the presets at every rounding; the random cases (up to 16 × 16) at a few
+        cases.append({"name": name, "input": c, "cells": cells, "rows": sorted({0, n - 1}), "labels": labels,
+                      "projecting": c["projections"] != "none",
+                      "decimals": list(range(11)) if every else [0, 1, 3, 10]})  # fmt: skip
+    results = evaluate_json(page, ROUNDING_JS, [site.base_url + ASSETS, cases])
+    claims = {}  # each claim once (a row's softmax is in the explanation of every weight of the row)
+    raised = 0
+    for e in results:
+        assert e["decimals"] >= e["dec"], e["where"]
+        if e["decimals"] > e["dec"]:
+            raised += 1
+            assert e["last"].startswith(f"(Written with {e['decimals']} decimal"), e["where"]
+        assert e["misplaced"] == [], f"{e['where']}: no line shows {e['misplaced']} as written"
+        assert not e["approx"], e["where"]
+        for text in e["claims"]:
+            claims.setdefault(text, e["where"])
+    for text, where in claims.items():
+        if text.startswith("e^"):
+            assert exp_holds(text), f"{where}: {text!r} does not hold"
+        else:
+            assert arithmetic_problems(text) == [], f"{where}: {arithmetic_problems(text)}"
+    assert len(claims) > 1_500 and raised > 100, (len(claims), raised)
+    watch.check()
+
+
+def test_at_no_decimals_a_weight_is_not_one_half_equals_one(pg, site):
+    """The issue's case: at 0 decimals the explanation read "1 ÷ 2 = 1". Every total and division
+    it writes now adds up, with the decimals it needs, and it says that it took them."""
+    page, watch = pg
+    open_playground(page, site, "#preset=bank_of_river&decimals=0")
+    click_cell(page, "pg-weights", 0, 2)
+    lines = explanation(page)
+    sums = [line.split(" = ", 1)[1] for line in lines if line.startswith(("total = ", "weight = "))]
+    assert len(sums) == 2 and all(arithmetic_problems(t) == [] for t in sums), lines
+    assert lines[-1] == "(Written with 1 decimal here: at the 0 chosen, this arithmetic would not add up.)"
+    assert "weight = 2.7 ÷ 11.1 = 0.2" in lines  # e^1 ÷ (e^2 + e^0 + e^1), as on the page, at 1 decimal
     watch.check()
 
 
@@ -402,19 +545,24 @@ def test_next_walks_one_word_through_the_steps(pg, site):
             expect(page.locator("#pg-step-title")).to_have_text(
                 "Step 3 of 5, mask: the word after cat gets −∞ (the causal mask)."
             )
-        k = ["score", "scale", "mask", "softmax", "mix"].index(step) + 1
+        k = ["score", "scale", "mask", "normalize", "mix"].index(step) + 1
         expect(page.locator("#pg-live")).to_contain_text(f"Step {k} of 5, {step}")
-    assert seen == ["score", "scale", "mask", "softmax", "mix", "score"]  # and again from the start
+    assert seen == ["score", "scale", "mask", "normalize", "mix", "score"]  # and again from the start
     # Each step shows cat's row, and outlines it in its table.
     assert rows["score"][1] == [f"pg-scores 2 {k}" for k in (1, 2, 3)]
     assert rows["scale"][1] == [f"pg-scaled 2 {k}" for k in (1, 2, 3)]
-    assert rows["softmax"][1] == [f"pg-weights 2 {k}" for k in (1, 2, 3)]
+    assert rows["normalize"][1] == [f"pg-weights 2 {k}" for k in (1, 2, 3)]
     assert rows["mix"][1] == [f"pg-output 2 {k}" for k in range(1, st.output.shape[1] + 1)]
     masked_line = rows["mask"][0].split("\n")[2]
     dec = ex.decimals
-    assert masked_line.split() == ["masked", num(st.scaled[1, 0], dec), num(st.scaled[1, 1], dec), "−∞"]
-    weights_line = rows["softmax"][0].split("\n")[3]
-    assert weights_line.split() == ["weight", *(num(w, dec) for w in st.weights[1])]
+    shown = [cell(x, dec, is_integral(st.scaled)) for x in st.scaled[1, :2]]  # as the scaled table shows them
+    assert masked_line.split() == ["masked", *shown, "−∞"]
+    # The softmax as the page's table for cat writes it: its e^scaled score row, its total and weights.
+    _, _, powers, last = page_table(example_files(ex)["softmax_1.md"])
+    softmax = rows["normalize"][0].split("\n")
+    assert softmax[3].split() == ["e^scaled", "score", *powers[1:]]
+    assert softmax[4].split() == ["÷", "total", *last[0].split()[2:], *last[1:]]
+    assert last[1:] == [num(w, dec) for w in st.weights[1]]
     assert rows["mix"][0].split("\n")[-1] == f"= {vector(st.output[1], dec)}"
     # Previous goes back; at the first step it says so and stays.
     page.click("#pg-step-next")
@@ -428,7 +576,7 @@ def test_next_walks_one_word_through_the_steps(pg, site):
     # Without scaling or a mask, those steps say they are off.
     page.uncheck("#pg-scale")
     page.uncheck("#pg-causal")
-    expect(page.locator("#pg-step-list li")).to_have_text(["score", "scale (off)", "mask (off)", "softmax", "mix"])
+    expect(page.locator("#pg-step-list li")).to_have_text(["score", "scale (off)", "mask (off)", "normalize", "mix"])
     page.click("#pg-step-next")
     expect(page.locator("#pg-step-title")).to_contain_text("Step 2 of 5, scale: off")
     page.click("#pg-step-next")
@@ -528,7 +676,7 @@ def test_repeated_words_are_told_apart_by_position(pg, site):
     labels = ["the₁", "cat", "sat", "on", "the₅", "mat"]
     st = examples.run(example_of(X))
     assert read_table(page, "pg-weights") == expected_table(st.weights, labels, labels, 3, "query ↓ key →")
-    assert read_table(page, "pg-output") == expected_table(st.output, labels, ["c1", "c2", "c3", "c4"], 3, "output")
+    assert read_table(page, "pg-output") == expected_table(st.output, labels, ["x1", "x2", "x3", "x4"], 3, "output")
     options = page.locator("#pg-step-word option").all_text_contents()
     assert options == labels
     assert page.locator("#pg-selected option").all_text_contents() == labels

@@ -64,6 +64,10 @@ NO_ARRAYS = {
     "selfattn_ref.examples.rules.check_tokens": "a list of tokens in, the tokens in NFC out",
     "selfattn_ref.examples.rules.chain_spans": "a line (text) in, (start, end) pairs out",
     "selfattn_ref.examples.rules.audited_number": "text in, the first number the audit checks (text) or None out",
+    "selfattn_ref.examples.digits.decimals_shown": "a number and the decimals asked for in, the decimals shown out",
+    "selfattn_ref.examples.digits.number_text": "a number in, its text out",
+    "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
+    "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the

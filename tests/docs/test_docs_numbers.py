@@ -334,3 +334,84 @@ def test_a_claim_in_inline_code_is_code_not_a_claim():
     found = problems_of(page)
     assert found and "page.md:4: 66.5%: no claim says which quantity this is" in found[0], found
     assert problems_of(page.replace("`66.5%{{weights[bank, bank]}}`", "66.5%{{weights[bank, bank]}}")) == []
+
+
+# --- issue 30: messages that point at what to edit -------------------------------------------------
+
+
+def test_did_you_mean_searches_every_source_the_page_lists():
+    """The line's source is bank_of_river; weights[dog, dog] is dog_bites_man's, which the front
+    matter lists: the message says so, instead of suggesting bank_of_river's quantities."""
+    found = problems_of(PAGE.replace("66.5%{{weights[bank, bank]}}", "66.5%{{weights[dog, dog]}}", 1))
+    assert (
+        "page.md:9: {{weights[dog, dog]}}: bank_of_river has no quantity 'weights[dog, dog]'; dog_bites_man has it: "
+        "write 'dog_bites_man: weights[dog, dog]', or declare the source above the line "
+        "(<!-- audit source: dog_bites_man -->)"
+    ) in found, found
+    found = problems_of(PAGE.replace("66.5%{{weights[bank, bank]}}", "66.5%{{weights[dog, bite]}}", 1))
+    assert any("did you mean 'dog_bites_man: weights[dog, bites]'" in p for p in found), found
+    found = problems_of(PAGE.replace("66.5%{{weights[bank, bank]}}", "66.5%{{weight[bank, bank]}}", 1))
+    assert any("did you mean 'weights[bank, bank]' or" in p for p in found), found  # its own source first
+
+
+def test_a_bare_number_of_another_listed_source_is_named_with_it():
+    page = PAGE.replace("e is about 2.718.", "e is about 2.718, and 42.2% is a weight.")
+    found = problems_of(page)
+    assert any(
+        "page.md:9: 42.2%: no claim says which quantity this is" in p
+        and "it could be 42.2%{{dog_bites_man: weights[man, dog]}} or 42.2%{{dog_bites_man: weights[man, man]}}" in p
+        for p in found
+    ), found
+
+
+SPEC_PAGE = """---
+audit:
+  sources: [the_cat_sat]
+---
+
+<!-- Generated from selfattn_ref/examples/zz_numbers.toml by publish.example_pages:page (make update); do not edit. -->
+
+# Numbers
+
+A description that says about 0.707 of something.
+
+The generator wrote 0.577 here.
+"""
+SPEC = """\
+title = "Numbers"
+description = \"\"\"
+A description
+that says about 0.707 of something.
+\"\"\"
+tokens = ["a"]
+embeddings = [[0.707, 1]]
+"""
+
+
+def test_a_number_on_a_generated_page_points_at_the_spec_line_that_holds_it(tmp_path):
+    (tmp_path / "selfattn_ref/examples").mkdir(parents=True)
+    (tmp_path / "selfattn_ref/examples/zz_numbers.toml").write_text(SPEC, encoding="utf-8")
+    found = [str(p) for p in audit.audit_text(SPEC_PAGE, "docs/examples/zz_numbers.md", tmp_path)]
+    assert found[0] == (
+        "selfattn_ref/examples/zz_numbers.toml:4: 0.707: the spec's 'description' holds a number that no claim can "
+        "bind (a spec's text holds no claims, so the audit cannot tell which quantity it is): write it in words, or "
+        "leave the numbers to the tables the page shows (on docs/examples/zz_numbers.md:10, which `make update` "
+        "writes from that file: edit it there, not the page)"
+    ), found
+    assert "{{QUANTITY}}" not in found[0]
+    assert found[1].startswith("publish/example_pages.py: 0.577: no claim says which quantity this is"), found
+    assert "(the generator publish.example_pages:page wrote this number, not a spec's text)" in found[1], found
+    problems = audit.audit_text(SPEC_PAGE, "docs/examples/zz_numbers.md", tmp_path)
+    assert [(p.page, p.line) for p in problems] == [("docs/examples/zz_numbers.md", 10)] * 1 + [
+        ("docs/examples/zz_numbers.md", 12)
+    ]  # the page's own line stays known (the mutation tests read it)
+
+
+def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
+    (tmp_path / "selfattn_ref/examples").mkdir(parents=True)
+    (tmp_path / "selfattn_ref/examples/aa.toml").write_text('title = "A"\n', encoding="utf-8")
+    (tmp_path / "selfattn_ref/examples/zz_numbers.toml").write_text(SPEC, encoding="utf-8")
+    page = SPEC_PAGE.replace("from selfattn_ref/examples/zz_numbers.toml by publish.example_pages:page",
+                             "from selfattn_ref/examples/*.toml by publish.example_pages:index")  # fmt: skip
+    found = [str(p) for p in audit.audit_text(page, "docs/examples/index.md", tmp_path)]
+    assert found[0].startswith("selfattn_ref/examples/zz_numbers.toml:4: 0.707: the spec's 'description'"), found

@@ -7,16 +7,15 @@ from __future__ import annotations
 import html
 import json
 import re
+from decimal import ROUND_HALF_EVEN, Decimal
 
 import numpy as np
 import pytest
 
 from publish import DOCS, GENERATED
 from publish import exercises as exr
-from selfattn_ref import examples, scaled_dot_product_attention
-from selfattn_ref.masks import causal_mask
-from selfattn_ref.positional import sinusoidal_positional_encoding
-from selfattn_ref.topics.rnn_comparison import compare
+
+from exercise_cases import cases, off_by, other_values, second_way, specs, typed
 
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [
@@ -35,113 +34,16 @@ def test_every_teaching_page_has_two_to_four_exercises_and_includes_them():
     assert set(specs) <= set(TEACHING_PAGES) | {"mistakes"}
 
 
-def _learning_second_way(name: str) -> float:
-    """docs/learning.md's numbers, again: the softmax of "The cat sat"'s scaled scores (example
-    learned), the finite difference from two losses, and the step with PyTorch's autograd."""
-    import torch
-
-    from selfattn_ref.topics.learning import DELTA, ENTRY, LR
-
-    ex = examples.load("learned")
-
-    def loss(W_Q):
-        _, weights = scaled_dot_product_attention(ex.E @ W_Q, ex.E @ ex.W_K, ex.E)
-        return -np.log(weights[2, 1])  # sat's weight on cat
-
-    up, down = ex.W_Q.copy(), ex.W_Q.copy()
-    up[ENTRY] += DELTA
-    down[ENTRY] -= DELTA
-    W = torch.tensor(ex.W_Q, requires_grad=True)
-    X, W_K = torch.tensor(ex.E), torch.tensor(ex.W_K)
-    (-torch.log_softmax((X @ W) @ (X @ W_K).T / 2, dim=-1)[2, 1]).backward()
-    values = {
-        "loss": loss(ex.W_Q),
-        "finite_difference": (loss(up) - loss(down)) / (2 * DELTA),
-        "entry_after": ex.W_Q[ENTRY] - LR * W.grad[ENTRY].item(),
-        "thirds": np.log(3),
-    }
-    return values[name]
+SPECS = specs()
+SPEC_IDS = [f"{page}:{spec['id']}" for page, spec in SPECS]
 
 
-def _reversal_second_way(name: str) -> float:
-    """docs/attention-that-learns.md's numbers, again: from the training module's constants and the
-    run's record as the file holds it."""
-    from selfattn_ref.training import reversal
-
-    record = json.loads((GENERATED / "attention_that_learns" / "run.json").read_text(encoding="utf-8"))
-    (last,) = [s for s in record["run"]["snapshots"] if s["step"] == reversal.STEPS]
-    values = {
-        "partner_of_2": reversal.partner(2),
-        "equal_loss": np.log(reversal.LENGTH),
-        "step200.first_loss": -np.log(last["example"][0][reversal.LENGTH - 1]),
-        "guess": 1 / reversal.LENGTH,
-    }
-    return values[name]
-
-
-def _second_way(spec: dict):
-    """The expected answer of an exercise computed without publish.exercises: the example run
-    again with selfattn_ref's scaled_dot_product_attention, the cost model, or a topic's numbers
-    computed another way."""
-    if "topic" in spec:
-        second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
-        return np.array([float(second(spec["answer"]))])
-    if "compare" in spec:
-        value = compare(**spec["compare"])
-        for part in spec["answer"].split("."):
-            value = value[part]
-        return np.array([float(value)])
-    ex = examples.load(spec["example"])
-    E = ex.E.copy()
-    if "embedding" in spec:
-        E[ex.tokens.index(spec["embedding"]["token"])] = spec["embedding"]["vector"]
-    PE = sinusoidal_positional_encoding(*E.shape)
-    if spec.get("positions"):
-        E = E + PE
-    if ex.projections == "none":
-        Q = K = V = E
-    else:
-        W_Q, W_K, W_V = (np.eye(E.shape[1]),) * 3 if ex.projections == "identity" else (ex.W_Q, ex.W_K, ex.W_V)
-        Q, K, V = E @ W_Q, E @ W_K, E @ W_V
-    if "heads" in spec:
-        w = Q.shape[1] // spec["heads"]
-        cols = slice((spec["head"] - 1) * w, spec["head"] * w)
-        Q, K, V = Q[:, cols], K[:, cols], V[:, cols]
-    scale_on = spec.get("scale", ex.scale) or "heads" in spec
-    scale = 1 / np.sqrt(Q.shape[1]) if scale_on else 1.0
-    causal = spec.get("causal", ex.causal)
-    mask = causal_mask(len(ex.tokens)) if causal else None
-    output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
-    S = Q @ K.T * scale
-    e = np.where(mask if mask is not None else True, np.exp(S), 0.0)
-    names = {"E": E, "Q": Q, "K": K, "V": V, "weights": weights, "output": output, "exp": e, "scaled": S, "PE": PE}
-    names["scores"] = Q @ K.T
-    m = re.fullmatch(r"(\w+)\[([^,\]]+)(?:, ([^\]]+))?\]", spec["answer"])
-    name, row, col = m.groups()
-    i = ex.tokens.index(row) if row in ex.tokens else int(row) - 1
-    if name == "total":
-        return np.array([e[i].sum()])
-    M = names[name]
-    if col is None:
-        return M[i]
-    j = ex.tokens.index(col) if col in ex.tokens and M.shape[1] == len(ex.tokens) else int(col) - 1
-    return np.array([M[i, j]])
-
-
-def _specs():
-    import tomllib
-
-    for path in sorted(exr.SPEC_DIR.glob("*.toml")):
-        for spec in tomllib.loads(path.read_text(encoding="utf-8"))["exercise"]:
-            yield path.stem, spec
-
-
-@pytest.mark.parametrize(("page", "spec"), list(_specs()), ids=lambda x: x if isinstance(x, str) else x["id"])
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
 def test_expected_answer_is_the_references(page, spec):
     ex = next(e for p, e in ALL if p == page and e.id == spec["id"])
-    np.testing.assert_allclose(ex.answer.values, _second_way(spec), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(ex.answer.values, second_way(spec), rtol=0, atol=1e-12)
     data = exr.grader_data(ex)
-    want = [exr.shown(v, ex.decimals, ex.percent) for v in _second_way(spec)]
+    want = [exr.shown(v, ex.decimals, ex.percent) for v in second_way(spec)]
     assert data["answer"] == want
 
 
@@ -151,7 +53,7 @@ def test_the_page_carries_the_grader_data_escaped():
     assert len(attrs) == len(exr.load_all()["real-numbers"])
     for attr in attrs:
         data = json.loads(html.unescape(attr))
-        assert set(data) == {"id", "decimals", "percent", "answer", "labels", "rowSumsToOne", "mistakes"}
+        assert set(data) == {"id", "decimals", "percent", "answer", "rounded", "labels", "rowSumsToOne", "mistakes"}
         assert "'" not in attr or "&#x27;" in text  # quotes inside the JSON are escaped for the attribute
 
 
@@ -204,6 +106,10 @@ solution = "It is {{weights[bank, river]}}."
             ),
             "shows as the right answer",
         ),
+        # TOML that does not parse: the line to look at and what is likely wrong, as for example specs
+        (('hints = ["A hint."]', 'hints = ["A hint." "Another."]'), "line 7: not valid TOML ("),
+        (('hints = ["A hint."]', 'hints = ["A hint." "Another."]'), "A comma is probably missing"),
+        (("decimals = 3", "decimals = 3\nhints = [[[[" + "[" * 2000), "its lists are nested hundreds deep"),
     ],
 )
 def test_a_bad_spec_is_refused(tmp_path, monkeypatch, change, message):
@@ -218,6 +124,241 @@ def test_a_spec_for_a_page_that_does_not_exist_is_refused(tmp_path):
     (tmp_path / "no-such-page.toml").write_text(GOOD, encoding="utf-8")
     with pytest.raises(exr.ExerciseSpecError, match="there is no page docs/no-such-page.md"):
         exr.load_file(tmp_path / "no-such-page.toml")
+
+
+# --- the feedback is right for what a reader may reasonably type ----------------------------------
+
+
+def _exercise(page: str, id: str):
+    return next(e for p, e in ALL if p == page and e.id == id)
+
+
+GENERIC = ("Not quite", "Your row adds up")  # feedback that says nothing about what the reader did
+
+
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
+def test_every_other_value_the_page_shows_gets_feedback_that_names_it(page, spec):
+    """The answer computed from every other example on the page, and from the exercise's own
+    example with a setting the other way (computed a second way, exercise_cases.other_values), at
+    the question's rounding and one decimal less: either it is the right answer too, or the
+    feedback is a message about that mistake, naming the other example where it is one."""
+    ex = _exercise(page, spec["id"])
+    data = exr.grader_data(ex)
+    d, pct = ex.decimals, ex.percent
+    messages = {m["message"] for m in data["mistakes"]}
+    for other in other_values(page, spec):
+        for places in dict.fromkeys((d, max(d - 1, 0))):
+            text = typed(other.values, places, pct)
+            got = exr.grade(data, text)
+            if typed(other.values, d, pct) == ", ".join(data["answer"]):
+                assert got["ok"] or got["kind"] == "input", (other.what, text, got)
+                continue
+            assert got["kind"] == "wrong" and got["message"] in messages, (other.what, text, got)
+            assert not got["message"].startswith(GENERIC), (other.what, text, got)
+            named = [m for w, m in ex.mistakes if typed(w.values, d, pct) == typed(other.values, d, pct)]
+            if other.names and named and "another example" in named[0]:
+                assert f'"{other.names}"' in got["message"], (other.what, got)
+
+
+def test_other_values_are_found_where_the_issue_found_them():
+    """positional-encoding's exercise 2 once told 4.513, the score of man bites dog, to check its
+    arithmetic; every page with two examples gives the other's answer a message."""
+    data = exr.grader_data(_exercise("positional-encoding", "pe-score-dog-man"))
+    got = exr.grade(data, "4.513")
+    assert got["kind"] == "wrong" and '"man bites dog"' in got["message"], got
+    assert "dog bites man" in _exercise("positional-encoding", "pe-score-dog-man").question
+    got = exr.grade(data, "2")
+    assert got["kind"] == "wrong" and "without the positions" in got["message"], got
+    found = {(page, spec["id"]) for page, spec in SPECS if other_values(page, spec)}
+    assert len(found) >= 15, sorted(found)
+
+
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
+def test_a_correctly_rounded_answer_is_right_or_told_it_is_rounding(page, spec):
+    ex = _exercise(page, spec["id"])
+    data = exr.grader_data(ex)
+    d, pct = ex.decimals, ex.percent
+    right = ex.answer.values
+    for places in (d, max(d, 6)):
+        assert exr.grade(data, typed(right, places, pct))["kind"] == "right", places
+    # more decimals, themselves rounded: right, or (when rounding twice moves the last one) close
+    for places in (d + 1, d + 2):
+        assert exr.grade(data, typed(right, places, pct))["ok"], places
+    shown = data["answer"]
+    for p in range(1, d):  # the right numbers at fewer decimals than asked: told so, not graded
+        got = exr.grade(data, typed(right, p, pct))
+        if typed(right, p, pct).replace("0", "") != ", ".join(shown).replace("0", ""):
+            assert got["kind"] == "input" and got["message"].startswith("Right so far"), (p, got)
+    for units in (-1, 1):  # one off in the last decimal: rounding, from two decimals on
+        text = ", ".join([off_by(shown[0], units), *shown[1:]])
+        got = exr.grade(data, text)
+        if d >= 2:
+            assert got["kind"] == "close" and got["ok"] and "rounding" in got["message"], (text, got)
+            assert ", ".join(shown) in got["message"]
+        else:
+            assert got["kind"] == "wrong", (text, got)
+    got = exr.grade(data, ", ".join([off_by(shown[0], 2), *shown[1:]]))
+    assert got["kind"] == "wrong" and not got["ok"], got
+
+
+def test_a_row_rounded_as_asked_is_not_told_it_must_add_up_to_one():
+    """queries-keys-values' row of cat, 0.1554, 0.4223, 0.4223 at 4 decimals, once told at 3
+    decimals that a row of weights adds up to 1."""
+    data = exr.grader_data(_exercise("queries-keys-values", "weights-cat"))
+    got = exr.grade(data, "0.155, 0.422, 0.422")
+    assert got["kind"] == "input" and "rounded to fewer decimals" in got["message"] and "4 decimals" in got["message"]
+    got = exr.grade(data, "0.16, 0.42, 0.42")
+    assert got["kind"] == "input", got
+    got = exr.grade(data, "0.2, 0.7, 0.3")
+    assert got["kind"] == "wrong" and "adds up to 1.2000" in got["message"], got
+    # a row that is wrong, but adds up to 1 within the rounding it was typed at, says which entries are off
+    got = exr.grade(data, "0.156, 0.422, 0.422")
+    assert got == {"ok": False, "kind": "wrong", "message": "Not quite: the number for The is off."}, got
+    for page, ex in ALL:
+        data = exr.grader_data(ex)
+        if data["rowSumsToOne"]:
+            for p in range(1, ex.decimals):
+                got = exr.grade(data, typed(ex.answer.values, p, ex.percent))
+                assert "adds up" not in got["message"], (page, ex.id, p, got)
+
+
+def test_the_grader_reads_numbers_as_the_pages_script_does():
+    data = exr.grader_data(_exercise("real-numbers", "share-bank-bank"))
+    assert exr.grade(data, "66.5%")["kind"] == "right"
+    assert exr.grade(data, " 66.5 % ")["kind"] == "right"
+    assert exr.grade(data, "0.665")["message"].startswith("Right share, but give it as a percentage")
+    assert exr.grade(data, "24.5")["message"].startswith("That is the share bank gives to river")
+    assert exr.grade(data, "٣")["kind"] == "input"  # digits 0 to 9 only, as in the page's script
+    assert exr.grade(data, "1e999")["kind"] == "input"
+    assert exr.to_fixed_digits(exr.parse_number("0.44445"), 4) == "0.4445"
+    assert exr.to_fixed_digits(exr.parse_number("-0.00004"), 4) == "0.0000"
+    assert exr.to_fixed_digits(exr.parse_number("−2.5"), 0) == "-3"
+
+
+def test_every_case_is_graded():
+    """The cases the browser test hands the page's script: each gets a message, and every exercise
+    has its right answer, a near miss and hostile input among them."""
+    found = cases()
+    assert len(found) > 400, len(found)
+    kinds = {}
+    for page, id, text in found:
+        got = exr.grade(exr.grader_data(_exercise(page, id)), text)
+        assert got["message"] and got["kind"] in ("right", "close", "wrong", "input"), (page, id, text, got)
+        kinds.setdefault((page, id), set()).add(got["kind"])
+    for key, seen in kinds.items():
+        assert {"right", "wrong", "input"} <= seen, (key, seen)
+
+
+# --- hints say what they compute from ---------------------------------------------------------------
+
+
+def _numbers(s: str) -> list[Decimal]:
+    return [Decimal(x) for x in re.findall(r"-?\d+(?:\.\d+)?", s.replace(",", ""))]
+
+
+def _places(s: str) -> int:
+    return len(s.split(".")[1]) if "." in s else 0
+
+
+def _round(x: Decimal, places: int) -> Decimal:
+    return x.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
+
+
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
+def test_hints_compute_from_what_they_show_or_say_they_do_not(page, spec):
+    """learned-weights once showed The's query and cat's key and called their dot product 1.2646;
+    from the vectors as shown it is 1.2645. Each step a hint or solution shows (a dot product of two
+    rows it shows, e raised to scores it shows, a total of terms it shows, a division of numbers it
+    shows, a weighted sum of values it shows) either follows from the shown numbers at the shown
+    rounding, or the text that shows its result says it comes from unrounded values."""
+    if "example" in spec:
+        problems = _steps_not_from_what_is_shown(spec, _exercise(page, spec["id"]))
+        assert not problems, f"{page}:{spec['id']}: " + "; ".join(problems)
+
+
+def _steps_not_from_what_is_shown(spec: dict, ex) -> list[str]:
+    texts = [*spec["hints"], spec["solution"]]
+    placeholders = {m.group(1).strip() for text in texts for m in exr._PLACEHOLDER.finditer(text)}
+
+    def value(expr: str) -> str | None:
+        name, _, fmt = expr.partition("|")
+        if expr not in placeholders and name not in placeholders:
+            return None
+        return exr._fill("{{" + expr + "}}", ex.context, ex.decimals, "test")
+
+    def says_unrounded(result: str) -> bool:
+        return any("unrounded" in text and result in text for text in (*ex.hints, ex.solution))
+
+    tokens = ex.context.tokens
+    logits = "scaled" if "scaled" in ex.context.matrices and (spec.get("scale", True) or "heads" in spec) else "scores"
+    problems = []
+    for row in tokens:
+        exp = next((e for e in (f"exp[{row}]", f"exp[{row}]|4") if e in placeholders), None)
+        total = next((e for e in (f"total[{row}]", f"total[{row}]|4") if e in placeholders), None)
+        if exp and total:
+            shown_total = value(total)
+            terms = _numbers(value(exp))
+            if _round(sum(terms), _places(shown_total)) != Decimal(shown_total) and not says_unrounded(shown_total):
+                problems.append(f"{exp} adds up to {sum(terms)}, not {shown_total}")
+        scores = next((e for e in (f"{logits}[{row}]", f"{logits}[{row}]|4") if e in placeholders), None)
+        if exp and scores:
+            shown_exp = _numbers(value(exp))
+            for s, e in zip(_numbers(value(scores)), shown_exp, strict=True):
+                if (
+                    e != 0
+                    and _round(Decimal(np.exp(float(s))), _places(str(e))) != e
+                    and not says_unrounded(value(exp))
+                ):
+                    problems.append(f"e^{s} is not {e}")
+        for col in tokens:
+            score = f"scores[{row}, {col}]"
+            if f"Q[{row}]" in placeholders and f"K[{col}]" in placeholders and score in placeholders:
+                dot = sum(
+                    a * b for a, b in zip(_numbers(value(f"Q[{row}]")), _numbers(value(f"K[{col}]")), strict=True)
+                )
+                if _round(dot, _places(value(score))) != Decimal(value(score)) and not says_unrounded(value(score)):
+                    problems.append(f"Q[{row}] · K[{col}] from the shown rows is {dot}, not {value(score)}")
+            weight = f"weights[{row}, {col}]"
+            for e_expr in (f"exp[{row}, {col}]", f"exp[{row}, {col}]|4"):
+                w_expr = next((w for w in (weight, weight + "|4") if w in placeholders), None)
+                if e_expr in placeholders and total and w_expr:
+                    q = Decimal(value(e_expr)) / Decimal(value(total))
+                    if _round(q, _places(value(w_expr))) != Decimal(value(w_expr)) and not says_unrounded(
+                        value(w_expr)
+                    ):
+                        problems.append(f"{e_expr} / {total} is {q}, not {value(w_expr)}")
+    return problems
+
+
+def test_the_hint_check_catches_the_issues_case(tmp_path):
+    """Without its note, learned-weights' hint calls the dot product of the shown rows 1.2646."""
+    path = exr.SPEC_DIR / "learned-weights.toml"
+    text = path.read_text(encoding="utf-8")
+    note = ", from the unrounded vectors: from the rounded ones shown, the last decimal comes out one off."
+    assert note in text
+    (tmp_path / path.name).write_text(text.replace(note, "."), encoding="utf-8")
+    ex = next(e for e in exr.load_file(tmp_path / path.name) if e.id == "scaled-the-cat")
+    spec = next(s for p, s in SPECS if p == "learned-weights" and s["id"] == "scaled-the-cat")
+    bare = {**spec, "hints": [h.replace(note, ".") for h in spec["hints"]]}
+    problems = _steps_not_from_what_is_shown(bare, ex)
+    assert problems == ["Q[The] · K[cat] from the shown rows is 1.26454644, not 1.2646"], problems
+    assert not _steps_not_from_what_is_shown(spec, _exercise("learned-weights", "scaled-the-cat"))
+
+
+# --- feedback uses the page's letters ---------------------------------------------------------------
+
+_SYMBOL = re.compile(r"\bd_(?:\\text\{)?([a-z]+)")
+
+
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
+def test_an_exercise_writes_the_widths_as_its_page_does(page, spec):
+    """multi-head's feedback once said √d_k where the page says √d_head: every width an exercise
+    names (in its question, hints, solution and feedback) is one its page writes."""
+    on_page = set(_SYMBOL.findall((DOCS / f"{page}.md").read_text(encoding="utf-8")))
+    ex = _exercise(page, spec["id"])
+    texts = [ex.question, *ex.hints, ex.solution, *(m for _, m in ex.mistakes)]
+    used = {s for text in texts for s in _SYMBOL.findall(text)}
+    assert used <= on_page, (sorted(used - on_page), sorted(on_page))
 
 
 def test_a_good_spec_loads():

@@ -35,7 +35,12 @@ def reference() -> dict[str, tuple]:
     out = {}
     for slug in examples.available():
         ex = examples.load(slug)
-        out[f"{slug}/weights.md"] = (examples.run(ex).weights, ex.tokens, ex.tokens, ex.decimals)
+        st = examples.run(ex)
+        if st.heads:  # one heatmap per head
+            for k, head in enumerate(st.heads, 1):
+                out[f"{slug}/head_{k}_weights.md"] = (head.weights, ex.tokens, ex.tokens, ex.decimals)
+        else:
+            out[f"{slug}/weights.md"] = (st.weights, ex.tokens, ex.tokens, ex.decimals)
     cat = examples.load("the_cat_sat")
     out["scaling/the_cat_sat_unscaled.md"] = (softmax(examples.run(cat).scores), cat.tokens, cat.tokens, cat.decimals)
     dec = examples.load(masking.SLUG).decimals

@@ -88,7 +88,7 @@ def audit_problems(ex: examples.Example, files: dict[Path, str] | None = None) -
     for path in (ep.page_path(ex.slug), ep.PAGES_DIR / "index.md"):
         text = files[path]
         body = text.split("---\n", 2)[2] if text.startswith("---\n") else text
-        found += [str(p) for p in audit.audit_text(body, path.name)]
+        found += [f"{p.page}:{p.line}: {p.number}: {p.message}" for p in audit.audit_text(body, path.name)]
     return found
 
 
@@ -384,6 +384,49 @@ def tree(copy: Path) -> dict[str, str]:
     }
 
 
+UNDECODABLE = {  # argv as Python holds bytes it could not decode (surrogateescape): b"\xff", latin-1 "café"
+    "\udcff": "\\xff",
+    "caf\udce9": "\\xe9",
+    "a\udcc3": "\\xc3",  # the first byte of a UTF-8 sequence, alone
+}
+
+
+@pytest.mark.parametrize("arg", ["SLUG", "--title", "--from"])
+@pytest.mark.parametrize("value", list(UNDECODABLE), ids=list(UNDECODABLE.values()))
+def test_new_example_names_the_argument_that_holds_bytes_that_are_not_text(capsys, arg, value):
+    """new-example --title $'\\xff' said "'utf-8' codec can't encode ... position 339" (issue 27,
+    item 13): every argument of the command says which one holds the bytes, and nothing is written."""
+    from publish import cli
+
+    argv = {"SLUG": [value], "--title": ["zz_bytes", "--title", value], "--from": ["zz_bytes", "--from", value]}[arg]
+    before = sorted(examples.EXAMPLES_DIR.iterdir())
+    assert cli.main(["new-example", *argv, "--no-update"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    shown = value.replace(value[-1], UNDECODABLE[value])
+    assert err == (
+        f"error: argument {arg}: '{shown}' holds bytes that are not UTF-8 text ({UNDECODABLE[value]}): give it in "
+        "UTF-8 (a terminal or locale in another encoding sends other bytes) (see python -m publish new-example "
+        "--help)\n"
+    ), err
+    assert sorted(examples.EXAMPLES_DIR.iterdir()) == before
+
+
+def test_utf8_bytes_a_c_locale_could_not_decode_are_read_as_utf8():
+    from publish.cli import text_argument
+
+    as_a_c_locale_decodes = "Le café, 日本".encode().decode("ascii", "surrogateescape")
+    assert as_a_c_locale_decodes.startswith("Le caf\udcc3\udca9")
+    assert text_argument(as_a_c_locale_decodes) == "Le café, 日本"
+    assert text_argument("plain") == "plain"
+
+
+def test_the_scaffold_refuses_a_title_no_file_can_hold():
+    with pytest.raises(
+        ValueError, match=r"^--title: the title holds U\+DCFF, a lone surrogate, half of a character and not text$"
+    ):
+        scaffold.prepare("zz_bytes", title="a\udcff")
+
+
 def test_new_example_refuses_reserved_and_hand_written_names(tmp_path):
     copy = clone(tmp_path)
     page = copy / "docs/examples/river.md"
@@ -430,7 +473,11 @@ HOSTILE_FILES = [
         "line 6: 'title' must be one line",
     ),
     ("NUL in a token", _ZZ.replace('tokens = ["a"]', 'tokens = ["a\\u0000"]'), "line 12: token 'a\\x00' holds U+0000"),
-    ("1e150", _ZZ.replace("[1, 1, 1, 1],", "[1e150, 1, 1, 1],"), "line 14: 'embeddings' holds 1e+150"),
+    (
+        "1e150",
+        _ZZ.replace("[1, 1, 1, 1],", "[1e150, 1, 1, 1],"),
+        "line 15: 'embeddings' holds 1e+150 (row 1, token 'a')",
+    ),  # fmt: skip
 ]
 
 
@@ -634,9 +681,8 @@ def test_the_playground_checks_a_name_as_the_spec_checks_a_token(tmp_path):
     generated limits file, which lists the code points Python refuses)."""
     node = shutil.which("node")
     assert node, "Node.js is needed to run the playground's module outside a browser"
-    for rel in ("assets/playground/state.js", "generated/playground/limits.js"):
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / "docs" / rel, tmp_path / rel)
+    for rel in ("assets/playground", "generated/playground"):  # state.js and the modules it imports
+        shutil.copytree(ROOT / "docs" / rel, tmp_path / rel, ignore=shutil.ignore_patterns("*.bundle.js"))
     (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
     names = text_strategies.sample_names(NAMES)
     (tmp_path / "names.json").write_text(json.dumps(names), encoding="ascii")  # lone surrogates as \\uXXXX

@@ -63,6 +63,21 @@ def test_each_formula_is_rendered_once_and_the_engine_made_once():
     assert katex_math._engine.cache_info().currsize == 1
 
 
+def test_an_engine_first_used_in_a_worker_thread_closes_cleanly_at_exit():
+    """Zensical renders pages in worker threads: V8 crashed the process at exit (-11) when the
+    engine made in a thread that had ended was closed from the main thread."""
+    code = (
+        "import threading\n"
+        "from publish.katex_math import render\n"
+        "t = threading.Thread(target=lambda: print(render('x^2')[:20]))\n"
+        "t.start(); t.join()\n"
+        "print(render('y')[:5])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.splitlines() == ['<span class="katex">', "<span"]
+
+
 @pytest.mark.parametrize(
     ("tex", "says"),
     [

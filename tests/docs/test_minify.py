@@ -8,8 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from py_mini_racer import MiniRacer
-
+from publish.katex_math import evaluate
 from publish.minify import minify, own_files
 
 REPO = Path(__file__).resolve().parents[2]
@@ -17,9 +16,7 @@ DOCS = REPO / "docs"
 
 
 def _parses(js: str) -> str:
-    return MiniRacer().eval(
-        f"(function(){{try{{new Function({json.dumps(js)});return 'ok'}}catch(e){{return String(e)}}}})()"
-    )
+    return evaluate(f"(function(){{try{{new Function({json.dumps(js)});return 'ok'}}catch(e){{return String(e)}}}})()")
 
 
 def test_own_files_are_the_sites_scripts_and_stylesheets_not_vendored_ones():

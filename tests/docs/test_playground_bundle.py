@@ -106,6 +106,7 @@ def test_the_command_does_not_overwrite_a_file_it_did_not_write(tmp_path, monkey
     out = pb.bundle_path(entry)
     out.write_text("// someone's own main.bundle.js\n", encoding="utf-8")
     monkeypatch.setattr(pb, "ENTRY", entry)
+    monkeypatch.setattr(pb, "ROOT", tmp_path)  # the command writes inside its repository only
     monkeypatch.setattr(pb, "playground_bundle", lambda: pb.bundle(entry, pb.WRITER))
     assert pb.main([]) == 1
     assert "was not written by publish.playground_bundle:playground_bundle" in capsys.readouterr().err

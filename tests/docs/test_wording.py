@@ -3,6 +3,8 @@ they say (publish/wording.py). Each check is also shown to fail on a planted mis
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from publish import DOCS, ROOT, wording
@@ -23,7 +25,7 @@ def _rel(page) -> str:
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_page_uses_no_retired_variant(page):
     found = wording.notation_problems(page.read_text(encoding="utf-8"), page_id(page), RULES)
-    assert not found, "retired notation (see docs/notation.md):\n" + "\n".join(map(str, found))
+    assert not found, "retired notation (see CONTRIBUTING.md, Words and notation):\n" + "\n".join(map(str, found))
 
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
@@ -32,9 +34,74 @@ def test_page_links_land_where_they_say(page):
     assert not found, "links that do not land where they say:\n" + "\n".join(map(str, found))
 
 
+READER_FILES = wording.reader_files()
+
+
+def _root_rel(path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("path", READER_FILES, ids=_root_rel)
+def test_the_other_texts_a_reader_meets_use_no_retired_variant(path):
+    """The exercises, the examples' specs, the playground's scripts and the notebooks, for the rules
+    retired everywhere (a notebook is made from its page: a stale one fails here too)."""
+    found = wording.reader_text_problems(path.read_text(encoding="utf-8"), _root_rel(path), RULES)
+    assert not found, "retired wording (see publish/retired.toml):\n" + "\n".join(map(str, found))
+
+
+def test_the_other_texts_include_each_kind():
+    names = {_root_rel(p) for p in READER_FILES}
+    for want in (
+        "docs/exercises/learned-weights.toml",
+        "selfattn_ref/examples/learned.toml",
+        "docs/assets/playground/app.js",
+        "docs/notebooks/learned-weights.ipynb",
+        "docs/notebooks/examples/learned.ipynb",
+    ):
+        assert want in names, want
+    assert not any(n.endswith(".bundle.js") for n in names)
+
+
+LEARNED = next(r for r in RULES if "Learned weights" in r.variant)
+STAND_INS = "seeded random stand-ins for the weights training would learn"
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "the same calculation with weight matrices that look like a trained model's (seeded random numbers)",
+        "*random (seeded) matrices*: drawn from a seeded generator, like an untrained model's",
+        "Nothing on this page is learned yet: the preference for sat comes from one random draw",
+        'h("option", { value: "learned", text: "The learned weights (seeded)" }),',
+        "- Random projections, standing in for learned ones: W_Q, W_K and W_V are drawn",
+        "projection matrices drawn from a seeded generator, standing in for the weights a model would learn",
+    ],
+)
+def test_the_old_names_of_the_learned_weights_are_caught(phrase):
+    """The three things "learned weights" once named (home, page, gallery), and the playground's
+    label: each is caught on a page and in the other texts."""
+    assert wording.notation_problems(f"# A page\n\n{phrase}\n", "docs/index.md", [LEARNED])
+    assert wording.reader_text_problems(phrase, "docs/assets/playground/app.js", [LEARNED])
+
+
+def test_the_learned_weights_have_one_sentence_everywhere():
+    """The name, and what the weights are, in every place that shows them."""
+    for rel in ("index.md", "learned-weights.md", "examples/index.md", "examples/learned.md"):
+        text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", (DOCS / rel).read_text(encoding="utf-8"))  # links as read
+        assert STAND_INS in " ".join(text.split()), rel
+    notebook = (DOCS / "notebooks" / "learned-weights.ipynb").read_text(encoding="utf-8")
+    assert STAND_INS in notebook
+    spec = " ".join((ROOT / "selfattn_ref/examples/learned.toml").read_text(encoding="utf-8").split())
+    assert STAND_INS in spec
+    assert 'text: "Learned weights: seeded random stand-ins"' in (DOCS / "assets/playground/app.js").read_text()
+    exercises = (DOCS / "exercises" / "learned-weights.toml").read_text(encoding="utf-8")
+    assert "seeded random stand-ins" in exercises and "learned weights" not in exercises
+    assert dict((rel, t) for t, rel in NAV)["learned-weights.md"] == "Learned weights"
+
+
 def test_the_retired_list_has_the_issues_variants():
     variants = " ".join(r.variant for r in RULES)
-    for v in ("E for the embeddings", "√d", "focus matrix", "counting from 0", "column-vector"):
+    for v in ("E for the embeddings", "√d", "focus matrix", "counting from 0", "column-vector", "Learned weights"):
         assert v in variants, (v, variants)
 
 
@@ -62,7 +129,9 @@ def test_a_retired_variant_is_allowed_only_where_listed():
 def test_the_code_a_page_shows_uses_no_retired_variant(page):
     shown = wording.shown_code(page.read_text(encoding="utf-8"))
     found = [f for path in shown for f in wording.code_notation_problems((ROOT / path).read_text(), path, RULES)]
-    assert not found, "retired notation in code (see docs/notation.md):\n" + "\n".join(map(str, found))
+    assert not found, "retired notation in code (see CONTRIBUTING.md, Words and notation):\n" + "\n".join(
+        map(str, found)
+    )
 
 
 def test_the_code_pages_show_is_read():
@@ -178,4 +247,8 @@ def test_a_bad_retired_rule_is_reported(tmp_path):
         wording.load_retired(bad)
     bad.write_text('[[retired]]\nvariant = "x"\nuse = "y"\nin = "text"\npattern = "("\nexample = "x"\n')
     with pytest.raises(ValueError, match="not a regular expression"):
+        wording.load_retired(bad)
+    math_rule = '[[retired]]\nvariant = "x"\nuse = "y"\nin = "math"\npattern = "x"\nexample = "x"\n'
+    bad.write_text(math_rule + "everywhere = true\n")
+    with pytest.raises(ValueError, match="only for a rule in"):
         wording.load_retired(bad)

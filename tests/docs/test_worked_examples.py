@@ -4,6 +4,7 @@ docs/add-an-example.md run as a newcomer would run it, in a copy of the reposito
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, scaffold
+from publish import DOCS, ROOT, files, scaffold, update
 from publish import cli as publish_cli
 from publish import example_pages as ep
 from publish.fmt import cell, is_integral, num
@@ -53,12 +54,21 @@ def test_page_shows_every_step_the_code_and_the_links(slug):
     ex = examples.load(slug)
     text = ep.page_path(slug).read_text(encoding="utf-8")
     includes = set(re.findall(r'--8<-- "([^"]+)"', text))
-    tables = {f"docs/generated/{slug}/{name}.md" for name in ("embeddings", "scores", "weights", "output")}
-    tables |= {f"docs/generated/{slug}/{s}_{i}.md" for s in ("softmax", "mix") for i in range(len(ex.tokens))}
-    if ex.scale:
-        tables.add(f"docs/generated/{slug}/scaled.md")
+    tables = {f"docs/generated/{slug}/{name}.md" for name in ("embeddings", "output")}
+    # With several heads, each head's steps: head_1_scores.md, head_1_weights.md, ...
+    heads = [f"head_{k}_" for k in range(1, ex.heads + 1)] if ex.heads > 1 else [""]
+    for h in heads:
+        tables |= {f"docs/generated/{slug}/{h}{name}.md" for name in ("scores", "weights", "dot_products")}
+        tables |= {f"docs/generated/{slug}/{h}{s}_{i}.md" for s in ("softmax", "mix") for i in range(len(ex.tokens))}
+        if ex.scale:
+            tables.add(f"docs/generated/{slug}/{h}scaled.md")
+        if ex.heads > 1:
+            tables |= {f"docs/generated/{slug}/{h}{m}.md" for m in ("Q", "K", "V", "output")}
     if ex.projections != "none":
         tables |= {f"docs/generated/{slug}/{m}.md" for m in "QKV"}
+    if ex.heads > 1:
+        assert f"- {ex.heads} heads, as in [Multi-head attention](../multi-head.md)" in text
+        assert "## Concatenate and project" in text
     # each script's math, the whole of it (its script section: without the banner) and its output
     scripts = {
         f"snippets/examples/{slug}_{lib}{end}" for lib in ep.LIBRARIES for end in (".py:math", ".py:script", ".out")
@@ -71,19 +81,22 @@ def test_page_shows_every_step_the_code_and_the_links(slug):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_where_each_token_looks_is_the_largest_weight(slug):
+    """One sentence per token under the weights (with several heads, under each head's, in its tab)."""
     ex = examples.load(slug)
-    w = examples.run(ex).weights
+    st = examples.run(ex)
     text = ep.page_path(slug).read_text(encoding="utf-8")
-    for i, token in enumerate(ex.tokens):
-        if ex.causal and i == 0:
-            assert f"- **{token}** comes first and can only attend to itself." in text
-            continue
-        line = re.search(rf"^- \*\*{re.escape(token)}\*\* attends most(, equally,)? to (.+)\.$", text, re.M)
-        assert line, f"no sentence for {token!r}"
-        named = re.findall(r"“([^”]+)”|(itself)", line.group(2))
-        named = [token if itself else quoted for quoted, itself in named]
-        top = [ex.tokens[j] for j in range(len(w[i])) if num(w[i, j], ex.decimals) == num(w[i].max(), ex.decimals)]
-        assert named == top and bool(line.group(1)) == (len(top) > 1), (line.group(0), top)
+    for k, w in enumerate([h.weights for h in st.heads] or [st.weights]):
+        for i, token in enumerate(ex.tokens):
+            if ex.causal and i == 0:
+                assert f"- **{token}** comes first and can only attend to itself." in text
+                continue
+            found = re.findall(rf"^ *- \*\*{re.escape(token)}\*\* attends most(, equally,)? to (.+)\.$", text, re.M)
+            assert len(found) == max(1, len(st.heads)), f"no sentence for {token!r} in each head"
+            equally, whom = found[k]
+            named = re.findall(r"“([^”]+)”|(itself)", whom)
+            named = [token if itself else quoted for quoted, itself in named]
+            top = [ex.tokens[j] for j in range(len(w[i])) if num(w[i, j], ex.decimals) == num(w[i].max(), ex.decimals)]
+            assert named == top and bool(equally) == (len(top) > 1), (whom, top)
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -104,15 +117,21 @@ def test_notebook_shows_the_scripts_recorded_output(slug):
 # --- the built site ---------------------------------------------------------------------------
 
 
-def weights_cells(html: Path) -> list[list[str]]:
+def weights_cells(html: Path) -> list[list[list[str]]]:
+    """The cells of every table of weights on the page (one per head)."""
     soup = BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
-    table = soup.select_one(".weights-figure table")
-    return [[td.get_text(strip=True) for td in tr.find_all("td")][1:] for tr in table.find("tbody").find_all("tr")]
+    return [
+        [[td.get_text(strip=True) for td in tr.find_all("td")][1:] for tr in table.find("tbody").find_all("tr")]
+        for table in soup.select(".weights-figure table")
+    ]
 
 
-def expected_weights(ex: examples.Example) -> list[list[str]]:
-    w = examples.run(ex).weights
-    return [[cell(x, ex.decimals, is_integral(w)) for x in row] for row in w]
+def expected_weights(ex: examples.Example) -> list[list[list[str]]]:
+    st = examples.run(ex)
+    return [
+        [[cell(x, ex.decimals, is_integral(w)) for x in row] for row in w]
+        for w in [h.weights for h in st.heads] or [st.weights]
+    ]
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -148,7 +167,15 @@ def examples_dir(tmp_path, monkeypatch):
     for path in examples.EXAMPLES_DIR.glob("*.toml"):
         shutil.copy(path, folder / path.name)
     monkeypatch.setattr(examples, "EXAMPLES_DIR", folder)
+    # the commands write inside the repository only (publish.files): here, inside this test's folder
+    monkeypatch.setattr(update, "_atomic_write", functools.partial(files.atomic_write, root=tmp_path))
     return folder
+
+
+def test_new_example_from_the_two_heads_keeps_its_heads(examples_dir):
+    path, text, ex = scaffold.prepare("two_more", title="Two more heads", base="the_cat_sat_two_heads")
+    assert ex.heads == 2 and "\nheads = 2  # heads of multi-head attention" in text
+    assert len(examples.run(ex).heads) == 2
 
 
 def test_new_example_writes_a_valid_spec_from_another(examples_dir):
@@ -242,13 +269,15 @@ def test_the_messages_on_the_page_are_the_checks_own():
     assert [what for what, _, _ in cases] == [
         "A misspelt key",
         "Ragged embeddings",
+        "A missing comma",
         "More tokens than vectors",
         "A seed that is not an integer",
         "A title that another example has",
     ]
     for what, _, message in cases:
         assert re.match(
-            r"selfattn_ref/examples/\w+\.toml, line \d+: '\w+'|selfattn_ref/examples/\w+\.toml, line \d+: unknown key",
+            r"selfattn_ref/examples/\w+\.toml, line \d+: "
+            r"('\w+'|unknown key|not valid TOML \(.*\)\. A comma is probably)",
             message,
         ), (what, message)
 
@@ -267,7 +296,7 @@ def test_the_pages_key_table_states_the_checks_limits():
     )
     assert f"at most {LIMITS['descriptionLength']:,} characters" in rows["description"]
     assert f"at most {LIMITS['magnitude']:,.0f} in size" in rows["embeddings"]
-    assert f"a seed from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
+    assert f"a [seed](glossary.md#seed) from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
 
 
 # --- the walk-through of docs/add-an-example.md ----------------------------------------------------

@@ -154,4 +154,4 @@ def test_pages_deploys_the_strict_build_of_the_tested_job():
     assert test < build < upload, order
     assert steps[upload]["with"]["path"] == "site"
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert re.search(r"^build: venv\n\t\$\(VENV\)/bin/mkdocs build --strict$", makefile, re.M)
+    assert re.search(r"^build: venv\n\t\$\(BIN\)/mkdocs build --strict$", makefile, re.M)

@@ -80,3 +80,24 @@ def test_zensical_writes_only_into_a_folder_of_its_own(tmp_path):
     with pytest.raises(SystemExit, match="Zensical builds only into a folder of the repository"):
         zr.build_zensical(tmp_path)
     assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_failed_zensical_build_leaves_a_folder_the_next_run_still_owns(tmp_path, monkeypatch):
+    """A Zensical build that fails half-way (as 0.0.73 did on the sitemap) leaves files in the
+    folder: the next `make zensical` must not refuse the folder as someone else's."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    fake = tmp_path / "zensical"
+    fake.write_text(
+        "#!/usr/bin/env python3\nimport json, pathlib, sys\n"
+        "site = pathlib.Path(json.loads(open(sys.argv[3]).read().rsplit('site_dir: ', 1)[1]))\n"
+        "(site / 'index.html').write_text('half')\nsys.exit(1)\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(zr, "ROOT", tmp_path)
+    monkeypatch.setattr(zr.shutil, "which", lambda *a, **k: str(fake))
+    site = tmp_path / "site-zensical"
+    with pytest.raises(SystemExit, match=r"Zensical build failed \(exit 1\)"):
+        zr.build_zensical(site)
+    assert (site / "index.html").read_text(encoding="utf-8") == "half"
+    zr.own_folder(site)  # no SystemExit: the folder is still this script's

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import os
 import re
@@ -11,9 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from selfattn_ref import examples
 from selfattn_ref.cli import format_number, main
+from selfattn_ref.examples.digits import DIGITS, FEWER
+from selfattn_ref.examples.rules import LIMITS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,11 +137,12 @@ def test_every_available_example_explains(capsys, slug):
     ex = examples.load(slug)
     assert f"rounded to {ex.decimals} decimals" in out
     assert "nan" not in out.lower() and negative_zeros(out) == []
-    weights = grid(out, "Weights")
-    assert weights[""] == list(ex.tokens) or len(set(ex.tokens)) < len(ex.tokens)
     steps = examples.run(ex)
     first = ex.tokens[0]
-    assert weights[first] == [format_number(x, ex.decimals) for x in steps.weights[0]]
+    for k, head in enumerate(steps.heads or [steps], 1):  # each head's weights, with several
+        weights = grid(out, f"Head {k}: weights" if steps.heads else "Weights")
+        assert weights[""] == list(ex.tokens) or len(set(ex.tokens)) < len(ex.tokens)
+        assert weights[first] == [format_number(x, ex.decimals) for x in head.weights[0]]
 
 
 def test_decimals_override_for_a_named_example(capsys):
@@ -215,7 +222,7 @@ ERRORS = [
     (["explain", "--tokens", "a", "--vectors", "1 nan"], r"--vectors row 1 has 'nan'; every entry must be a finite"),
     (["explain", "--tokens", "a", "--vectors", "inf 1"], r"--vectors row 1 has 'inf'"),
     (["explain", "--tokens", "a", "b", "--vectors", "1; -1e400"], r"--vectors row 2 has '-1e400'"),
-    (["explain", "--tokens", "a", "b", "--vectors", "1e200; -1e200"], r"too large"),
+    (["explain", "--tokens", "a", "b", "--vectors", "1e200; -1e200"], r"--vectors row 1 has '1e200'; every number"),
     (["explain", "--tokens", "a", "b", "--vectors", "1;;2"], r"--vectors row 2 is empty"),
     (["explain", "--tokens", "a", "--vectors", " "], r"--vectors is empty"),
     (["explain", "--tokens", "", "--vectors", "1"], r"--tokens: token 1 is empty"),
@@ -306,10 +313,25 @@ LIMIT_ERRORS = [
         ["explain", "bank_of_river", "--bogus\x1b[2J"],
         "error: unrecognized arguments: --bogus\\x1b[2J (see python -m selfattn_ref --help)",
     ),
+    (  # the limit of a spec and of the playground (selfattn_ref.examples.rules.LIMITS), not an overflow
+        ["explain", "--tokens", "a", "b", "--vectors", "1 0; 1e154 1"],
+        "error: --vectors row 2 has '1e154'; every number is at most 1,000,000 in size, as in a spec file and the "
+        "playground",
+    ),
     (
-        ["explain", "--tokens", "a", "b", "--vectors", "1e200; -1e200"],
-        "error: --vectors: Q (2, 1) and K (2, 1) are too large: the scores Q K^T overflow in float64 "
-        "(here Q = K = V = the vectors)",
+        ["explain", "--tokens", "a", "--vectors", "-1" + "0" * 400],
+        f"error: --vectors row 1 has {'-1' + '0' * 58!r}... (402 characters); every number is at most 1,000,000 "
+        "in size, as in a spec file and the playground",
+    ),
+    (
+        ["explain", "bank_of_river", "--decimals", "9" * 5000],
+        f"error: argument --decimals: must be an integer from 0 to {examples.MAX_DECIMALS}, got {'9' * 20!r}... "
+        "(5000 characters) (see python -m selfattn_ref explain --help)",
+    ),
+    (
+        ["explain", "bank_of_river", "--decimals", "²"],
+        f"error: argument --decimals: must be an integer from 0 to {examples.MAX_DECIMALS}, got '²' "
+        "(see python -m selfattn_ref explain --help)",
     ),
 ]
 
@@ -327,6 +349,72 @@ def test_the_limits_themselves_are_accepted(capsys):
     assert code == 0 and err == ""
     assert f"({examples.MAX_TOKENS} tokens, each of width {examples.MAX_WIDTH})" in out
     assert grid(out, "Weights")["t0"] == ["0"] * examples.MAX_TOKENS  # 1/16 each, rounded to 0 decimals
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    x=st.floats(allow_nan=False, allow_infinity=False, width=64),
+    row=st.integers(0, 1),
+    col=st.integers(0, 1),
+    spelling=st.sampled_from(["{!r}", "{:e}", "{:.3e}"]),
+)
+def test_every_number_typed_is_held_to_the_limit_of_a_spec(x, row, col, spelling):
+    """--vectors takes what a spec and the playground take: every number at most LIMITS["magnitude"]
+    in size (the one definition, in selfattn_ref.examples.rules), however it is written."""
+    word = spelling.format(x)
+    rows = [["1", "0"], ["0", "1"]]
+    rows[row][col] = word
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+        code = main(["explain", "--tokens", "a", "b", "--vectors", "; ".join(" ".join(r) for r in rows)])
+    if abs(float(word)) <= LIMITS["magnitude"]:
+        assert (code, err.getvalue()) == (0, ""), err.getvalue()
+        assert "Weights A" in out.getvalue()
+    else:
+        assert (code, out.getvalue()) == (2, "")
+        assert err.getvalue() == (
+            f"error: --vectors row {row + 1} has {word!r}; every number is at most 1,000,000 in size, as in a spec "
+            "file and the playground\n"
+        )
+
+
+def test_the_issues_long_number_prints_no_noise_digit(capsys):
+    # 999999.123456789 is stored as 999999.12345678894780...: at 10 decimals it printed 999999.1234567889
+    argv = ["explain", "--tokens", "a", "b", "--vectors", "999999.123456789 0; 0 1", "--decimals", "10"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    assert out.splitlines()[2].endswith(
+        "; rounded to 10 decimals, fewer where a number would have more than 15 digits (a float64 holds no more)"
+    )
+    assert grid(out, "Tokens")["a"] == ["999999.123456789", "0.0000000000"]
+    assert grid(out, "Scores")["a"] == ["999998246914.346", "0.0000000000"]
+    assert "1234567889" not in out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 3).flatmap(
+        lambda n: st.lists(
+            st.lists(st.floats(-LIMITS["magnitude"], LIMITS["magnitude"]), min_size=2, max_size=2),
+            min_size=n,
+            max_size=n,
+        )
+    ),
+    decimals=st.integers(0, LIMITS["decimals"]),
+    scale=st.booleans(),
+)
+def test_no_printed_number_has_more_than_15_digits(rows, decimals, scale):
+    """Any vectors the command line takes, at any rounding: every number it prints has at most 15
+    digits (the rule of selfattn_ref.examples.digits), and the header says where it printed fewer."""
+    vectors = "; ".join(" ".join(repr(x) for x in r) for r in rows)
+    argv = ["explain", "--tokens", *(f"t{i}" for i in range(len(rows))), "--vectors", vectors]
+    argv += ["--decimals", str(decimals), *(["--scale"] if scale else [])]
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+        code = main(argv)
+    assert (code, err.getvalue()) == (0, "")  # numbers of at most 1e6 never overflow
+    cells = [w for rows_ in sections(out.getvalue()).values() for r in rows_[1:] for w in r[1:]]
+    assert all(len(re.sub(r"\D", "", w)) <= DIGITS for w in cells), [w for w in cells if len(re.sub(r"\D", "", w)) > 15]
+    shortened = any(not re.fullmatch(r"-?\d+" + (rf"\.\d{{{decimals}}}" if decimals else ""), w) for w in cells)
+    assert out.getvalue().splitlines()[2].endswith(f", {FEWER}") == shortened
 
 
 def test_a_bad_name_never_reaches_the_filesystem(capsys, monkeypatch):
@@ -439,20 +527,28 @@ def test_every_printed_number_at_every_rounding(capsys, slug, decimals):
     d_k = steps.Q.shape[1]
     header = out.splitlines()[2]
     assert header.endswith(f"; rounded to {decimals} decimals")
+    width, d_ = ("d_head", steps.heads[0].Q.shape[1]) if steps.heads else ("d_k", d_k)
     if ex.scale:
-        rounded = f"{math.sqrt(d_k):.{decimals}f}"
+        rounded = f"{math.sqrt(d_):.{decimals}f}"
         expected = rounded.rstrip("0").rstrip(".") if "." in rounded else rounded
-        assert f"sqrt(d_k) = sqrt({d_k}) = {expected};" in header
-    grids = {
-        f"Tokens and embeddings X ({n} tokens, each of width {d})": ex.E,
-        f"Scores S = {'Q K' if ex.projections != 'none' else 'X X'}^T (row = query token, column = key token)": (
-            steps.scores
-        ),
-        "Weights A = softmax of each row (each row sums to 1)": steps.weights,
-    }
+        assert f"sqrt({width}) = sqrt({d_}) = {expected};" in header
+    grids = {f"Tokens and embeddings X ({n} tokens, each of width {d})": ex.E}
+    if steps.heads:
+        for k, head in enumerate(steps.heads, 1):
+            first, last = (k - 1) * d_ + 1, k * d_
+            grids[f"Head {k}: columns {first} to {last} of Q, K and V; scores Q_{k} K_{k}^T"] = head.scores
+            grids[f"Head {k}: scaled scores S_{k} / sqrt({d_})"] = head.scaled
+            grids[f"Head {k}: weights A_{k} = softmax of each row"] = head.weights
+            grids[f"Head {k}: output A_{k} V_{k}"] = head.output
+    else:
+        scores_title = (
+            f"Scores S = {'Q K' if ex.projections != 'none' else 'X X'}^T (row = query token, column = key token)"
+        )
+        grids[scores_title] = steps.scores
+        grids["Weights A = softmax of each row (each row sums to 1)"] = steps.weights
     if ex.projections != "none":
         grids[f"Queries Q = X W_Q ({n} x {d_k})"] = steps.Q
-    if steps.scaled is not None:
+    if steps.scaled is not None and not steps.heads:
         grids[f"Scaled scores S / sqrt({d_k})"] = steps.scaled
     found = sections(out)
     for title, M in grids.items():

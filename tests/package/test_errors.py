@@ -522,9 +522,9 @@ EXACT = [
         "Q must be an array of numbers (rows of equal length), got dtype <U1",
     ),
     (
-        "int-too-large",
+        "int-too-large",  # not "an array of numbers" nor "NaN or infinity": a number too large for float64
         lambda m: m.scores([[10**400, 1]], ones(2, 2)),
-        "Q must be an array of numbers (rows of equal length): int too large to convert to float",
+        "Q[0][0] is too large for float64, whose numbers go up to about 1.8e308 (got an integer of 401 digits)",
     ),
     # batch dimensions that do not broadcast: the arguments and their shapes, not NumPy's or torch's text
     (

@@ -134,6 +134,7 @@ NUMBERS_IN_TEXT = [
     ("emphasis, then a percent sign", "T", ["a"], "It is *5*% of it.", "'description' holds the number '5 %'"),
     ("a number split over two lines", "T", ["a"], "About 66\n% of it.", "'description' holds the number '66 %'"),
     ("a decimal in code", "T", ["a"], "See `0.25` here.", "'description' holds the number '0.25'"),
+    ("a decimal point escaped", "T", ["a"], "1\\.5 times as much.", "'description' holds the number '1.5'"),
     ("a decimal in a link", "T", ["a"], "See [0.5 of it](../masking.md).", "'description' holds the number '0.5'"),
     ("worked arithmetic", "T", ["a"], "Here 1 + 1 = 3.", f"'description' holds an equation '1 + 1 = 3': {WHY}"),
     ("arithmetic in a title", "Why 2 × 3 = 6", ["a"], None, "'title' holds an equation '2 × 3 = 6'"),
@@ -165,9 +166,10 @@ def test_refused_with_file_key_and_line(what, title, tokens, description, messag
 NUMBERS = [
     # (what, key, value, the message, after "<file>, line N: ")
     ("1e150 embedding", "embeddings", "[[1e150, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
-     "'embeddings' holds 1e+150; every number of a spec is at most 1,000,000 in size"),
+     "'embeddings' holds 1e+150 (row 1, token 'a'); every number of a spec is at most 1,000,000 in size"),
     ("2**64", "embeddings", "[[18446744073709551616, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
-     "'embeddings' holds 18446744073709551616; every number of a spec is at most 1,000,000 in size"),
+     "'embeddings' holds 18446744073709551616 (row 1, token 'a'); every number of a spec is at most 1,000,000 in "
+     "size"),
     ("huge integer", "embeddings", "[[" + "9" * 400 + ", 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
      "'embeddings' holds an integer of 400 digits"),
     ("scores that overflow e^x", "embeddings", "[[30, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",

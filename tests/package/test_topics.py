@@ -229,6 +229,9 @@ COMPARE_CASES = [
     ("compare-n-zero", lambda m: m.compare(0, 4), r"^n must be a positive integer, got 0$"),
     ("compare-d-float", lambda m: m.compare(3, 4.0), r"^d must be a positive integer, got 4\.0$"),
     ("compare-d_in-bool", lambda m: m.compare(3, 4, True), r"^d_in must be a positive integer, got True$"),
+    # a count beyond float64's range made the ratios raise OverflowError
+    ("compare-n-huge", lambda m: m.compare(10**400, 4), r"^n must be at most 10\*\*15, got a larger integer$"),
+    ("compare-d-long", lambda m: m.compare(3, 10**16), r"^d must be at most 10\*\*15, got a larger integer$"),
     ("steps-not-an-example", lambda m: m.rnn_steps("the_cat_sat"), r"^ex must be an RNNExample .*, got str$"),
     (
         "without-first-one-token",
@@ -329,7 +332,7 @@ GOOD = examples.RNN_DIR / "the_cat_sat.toml"
         ("s = [0.5, -0.5, 0.5, -0.5]", "s = [0.5, -0.5, 0.5]", r"'s' must have 4 entries, got 3"),
         ("s = [0.5, -0.5, 0.5, -0.5]", "s = [[0.5, -0.5, 0.5, -0.5]]", r"'s' must be a non-empty list of numbers"),
         ("v = [1.0, -0.5]", "v = [1.0, -0.5, 2.0]", r"'W_s', 'W_h' and 'v' must have the same attention width"),
-        ("v = [1.0, -0.5]", 'v = [1.0, "x"]', r"'v' holds 'x', which is not a number"),
+        ("v = [1.0, -0.5]", 'v = [1.0, "x"]', r"'v' holds 'x' \(number 2\), which is not a number"),
         ("  [-0.2,  0.0,  0.3,  0.5],\n]", "]", r"'W_xh' must have 4 rows, got 3"),
         ("decimals = 4", "decimals = 11", r"'decimals' must be an integer from 0 to 10, got 11"),
         ('title = "', 'title = "', None),

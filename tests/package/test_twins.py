@@ -35,6 +35,7 @@ NUMPY_ONLY = {
     "selfattn_ref.topics.rnn_comparison": "the worked RNN's steps, computed once with selfattn_ref.rnn (whose twin "
     "is selfattn_ref.torch.rnn), and compare, which counts with integers",
     "selfattn_ref.examples.rules": "what a spec's title, tokens and description may hold: text rules, no arrays",
+    "selfattn_ref.examples.digits": "how a number is printed (at most 15 digits): text from numbers, the same for both",
     "selfattn_ref.topics.mistakes": "the numbers docs/mistakes.md quotes, right and deliberately wrong, computed "
     "once in NumPy; the page's PyTorch snippets are held equal to them",
 }

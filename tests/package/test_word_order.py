@@ -205,9 +205,20 @@ def test_bad_arguments_are_named():
         wo.train(True, seed=1.5)
     with pytest.raises(ValueError, match="d must be a positive integer"):
         wo.AttentionClassifier(d=0)
+    # sizes and seeds that torch cannot take are refused before it is asked, briefly
+    with pytest.raises(ValueError) as info:
+        wo.AttentionClassifier(d=10**6)
+    assert str(info.value) == (
+        "with d = 1000000, each of W_Q, W_K and W_V (d, d) would hold 1,000,000,000,000 entries; at most 100,000,000"
+    )
+    with pytest.raises(ValueError) as info:
+        wo.train(True, seed=2**70)
+    assert str(info.value) == "seed must be an integer from -2**63 to 2**64 - 1, got an integer of 22 digits"
     model = wo.AttentionClassifier()
     with pytest.raises(ValueError, match=r"ids must be an int64 tensor of shape \(batch, n\), got shape \(3,\)"):
         model(torch.tensor([0, 16, 8]))
+    with pytest.raises(ValueError, match=r"got shape \(1, 3\), dtype float32$"):  # as NumPy names it, not torch.float32
+        model(torch.zeros(1, 3))
     with pytest.raises(ValueError, match=r"sentences of 3 words, got shape \(1, 2\)"):
         model(torch.tensor([[0, 16]]))
     ids, labels = wo.encode(HELD_OUT)

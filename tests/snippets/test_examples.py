@@ -48,6 +48,14 @@ def expected_blocks(ex: examples.Example) -> dict[str, np.ndarray]:
     # The mask is applied to the last of the two, and its title says so.
     masked = (lambda M: M) if st.mask is None else (lambda M: np.where(st.mask, M, -np.inf))
     then = "" if st.mask is None else ", then masked"
+    if st.heads:  # each head's steps, then the heads side by side
+        for k, head in enumerate(st.heads, 1):
+            out[f"head {k}: scores"] = head.scores
+            out[f"head {k}: scaled by sqrt(d_head){then}"] = masked(head.scaled)
+            out[f"head {k}: weights (softmax of each row)"] = head.weights
+            out[f"head {k}: output"] = head.output
+        out["output (the heads side by side, times W_O)"] = st.output
+        return out
     if st.scaled is None:
         out[f"scores Q K^T{then}"] = masked(st.scores)
     else:
@@ -93,8 +101,14 @@ def test_script_arrays_equal_the_reference_to_float_precision(slug, library):
     ex = examples.load(slug)
     st = examples.run(ex)
     ns = namespace(ep.snippet_path(slug, library))
-    for name in ("scores", "weights", "output"):
-        np.testing.assert_allclose(as_numpy(ns[name]), getattr(st, name), rtol=0, atol=1e-12, err_msg=name)
+    names = {"scores": "scores", "weights": "weights", "output": "output"}
+    if st.heads:  # the per-head lists, stacked: (heads, n, n) as Steps has them
+        names = {"head_scores": "scores", "head_weights": "weights", "output": "output"}
+        heads = np.stack([as_numpy(x) for x in ns["head_outputs"]])
+        np.testing.assert_allclose(heads, [h.output for h in st.heads], rtol=0, atol=1e-12, err_msg="head_outputs")
+    for name, field_ in names.items():
+        got = np.stack([as_numpy(x) for x in ns[name]]) if name.startswith("head_") else as_numpy(ns[name])
+        np.testing.assert_allclose(got, getattr(st, field_), rtol=0, atol=1e-12, err_msg=name)
     assert ns["tokens"] == list(ex.tokens)
 
 

@@ -16,16 +16,22 @@
 
   // "0.25", ".25", "-1", "−1" (a typographic minus), "66.5%", "66.5 %", "+2". Nothing else: no
   // exponents (1e999), no NaN or Infinity, no thousands separators.
-  const NUMBER = /^([+\-\u2212]?)(\d*)(?:\.(\d*))?\s*(%?)$/;
+  // Spaces are the ASCII ones and the no-break space, digits 0-9 only (publish/exercises.py reads
+  // the same: the two graders agree on any text).
+  const NUMBER = /^([+\-\u2212]?)([0-9]*)(?:\.([0-9]*))?[ \t\n\r\f\v\u00a0]*(%?)$/;
+
+  function trim(text) {
+    return String(text).replace(/^[ \t\n\r\f\v\u00a0]+|[ \t\n\r\f\v\u00a0]+$/g, "");
+  }
 
   function parseNumber(text) {
-    const t = String(text).trim();
+    const t = trim(text);
     if (t === "") return { error: "empty" };
     const m = NUMBER.exec(t);
     if (!m || (m[2] === "" && (m[3] === undefined || m[3] === ""))) return { error: "not-a-number" };
     return {
       negative: m[1] === "-" || m[1] === "\u2212",
-      whole: m[2].replace(/^0+(?=\d)/, "") || "0",
+      whole: m[2].replace(/^0+/, "") || "0",
       fraction: m[3] || "",
       percent: m[4] === "%",
     };
@@ -52,73 +58,135 @@
     return s.replace("\u2212", "-").replace(/^-(?=[0.]*$)/, "");
   }
 
-  function value(n) {
-    return (n.negative ? -1 : 1) * Number(n.whole + "." + (n.fraction || "0"));
+  // A shown number ("-0.1554") as a count of its last place (BigInt).
+  function units(s) {
+    return BigInt(s.replace(".", ""));
+  }
+
+  // The typed number times 100, digit for digit (a share typed where a percentage is asked).
+  function times100(n) {
+    const fraction = n.fraction.padEnd(2, "0");
+    return Object.assign({}, n, { whole: (n.whole + fraction.slice(0, 2)).replace(/^0+/, "") || "0", fraction: fraction.slice(2) });
+  }
+
+  function same(a, b) {
+    return a.length === b.length && a.every((s, i) => s === b[i]);
+  }
+
+  // True when every typed number is `answer`, some (at least one) typed with fewer decimals than
+  // asked and equal to the answer rounded to those (`rounded[p]`: the answer at p decimals).
+  function roundedShort(parsed, decimals, answer, rounded) {
+    let short = false;
+    for (let i = 0; i < parsed.length; i++) {
+      const n = parsed[i];
+      const places = n.fraction.length;
+      if (toFixedDigits(n, decimals) === normalizeShown(answer[i])) continue;
+      if (places >= 1 && places < decimals && toFixedDigits(n, places) === normalizeShown(rounded[places][i])) {
+        short = true;
+        continue;
+      }
+      return false;
+    }
+    return short;
+  }
+
+  // [whether the typed row adds up to 1 within the rounding it was typed at, its total at `decimals`
+  // places], in exact decimal arithmetic.
+  function rowTotal(parsed, decimals) {
+    const top = Math.max(...parsed.map((n) => n.fraction.length));
+    let total = 0n;
+    let slack = 0n; // twice the rounding
+    for (const n of parsed) {
+      const digits = BigInt(n.whole + n.fraction.padEnd(top, "0"));
+      total += n.negative ? -digits : digits;
+      slack += 10n ** BigInt(top - Math.min(n.fraction.length, decimals));
+    }
+    const diff = total - 10n ** BigInt(top);
+    const digits = (total < 0n ? -total : total).toString().padStart(top + 1, "0");
+    const cut = digits.length - top;
+    const asTyped = { negative: total < 0n, whole: digits.slice(0, cut), fraction: digits.slice(cut), percent: false };
+    return [2n * (diff < 0n ? -diff : diff) <= slack, toFixedDigits(asTyped, decimals)];
   }
 
   // --- grading ---------------------------------------------------------------------------------
+  // publish/exercises.py:grade is the same function in Python; tests/browser/test_exercises_graded.py
+  // holds the two equal on every exercise's right answer, its mistakes and their near misses.
 
   function splitAnswer(text, count) {
-    const t = String(text).trim().replace(/^[[(]\s*|\s*[\])]$/g, "");
+    const t = trim(text).replace(/^[[(][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]*[\])]$/g, "");
     if (count === 1) return [t];
-    return t.split(/\s*[,;]\s*|\s+/).filter((x) => x !== "");
+    return t.split(/[ \t\n\r\f\v\u00a0]*[,;][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]+/).filter((x) => x !== "");
   }
 
-  function message(kind, detail) {
-    return { ok: false, kind, message: detail };
+  function result(ok, kind, detail) {
+    return { ok, kind, message: detail };
   }
 
-  // grade(spec, text) -> {ok, kind, message}. kind: "right", "wrong", "input" (nothing was graded:
-  // the text is not an answer of the asked form; nothing about the exercise changes).
+  // grade(spec, text) -> {ok, kind, message}. kind: "right", "close" (right up to rounding: one off
+  // in the last of at least two decimals), "wrong", "input" (nothing was graded: the text is not an
+  // answer of the asked form, or the right numbers with fewer decimals than asked).
   function grade(spec, text) {
     const raw = String(text);
-    if (raw.length > MAX_LENGTH) return message("input", "That answer is too long: type only the number.");
+    if (raw.length > MAX_LENGTH) return result(false, "input", "That answer is too long: type only the number.");
     const count = spec.answer.length;
     const parts = splitAnswer(raw, count);
-    if (raw.trim() === "") return message("input", count === 1 ? "Type your answer first." : `Type ${count} numbers first.`);
+    if (trim(raw) === "") return result(false, "input", count === 1 ? "Type your answer first." : `Type ${count} numbers first.`);
     // A vector's entries are labelled 1, 2, ...; a row of weights by its tokens.
-    const positions = spec.labels.length > 0 && spec.labels.every((label) => /^\d+$/.test(label));
+    const positions = spec.labels.length > 0 && spec.labels.every((label) => /^[0-9]+$/.test(label));
     if (parts.length !== count) {
       const each = positions ? "one for each entry of the vector" : `one for each of ${spec.labels.join(", ")}`;
-      return message("input", `Give ${count} numbers, ${each}, separated by commas (you gave ${parts.length}).`);
+      return result(false, "input", `Give ${count} numbers, ${each}, separated by commas (you gave ${parts.length}).`);
     }
     const parsed = parts.map(parseNumber);
     const bad = parsed.findIndex((p) => p.error);
     if (bad >= 0) {
       const which = count === 1 ? "That" : `Entry ${bad + 1}`;
-      return message("input", `${which} is not a number this page can check: write it in decimals, like 0.25${spec.percent ? " or 25%" : ""}.`);
+      return result(false, "input", `${which} is not a number this page can check: write it in decimals, like 0.25${spec.percent ? " or 25%" : ""}.`);
     }
     if (!spec.percent && parsed.some((p) => p.percent)) {
-      return message("input", "Give it as a decimal, not as a percentage: 25% is 0.25.");
+      return result(false, "input", "Give it as a decimal, not as a percentage: 25% is 0.25.");
     }
-    const mine = parsed.map((p) => toFixedDigits(p, spec.decimals));
+    const decimals = spec.decimals;
+    const mine = parsed.map((p) => toFixedDigits(p, decimals));
     const expected = spec.answer.map(normalizeShown);
-    if (mine.every((s, i) => s === expected[i])) return { ok: true, kind: "right", message: "Right." };
+    if (same(mine, expected)) return result(true, "right", "Right.");
     for (const mistake of spec.mistakes) {
-      if (mine.every((s, i) => s === normalizeShown(mistake.answer[i]))) return message("wrong", mistake.message);
+      if (same(mine, mistake.answer.map(normalizeShown))) return result(false, "wrong", mistake.message);
     }
-    if (spec.percent && count === 1) {
-      const asPercent = toFixedDigits(parseNumber(String(value(parsed[0]) * 100)), spec.decimals);
+    const places = `${decimals} decimal${decimals === 1 ? "" : "s"}`;
+    if (roundedShort(parsed, decimals, spec.answer, spec.rounded)) {
+      const them = count === 1 ? "that is the answer" : "those are the right numbers";
+      return result(false, "input", `Right so far: ${them}, rounded to fewer decimals. Give ${count === 1 ? "it" : "each"} to ${places}.`);
+    }
+    for (const mistake of spec.mistakes) {
+      if (roundedShort(parsed, decimals, mistake.answer, mistake.rounded)) return result(false, "wrong", mistake.message);
+    }
+    if (spec.percent && count === 1 && toFixedDigits(times100(parsed[0]), decimals) === expected[0]) {
       // The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
-      if (asPercent === expected[0]) return message("input", "Right share, but give it as a percentage: multiply it by 100.");
+      return result(false, "input", "Right share, but give it as a percentage: multiply it by 100.");
+    }
+    if (decimals >= 2 && mine.every((s, i) => { const d = units(s) - units(expected[i]); return d >= -1n && d <= 1n; })) {
+      return result(
+        true,
+        "close",
+        `Right, up to rounding: the answer is ${expected.join(", ")}, computed from unrounded values and rounded ` +
+          "once, at the end. Numbers rounded along the way can move the last decimal by one.",
+      );
     }
     if (spec.rowSumsToOne) {
-      const total = parsed.reduce((sum, p) => sum + value(p), 0);
-      const slack = count * 0.5 * 10 ** -spec.decimals + 1e-9;
-      if (Math.abs(total - 1) > slack) {
-        return message("wrong", `Your row adds up to ${total.toFixed(spec.decimals)}, but the weights of a row always add up to 1.`);
-      }
+      const [addsUp, total] = rowTotal(parsed, decimals);
+      if (!addsUp) return result(false, "wrong", `Your row adds up to ${total}, but the weights of a row always add up to 1.`);
     }
     if (count > 1) {
       const off = mine.map((s, i) => (s === expected[i] ? null : spec.labels[i] || String(i + 1))).filter((x) => x !== null);
       if (positions) {
         const which = off.length === 1 ? `entry ${off[0]} is` : `entries ${off.join(", ")} are`;
-        return message("wrong", `Not quite: ${which} off (counting from 1).`);
+        return result(false, "wrong", `Not quite: ${which} off (counting from 1).`);
       }
-      return message("wrong", `Not quite: the ${off.length === 1 ? "number" : "numbers"} for ${off.join(", ")} ${off.length === 1 ? "is" : "are"} off.`);
+      return result(false, "wrong", `Not quite: the ${off.length === 1 ? "number" : "numbers"} for ${off.join(", ")} ${off.length === 1 ? "is" : "are"} off.`);
     }
-    const places = spec.decimals === 0 ? "as a whole number" : `to ${spec.decimals} decimal${spec.decimals === 1 ? "" : "s"}`;
-    return message("wrong", `Not quite. Check your arithmetic, and round ${places}.`);
+    const how = decimals === 0 ? "as a whole number" : `to ${places}`;
+    return result(false, "wrong", `Not quite. Check your arithmetic, and round ${how}.`);
   }
 
   // --- progress, kept in this browser ----------------------------------------------------------------
@@ -199,7 +267,7 @@
       const result = grade(spec, input.value);
       feedback.textContent = result.message; // text, never markup
       feedback.dataset.kind = result.kind;
-      input.setAttribute("aria-invalid", result.kind === "right" ? "false" : "true");
+      input.setAttribute("aria-invalid", result.ok ? "false" : "true");
       if (result.kind === "input") return; // not an attempt: nothing else changes
       solution.hidden = false; // the worked solution, after an attempt
       if (result.ok) {

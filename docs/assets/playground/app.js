@@ -12,9 +12,21 @@
 // once, and mounts the playground whenever Material's document$ shows a page that has
 // #playground (and unmounts it when the page goes).
 
-import { attention, identity } from "./attention.js";
-import { STEPS, TASKS, explainCell, explanationText, rowSteps, stepText, tasksAchieved, usedCells } from "./explain.js";
-import { cell, isIntegral, matrixCells, mixLines } from "./format.js";
+import { attention, headsProblem, identity } from "./attention.js";
+import {
+  STEPS,
+  TASKS,
+  columnName,
+  explainCell,
+  explanationText,
+  headColumns,
+  mixText,
+  rowSteps,
+  stepText,
+  tasksAchieved,
+  usedCells,
+} from "./explain.js";
+import { cell, isIntegral, matrixCells, num } from "./format.js";
 import {
   LIMITS,
   decodeLink,
@@ -69,6 +81,25 @@ function h(tag, attrs = {}, ...children) {
 
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
+}
+
+/** "1, 2 or 4" (heads). */
+function orList(items) {
+  return items.length === 1 ? String(items[0]) : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/** A grid of fields that nobody typed in yet: each shows its value (fieldText). */
+function untyped(M) {
+  return M.map((row) => row.map(() => null));
+}
+
+/**
+ * What a number field shows for a value it was given rather than typed: the value as it is when it
+ * has at most `decimals` decimals ("0.5", "-2"), else rounded to them as the tables round it (the
+ * learned weights: "0.152", not "0.15235477536311405"). The playground computes with the value.
+ */
+export function fieldText(x, decimals) {
+  return Number(num(x, decimals)) === x ? String(x) : num(x, decimals);
 }
 
 // --- the heatmap's colours --------------------------------------------------------------------
@@ -259,6 +290,32 @@ class Playground {
     const observer = new MutationObserver(() => this.repaint());
     observer.observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
     this.cleanups.push(() => observer.disconnect());
+    // A box that scrolls sideways shows it as the site's wide tables do (extra.css: a shadow at
+    // each edge that has more to show, on an element marked data-scrollable). scrollable.js marks
+    // the pages' tables when a page is shown, before the playground has drawn its own: these are
+    // marked here, whenever a box or what it holds changes size.
+    this.scrollObserver = new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const box = entry.target.closest(".pg-scroll");
+        if (box) box.toggleAttribute("data-scrollable", box.scrollWidth > box.clientWidth + 1);
+      }
+    });
+    this.observed = new WeakSet();
+    this.watchScrolling();
+    this.cleanups.push(() => this.scrollObserver.disconnect());
+  }
+
+  /** Every box that may scroll sideways, and what it holds, observed (once each). */
+  watchScrolling() {
+    if (!this.scrollObserver) return; // not yet: the constructor observes every box once it is made
+    for (const box of this.root.querySelectorAll(".pg-scroll")) {
+      for (const el of [box, box.firstElementChild]) {
+        if (el && !this.observed.has(el)) {
+          this.observed.add(el);
+          this.scrollObserver.observe(el);
+        }
+      }
+    }
   }
 
   destroy() {
@@ -282,11 +339,18 @@ class Playground {
       { id: "pg-projections", "aria-describedby": "pg-projections-help pg-projections-message" },
       h("option", { value: "none", text: "None: softmax(X·Xᵀ)·X" }),
       h("option", { value: "identity", text: "Identity: Q = K = V = X·I" }),
-      h("option", { value: "learned", text: "The learned weights (seeded)" }),
+      h("option", { value: "learned", text: "Learned weights: seeded random stand-ins" }),
       h("option", { value: "custom", text: "Your own matrices" }),
     );
     this.projHelp = h("span", { id: "pg-projections-help", class: "pg-help" });
     this.projMessage = h("p", { id: "pg-projections-message", class: "pg-message", role: "alert" });
+    this.headsSelect = h(
+      "select",
+      { id: "pg-heads", "aria-describedby": "pg-heads-help pg-heads-message" },
+      ...Array.from({ length: LIMITS.heads }, (_, k) => h("option", { value: String(k + 1), text: String(k + 1) })),
+    );
+    this.headsHelp = h("span", { id: "pg-heads-help", class: "pg-help" });
+    this.headsMessage = h("p", { id: "pg-heads-message", class: "pg-message", role: "alert" });
     this.scaleBox = h("input", { type: "checkbox", id: "pg-scale" });
     this.causalBox = h("input", { type: "checkbox", id: "pg-causal" });
     this.decimalsSelect = h(
@@ -312,10 +376,16 @@ class Playground {
       { class: "pg-controls", role: "group", "aria-label": "Example and settings" },
       field(h("label", { for: "pg-preset", text: "Example" }), this.presetSelect),
       field(h("label", { for: "pg-projections", text: "Projections" }), this.projSelect, this.projHelp),
+      field(h("label", { for: "pg-heads", text: "Heads" }), this.headsSelect, this.headsHelp),
       h(
         "div",
         { class: "pg-field pg-checks" },
-        h("label", { class: "pg-check" }, this.scaleBox, " Divide the scores by √d_k"),
+        h(
+          "label",
+          { class: "pg-check" },
+          this.scaleBox,
+          h("span", {}, "Divide the scores by √d_k", (this.scaleHeads = h("span", {}))),
+        ),
         h("label", { class: "pg-check" }, this.causalBox, " Causal mask: each word sees only itself and the words before it"),
       ),
       field(h("label", { for: "pg-decimals", text: "Decimals shown" }), this.decimalsSelect),
@@ -380,14 +450,28 @@ class Playground {
     // The reader's own matrices, and the learned ones (read only).
     this.matrixErrors = h("ul", { class: "pg-errors", id: "pg-matrices-errors" });
     this.matricesBox = h("div", { class: "pg-matrices" });
+    const widthSelect = (id) =>
+      h("select", { id }, ...Array.from({ length: LIMITS.columns }, (_, k) => h("option", { value: String(k + 1), text: String(k + 1) })));
+    this.dkSelect = widthSelect("pg-dk");
+    this.dvSelect = widthSelect("pg-dv");
+    this.roundedNote = h("p", { class: "pg-help", id: "pg-rounded-note" });
     this.customSection = h(
       "section",
       { class: "pg-section", "aria-labelledby": "pg-custom-heading", hidden: true },
       h("h2", { id: "pg-custom-heading", text: "Your projection matrices" }),
       h("p", {
         class: "pg-help",
-        text: "Q = X·W_Q, K = X·W_K and V = X·W_V: one row per dimension of the vectors, one column per dimension of Q, K and V.",
+        text:
+          "Q = X·W_Q, K = X·W_K and V = X·W_V: one row per dimension of the vectors, one column per dimension of " +
+          "Q and K (d_k, the same for both) and of V (d_v).",
       }),
+      h(
+        "div",
+        { class: "pg-buttons" },
+        h("div", { class: "pg-field" }, h("label", { for: "pg-dk", text: "Columns of W_Q and W_K (d_k)" }), this.dkSelect),
+        h("div", { class: "pg-field" }, h("label", { for: "pg-dv", text: "Columns of W_V (d_v)" }), this.dvSelect),
+      ),
+      this.roundedNote,
       this.matricesBox,
       h("div", { role: "alert" }, this.matrixErrors),
     );
@@ -501,6 +585,17 @@ class Playground {
       this.legendBar,
       h("span", { text: "1" }),
     );
+    // Several heads: which head's scores and weights the tables show.
+    this.headSelect = h("select", { id: "pg-head", "aria-describedby": "pg-head-help" });
+    this.headHelp = h("p", { class: "pg-help", id: "pg-head-help" });
+    this.headBox = h(
+      "div",
+      { class: "pg-head", id: "pg-head-box", hidden: true },
+      h("div", { class: "pg-field" }, h("label", { for: "pg-head", text: "Head shown" }), this.headSelect),
+      this.headHelp,
+    );
+    this.shownHead = 0;
+    this.outputHelp = h("p", { class: "pg-help", id: "pg-output-help" });
     const results = h(
       "section",
       { class: "pg-section pg-results", "aria-labelledby": "pg-results-heading" },
@@ -512,6 +607,7 @@ class Playground {
           "Click a number of the tables below, or move to it with Tab and the arrow keys, to see how it was made; " +
           "the numbers it was made from are outlined.",
       }),
+      this.headBox,
       stepper,
       this.qkvSection,
       h("h3", { text: "Step 1: score every pair" }),
@@ -528,14 +624,9 @@ class Playground {
       this.views.weights.wrap,
       this.legend,
       h("h3", { text: "Step 3: mix the values" }),
-      h("p", {
-        class: "pg-help",
-        text:
-          "Each output row is the weights of that row times the rows of V, added up: column c1 of the output mixes " +
-          "column c1 of V, and so on (without projections, V is X).",
-      }),
+      this.outputHelp,
       this.views.output.wrap,
-      h("h3", { text: "Step 3 for one word, written out" }),
+      (this.mixHeading = h("h3", { text: "Step 3 for one word, written out" })),
       h("div", { class: "pg-field" }, h("label", { for: "pg-selected", text: "Word" }), this.selectedSelect),
       this.mixPre,
     );
@@ -544,6 +635,7 @@ class Playground {
       this.notice,
       controls,
       this.projMessage,
+      this.headsMessage,
       h("div", { class: "pg-workbench" }, words, tasks),
       this.learnedSection,
       this.customSection,
@@ -560,6 +652,18 @@ class Playground {
     on(this.root, "keydown", (e) => this.onKeydown(e));
     on(this.presetSelect, "change", () => this.loadState(stateFromPreset(this.presets, this.presetSelect.value), true));
     on(this.projSelect, "change", () => this.onProjections());
+    on(this.headsSelect, "change", () => this.onHeads());
+    for (const select of [this.dkSelect, this.dvSelect]) {
+      on(select, "change", () => {
+        this.resizeCustom(this.m.x[0].length, { dk: Number(this.dkSelect.value), dv: Number(this.dvSelect.value) });
+        this.rebuilt();
+        select.focus();
+      });
+    }
+    on(this.headSelect, "change", () => {
+      this.shownHead = Number(this.headSelect.value);
+      if (this.last) this.render();
+    });
     on(this.scaleBox, "change", () => this.changed());
     on(this.causalBox, "change", () => this.changed());
     on(this.decimalsSelect, "change", () => this.changed());
@@ -663,19 +767,22 @@ class Playground {
 
   /** Show a whole state: every field is rebuilt. writeLink: the address bar follows now. */
   loadState(state, writeLink) {
-    const text = (M) => M.map((row) => row.map((x) => String(x)));
+    // x and w: the text the reader typed in each field, or null where the field shows its value
+    // (from an example, a link or the learned weights: see fieldText); xv and wv: the values.
     this.m = {
       names: state.words.slice(),
-      x: text(state.X),
+      x: untyped(state.X),
       xv: state.X.map((row) => row.slice()),
       w: null,
       wv: null,
       scale: state.scale,
       causal: state.causal,
       projections: state.projections,
+      heads: state.heads ?? 1,
       decimals: state.decimals,
       selected: state.selected,
     };
+    this.shownHead = 0;
     if (state.projections === "custom") this.setCustom(state.W_Q, state.W_K, state.W_V);
     const example = this.presets.presets.find((p) => sameExample(state, stateFromPreset(this.presets, p.slug)));
     if (example) this.resetSlug = example.slug;
@@ -686,8 +793,10 @@ class Playground {
     this.scaleBox.checked = state.scale;
     this.causalBox.checked = state.causal;
     this.projSelect.value = state.projections;
+    this.headsSelect.value = String(this.m.heads);
     this.decimalsSelect.value = String(state.decimals);
     setText(this.projMessage, "");
+    setText(this.headsMessage, "");
     setText(this.structureMessage, "");
     this.buildGrids();
     this.recompute();
@@ -696,7 +805,7 @@ class Playground {
 
   setCustom(W_Q, W_K, W_V) {
     const Ws = [W_Q, W_K, W_V];
-    this.m.w = Object.fromEntries(W_NAMES.map((n, t) => [n, Ws[t].map((row) => row.map((x) => String(x)))]));
+    this.m.w = Object.fromEntries(W_NAMES.map((n, t) => [n, untyped(Ws[t])]));
     this.m.wv = Object.fromEntries(W_NAMES.map((n, t) => [n, Ws[t].map((row) => row.slice())]));
   }
 
@@ -713,9 +822,17 @@ class Playground {
       W_Q: custom ? this.m.wv.W_Q.map((row) => row.slice()) : null,
       W_K: custom ? this.m.wv.W_K.map((row) => row.slice()) : null,
       W_V: custom ? this.m.wv.W_V.map((row) => row.slice()) : null,
+      heads: this.m.heads,
       decimals: this.m.decimals,
       selected: this.m.selected,
     };
+  }
+
+  /** The widths of Q and K (d_k) and of V (d_v) that the projections give. */
+  widths() {
+    const d = this.m.x[0].length;
+    if (this.m.projections === "custom") return { dk: this.m.wv.W_Q[0].length, dv: this.m.wv.W_V[0].length };
+    return { dk: d, dv: d };
   }
 
   scheduleUrl() {
@@ -757,12 +874,16 @@ class Playground {
     return this.errors.has(`name-${i}`) || name.trim() === "" ? `word ${i + 1}` : wordLabels(this.m.names)[i];
   }
 
-  numberInput(key, value, label) {
+  /** A number field: `text` as typed, or null to show `value` (fieldText). */
+  numberInput(key, text, value, label) {
+    const shown = text ?? fieldText(value, this.m.decimals);
+    const rounded = text === null && Number(shown) !== value;
     return h("input", {
       type: "text",
       id: `pg-${key}`,
-      class: "pg-number",
-      value,
+      class: rounded ? "pg-number pg-rounded" : "pg-number",
+      value: shown,
+      title: rounded ? `Rounded to ${this.m.decimals} decimals; the playground computes with ${String(value)}` : null,
       "data-key": key,
       "aria-label": label,
       autocomplete: "off",
@@ -800,7 +921,7 @@ class Playground {
         ),
       );
       for (let k = 0; k < d; k++) {
-        tr.append(h("td", {}, this.numberInput(`x-${i}-${k}`, x[i][k], `${this.rowLabel(i)}, x${k + 1}`)));
+        tr.append(h("td", {}, this.numberInput(`x-${i}-${k}`, x[i][k], this.m.xv[i][k], `${this.rowLabel(i)}, x${k + 1}`)));
       }
       const remove = h("button", {
         type: "button",
@@ -833,7 +954,7 @@ class Playground {
           const tr = h("tr", {}, h("th", { scope: "row", text: `x${i + 1}` }));
           row.forEach((v, j) => {
             const label = `${name}, row x${i + 1}, column c${j + 1}`;
-            tr.append(h("td", {}, this.numberInput(`${name}-${i}-${j}`, v, label)));
+            tr.append(h("td", {}, this.numberInput(`${name}-${i}-${j}`, v, this.m.wv[name][i][j], label)));
           });
           tbody.append(tr);
         });
@@ -847,10 +968,23 @@ class Playground {
         return h("div", { class: "pg-scroll pg-scroll--input" }, table);
       });
       this.matricesBox.replaceChildren(...tables);
+      const { dk, dv } = this.widths();
+      this.dkSelect.value = String(dk);
+      this.dvSelect.value = String(dv);
     } else {
       this.matricesBox.replaceChildren();
     }
+    const rounded = this.root.querySelectorAll(".pg-rounded").length > 0;
+    setText(
+      this.roundedNote,
+      rounded
+        ? `Numbers with more digits than ${this.m.decimals} decimals (the learned weights, or a link's) are shown ` +
+            "rounded to them, as the tables are; the playground computes with every digit until you type over one."
+        : "",
+    );
+    this.roundedNote.hidden = !rounded;
     this.validateAll();
+    this.watchScrolling();
     this.m.names.forEach((_, i) => this.relabelRow(i)); // labels follow the names' checks
     this.syncStructureButtons();
     this.syncSelected(true);
@@ -859,10 +993,11 @@ class Playground {
   /** Every field checked again (after a rebuild). */
   validateAll() {
     this.errors.clear();
-    this.m.x.forEach((row, i) => row.forEach((t, k) => this.checkNumber(`x-${i}-${k}`, t)));
+    // Only what the reader typed: a field that shows its value holds a number already.
+    this.m.x.forEach((row, i) => row.forEach((t, k) => t !== null && this.checkNumber(`x-${i}-${k}`, t)));
     if (this.m.w && this.m.projections === "custom") {
       for (const name of W_NAMES) {
-        this.m.w[name].forEach((row, i) => row.forEach((t, j) => this.checkNumber(`${name}-${i}-${j}`, t)));
+        this.m.w[name].forEach((row, i) => row.forEach((t, j) => t !== null && this.checkNumber(`${name}-${i}-${j}`, t)));
       }
     }
     this.checkNames();
@@ -983,7 +1118,7 @@ class Playground {
     }
     const d = this.m.x[0].length;
     this.m.names.push(this.freshName());
-    this.m.x.push(Array(d).fill("0"));
+    this.m.x.push(Array(d).fill(null));
     this.m.xv.push(Array(d).fill(0));
     this.structureDone();
     this.rebuilt();
@@ -1009,20 +1144,27 @@ class Playground {
     (next ?? this.addWordButton).focus();
   }
 
-  resizeCustom(d) {
+  /**
+   * The reader's matrices resized to d rows, W_Q and W_K to dk columns and W_V to dv (by default:
+   * as many as before, or d for a square matrix, which stays square). New entries are those of the
+   * identity matrix; the others keep their values.
+   */
+  resizeCustom(d, { dk, dv } = {}) {
     for (const name of W_NAMES) {
+      const before = this.m.wv[name];
+      const square = before[0].length === before.length;
+      const cols = (name === "W_V" ? dv : dk) ?? (square ? d : before[0].length);
       for (const key of ["w", "wv"]) {
         const W = this.m[key][name];
-        const zero = key === "w" ? "0" : 0;
-        const one = key === "w" ? "1" : 1;
-        while (W.length > d) W.pop();
-        for (const row of W) while (row.length > d) row.pop();
+        const entry = (i, j) => (key === "w" ? null : i === j ? 1 : 0);
+        W.length = Math.min(W.length, d);
         W.forEach((row, i) => {
-          while (row.length < d) row.push(row.length === i ? one : zero);
+          row.length = Math.min(row.length, cols);
+          while (row.length < cols) row.push(entry(i, row.length));
         });
         while (W.length < d) {
           const i = W.length;
-          W.push(Array.from({ length: d }, (_, j) => (j === i ? one : zero)));
+          W.push(Array.from({ length: cols }, (_, j) => entry(i, j)));
         }
       }
     }
@@ -1049,7 +1191,7 @@ class Playground {
       this.structureRefused(`A vector here has at most ${LIMITS.dims} numbers.`, this.addDimButton);
       return;
     }
-    this.m.x.forEach((row) => row.push("0"));
+    this.m.x.forEach((row) => row.push(null));
     this.m.xv.forEach((row) => row.push(0));
     this.leaveLearned(d + 1);
     if (this.m.projections === "custom") this.resizeCustom(d + 1);
@@ -1074,9 +1216,47 @@ class Playground {
   }
 
   rebuilt() {
+    setText(this.headsMessage, "");
+    this.fitHeads();
     this.buildGrids();
     this.recompute();
     this.scheduleUrl();
+  }
+
+  /** The numbers of heads, from 1 up, that split the widths of Q, K and V now. */
+  allowedHeads() {
+    const { dk, dv } = this.widths();
+    return Array.from({ length: LIMITS.heads }, (_, k) => k + 1).filter((k) => !headsProblem(k, dk, dv));
+  }
+
+  onHeads() {
+    const k = Number(this.headsSelect.value);
+    const { dk, dv } = this.widths();
+    const problem = headsProblem(k, dk, dv);
+    setText(this.headsMessage, "");
+    if (problem) {
+      this.headsSelect.value = String(this.m.heads);
+      const what = this.m.projections === "custom" ? "the dimensions or the columns of your matrices" : "the dimensions";
+      setText(
+        this.headsMessage,
+        `${problem}. Here ${orList(this.allowedHeads())} can split them; change ${what} first to have ${k}.`,
+      );
+      return;
+    }
+    this.m.heads = k;
+    this.shownHead = 0;
+    this.rebuilt();
+  }
+
+  /** After the widths change: back to one head if the heads no longer split them, saying so. */
+  fitHeads() {
+    const { dk, dv } = this.widths();
+    const problem = headsProblem(this.m.heads, dk, dv);
+    if (!problem) return;
+    this.m.heads = 1;
+    this.shownHead = 0;
+    this.headsSelect.value = "1";
+    setText(this.headsMessage, `${problem}, so the playground is back to 1 head.`);
   }
 
   onProjections() {
@@ -1186,8 +1366,11 @@ class Playground {
   changed() {
     this.m.scale = this.scaleBox.checked;
     this.m.causal = this.causalBox.checked;
-    this.m.decimals = Number(this.decimalsSelect.value);
+    const decimals = Number(this.decimalsSelect.value);
+    const rounding = decimals !== this.m.decimals;
+    this.m.decimals = decimals;
     this.m.selected = Number(this.selectedSelect.value);
+    if (rounding) this.buildGrids(); // the fields that show a value rounded show it at the new rounding
     this.recompute();
     this.scheduleUrl();
   }
@@ -1202,7 +1385,13 @@ class Playground {
     }
     let result;
     try {
-      result = attention({ X: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal });
+      result = attention({
+        X: state.X,
+        ...projectionsOf(state, this.presets),
+        scale: state.scale,
+        causal: state.causal,
+        heads: state.heads,
+      });
     } catch (e) {
       // The limits of state.js keep every result finite; shown rather than thrown, just in case.
       this.stale.hidden = false;
@@ -1233,6 +1422,10 @@ class Playground {
     const dec = state.decimals;
     const dims = (M, prefix) => M[0].map((_, j) => `${prefix}${j + 1}`);
     const projecting = state.projections !== "none";
+    const many = r.heads.length > 1;
+    if (this.shownHead >= r.heads.length) this.shownHead = 0;
+    const h0 = this.shownHead;
+    const a = r.heads[h0]; // the head the tables show
 
     // The projections.
     const learned = state.projections === "learned";
@@ -1258,6 +1451,29 @@ class Playground {
     }[state.projections];
     setText(this.projHelp, projHelp);
 
+    // The heads: each takes its share of the columns of Q, K and V.
+    const dk = r.Q[0].length;
+    const dHead = a.Q[0].length;
+    setText(
+      this.headsHelp,
+      many ? `${r.heads.length} heads of width d_head = ${dk} / ${r.heads.length} = ${dHead}` : "one head, as on the other pages",
+    );
+    setText(this.scaleHeads, many ? " (each head by √d_head, the width of its own keys)" : "");
+    this.headBox.hidden = !many;
+    if (many) {
+      if (this.headSelect.options.length !== r.heads.length) {
+        this.headSelect.replaceChildren(...r.heads.map((_, k) => h("option", { value: String(k), text: `Head ${k + 1}` })));
+      }
+      this.headSelect.value = String(h0);
+      const parts = r.heads.map((_, k) => `head ${k + 1} columns ${headColumns(r, k, "Q", projecting)}`);
+      const X = projecting ? "Q, K and V" : "X (Q = K = V = X)";
+      setText(
+        this.headHelp,
+        `Each head scores, scales, normalizes and mixes its own columns of ${X}: ${parts.join(", ")}. ` +
+          "Steps 1 and 2 below show the head chosen here; step 3 puts the heads' outputs side by side.",
+      );
+    }
+
     this.qkvSection.hidden = !projecting;
     if (projecting && this.qkvSection.open) {
       // Only while shown: at 16 × 16 that is 768 numbers less per keystroke (see "toggle").
@@ -1268,34 +1484,49 @@ class Playground {
     }
 
     // Step 1.
-    setText(this.scoresFormula, projecting ? "S = Q·Kᵀ: query i against key j." : "S = X·Xᵀ: each word's vector against every other's.");
-    this.views.scores.update(matrixCells(r.scores, dec), labels, labels);
+    const inHead = many ? ` In head ${h0 + 1}: columns ${headColumns(r, h0, "Q", projecting)} only.` : "";
+    setText(
+      this.scoresFormula,
+      (projecting ? "S = Q·Kᵀ: query i against key j." : "S = X·Xᵀ: each word's vector against every other's.") + inHead,
+    );
+    this.views.scores.update(matrixCells(a.scores, dec), labels, labels);
 
     // The scores the softmax reads, when they differ from S.
     const shown = state.scale || state.causal;
     this.scaledBox.hidden = !shown;
     if (shown) {
-      const dk = r.Q[0].length;
       setText(
         this.scaledHeading,
         state.scale && state.causal ? "Scaled and masked scores" : state.scale ? "Scaled scores" : "Masked scores",
       );
       const parts = [];
-      if (state.scale) parts.push(`S ÷ √d_k, with d_k = ${dk}`);
+      if (state.scale) parts.push(many ? `S ÷ √d_head, with d_head = ${dHead}` : `S ÷ √d_k, with d_k = ${dHead}`);
       if (state.causal) parts.push("−∞ where a word would look at a later word (its weight becomes 0)");
       setText(this.scaledFormula, parts.join("; ") + ".");
-      const finite = r.logits.map((row) => row.filter((x) => x !== -Infinity));
+      const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
       const integral = isIntegral(finite);
-      const texts = r.logits.map((row) => row.map((x) => cell(x, dec, integral)));
+      const texts = a.logits.map((row) => row.map((x) => cell(x, dec, integral)));
       this.views.scaled.update(texts, labels, labels);
     }
 
-    // Step 2 and step 3.
-    this.views.weights.update(matrixCells(r.weights, dec), labels, labels, r.weights);
-    // The output's columns are V's columns (V = X without projections): c1, c2, ... as V's table.
-    this.views.output.update(matrixCells(r.output, dec), labels, dims(r.output, "c"));
+    // Step 2 and step 3. The output's columns are V's: c1, c2, ... as V's table, or x1, x2, ... as
+    // the words' vectors when there are no projections (V = X), as the pages and Notation name them.
+    this.views.weights.update(matrixCells(a.weights, dec), labels, labels, a.weights);
+    const outCols = r.output[0].map((_, c) => columnName(c, projecting));
+    this.views.output.update(matrixCells(r.output, dec), labels, outCols);
+    const V = projecting ? "V" : "V (here V = X)";
+    setText(
+      this.outputHelp,
+      many
+        ? `Each head mixes its own columns of ${V} with its own weights; side by side, times W_O = I (the identity, ` +
+            `as on the multi-head page), they are the output: columns ${headColumns(r, 0, "V", projecting)} from head 1, and so on.`
+        : `Each output row is the weights of that row times the rows of ${V}, added up: column ${outCols[0]} of the ` +
+            `output mixes column ${outCols[0]} of V, and so on.`,
+    );
     const i = Math.min(state.selected, labels.length - 1);
-    setText(this.mixCode, mixLines(labels, r.weights[i], r.V, r.output[i], dec));
+    const mix = mixText(labels, a.weights[i], a.V, a.output[i], dec);
+    setText(this.mixHeading, many ? `Step 3 for one word in head ${h0 + 1}, written out` : "Step 3 for one word, written out");
+    setText(this.mixCode, mix.lines.join("\n"));
     this.paintLegend();
 
     this.renderExplanation(false);
@@ -1304,7 +1535,7 @@ class Playground {
   }
 
   repaint() {
-    if (this.last) this.views.weights.paint(this.last.result.weights);
+    if (this.last) this.views.weights.paint(this.last.result.heads[this.shownHead].weights);
     this.paintLegend();
   }
 
@@ -1383,7 +1614,7 @@ class Playground {
       return;
     }
     const projecting = state.projections !== "none";
-    const e = explainCell(r, at.table, at.i, at.j);
+    const e = explainCell(r, at.table, at.i, at.j, this.shownHead);
     const { title, lines } = explanationText(e, r, labels, state.decimals, projecting);
     setText(this.explainTitle, title);
     setText(this.explainCode, lines.join("\n"));
@@ -1393,7 +1624,9 @@ class Playground {
     if (this.explainBox.previousElementSibling !== anchor) anchor.after(this.explainBox);
     this.explainBox.hidden = false;
     this.mark("pg-explained", [view.cells[at.i][at.j]]);
-    this.mark("pg-used", usedCells(e, projecting).flatMap((u) => this.cellsOf(u)));
+    // A head's scores and weights are outlined only while the tables show that head.
+    const used = usedCells(e, projecting).filter((u) => u.h === undefined || u.h === this.shownHead);
+    this.mark("pg-used", used.flatMap((u) => this.cellsOf(u)));
     if (announce) this.announce(`${title} ${lines.join(" ")}`);
   }
 
@@ -1468,8 +1701,8 @@ class Playground {
     const { state, result: r, labels } = this.last;
     const i = Math.min(Number(this.stepWord.value) || 0, labels.length - 1);
     const projecting = state.projections !== "none";
-    const step = rowSteps(r, i, state)[k];
-    const { title, lines } = stepText(step, r, i, labels, state.decimals, projecting);
+    const step = rowSteps(r, i, state, this.shownHead)[k];
+    const { title, lines } = stepText(step, r, i, labels, state.decimals, projecting, this.shownHead);
     setText(this.stepTitle, title);
     setText(this.stepCode, lines.join("\n"));
     this.stepBox.dataset.step = step.id;
@@ -1479,7 +1712,7 @@ class Playground {
       score: this.views.scores,
       scale: state.scale ? this.views.scaled : this.views.scores,
       mask: shown ? this.views.scaled : this.views.scores,
-      softmax: this.views.weights,
+      normalize: this.views.weights,
       mix: this.views.output,
     }[step.id];
     this.mark("pg-step-row", table.cells[i] ?? []);

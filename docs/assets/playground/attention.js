@@ -114,19 +114,61 @@ export function identity(d) {
   return Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
 }
 
+/** Columns start .. start + width - 1 of every row: M (n, k) -> (n, width). */
+export function columns(M, start, width) {
+  return M.map((row) => row.slice(start, start + width));
+}
+
+/**
+ * One head: its queries Q (n, d_k), keys K (n, d_k) and values V (n, d_v) scored, scaled by
+ * 1/√d_k (its own d_k) when `scale`, masked and mixed. Returns {Q, K, V, scores, scaled, logits,
+ * weights, output, mask, factor}: see attention().
+ */
+function head(Q, K, V, scale, mask) {
+  const S = scores(Q, K); // (n, n)
+  const factor = scale ? 1 / Math.sqrt(Q[0].length) : 1; // as NumPy: scores * (1/√d_k)
+  const scaled = scale ? S.map((row) => row.map((x) => x * factor)) : null;
+  const base = scaled ?? S;
+  const logits = mask ? base.map((row, i) => row.map((x, j) => (mask[i][j] ? x : -Infinity))) : base;
+  for (const row of logits) {
+    for (const x of row) {
+      if (Number.isNaN(x) || x === Infinity) throw new RangeError("the scores are too large to compute: use smaller numbers");
+    }
+  }
+  const weights = softmax(logits);
+  const output = mix(weights, V);
+  return { Q, K, V, scores: S, scaled, logits, weights, output, mask, factor };
+}
+
+/** Why `heads` heads cannot split queries and keys of width dk and values of width dv, or null. */
+export function headsProblem(heads, dk, dv) {
+  if (!Number.isInteger(heads) || heads < 1) return `heads must be a whole number from 1 up, got ${String(heads)}`;
+  if (dk % heads !== 0 || dv % heads !== 0) {
+    const widths = dk === dv ? `Q, K and V have ${dk} columns` : `Q and K have ${dk} columns, V ${dv}`;
+    return `${heads} heads need widths that divide by ${heads}: ${widths}`;
+  }
+  return null;
+}
+
 /**
  * Every step of one self-attention computation, in the order the pages show them.
  *
  * X: the embeddings (n, d). projections: "none" (Q = K = V = X, the first article's
  * softmax(X·Xᵀ)·X), "identity" (W = I, so Q = X·I), or "matrices" with W_Q, W_K (d, d_k) and
  * W_V (d, d_v). scale: divide the scores by √d_k. causal: query i sees keys 0..i only.
+ * heads: split the columns of Q, K and V into that many heads, as selfattn_ref.multihead does:
+ * head h takes columns h·d_k/heads .. (h+1)·d_k/heads − 1 of Q and K (and the same share of
+ * V's), attends on its own (scaled by 1/√ of its own width), and the heads' outputs side by side
+ * are the output (W_O is the identity, as on the multi-head page).
  *
- * Returns {Q, K, V, scores, scaled, logits, weights, output, mask, factor}: scores = Q·Kᵀ
- * (unmasked, as the pages print them); scaled = scores · (1/√d_k), or null without scaling;
- * logits = what the softmax reads (scaled or not, masked entries -Infinity); mask null unless
- * causal; factor the number the scores were multiplied by.
+ * Returns {Q, K, V, heads, output, mask}: heads, one per head, each {Q, K, V, scores, scaled,
+ * logits, weights, output, mask, factor} for that head's columns: scores = Q·Kᵀ (unmasked, as
+ * the pages print them); scaled = scores · (1/√d_k), or null without scaling; logits = what the
+ * softmax reads (scaled or not, masked entries -Infinity); factor the number the scores were
+ * multiplied by; mask null unless causal. With one head, its fields are the result's too
+ * (result.scores is result.heads[0].scores, and so on).
  */
-export function attention({ X, projections = "none", W_Q = null, W_K = null, W_V = null, scale = false, causal = false }) {
+export function attention({ X, projections = "none", W_Q = null, W_K = null, W_V = null, scale = false, causal = false, heads = 1 }) {
   checkMatrix(X, "X");
   const d = X[0].length;
   let Q, K, V;
@@ -148,19 +190,18 @@ export function attention({ X, projections = "none", W_Q = null, W_K = null, W_V
   } else {
     throw new RangeError(`projections must be "none", "identity" or "matrices", got ${String(projections)}`);
   }
-  const n = X.length;
-  const S = scores(Q, K); // (n, n)
-  const factor = scale ? 1 / Math.sqrt(Q[0].length) : 1; // as NumPy: scores * (1/√d_k)
-  const scaled = scale ? S.map((row) => row.map((x) => x * factor)) : null;
-  const mask = causal ? causalMask(n) : null;
-  const base = scaled ?? S;
-  const logits = mask ? base.map((row, i) => row.map((x, j) => (mask[i][j] ? x : -Infinity))) : base;
-  for (const row of logits) {
-    for (const x of row) {
-      if (Number.isNaN(x) || x === Infinity) throw new RangeError("the scores are too large to compute: use smaller numbers");
-    }
+  const problem = headsProblem(heads, Q[0].length, V[0].length);
+  if (problem) throw new RangeError(problem);
+  const mask = causal ? causalMask(X.length) : null;
+  if (heads === 1) {
+    const one = head(Q, K, V, scale, mask);
+    return { ...one, heads: [one] };
   }
-  const weights = softmax(logits);
-  const output = mix(weights, V);
-  return { Q, K, V, scores: S, scaled, logits, weights, output, mask, factor };
+  const dk = Q[0].length / heads;
+  const dv = V[0].length / heads;
+  const each = Array.from({ length: heads }, (_, h) =>
+    head(columns(Q, h * dk, dk), columns(K, h * dk, dk), columns(V, h * dv, dv), scale, mask),
+  );
+  const output = X.map((_, i) => each.flatMap((r) => r.output[i])); // Concat(head_1, ..., head_h)·I
+  return { Q, K, V, heads: each, output, mask, scores: null, scaled: null, logits: null, weights: null, factor: null };
 }

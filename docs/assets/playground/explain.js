@@ -2,90 +2,133 @@
 //
 // Every function reads a result of attention() (attention.js) and recomputes nothing the result
 // does not already hold, except the terms a reader needs to see: the products of a dot product,
-// the exponentials of a softmax row and their total, the products of a weighted sum. These are
+// e to the power of each score and their total, the products of a weighted sum. These are
 // computed as attention.js computes them (same order), so that the terms add up to the number in
-// the table. tests/browser/test_playground_teaching.py holds every term equal to NumPy's.
+// the table. tests/browser/test_playground_teaching.py holds every term equal to NumPy's, and
+// every line of arithmetic equal to the worked line the example's page shows for the same cell
+// (docs/generated/<example>/dot_products.md, softmax_<i>.md, columns_<i>.md, mix_<i>.md).
 //
-// r: {Q, K, V, scores, scaled, logits, weights, output, mask, factor}; i a query (row), j a key
-// (column), c a column of V. Counting is from 0 here; the labels shown count from 1.
+// The arithmetic is the pages': weight = e^score ÷ the row's total of e^score (bank of river:
+// 2.718 ÷ 11.107 = 0.245). The code subtracts the row's largest score first, which changes no
+// weight; the explanation shows that too, in one line, and shows only that form where e^score
+// would be too large (or too small) to write.
+//
+// Every explanation is true at the rounding it shows, as the site's numbers audit reads worked
+// arithmetic (arith.js): written at the decimals the reader chose, or, when a line would not
+// add up there ("1 ÷ 2 = 1" at 0 decimals), with as many more as it needs, saying so.
+//
+// r: a result of attention(); a head h: r.heads[h], which has {Q, K, V, scores, scaled, logits,
+// weights, output, mask, factor} (with one head, r.heads[0] is r); i a query (row), j a key
+// (column), c a column of the output. Counting is from 0 here; the labels shown count from 1.
 
-import { cell, isIntegral, mixLines, num, vector } from "./format.js";
+import { holds } from "./arith.js";
+import { cell, isIntegral, num, vector } from "./format.js";
 
-/** Step 1, one cell: the dot product of query i with key j, term by term. */
-export function explainScore(r, i, j) {
-  const q = r.Q[i];
-  const k = r.K[j];
-  const products = q.map((x, t) => x * k[t]);
-  return { kind: "score", i, j, q, k, products, value: r.scores[i][j] };
+const MORE_DECIMALS = 3; // at most this many more than the reader chose, to make a line hold
+const MAX_DECIMALS = 10; // never more than the playground offers
+// e^score is written out, as the pages write it, while it is at most this large (the pages print
+// no number of 10^15 or more: selfattn_ref.examples.rules.MAX_PRINTED).
+const MAX_WRITTEN = 1e15;
+
+/** The head that output column c belongs to, and c's place among that head's columns. */
+export function headOfColumn(r, c) {
+  const width = r.heads[0].V[0].length;
+  return { h: Math.floor(c / width), c: c % width };
 }
 
-/** The scaled (and masked) score: the score times 1/√d_k, or −∞ where the mask hides key j. */
-export function explainScaled(r, i, j) {
-  const masked = r.mask !== null && !r.mask[i][j];
+/** Step 1, one cell: the dot product of query i with key j, term by term (in head h). */
+export function explainScore(r, i, j, h = 0) {
+  const a = r.heads[h];
+  const q = a.Q[i];
+  const k = a.K[j];
+  const products = q.map((x, t) => x * k[t]);
+  return { kind: "score", h, i, j, q, k, products, value: a.scores[i][j] };
+}
+
+/** The scaled (and masked) score: the score divided by √d_k, or −∞ where the mask hides key j. */
+export function explainScaled(r, i, j, h = 0) {
+  const a = r.heads[h];
+  const masked = a.mask !== null && !a.mask[i][j];
   return {
     kind: "scaled",
+    h,
     i,
     j,
-    score: r.scores[i][j],
-    scale: r.scaled !== null,
-    factor: r.factor,
-    dk: r.Q[0].length,
+    score: a.scores[i][j],
+    scale: a.scaled !== null,
+    factor: a.factor,
+    dk: a.Q[0].length,
     masked,
-    value: r.logits[i][j],
+    value: a.logits[i][j],
   };
 }
 
-/** The exponentials of row i as the softmax computes them: e^(s − m), m the row's largest. */
-function softmaxTerms(r, i) {
-  const row = r.logits[i];
+/**
+ * The terms of the softmax of row i of a head: e^s for each score s the softmax reads (0 where
+ * masked) and their total, as the pages write them; and e^(s − max(s)), max(s) the row's largest, and their
+ * total, as the code computes them.
+ */
+function softmaxTerms(a, i) {
+  const row = a.logits[i];
   let top = -Infinity;
   for (const x of row) if (x > top) top = x;
   const exps = row.map((x) => Math.exp(x - top)); // e^(−∞) = 0 for a masked score
   let total = 0;
   for (const x of exps) total += x;
-  return { logits: row, top, exps, total };
+  const powers = row.map((x) => Math.exp(x)); // may overflow to Infinity or underflow to 0
+  let powersTotal = 0;
+  for (const x of powers) powersTotal += x;
+  return { logits: row, top, exps, total, powers, powersTotal };
 }
 
-/** Step 2, one cell: weight (i, j) = e^(s_j − m) / Σ e^(s − m) over row i. */
-export function explainWeight(r, i, j) {
-  return { kind: "weight", i, j, ...softmaxTerms(r, i), value: r.weights[i][j] };
+/** Step 2, one cell: weight (i, j) = e^(s_j) / Σ e^s over row i (= e^(s_j − max(s)) / Σ e^(s − max(s))). */
+export function explainWeight(r, i, j, h = 0) {
+  const a = r.heads[h];
+  return { kind: "weight", h, i, j, ...softmaxTerms(a, i), value: a.weights[i][j] };
 }
 
-/** Step 3, one cell: output (i, c) = Σ_j weight (i, j) · V (j, c). */
+/** Step 3, one cell: output (i, c) = Σ_j weight (i, j) · V (j, c), with the weights of c's head. */
 export function explainOutput(r, i, c) {
-  const weights = r.weights[i];
-  const values = r.V.map((row) => row[c]);
+  const { h, c: own } = headOfColumn(r, c);
+  const a = r.heads[h];
+  const weights = a.weights[i];
+  const values = a.V.map((row) => row[own]);
   const products = weights.map((w, j) => w * values[j]);
-  return { kind: "output", i, c, weights, values, products, value: r.output[i][c] };
+  return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c] };
 }
 
-const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight, output: explainOutput };
+const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight };
 
-/** The explanation of a cell of one of the tables "scores", "scaled", "weights", "output". */
-export function explainCell(r, table, i, j) {
-  return EXPLAIN[table](r, i, j);
+/** The explanation of a cell of one of the tables "scores", "scaled", "weights" (of head h), "output". */
+export function explainCell(r, table, i, j, h = 0) {
+  return table === "output" ? explainOutput(r, i, j) : EXPLAIN[table](r, i, j, h);
 }
 
 /**
  * The cells an explanation reads, as {table, i, j} (j null: the whole row i; i null: the whole
  * column j). Table names: "Q", "K", "V" (or "X", the words' vectors, when there are no
- * projections), "scores", "logits" (the scores the softmax reads), "weights".
+ * projections), "scores", "logits" (the scores the softmax reads), "weights"; the columns of Q,
+ * K and V are those of the whole matrices (a head's columns are a part of them); "scores",
+ * "logits" and "weights" are those of head e.h.
  */
 export function usedCells(e, projecting) {
   const src = (name) => (projecting ? name : "X");
   switch (e.kind) {
-    case "score":
+    case "score": {
+      const width = e.q.length;
+      const cols = Array.from({ length: width }, (_, t) => e.h * width + t);
       return [
-        { table: src("Q"), i: e.i, j: null },
-        { table: src("K"), i: e.j, j: null },
+        ...cols.map((j) => ({ table: src("Q"), i: e.i, j })),
+        ...cols.map((j) => ({ table: src("K"), i: e.j, j })),
       ];
+    }
     case "scaled":
-      return [{ table: "scores", i: e.i, j: e.j }];
+      return [{ table: "scores", h: e.h, i: e.i, j: e.j }];
     case "weight":
-      return [{ table: "logits", i: e.i, j: null }];
+      return [{ table: "logits", h: e.h, i: e.i, j: null }];
     case "output":
       return [
-        { table: "weights", i: e.i, j: null },
+        { table: "weights", h: e.h, i: e.i, j: null },
         { table: src("V"), i: null, j: e.c },
       ];
     default:
@@ -95,107 +138,335 @@ export function usedCells(e, projecting) {
 
 // --- as text ----------------------------------------------------------------------------------
 
-/** A factor in a product: negative numbers in brackets, "2 × (−0.5)". */
-function factor(text) {
-  return text.startsWith("-") ? `(${text})` : text;
+/** The name of column c (from 0) of V and of the output: x1, x2, ... without projections, else c1, c2, ... */
+export function columnName(c, projecting) {
+  return `${projecting ? "c" : "x"}${c + 1}`;
+}
+
+/** "c3–c4": the columns of Q, K (and V) that head h takes, or "" with one head. */
+export function headColumns(r, h, which, projecting) {
+  if (r.heads.length === 1) return "";
+  const width = (which === "V" ? r.heads[h].V : r.heads[h].Q)[0].length;
+  const first = columnName(h * width, projecting);
+  return width === 1 ? first : `${first}–${columnName(h * width + width - 1, projecting)}`;
 }
 
 /** Numbers as the tables show them: integers as integers when the whole matrix is integral. */
 function formatter(M, decimals) {
   const integral = isIntegral(M);
-  return (x) => cell(x, decimals, integral);
+  return (x) => (x === -Infinity ? "−∞" : cell(x, decimals, integral));
 }
 
 /**
- * An explanation as {title, lines}: a sentence naming the cell, then the arithmetic, one step a
- * line, with the numbers rounded as the tables round them. labels: the words' labels.
+ * Build an explanation at the decimals the reader chose, or at the fewest more (up to
+ * MORE_DECIMALS more) at which every claim holds. build(p) gives {lines, claims}: claims are
+ * {line, text}, the arithmetic of line `line` in the audit's syntax (as the line writes it, unless
+ * `implied`: what a sentence says in words). Returns {lines, claims,
+ * decimals}, or null if no rounding up to the limit makes every claim hold.
+ */
+function fit(build, decimals, extra = MORE_DECIMALS) {
+  const last = Math.max(decimals, Math.min(MAX_DECIMALS, decimals + extra));
+  for (let p = decimals; p <= last; p++) {
+    const out = build(p);
+    if (out.claims.every((c) => holds(c.text))) return { ...out, decimals: p };
+  }
+  return null;
+}
+
+/**
+ * The lines of build(p) at the fitted rounding, with a line saying so when it is not the one the
+ * reader chose. If none fits (numbers beyond what a float holds exactly), the reader's rounding,
+ * with "≈" for "=" on each line that does not hold, and a line saying why.
+ */
+function fitted(build, decimals) {
+  const out = fit(build, decimals);
+  if (out) return withNote(out, decimals);
+  const plain = build(decimals);
+  const lines = plain.lines.slice();
+  for (const c of plain.claims) {
+    if (!holds(c.text)) lines[c.line] = lines[c.line].replace(/ = /gu, " ≈ ");
+  }
+  lines.push(`(≈: rounded to ${decimals} decimal${decimals === 1 ? "" : "s"}, these numbers do not add up exactly.)`);
+  return { lines, claims: plain.claims, decimals };
+}
+
+function withNote(out, decimals) {
+  if (out.decimals === decimals) return out;
+  const k = out.decimals;
+  return {
+    ...out,
+    lines: [
+      ...out.lines,
+      `(Written with ${k} decimal${k === 1 ? "" : "s"} here: at the ${decimals} chosen, this arithmetic would not add up.)`,
+    ],
+  };
+}
+
+/** A claim for line `line`: the arithmetic part of it (what follows `prefix`). */
+function claim(lines, text) {
+  return { line: lines.length - 1, text };
+}
+
+/**
+ * The dot product written out as the example pages write it (docs/generated/<slug>/dot_products.md):
+ * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are.
+ */
+export function dotLine(a, b, u, v, total, decimals) {
+  const integral = isIntegral(u) && isIntegral(v);
+  const f = (x) => cell(x, decimals, integral);
+  const terms = u.map((x, t) => `${f(x)}×${f(v[t])}`).join(" + ");
+  return { text: `${a} · ${b} = ${terms} = ${f(total)}`, arithmetic: `${terms} = ${f(total)}` };
+}
+
+/**
+ * One column of step 3 written out as the example pages write it (docs/generated/<slug>/columns_<i>.md):
+ * "x1: 0.665 × 1 + 0.090 × 0 + 0.245 × 1 = 0.910", the values as V's table shows them.
+ */
+export function columnLine(name, weights, values, V, value, decimals) {
+  const fv = formatter(V, decimals);
+  const terms = weights.map((w, j) => `${num(w, decimals)} × ${fv(values[j])}`).join(" + ");
+  return { text: `${name}: ${terms} = ${num(value, decimals)}`, arithmetic: `${terms} = ${num(value, decimals)}` };
+}
+
+/**
+ * Step 3 for query i written out, as docs/generated/<slug>/mix_<i>.md has it, at the reader's
+ * rounding or more (see fit()): {text, decimals, note}.
+ *
+ *       0.665 × [1, 0, 1, 0]   (bank)
+ *     + 0.090 × [0, 1, 0, 1]   (of)
+ *     + 0.245 × [1, 1, 0, 0]   (river)
+ *     = [0.910, 0.335, 0.665, 0.090]
+ */
+export function mixText(tokens, weightsRow, V, outputRow, decimals) {
+  const build = (p) => {
+    const ws = weightsRow.map((w) => num(w, p));
+    const width = Math.max(...ws.map((w) => w.length));
+    const lines = ws.map((w, j) => `${j === 0 ? "  " : "+ "}${w.padStart(width)} × ${vector(V[j], p)}   (${tokens[j]})`);
+    lines.push(`= ${vector(outputRow, p)}`);
+    const text = ws.map((w, j) => `${w} × ${vector(V[j], p)}`).join(" + ") + ` = ${vector(outputRow, p)}`;
+    return { lines, claims: [{ line: lines.length - 1, text }] };
+  };
+  return fitted(build, decimals);
+}
+
+/** The words of a step's scores: "score", or "scaled score" once divided by √d_k (the pages' names). */
+function scoreWord(a) {
+  return a.scaled !== null ? "scaled score" : "score";
+}
+
+/** "e^2.5 has 2 digits" style: how large (or small) e^m is, for the sentence that says why e^score is not written. */
+function size(m) {
+  const digits = Math.floor(m * Math.LOG10E);
+  if (m > 0) return `e^${num(m, 0)} has ${(digits + 1).toLocaleString("en")} digits before the point`;
+  return `e^${num(m, 0)} is about 10^${digits}`;
+}
+
+/**
+ * The softmax of one row as lines: e^score for each key and their total, as the pages write them
+ * (softmax_<i>.md), then the weight of key j; and in one line the code's way, e^(s − max(s)), which
+ * gives the same weights. pagesForm false: the code's way only (where e^score is too large or too
+ * small to write). j null (a step): every key's weight, in the layout of the pages' table.
+ */
+function softmaxLines(t, a, labels, j, p, pagesForm) {
+  const L = labels;
+  const s = formatter(t.logits, p);
+  const word = scoreWord(a);
+  const m = t.top;
+  const terms = pagesForm ? t.powers : t.exps;
+  const total = pagesForm ? t.powersTotal : t.total;
+  const minus = (x) => (x.startsWith("-") ? `(${x})` : x);
+  const power = (k) => (pagesForm ? `e^${s(t.logits[k])}` : `e^(${s(t.logits[k])} − ${minus(s(m))})`);
+  const shown = t.logits.map((_, k) => num(terms[k], p)); // e^−∞ = 0 where masked, as the pages show it
+  const weights = a.weights[t.row].map((x) => num(x, p));
+  const lines = [];
+  const claims = [];
+  // Claims hold the lines' arithmetic; a row of the step's table holds several.
+  const claimAll = (texts) => texts.forEach((text) => claims.push(claim(lines, text)));
+  const powers = t.logits.map((x, k) => (x === -Infinity ? null : `${power(k)} = ${shown[k]}`));
+  const sum = `${shown.join(" + ")} = ${num(total, p)}`;
+  const share = (k) => `${shown[k]} ÷ ${num(total, p)} = ${weights[k]}`;
+  if (j === null) {
+    const e = pagesForm ? `e^${word}` : `e^(${word} − max)`;
+    const rows = alignedRows(L, [
+      [word, t.logits.map((x) => s(x))],
+      [e, shown],
+      [`÷ total ${num(total, p)}`, weights],
+    ]);
+    lines.push(rows[0], rows[1]);
+    lines.push(rows[2]);
+    claimAll(powers.filter(Boolean));
+    lines.push(rows[3]);
+    claimAll(t.logits.map((_, k) => share(k)));
+    lines.push(`total = ${sum}`);
+    claimAll([sum]);
+  } else {
+    const width = Math.max(...L.map((l) => [...l].length));
+    const pad = (l) => l + " ".repeat(width - [...l].length);
+    t.logits.forEach((x, k) => {
+      const mark = k === j ? "   ← this cell" : "";
+      lines.push(x === -Infinity ? `  ${pad(L[k])}  e^−∞ = 0 (masked)${mark}` : `  ${pad(L[k])}  ${powers[k]}${mark}`);
+      if (x !== -Infinity) claimAll([powers[k]]);
+    });
+    lines.push(`total = ${sum}`);
+    claimAll([sum]);
+    lines.push(`weight = ${share(j)}`);
+    claimAll([share(j)]);
+  }
+  if (pagesForm && m !== 0) {
+    // The code's way, in one line: every term and the total divided by e^m, so no weight changes.
+    const shifted = t.exps.map((x) => num(x, p));
+    const k = j ?? t.logits.indexOf(m);
+    const quotient = `${shifted[k]} ÷ ${num(t.total, p)} = ${weights[k]}`;
+    lines.push(
+      `The code first subtracts the row's largest ${word}, max(s) = ${s(m)}: e^(s − max(s)) gives ${listed(shifted)}, ` +
+        `total ${num(t.total, p)}, and ${j === null ? `for ${L[k]} ` : ""}${quotient}: the same weight${j === null ? "s" : ""} ` +
+        "(every term and the total are divided by the same e^max(s)).",
+    );
+    claimAll([quotient]);
+    // What the line says in words ("gives 1.000, 0.135 and 0.368, total 1.503") holds too.
+    const implied = [`${shifted.join(" + ")} = ${num(t.total, p)}`];
+    implied.push(...t.logits.flatMap((x, q) => (x === -Infinity ? [] : [`e^(${s(x)} − ${minus(s(m))}) = ${shifted[q]}`])));
+    for (const text of implied) claims.push({ ...claim(lines, text), implied: true });
+  }
+  return { lines, claims };
+}
+
+/** "a, b and c". */
+function listed(items) {
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/**
+ * The softmax of row i of head a, fitted: the pages' form (e^score) where it can be written,
+ * else the code's form (e^(s − max(s))) with a sentence saying why. {lines, decimals}.
+ */
+function softmaxFitted(a, i, labels, j, decimals, intro) {
+  const t = { ...softmaxTerms(a, i), row: i };
+  const writable = t.top <= Math.log(MAX_WRITTEN) && Number.isFinite(t.powersTotal) && t.powersTotal > 0;
+  const word = scoreWord(a);
+  const pages = (p) => {
+    const body = softmaxLines(t, a, labels, j, p, true);
+    return { lines: [intro(`e to the power of each ${word}, then each divided by the row's total:`), ...body.lines], claims: shift(body.claims, 1) };
+  };
+  if (writable) {
+    const out = fit(pages, decimals);
+    if (out) return withNote(out, decimals);
+  }
+  const why = t.top > 0 ? "too large" : "too small";
+  const code = (p) => {
+    const body = softmaxLines(t, a, labels, j, p, false);
+    const m = formatter(t.logits, p)(t.top);
+    const head = intro(
+      `e^${word} would be ${why} to write here (${size(t.top)}), so, as the code does, each ${word} first loses the ` +
+        `row's largest, max(s) = ${m}, which changes no weight (every term and the total are divided by the same e^max(s)):`,
+    );
+    return { lines: [head, ...body.lines], claims: shift(body.claims, 1) };
+  };
+  return fitted(code, decimals);
+}
+
+function shift(claims, by) {
+  return claims.map((c) => ({ ...c, line: c.line + by }));
+}
+
+/**
+ * An explanation as {title, lines, claims, decimals}: a sentence naming the cell, then the
+ * arithmetic, one step a line, with the numbers rounded as the tables round them (or with more
+ * decimals, said in a last line, where the arithmetic would not add up at the reader's rounding);
+ * claims, the arithmetic each line states ({line, text}), which holds at that rounding. labels:
+ * the words' labels.
  */
 export function explanationText(e, r, labels, decimals, projecting) {
   const L = labels;
-  const n = (x) => num(x, decimals);
+  const many = r.heads.length > 1;
+  const inHead = many ? `In head ${e.h + 1}, the` : "The";
+  const a = r.heads[e.h];
   if (e.kind === "score") {
-    const fq = formatter(r.Q, decimals);
-    const fk = formatter(r.K, decimals);
-    const fs = formatter(r.scores, decimals);
     const [q, k] = projecting ? ["query", "key"] : ["vector", "vector"];
-    const terms = e.q.map((x, t) => `${factor(fq(x))} × ${factor(fk(e.k[t]))}`);
-    const qName = projecting ? `q(${L[e.i]})` : `x(${L[e.i]})`;
-    const kName = projecting ? `k(${L[e.j]})` : `x(${L[e.j]})`;
+    const cols = (M) => (many ? ` in head ${e.h + 1} (columns ${headColumns(r, e.h, "Q", projecting)} of ${projecting ? M : "X"})` : "");
+    const build = (p) => {
+      const line = dotLine(L[e.i], L[e.j], e.q, e.k, e.value, p);
+      const lines = [
+        `${L[e.i]}'s ${q}${cols("Q")} = ${vector(e.q, p)}`,
+        `${L[e.j]}'s ${k}${cols("K")} = ${vector(e.k, p)}`,
+        line.text,
+      ];
+      return { lines, claims: [{ line: 2, text: line.arithmetic }] };
+    };
     return {
-      title: `Score of ${L[e.i]} against ${L[e.j]}: the dot product of ${L[e.i]}'s ${q} with ${L[e.j]}'s ${k}.`,
-      lines: [
-        `${qName} = ${vector(e.q, decimals)}`,
-        `${kName} = ${vector(e.k, decimals)}`,
-        `${qName} · ${kName} = ${terms.join(" + ")}`,
-        `${" ".repeat(qName.length + kName.length + 3)}= ${e.products.map((x) => fs(x)).join(" + ")}`,
-        `${" ".repeat(qName.length + kName.length + 3)}= ${fs(e.value)}`,
-      ],
+      title: `${many ? `In head ${e.h + 1}, the score` : "Score"} of ${L[e.i]} against ${L[e.j]}: the dot product of ${L[e.i]}'s ${q} with ${L[e.j]}'s ${k}.`,
+      ...fitted(build, decimals),
     };
   }
   if (e.kind === "scaled") {
-    const fs = formatter(r.scores, decimals);
-    const title = `The score of ${L[e.i]} against ${L[e.j]} as the softmax reads it.`;
-    const lines = [];
-    if (e.scale) {
-      lines.push(`score = ${fs(e.score)}`, `score × 1/√d_k = ${factor(fs(e.score))} × 1/√${e.dk} = ${factor(fs(e.score))} × ${n(e.factor)} = ${n(e.score * e.factor)}`);
-    } else {
-      lines.push(`score = ${fs(e.score)} (not divided: "Divide the scores by √d_k" is off)`);
-    }
-    if (e.masked) {
-      lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this score by −∞, so its weight will be 0.`);
-    } else if (r.mask !== null) {
-      lines.push(`${L[e.j]} is not after ${L[e.i]}: the causal mask leaves this score as it is.`);
-    }
-    return { title, lines };
+    const d = many ? "d_head" : "d_k";
+    const title = `${inHead} score of ${L[e.i]} against ${L[e.j]} as the softmax reads it.`;
+    const build = (p) => {
+      const fs = formatter(a.scores, p);
+      const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
+      const fl = formatter(finite, p);
+      const lines = [];
+      const claims = [];
+      if (e.scale) {
+        const scaled = e.score * e.factor;
+        lines.push(`score = ${fs(e.score)}`);
+        lines.push(`score ÷ √${d} = ${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`);
+        claims.push(claim(lines, `${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`));
+      } else {
+        lines.push(`score = ${fs(e.score)} (not divided: "Divide the scores by √d_k" is off)`);
+      }
+      if (e.masked) {
+        lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this score by −∞, so its weight will be 0.`);
+      } else if (a.mask !== null) {
+        lines.push(`${L[e.j]} is not after ${L[e.i]}: the causal mask leaves this score as it is.`);
+      }
+      return { lines, claims };
+    };
+    return { title, ...fitted(build, decimals) };
   }
   if (e.kind === "weight") {
-    const s = formatter(r.logits, decimals); // −∞ for a masked score
-    const lines = [
-      `Row ${L[e.i]}: e^(s − m) for each score s the softmax reads, with m = ${s(e.top)}, the row's largest`,
-      "(taking m away first changes no weight and keeps e^s from overflowing).",
-    ];
-    const width = Math.max(...L.map((l) => [...l].length));
-    e.logits.forEach((x, j) => {
-      const label = L[j] + " ".repeat(width - [...L[j]].length);
-      const mark = j === e.j ? "   ← this cell" : "";
-      lines.push(x === -Infinity ? `  ${label}  e^(−∞) = 0${mark}` : `  ${label}  e^(${s(x)} − ${factor(s(e.top))}) = ${n(e.exps[j])}${mark}`);
-    });
-    lines.push(`total = ${e.exps.map((x) => n(x)).join(" + ")} = ${n(e.total)}`);
-    lines.push(`weight = ${n(e.exps[e.j])} ÷ ${n(e.total)} = ${n(e.value)}`);
-    return { title: `The weight ${L[e.i]} gives ${L[e.j]}: its share of row ${L[e.i]} after the softmax.`, lines };
+    const title = `${inHead} weight ${L[e.i]} gives ${L[e.j]}: its share of row ${L[e.i]} after the softmax.`;
+    return { title, ...softmaxFitted(a, e.i, L, e.j, decimals, (text) => `Row ${L[e.i]}: ${text}`) };
   }
   // output
-  const fv = formatter(r.V, decimals);
-  const width = Math.max(...e.weights.map((w) => n(w).length));
-  const lines = e.weights.map(
-    (w, j) => `${j === 0 ? "  " : "+ "}${n(w).padStart(width)} × ${factor(fv(e.values[j]))}   (${L[j]})`,
-  );
-  lines.push(`= ${n(e.value)}`);
-  const V = projecting ? "V" : "X (here V = X)";
+  const name = columnName(e.c, projecting);
+  const V = projecting ? "V" : "V (here V = X)";
+  const head = many
+    ? `head ${e.h + 1} mixes columns ${headColumns(r, e.h, "V", projecting)} of ${V} with its own weights: row ${L[e.i]} of head ${e.h + 1}'s weights`
+    : `row ${L[e.i]} of the weights`;
+  const build = (p) => {
+    const line = columnLine(name, e.weights, e.values, a.V, e.value, p);
+    const lines = [line.text];
+    if (many) lines.push("The heads' outputs side by side, times W_O = I (the identity), are the output: this is its column " + name + ".");
+    return { lines, claims: [{ line: 0, text: line.arithmetic }] };
+  };
   return {
-    title: `Output of ${L[e.i]}, column c${e.c + 1}: row ${L[e.i]} of the weights times column c${e.c + 1} of ${V}, added up.`,
-    lines,
+    title: `Output of ${L[e.i]}, column ${name}: ${head} times column ${name} of ${V}, added up.`,
+    ...fitted(build, decimals),
   };
 }
 
 // --- one row, step by step --------------------------------------------------------------------
 
-export const STEPS = Object.freeze(["score", "scale", "mask", "softmax", "mix"]);
+// The steps by the names every page gives them (docs/notation.md, "The steps, by name").
+export const STEPS = Object.freeze(["score", "scale", "mask", "normalize", "mix"]);
 
 /**
- * Row i through the five steps, in order: score, scale, mask, softmax, mix. Each step:
+ * Row i of head h through the five steps, in order: score, scale, mask, normalize (the softmax),
+ * mix. Each step:
  * {id, on, values} (values: the row after the step), with the terms the step needs.
  */
-export function rowSteps(r, i, { scale, causal }) {
-  const scores = r.scores[i];
-  const scaled = r.scaled ? r.scaled[i] : scores;
-  const { top, exps, total } = softmaxTerms(r, i);
+export function rowSteps(r, i, { scale, causal }, h = 0) {
+  const a = r.heads[h];
+  const scores = a.scores[i];
+  const scaled = a.scaled ? a.scaled[i] : scores;
+  const t = softmaxTerms(a, i);
   return [
     { id: "score", on: true, values: scores },
-    { id: "scale", on: scale, before: scores, values: scaled, factor: r.factor, dk: r.Q[0].length },
-    { id: "mask", on: causal, before: scaled, values: r.logits[i] },
-    { id: "softmax", on: true, before: r.logits[i], top, exps, total, values: r.weights[i] },
-    { id: "mix", on: true, weights: r.weights[i], values: r.output[i] },
+    { id: "scale", on: scale, before: scores, values: scaled, factor: a.factor, dk: a.Q[0].length },
+    { id: "mask", on: causal, before: scaled, values: a.logits[i] },
+    { id: "normalize", on: true, before: a.logits[i], top: t.top, exps: t.exps, total: t.total, powers: t.powers, powersTotal: t.powersTotal, values: a.weights[i] },
+    { id: "mix", on: true, weights: a.weights[i], values: a.output[i] },
   ];
 }
 
@@ -209,38 +480,43 @@ export function alignedRows(labels, rows) {
   return [line("", labels), ...rows.map(([name, texts]) => line(name, texts))];
 }
 
-/** A step as {title, lines}. */
-export function stepText(step, r, i, labels, decimals, projecting) {
+/** A step as {title, lines, decimals}, of head h. */
+export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const L = labels;
   const w = L[i];
-  const n = (x) => (x === -Infinity ? "−∞" : num(x, decimals));
-  const fs = formatter(r.scores, decimals);
-  const s = (x) => (x === -Infinity ? "−∞" : fs(x));
+  const a = r.heads[h];
+  const many = r.heads.length > 1;
   const k = STEPS.indexOf(step.id) + 1;
-  const head = `Step ${k} of ${STEPS.length}, ${step.id}: `;
+  const head = `Step ${k} of ${STEPS.length}, ${step.id}${many ? ` (head ${h + 1})` : ""}: `;
+  const plain = (title, lines) => ({ title, lines, decimals });
+  const fs = formatter(a.scores, decimals);
+  const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
+  const f = (x) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs)(x));
   if (step.id === "score") {
     const what = projecting ? `${w}'s query against each word's key` : `${w}'s vector against each word's vector`;
-    return { title: `${head}${what}, a dot product each.`, lines: alignedRows(L, [["score", step.values.map(s)]]) };
+    const cols = many ? ` on columns ${headColumns(r, h, "Q", projecting)}` : "";
+    return plain(`${head}${what}${cols}, a dot product each.`, alignedRows(L, [["score", step.values.map(fs)]]));
   }
+  const d = many ? "d_head" : "d_k";
   if (step.id === "scale") {
     if (!step.on) {
-      return {
-        title: `${head}off ("Divide the scores by √d_k" is not checked): the scores go on as they are.`,
-        lines: alignedRows(L, [["score", step.values.map(s)]]),
-      };
+      return plain(`${head}off ("Divide the scores by √d_k" is not checked): the scores go on as they are.`, alignedRows(L, [["score", step.values.map(fs)]]));
     }
-    return {
-      title: `${head}each score times 1/√d_k = 1/√${step.dk} = ${n(step.factor)}.`,
-      lines: alignedRows(L, [
+    const build = (p) => {
+      const s = formatter(a.scores, p);
+      const t = formatter(finite, p);
+      const lines = alignedRows(L, [
         ["score", step.before.map(s)],
-        ["scaled", step.values.map(n)],
-      ]),
+        ["scaled", step.values.map(t)],
+      ]);
+      const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q])} ÷ √${step.dk} = ${t(x)}` }));
+      return { lines, claims };
     };
+    return { title: `${head}each score divided by √${d} = √${step.dk}.`, ...fitted(build, decimals) };
   }
-  const f = r.scaled ? n : s;
   if (step.id === "mask") {
     if (!step.on) {
-      return { title: `${head}off (no causal mask): ${w} sees every word, itself included.`, lines: alignedRows(L, [["score", step.values.map(f)]]) };
+      return plain(`${head}off (no causal mask): ${w} sees every word, itself included.`, alignedRows(L, [["score", step.values.map(f)]]));
     }
     const hidden = step.values.filter((x) => x === -Infinity).length;
     const which =
@@ -249,29 +525,24 @@ export function stepText(step, r, i, labels, decimals, projecting) {
         : hidden === 1
           ? `the word after ${w} gets −∞`
           : `the ${hidden} words after ${w} get −∞`;
-    return {
-      title: `${head}${which} (the causal mask).`,
-      lines: alignedRows(L, [
+    return plain(
+      `${head}${which} (the causal mask).`,
+      alignedRows(L, [
         ["before", step.before.map(f)],
         ["masked", step.values.map(f)],
       ]),
-    };
+    );
   }
-  if (step.id === "softmax") {
+  if (step.id === "normalize") {
+    const out = softmaxFitted(a, i, L, null, decimals, (text) => `Row ${w}: ${text}`);
     return {
-      title: `${head}e^(s − m) for each score (m = ${n(step.top)}, the row's largest), each divided by their total ${n(step.total)}: the weights add up to 1.`,
-      lines: alignedRows(L, [
-        ["s", step.before.map(f)],
-        ["e^(s − m)", step.exps.map(n)],
-        ["weight", step.values.map(n)],
-      ]),
+      title: `${head}the softmax: e to the power of each ${scoreWord(a)}, each divided by their total, so the weights add up to 1.`,
+      ...out,
     };
   }
-  const V = projecting ? "V" : "V (= X)";
-  return {
-    title: `${head}the weights times the rows of ${V}, added up: ${w}'s output.`,
-    lines: mixLines(L, step.weights, r.V, step.values, decimals).split("\n"),
-  };
+  const V = many ? `head ${h + 1}'s V (columns ${headColumns(r, h, "V", projecting)} of V)` : projecting ? "V" : "V (= X)";
+  const out = mixText(L, step.weights, a.V, step.values, decimals);
+  return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out };
 }
 
 // --- try this -------------------------------------------------------------------------------
@@ -285,7 +556,7 @@ const sameRow = (a, b) => a.length === b.length && a.every((x, t) => x === b[t])
 
 /**
  * The "try this" tasks. Each check reads a state (state.js) and its result, and says whether the
- * reader has achieved it.
+ * reader has achieved it (in any head, when there are several).
  */
 export const TASKS = Object.freeze([
   {
@@ -295,7 +566,7 @@ export const TASKS = Object.freeze([
     check(state, r) {
       const b = find(state.words, "bank");
       const v = find(state.words, "river");
-      return b >= 0 && v >= 0 && r.weights[b][v] > r.weights[b][b];
+      return b >= 0 && v >= 0 && r.heads.some((a) => a.weights[b][v] > a.weights[b][b]);
     },
   },
   {
@@ -303,7 +574,7 @@ export const TASKS = Object.freeze([
     text: "Switch the causal mask on and look at the first word's row of weights: what may it attend to?",
     done: "Only to itself: the first word has no word before it, so its own weight is 1.",
     check(state, r) {
-      return state.causal && state.words.length >= 2 && r.weights[0][0] === 1;
+      return state.causal && state.words.length >= 2 && r.heads[0].weights[0][0] === 1;
     },
   },
   {
@@ -311,10 +582,12 @@ export const TASKS = Object.freeze([
     text: "Make a word that may look at two or more words put more than 99% of its weight on just one of them (hint: large numbers make large scores).",
     done: "Large scores make the softmax choose one word almost alone.",
     check(state, r) {
-      return r.weights.some((row, i) => {
-        const open = r.mask ? r.mask[i].filter(Boolean).length : row.length;
-        return open >= 2 && Math.max(...row) > 0.99;
-      });
+      return r.heads.some((a) =>
+        a.weights.some((row, i) => {
+          const open = a.mask ? a.mask[i].filter(Boolean).length : row.length;
+          return open >= 2 && Math.max(...row) > 0.99;
+        }),
+      );
     },
   },
   {

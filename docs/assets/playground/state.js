@@ -1,6 +1,6 @@
 // The playground's state: what the reader may type, and the state as a link. No DOM here.
 //
-// A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, decimals, selected}:
+// A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, heads, decimals, selected}:
 //   words        1 to 16 names, each one word (1 to 24 characters in NFC, no spaces, no control,
 //                invisible, unassigned or private-use characters, not starting with a combining
 //                mark, none of | ` < > * [ ] \): a worked example's token rules
@@ -10,22 +10,27 @@
 //   X            one vector per word, 1 to 16 numbers each, all the same length
 //   projections  "none" (softmax(X·Xᵀ)·X), "identity", "learned" (the learned example's
 //                matrices, which need as many dimensions as that example has) or "custom"
-//                (W_Q, W_K, W_V: square matrices the reader edits, one row per dimension)
+//                (W_Q, W_K, W_V: matrices the reader edits, one row per dimension; W_Q and W_K
+//                have d_k columns, W_V d_v, each from 1 to 16)
+//   heads        1 to 4, dividing d_k and d_v: the heads of multi-head attention (attention.js)
 //   decimals     0 to 10; selected: the word whose step 3 is written out
 //
 // In a link the state is the hash (or the query string: the pages link with ?preset=... since
 // MkDocs checks every #anchor of a link between pages):
 //   #preset=<slug>   a worked example as it is (with &word=<1..n> for the word whose step 3 is
 //                    written out and &decimals=<0..10>, when they are not the example's own)
-//   #s=<base64url>   the whole state, as UTF-8 JSON
+//   #s=<base64url>   the whole state, as UTF-8 JSON ("heads" only when it is not 1)
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
 import { MARKS, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
+import { headsProblem } from "./attention.js";
 
 export const LIMITS = Object.freeze({
   words: SPEC_LIMITS.words,
   dims: SPEC_LIMITS.dims,
+  columns: SPEC_LIMITS.dims, // of W_Q, W_K (d_k) and of W_V (d_v), as a spec's (rules.py)
+  heads: SPEC_LIMITS.heads,
   nameLength: SPEC_LIMITS.tokenLength,
   magnitude: SPEC_LIMITS.magnitude, // every score stays a finite float (16 · (16 · 1e6 · 1e6)² < 1.8e308)
   decimals: SPEC_LIMITS.decimals,
@@ -167,6 +172,7 @@ export function stateFromPreset(presets, slug) {
     W_Q: null,
     W_K: null,
     W_V: null,
+    heads: p.heads ?? 1,
     decimals: p.decimals,
     selected: 0,
   };
@@ -220,6 +226,7 @@ function canonical(s) {
     W_Q: custom ? s.W_Q : null,
     W_K: custom ? s.W_K : null,
     W_V: custom ? s.W_V : null,
+    heads: s.heads ?? 1,
     decimals: s.decimals,
     selected: s.selected,
   };
@@ -238,6 +245,7 @@ export function encodeLink(state, presets) {
   const c = canonical(state);
   const out = { v: 1, words: c.words, X: c.X, scale: c.scale, causal: c.causal, projections: c.projections };
   if (state.projections === "custom") Object.assign(out, { W_Q: c.W_Q, W_K: c.W_K, W_V: c.W_V });
+  if (c.heads !== 1) out.heads = c.heads;
   out.decimals = c.decimals;
   if (c.selected) out.selected = c.selected;
   return `s=${toBase64Url(JSON.stringify(out))}`;
@@ -267,7 +275,7 @@ function checkNumbers(M, name, rows, cols) {
 export function validateState(obj, presets) {
   if (!isPlainObject(obj)) throw new LinkError("the state is not a JSON object");
   if (obj.v !== 1) throw new LinkError("the state has an unknown version");
-  const known = new Set(["v", "words", "X", "scale", "causal", "projections", "W_Q", "W_K", "W_V", "decimals", "selected"]);
+  const known = new Set(["v", "words", "X", "scale", "causal", "projections", "W_Q", "W_K", "W_V", "heads", "decimals", "selected"]);
   const unknown = Object.keys(obj).find((k) => !known.has(k));
   if (unknown !== undefined) throw new LinkError("the state holds a key the playground does not know");
   const { words } = obj;
@@ -297,13 +305,30 @@ export function validateState(obj, presets) {
   let W_K = null;
   let W_V = null;
   if (projections === "custom") {
-    [W_Q, W_K, W_V] = ["W_Q", "W_K", "W_V"].map((k) => checkNumbers(obj[k], k, d, d));
+    // d rows each; W_Q and W_K the same number of columns (d_k), W_V its own (d_v).
+    const width = (k) => {
+      const first = Array.isArray(obj[k]) && Array.isArray(obj[k][0]) ? obj[k][0].length : 0;
+      if (first < 1 || first > LIMITS.columns) throw new LinkError(`${k} must have 1 to ${LIMITS.columns} columns`);
+      return first;
+    };
+    [W_Q, W_K, W_V] = ["W_Q", "W_K", "W_V"].map((k) => checkNumbers(obj[k], k, d, width(k)));
+    if (W_Q[0].length !== W_K[0].length) {
+      throw new LinkError(`W_Q and W_K must have the same number of columns, got ${W_Q[0].length} and ${W_K[0].length}`);
+    }
   } else if (["W_Q", "W_K", "W_V"].some((k) => k in obj)) {
     throw new LinkError("matrices are given but the projections are not custom");
   }
   if (projections === "learned" && d !== learnedDims(presets)) {
     throw new LinkError(`the learned weights need vectors of ${learnedDims(presets)} numbers`);
   }
+  const heads = obj.heads ?? 1;
+  if (!Number.isInteger(heads) || heads < 1 || heads > LIMITS.heads) {
+    throw new LinkError(`"heads" must be a whole number from 1 to ${LIMITS.heads}`);
+  }
+  const dk = projections === "custom" ? W_Q[0].length : d;
+  const dv = projections === "custom" ? W_V[0].length : d;
+  const problem = headsProblem(heads, dk, dv);
+  if (problem) throw new LinkError(problem);
   const decimals = obj.decimals;
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > LIMITS.decimals) {
     throw new LinkError(`"decimals" must be a whole number from 0 to ${LIMITS.decimals}`);
@@ -312,7 +337,7 @@ export function validateState(obj, presets) {
   if (!Number.isInteger(selected) || selected < 0 || selected >= words.length) {
     throw new LinkError("the selected word is not one of the words");
   }
-  return { words: words.slice(), X, scale: obj.scale, causal: obj.causal, projections, W_Q, W_K, W_V, decimals, selected };
+  return { words: words.slice(), X, scale: obj.scale, causal: obj.causal, projections, W_Q, W_K, W_V, heads, decimals, selected };
 }
 
 /** A whole number from a link's text, or null. */

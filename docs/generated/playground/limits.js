@@ -7,9 +7,11 @@ export const SPEC_LIMITS = Object.freeze({
   "descriptionLength": 2000,
   "decimals": 10,
   "magnitude": 1000000.0,
-  "seed": 4294967295
+  "seed": 4294967295,
+  "heads": 4
 });
 export const TOKEN_FORBIDDEN = "|`<>*[]\\";
+export const DIGITS = 15;  // the most digits a printed number has (selfattn_ref.examples.digits)
 // Code point ranges from Python's Unicode 14.0.0 (selfattn_ref.examples.rules; the
 // format: publish/playground_limits.py, encode_ranges):
 // what a token may not hold anywhere (control, format, private-use, unassigned and blank

@@ -12,7 +12,8 @@ import math
 
 import torch
 
-from ...topics.scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _count, _dims, _positive
+from ..._validate import positive_float
+from ...topics.scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _check_draws, _count, _dims
 from .._validate import as_float_tensor, common_dtype, finite, shape
 from ..attention import softmax
 
@@ -57,7 +58,7 @@ def largest_weights(q, K, scale=None) -> torch.Tensor:
     K = as_float_tensor(K, "K", min_ndim=2)
     if K.shape[:-2] != q.shape[:-1] or K.shape[-1] != q.shape[-1]:
         raise ValueError(f"K must have shape (..., n, d) for q of shape (..., d), got q {shape(q)} and K {shape(K)}")
-    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else _positive(scale, "scale")
+    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else positive_float(scale, "scale")
     q, K = common_dtype(q, K)
     S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
     finite(S, "the scores q . K[j] * scale overflow", q=q, K=K, scale=scale)
@@ -72,6 +73,7 @@ def variance_experiment(dims=DIMS, samples: int = SAMPLES, seed: int = SEED) -> 
     {"d", "variance", "variance_scaled"}, the second the variance of q · k / √d.
     """
     dims, samples = _dims(dims), _count(samples, "samples", 2)
+    _check_draws("q (samples, d)", samples=samples, **{"d, the widest of dims,": max(dims)})
     g = torch.Generator().manual_seed(_count(seed, "seed", 0))
     rows = []
     for d in dims:
@@ -91,6 +93,7 @@ def largest_weight_experiment(dims=DIMS, n: int = KEYS, trials: int = TRIALS, se
     draws are scored twice. Returns one dict per width: {"d", "unscaled", "scaled"}.
     """
     dims, n, trials = _dims(dims), _count(n, "n"), _count(trials, "trials")
+    _check_draws("K (trials, n, d)", trials=trials, n=n, **{"d, the widest of dims,": max(dims)})
     g = torch.Generator().manual_seed(_count(seed, "seed", 0))
     rows = []
     for d in dims:

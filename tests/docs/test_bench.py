@@ -1,0 +1,68 @@
+"""bench/ (`make bench`): the parts that decide what is measured, checked without measuring anything
+(speed and size are the bench's figures, never a test's): the Lighthouse figure says what is missing
+without node, the pages are served compressed as a real host sends them, and --pages takes only
+article and topic pages."""
+
+from __future__ import annotations
+
+import gzip
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import common  # noqa: E402
+import lighthouse  # noqa: E402
+import run  # noqa: E402
+
+
+def test_without_node_the_lighthouse_figure_says_what_is_missing(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(lighthouse.Missing, match=r"^node and npm not found: .*not part of the README's set-up"):
+        lighthouse.install()
+
+
+def test_lighthouse_is_pinned_to_a_12_release_and_runs_headless_with_the_tests_flags():
+    major, minor, patch = (int(n) for n in lighthouse.LIGHTHOUSE_VERSION.split("."))
+    assert major == 12
+    assert lighthouse.CHROME_FLAGS[0] == "--headless"
+    assert {"--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"} <= set(
+        lighthouse.CHROME_FLAGS
+    )
+    assert lighthouse.CACHE.is_relative_to(common.REPO / ".cache")  # gitignored
+
+
+def _get(url: str, accept: str) -> tuple[dict, bytes]:
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": accept})) as r:
+        return dict(r.headers), r.read()
+
+
+def test_the_compressing_server_sends_text_gzipped_and_fonts_as_they_are(tmp_path):
+    page = "<p>" + "attention " * 500 + "</p>"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text(page, encoding="utf-8")
+    (tmp_path / "f.woff2").write_bytes(b"wOF2" + bytes(200))
+    with common.static_server(tmp_path, compress=True) as (httpd, base):
+        common.start(httpd)
+        headers, body = _get(base + "a/", "gzip, deflate, br")
+        assert headers["Content-Encoding"] == "gzip" and gzip.decompress(body).decode() == page
+        assert len(body) < len(page) / 10
+        headers, body = _get(base + "f.woff2", "gzip")
+        assert "Content-Encoding" not in headers and body.startswith(b"wOF2")
+        headers, body = _get(base + "a/", "identity")
+        assert "Content-Encoding" not in headers and body.decode() == page
+
+
+def test_pages_takes_only_article_and_topic_pages(tmp_path):
+    for path in ("masking", "scaling"):
+        (tmp_path / path).mkdir()
+        (tmp_path / path / "index.html").write_text("<article></article>", encoding="utf-8")
+    assert run.chosen_articles(tmp_path, "masking,/scaling/") == ["masking/", "scaling/"]
+    with pytest.raises(RuntimeError, match=r"--pages \['glossary/'\]: not article or topic pages"):
+        run.chosen_articles(tmp_path, "glossary")
+    with pytest.raises(RuntimeError, match=r"missing from the build: \['real-numbers/'\]"):
+        run.chosen_articles(tmp_path, "real-numbers")

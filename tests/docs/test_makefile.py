@@ -1,0 +1,175 @@
+"""The Makefile gives every variable to its program exactly as typed (issue 27, item 1).
+
+Each test runs the real target with a stand-in venv whose ``python`` writes down the arguments it
+was given (NUL-separated, so that a line break shows), or hands them to the real interpreter: no
+pip, no build, under a second each. A value that make or the shell read as code would show here as
+a changed argument, or as the file its command creates.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from publish import ROOT
+
+# Quotes, $ in every form make and the shell know, backticks, a line break, a leading dash, globs.
+HOSTILE = [
+    'a"; touch PWNED; echo "',
+    "it's $(touch PWNED) `touch PWNED` $$HOME $HOME $5 ${x}",
+    "$(shell touch PWNED) $(value NAME) $@ $< %",
+    "two\nlines; touch PWNED",
+    "--help",
+    "-x * ? [a] ~ # \\ \\\\ ; | & < > ( )",
+    "spaces  inside and after  ",  # (make's NAME=value drops spaces right after the =, as in a makefile)
+    "é 日本 \U0001f642",
+]
+
+
+def stand_in(tmp_path: Path, body: str) -> Path:
+    """A venv (its stamp up to date) whose bin/python is the shell script ``body``."""
+    venv = tmp_path / "venv"
+    python = venv / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\n" + body, encoding="utf-8")
+    python.chmod(0o755)
+    (venv / ".installed").touch()
+    return venv
+
+
+# Each call: the number of arguments, then each argument, all NUL-terminated.
+RECORD = 'printf "%s\\0" "$#" >> "{log}"; for a in "$@"; do printf "%s\\0" "$a" >> "{log}"; done\n'
+
+
+def recorder(tmp_path: Path) -> tuple[Path, Path]:
+    log = tmp_path / "argv"
+    return stand_in(tmp_path, RECORD.format(log=log)), log
+
+
+def calls(log: Path) -> list[list[str]]:
+    """Every call the stand-in python recorded, its arguments as Python's argv would hold them."""
+    words = [os.fsdecode(w) for w in log.read_bytes().split(b"\0")[:-1]] if log.exists() else []
+    out = []
+    while words:
+        n, words = int(words[0]), words[1:]
+        out.append(words[:n])
+        words = words[n:]
+    return out
+
+
+def make(tmp_path: Path, target: str, *assignments: str, env: dict[str, str] | None = None):
+    environ = {k: v for k, v in os.environ.items() if k not in ("NAME", "TITLE", "FROM", "BENCH_ARGS", "MAKEFLAGS")}
+    return subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), target, *assignments],
+        cwd=tmp_path,  # a command that the shell ran would create PWNED here or in ROOT
+        env=environ | (env or {}),
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def no_pwned(tmp_path: Path) -> None:
+    assert not (tmp_path / "PWNED").exists() and not (ROOT / "PWNED").exists()
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=range(len(HOSTILE)))
+def test_make_example_passes_name_title_and_from_as_typed(tmp_path, value):
+    venv, log = recorder(tmp_path)
+    proc = make(tmp_path, "example", f"VENV={venv}", f"NAME={value}", f"TITLE={value}", f"FROM={value}")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log) == [["-m", "publish", "new-example", f"--title={value}", f"--from={value}", "--", value]]
+    no_pwned(tmp_path)
+
+
+@pytest.mark.parametrize("value", HOSTILE[:4], ids=range(4))
+def test_values_from_the_environment_are_passed_as_typed_too(tmp_path, value):
+    venv, log = recorder(tmp_path)
+    proc = make(tmp_path, "example", f"VENV={venv}", env={"NAME": value, "TITLE": value})
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log) == [["-m", "publish", "new-example", f"--title={value}", "--", value]]
+    no_pwned(tmp_path)
+
+
+def test_bytes_that_are_not_utf8_reach_the_program_unchanged(tmp_path):
+    venv, log = recorder(tmp_path)
+    title = os.fsdecode(b"caf\xe9 \xff")
+    proc = make(tmp_path, "example", f"VENV={venv}", "NAME=x", f"TITLE={title}")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log) == [["-m", "publish", "new-example", f"--title={title}", "--", "x"]]
+
+
+def test_make_example_without_a_name_says_how_and_runs_nothing(tmp_path):
+    venv, log = recorder(tmp_path)
+    for assignments in ([], ["NAME="], ["TITLE=$(touch PWNED)"]):
+        proc = make(tmp_path, "example", f"VENV={venv}", *assignments)
+        assert proc.returncode == 2
+        assert proc.stdout.decode().startswith("usage: make example NAME=<slug>")
+    assert calls(log) == []
+    no_pwned(tmp_path)
+
+
+def test_the_real_command_reads_a_name_that_starts_with_a_dash_as_a_name(tmp_path):
+    """Through the real interpreter: NAME=--help is refused as a name (not taken for --help), and
+    a title with quotes and $(...) arrives whole; nothing is written."""
+    venv = stand_in(tmp_path, f'exec "{sys.executable}" "$@"\n')
+    before = sorted(p.name for p in (ROOT / "selfattn_ref/examples").iterdir())
+    proc = make(tmp_path, "example", f"VENV={venv}", "NAME=--help", 'TITLE=Say "hi" $(touch PWNED) now')
+    assert proc.returncode == 2, proc.stdout.decode()
+    err = proc.stderr.decode()
+    assert "error: '--help' is not a valid example name" in err, err
+    assert sorted(p.name for p in (ROOT / "selfattn_ref/examples").iterdir()) == before
+    no_pwned(tmp_path)
+
+
+def test_bench_args_are_split_at_spaces_and_read_as_nothing_else(tmp_path):
+    venv, log = recorder(tmp_path)
+    chromium = tmp_path / "chromium"
+    chromium.write_text("#!/bin/sh\n", encoding="utf-8")
+    chromium.chmod(0o755)
+    args = '--markdown $(touch PWNED) `touch PWNED` "a b" * $$HOME ~'
+    proc = make(tmp_path, "bench", f"VENV={venv}", f"CHROMIUM={chromium}", f"BENCH_ARGS={args}")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log) == [["bench/run.py", *args.split(" ")]]
+    no_pwned(tmp_path)
+
+
+def test_the_environment_variables_of_make_venv_are_passed_as_typed(tmp_path):
+    """PYTHON (which makes the venv), TORCH_INDEX_URL and CHROMIUM, each with quotes and $(...)."""
+    log = tmp_path / "argv"
+    weird = tmp_path / "it's $(touch PWNED)"
+    weird.mkdir()
+    python = weird / "python3"  # `PYTHON -m venv VENV` makes a venv whose python records its arguments
+    recording = tmp_path / "recording"
+    recording.write_text("#!/bin/sh\n" + RECORD.format(log=log), encoding="utf-8")
+    python.write_text(f'#!/bin/sh\nmkdir -p "$3/bin" && cp "{recording}" "$3/bin/python" && chmod +x "$3/bin/python"\n',
+                      encoding="utf-8")  # fmt: skip
+    python.chmod(0o755)
+    chromium = weird / "chromium `touch PWNED`"
+    chromium.write_text("#!/bin/sh\n", encoding="utf-8")
+    chromium.chmod(0o755)
+    url = "https://example.invalid/$(touch PWNED)/`id`?a=1&b='2'"
+    venv = tmp_path / "venv"
+    proc = make(tmp_path, "venv", f"VENV={venv}", f"PYTHON={python}", f"TORCH_INDEX_URL={url}")
+    assert proc.returncode == 0, proc.stderr.decode()
+    got = calls(log)
+    assert got[0][:7] == ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--index-url"]
+    assert got[0][7:] == [url, "torch==2.13.0"], got[0]
+    assert len(got) == 4 and got[3][0] == "-c"
+    proc = make(tmp_path, "chromium", f"CHROMIUM={chromium}")
+    assert proc.returncode == 0 and proc.stdout == b"", proc
+    no_pwned(tmp_path)
+    assert not (weird / "PWNED").exists()
+
+
+@pytest.mark.parametrize("venv", ["a b", "v$(shell touch PWNED)", "a:b", "it's", ""])
+def test_a_venv_path_make_cannot_use_is_refused(tmp_path, venv):
+    proc = make(tmp_path, "update", f"VENV={venv}")
+    assert proc.returncode == 2
+    assert f"VENV must be one path of letters, digits and . _ - / + ~ @ , (no spaces, quotes or $); got '{venv}'" in (
+        proc.stderr.decode()
+    ), proc.stderr.decode()
+    no_pwned(tmp_path)
