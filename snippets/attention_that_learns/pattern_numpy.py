@@ -4,7 +4,8 @@ import numpy as np
 letters = "abcdefgh"
 sequence = "c f b h a g".split()
 n = len(sequence)
-V = np.eye(len(letters))[[letters.index(t) for t in sequence]]  # (n, 8): the values, each letter one-hot
+ids = np.array([letters.index(t) for t in sequence])
+V = np.eye(len(letters))[ids]  # (n, 8): the values, each letter one-hot
 
 # the pattern to find: query i puts all of its weight on key n + 1 - i (here counted from 0: n - 1 - i)
 pattern = np.flip(np.eye(n), axis=0)  # (n, n): ones on the diagonal from top right to bottom left
