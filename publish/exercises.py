@@ -19,13 +19,16 @@ Keys of an ``[[exercise]]`` (see ``docs/exercises/real-numbers.toml`` for a comm
   ``head`` (look at one head: head ``head`` of ``heads`` equal slices of Q, K and V, scaled by
   1/√d_head) and ``embedding`` (``{token = "river", vector = [...]}``: that token's embedding changed);
 - or ``compare``: ``{n = ..., d = ...}``, the cost model of the RNN comparison page;
-- or ``topic``: a computation of :mod:`selfattn_ref.topics` that is not a worked example, one of
-  :data:`TOPICS`: ``"transformer_block"``, the block of docs/transformer-block.md, whose matrices
+- or ``topic``: a computation of a topic page that is not a worked example: one of :data:`TOPICS`,
+  ``"transformer_block"``, the block of docs/transformer-block.md, whose matrices
   are ``X``, ``Y`` (the attention's output), ``sum_1`` (X + Y), ``mean_1``, ``var_1`` (one column:
   μ and σ² of each row of X + Y), ``Z``, ``W_1``, ``b_1`` (one row), ``hidden`` (Z·W_1 + b_1),
   ``relu``, ``W_2``, ``b_2``, ``ffn``, ``sum_2`` (Z + FFN(Z)), ``mean_2``, ``var_2`` and ``out``, with
   the known mistakes ``sample_var_1`` (divided by n - 1), ``std_1`` (√σ², not σ²) and
-  ``Z_over_var`` (divided by σ², not by √(σ² + ε)), and the number ``eps`` (ε);
+  ``Z_over_var`` (divided by σ², not by √(σ² + ε)), and the number ``eps`` (ε); or the name of a
+  computation a topic page registers with :func:`topic_values` (the training step of
+  docs/learning.md, the training run of docs/attention-that-learns.md): its numbers, named by
+  dotted keys as with ``compare``;
 - ``answer``: the expression; ``decimals`` (0 to 6) and ``percent`` (true: asked as a percentage);
 - ``mistakes`` (optional): ``[{answer = "...", message = "..."}]``, answers a reader gets by a known
   mistake, with what to tell them.
@@ -88,6 +91,29 @@ _SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk")  # token-by-t
 _PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
 # A decimal or a percentage typed in prose: numbers come from placeholders.
 _TYPED_NUMBER = re.compile(r"(?<![\w.{])\d+(?:\.\d+)?\s?%|(?<![\w.{])\d+\.\d+")
+
+
+# A topic's name -> a function giving its numbers as (nested) dicts; see topic_values.
+_TOPICS: dict = {}
+
+
+def topic_values(name: str):
+    """Register a function that returns the numbers an exercise with ``topic = name`` may ask for,
+    as a dict of numbers and dicts (an expression names one by dotted keys: ``step.loss``)."""
+
+    def register(fn):
+        _TOPICS[name] = fn
+        return fn
+
+    return register
+
+
+class _Values(dict):
+    """The numbers of ``compare()`` or of a topic, with what to call them in a message."""
+
+    def __init__(self, values: dict, label: str):
+        super().__init__(values)
+        self.label = label
 
 
 class ExerciseSpecError(ValueError):
@@ -249,14 +275,15 @@ def _label_index(label: str, names: tuple[str, ...], what: str, where: str) -> i
 def evaluate(expr: str, context, where: str) -> Answer:
     """The value of an answer expression in a context; ExerciseSpecError when it names nothing."""
     expr = expr.strip()
-    if isinstance(context, dict):  # compare()
+    if isinstance(context, dict):  # compare() or a topic's numbers
+        label = getattr(context, "label", "compare()")
         value = context
         for part in expr.split("."):
             if not isinstance(value, dict) or part not in value:
-                raise ExerciseSpecError(f"{where}: {expr!r} is not a value of compare(); it has {sorted(context)}")
+                raise ExerciseSpecError(f"{where}: {expr!r} is not a value of {label}; it has {sorted(context)}")
             value = value[part]
         if isinstance(value, dict) or isinstance(value, bool):
-            raise ExerciseSpecError(f"{where}: {expr!r} is not a number of compare()")
+            raise ExerciseSpecError(f"{where}: {expr!r} is not a number of {label}")
         return Answer((float(value),), ())
     if expr == "sqrt_dk":
         return Answer((context.sqrt_dk,), ())
@@ -470,9 +497,14 @@ def load_file(path: Path) -> list[Exercise]:
             except ValueError as exc:
                 raise ExerciseSpecError(f"{at('compare')}: {exc}") from None
         elif "topic" in spec:
-            if spec["topic"] not in TOPICS:
-                raise ExerciseSpecError(f"{at('topic')}: {spec['topic']!r} is not one of {sorted(TOPICS)}")
-            context = TOPICS[spec["topic"]]()
+            from .sources import load_all  # the topics' modules register their numbers
+
+            load_all()
+            every = {**TOPICS, **_TOPICS}
+            if spec["topic"] not in every:
+                raise ExerciseSpecError(f"{at('topic')}: {spec['topic']!r} is not one of {sorted(every)}")
+            made = every[spec["topic"]]()
+            context = made if isinstance(made, ExampleContext) else _Values(made, f"the topic {spec['topic']!r}")
         else:
             context = _example_context(spec, at("example"))
         if not isinstance(spec["answer"], str):

@@ -8,6 +8,7 @@ shows that a reader could compute instead (:func:`other_values`).
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import yaml
 
-from publish import DOCS
+from publish import DOCS, GENERATED
 from publish import exercises as exr
 from selfattn_ref import examples, scaled_dot_product_attention
 from selfattn_ref.masks import causal_mask
@@ -32,10 +33,57 @@ def specs() -> list[tuple[str, dict]]:
     return out
 
 
+def _learning_second_way(name: str) -> float:
+    """docs/learning.md's numbers, again: the softmax of "The cat sat"'s scaled scores (example
+    learned), the finite difference from two losses, and the step with PyTorch's autograd."""
+    import torch
+
+    from selfattn_ref.topics.learning import DELTA, ENTRY, LR
+
+    ex = examples.load("learned")
+
+    def loss(W_Q):
+        _, weights = scaled_dot_product_attention(ex.E @ W_Q, ex.E @ ex.W_K, ex.E)
+        return -np.log(weights[2, 1])  # sat's weight on cat
+
+    up, down = ex.W_Q.copy(), ex.W_Q.copy()
+    up[ENTRY] += DELTA
+    down[ENTRY] -= DELTA
+    W = torch.tensor(ex.W_Q, requires_grad=True)
+    X, W_K = torch.tensor(ex.E), torch.tensor(ex.W_K)
+    (-torch.log_softmax((X @ W) @ (X @ W_K).T / 2, dim=-1)[2, 1]).backward()
+    values = {
+        "loss": loss(ex.W_Q),
+        "finite_difference": (loss(up) - loss(down)) / (2 * DELTA),
+        "entry_after": ex.W_Q[ENTRY] - LR * W.grad[ENTRY].item(),
+        "thirds": np.log(3),
+    }
+    return values[name]
+
+
+def _reversal_second_way(name: str) -> float:
+    """docs/attention-that-learns.md's numbers, again: from the training module's constants and the
+    run's record as the file holds it."""
+    from selfattn_ref.training import reversal
+
+    record = json.loads((GENERATED / "attention_that_learns" / "run.json").read_text(encoding="utf-8"))
+    (last,) = [s for s in record["run"]["snapshots"] if s["step"] == reversal.STEPS]
+    values = {
+        "partner_of_2": reversal.partner(2),
+        "equal_loss": np.log(reversal.LENGTH),
+        "step200.first_loss": -np.log(last["example"][0][reversal.LENGTH - 1]),
+        "guess": 1 / reversal.LENGTH,
+    }
+    return values[name]
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.exercises: the example
-    run again with selfattn_ref's scaled_dot_product_attention, the cost model, or the transformer
-    block from torch's own layers."""
+    run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
+    block from torch's own layers, or a topic's numbers computed another way."""
+    if spec.get("topic") in ("learning", "attention_that_learns"):
+        second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
+        return np.array([float(second(spec["answer"]))])
     if "compare" in spec:
         value = compare(**spec["compare"])
         for part in spec["answer"].split("."):

@@ -15,3 +15,20 @@ def close(actual, expected, tol: float = 1e-12) -> None:
     actual, expected = as_numpy(actual), as_numpy(expected)
     assert actual.shape == expected.shape, f"shape {actual.shape}, expected {expected.shape}"
     np.testing.assert_allclose(actual, expected, rtol=0, atol=tol)
+
+
+def torch_namespace(path):
+    """Run a PyTorch snippet in this process (publish.snippets.namespace) and put back the global
+    settings it changes (thread count, deterministic algorithms, the random generator)."""
+    import pytest
+
+    from publish.snippets import namespace
+
+    torch = pytest.importorskip("torch")
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    try:
+        with torch.random.fork_rng(devices=[]):
+            return namespace(path)
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)

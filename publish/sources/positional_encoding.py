@@ -8,18 +8,16 @@ only formats and registers, and keeps the experiment's figures in a record (see 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
 from selfattn_ref.topics.positional_encoding import SENTENCES, with_positions
 
-from .. import GENERATED, ROOT
+from .. import GENERATED, ROOT, training_record
 from ..figures import SIGNED, bars, heatmap
 from ..quantities import Quantity, grid, source
-from ..registry import current, generated
+from ..registry import generated
 from ..snippets import versions
 from ..tables import matrix_table, weights_table
 
@@ -73,12 +71,7 @@ def record_key() -> str:
     """What the recorded figures were made from, as a hash: the code that trains (every file of
     ``_KEYED``), the sentences asked about and PyTorch's version. The run is seeded and deterministic,
     so the same key gives the same figures."""
-    digest = hashlib.sha256()
-    for folder in _KEYED:
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    digest.update(json.dumps([_sentences(), versions()["torch"]]).encode())
-    return digest.hexdigest()
+    return training_record.content_key(ROOT, _KEYED, [_sentences(), versions()["torch"]])
 
 
 def trained() -> list[dict]:
@@ -99,12 +92,7 @@ def trained() -> list[dict]:
 
 def recorded() -> dict | None:
     """The record as ``make update`` wrote it (or is about to), or None if there is none."""
-    text = current(RECORD)
-    try:
-        data = json.loads(text) if text is not None else None
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    return training_record.recorded(RECORD)
 
 
 def word_order() -> dict:
@@ -112,16 +100,12 @@ def word_order() -> dict:
     (:func:`record_key`), else the figures of a new training run. Training imports PyTorch and
     takes seconds, in every process that builds, updates or checks the site; the record takes none.
     A test trains and holds the record equal to what it gives (tests/package/test_word_order.py)."""
-    key = record_key()
-    data = recorded()
-    if data is not None and data.get("key") == key and isinstance(data.get("runs"), list):
-        return {"key": key, "runs": data["runs"]}
-    return {"key": key, "runs": trained()}
+    return training_record.figures(record_key(), recorded(), "runs", trained)
 
 
 @generated("positional_encoding/word_order.json")
 def _record() -> str:
-    return json.dumps(word_order(), indent=2) + "\n"
+    return training_record.text(word_order())
 
 
 @generated("positional_encoding/encoding.md")

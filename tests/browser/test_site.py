@@ -220,7 +220,8 @@ def pages_with(site, pattern: str) -> list[Path]:
 def test_site_has_every_nav_page(site):
     built = {p.relative_to(site.dir).as_posix() for p in site.html_files()}
     for page in ["index.html", "real-numbers/index.html", "queries-keys-values/index.html",
-                 "learned-weights/index.html", "where-used/index.html"]:  # fmt: skip
+                 "learned-weights/index.html", "learning/index.html", "where-used/index.html",
+                 "attention-that-learns/index.html"]:  # fmt: skip
         assert page in built, f"{page} is missing from the built site; built pages: {sorted(built)}"
 
 

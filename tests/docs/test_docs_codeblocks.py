@@ -122,6 +122,10 @@ SHOWN_WHOLE = {
         "are all the point, there is no short part of it that is 'the math' and runs on its own, and "
         "its printing is only the last lines, the table of results"
     ),
+    "snippets/attention_that_learns/train_torch.py": (
+        "a training run, as the word-order one: the data, the model, the loop and the snapshots it "
+        "prints are one piece, with no short part that is 'the math' and runs on its own"
+    ),
 }
 
 _SNIPPET_BLOCK = re.compile(

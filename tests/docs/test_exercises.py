@@ -20,8 +20,9 @@ from pages import expand
 
 # The pages that teach: the four articles and the topics beyond them.
 TEACHING_PAGES = [
-    "real-numbers", "queries-keys-values", "learned-weights", "where-used",
-    "scaling", "masking", "positional-encoding", "multi-head", "transformer-block", "rnn-comparison",
+    "real-numbers", "queries-keys-values", "learned-weights", "learning", "where-used",
+    "scaling", "masking", "positional-encoding", "attention-that-learns", "multi-head", "transformer-block",
+    "rnn-comparison",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 

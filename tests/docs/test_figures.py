@@ -18,10 +18,11 @@ import pytest
 from publish import GENERATED
 from publish.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, WHITE, contrast, text_on
 from publish.fmt import cell, is_integral, num
-from publish.sources import masking, multi_head, positional_encoding, rnn_comparison
+from publish.sources import attention_that_learns, masking, multi_head, positional_encoding, rnn_comparison
 from selfattn_ref import examples
 from selfattn_ref.attention import softmax
 from selfattn_ref.positional import sinusoidal_positional_encoding
+from selfattn_ref.topics import learning
 
 from pages import PAGES, page_id
 
@@ -55,6 +56,17 @@ def reference() -> dict[str, tuple]:
         w = positional_encoding.with_positions(slug)["weights"]
         out[f"positional_encoding/{slug}_weights.md"] = (w, tok, tok, positional_encoding.DECIMALS)
     out["rnn_comparison/weights.md"] = rnn_comparison.attention_weights()
+    learning_toy = learning.toy()
+    out["learning/weights.md"] = (learning_toy.weights, learning_toy.tokens, learning_toy.tokens, 4)
+    out["learning/weights_after.md"] = (learning_toy.weights_after, learning_toy.tokens, learning_toy.tokens, 4)
+    letters = attention_that_learns.example_letters()  # the training run's record
+    for s in attention_that_learns.snapshots():
+        out[f"attention_that_learns/step_{s['step']}_heatmap.md"] = (
+            s["example"],
+            letters,
+            letters,
+            attention_that_learns.DECIMALS,
+        )
     n, d = positional_encoding.LONG
     out["positional_encoding/encoding_heatmap.md"] = (
         sinusoidal_positional_encoding(n, d),

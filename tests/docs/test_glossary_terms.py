@@ -59,11 +59,13 @@ def test_the_training_terms_are_entries_in_plain_words():
 
 
 def test_a_planted_unlinked_first_use_is_caught_with_page_and_line():
-    """The issue's cases: "150 steps of AdamW" and the loss on positional-encoding, and heads on
-    learned-weights before multi-head defines them."""
-    found = terms.term_problems(_with("positional-encoding.md", "[AdamW](glossary.md#adamw)", "AdamW"))
-    assert [(f.page, "AdamW" in f.message) for f in found] == [("positional-encoding.md", True)], found
-    line = next(n for n, text, _ in wording.prose(dict(NAV_PAGES)["positional-encoding.md"]) if "AdamW" in text)
+    """The issue's cases: AdamW unlinked where it is first used (the page on how the weights are
+    learned, which defines it before the positional-encoding page's "150 training steps of AdamW"),
+    and heads on learned-weights before multi-head defines them."""
+    found = terms.term_problems(_with("learning.md", "[**AdamW**](glossary.md#adamw)", "AdamW"))
+    assert [(f.page, "AdamW" in f.message) for f in found] == [("learning.md", True)], found
+    # (the page's heading "What an optimizer such as AdamW adds" comes first: headings are not checked)
+    line = next(n for n, text, _ in wording.prose(dict(NAV_PAGES)["learning.md"]) if "AdamW**]" in text)
     assert found[0].line == line
     found = terms.term_problems(_with("learned-weights.md", "[heads](glossary.md#head)", "heads"))
     assert len(found) == 1 and '"Head"' in found[0].message and found[0].page == "learned-weights.md", found

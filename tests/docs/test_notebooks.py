@@ -232,7 +232,11 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
         assert not nbs.imports(source), snippet
     # The one PyTorch cell, and only where the page's code has no NumPy version.
     torch_cells = [s for s in expected if s.endswith("_torch.py")]
-    assert torch_cells == (["snippets/positional_encoding/train_torch.py"] if name == "positional-encoding" else [])
+    training = {
+        "positional-encoding": ["snippets/positional_encoding/train_torch.py"],
+        "attention-that-learns": ["snippets/attention_that_learns/train_torch.py"],
+    }
+    assert torch_cells == training.get(name, [])
 
 
 # --- links -----------------------------------------------------------------------------------

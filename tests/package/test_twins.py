@@ -26,6 +26,8 @@ NUMPY_ONLY = {
     "the same arrays (torch.from_numpy)",
     "selfattn_ref.topics.masking": "the numbers docs/masking.md quotes, computed once with the math above; the "
     "page's PyTorch snippets are held equal to them",
+    "selfattn_ref.topics.learning": "the numbers docs/learning.md quotes, computed once with selfattn_ref.learning "
+    "(which has a twin)",
     "selfattn_ref.topics.multi_head": "the numbers docs/multi-head.md quotes, computed once with "
     "multi_head_attention (which has a twin)",
     "selfattn_ref.topics.positional_encoding": "the numbers docs/positional-encoding.md quotes, computed once with "

@@ -21,7 +21,7 @@ from publish.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics.positional_encoding import with_positions
 
-from snippet_checks import close
+from snippet_checks import close, torch_namespace
 
 FOLDER = SNIPPETS / "positional_encoding"
 PERM_NUMPY = FOLDER / "permutation_numpy.py"
@@ -32,19 +32,6 @@ TRAIN = FOLDER / "train_torch.py"
 PAIRS = [(PERM_NUMPY, PERM_TORCH), (POS_NUMPY, POS_TORCH)]
 SNIPPET_PATHS = [PERM_NUMPY, PERM_TORCH, POS_NUMPY, POS_TORCH, TRAIN]
 ALLOWED_IMPORTS = {p: {"numpy"} if p.stem.endswith("_numpy") else {"torch"} for p in SNIPPET_PATHS}
-
-
-def torch_namespace(path):
-    """Run a PyTorch snippet in this process and put back the global settings it changes
-    (thread count, deterministic algorithms, the random generator)."""
-    torch = pytest.importorskip("torch")
-    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    try:
-        with torch.random.fork_rng(devices=[]):
-            return namespace(path)
-    finally:
-        torch.set_num_threads(threads)
-        torch.use_deterministic_algorithms(deterministic)
 
 
 def snippet_namespace(path):

@@ -44,6 +44,10 @@ EXTRA_IMPORTS = {
         {"numpy"},
         "draws the feed-forward network's seeded weights as the NumPy tab does, with numpy.random.default_rng(42)",
     ),
+    "snippets/learning/gradient_torch.py": (
+        {"numpy"},
+        "draws the stand-in weights of the page on learned weights, with numpy.random.default_rng(42)",
+    ),
 }
 # A worked example with seeded random projections: its PyTorch script draws them as the spec says.
 EXTRA_IMPORTS |= {

@@ -1,0 +1,146 @@
+"""How weights are learned, in NumPy: a loss, its gradient, and one step against it.
+
+The toy of the page "How the weights are learned": one query's row of attention weights read as an
+answer (which token is the right one), and :func:`attention_loss`, the cross-entropy of that answer
+(:func:`cross_entropy`). The gradient of the loss says, for every weight, how fast the loss changes
+when that weight changes a little. It is found two ways here: :func:`finite_difference` nudges each
+weight and measures (slow, but it needs nothing but the loss), and :func:`attention_gradients` works
+backwards through the steps with the chain rule, which is what backpropagation does. NumPy has no
+autograd, so that backward pass is written out; ``selfattn_ref.torch.learning`` has the same
+functions, its gradients from PyTorch's autograd, and the tests hold the three equal.
+:func:`gradient_step` moves a weight against its gradient.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+
+import numpy as np
+
+from ._validate import as_float_array, finite
+from .attention import softmax
+
+__all__ = [
+    "attention_gradients",
+    "attention_loss",
+    "cross_entropy",
+    "finite_difference",
+    "gradient_step",
+]
+
+
+def _labels(labels, n: int | None, classes: int) -> np.ndarray:
+    """``labels`` as an int array: one label (n is None) or (n,) labels, each in 0 .. classes - 1."""
+    arr = np.asarray(labels)
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iu":
+        raise ValueError(f"labels must be whole numbers (class indices), got {labels!r}")
+    want = () if n is None else (n,)
+    if arr.shape != want:
+        raise ValueError(f"labels must have shape {want}, one per row of logits, got shape {arr.shape}")
+    if ((arr < 0) | (arr >= classes)).any():
+        raise ValueError(f"labels must be class indices from 0 to {classes - 1}, got {labels!r}")
+    return arr.astype(np.int64)
+
+
+def cross_entropy(logits, labels) -> float:
+    """The cross-entropy loss: minus the natural log of the probability (the softmax of the logits)
+    given to the right class, averaged over the rows.
+
+    logits: (C,) with one label, or (N, C) with labels (N,); labels are class indices 0 .. C - 1.
+    Computed as log-sum-exp minus the right logit, with each row's largest logit subtracted first
+    (which changes nothing, as in :func:`selfattn_ref.softmax`), so that no exp() overflows.
+    """
+    z = as_float_array(logits, "logits", min_ndim=1)
+    if z.ndim > 2:
+        raise ValueError(f"logits must have shape (C,) or (N, C), got shape {z.shape}")
+    y = _labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1])
+    z2, y2 = z.reshape(-1, z.shape[-1]), y.reshape(-1)  # (N, C), (N,)
+    top = z2.max(axis=1, keepdims=True)
+    log_p = z2 - top - np.log(np.exp(z2 - top).sum(axis=1, keepdims=True))  # (N, C), ln softmax
+    return float(-log_p[np.arange(len(y2)), y2].mean())
+
+
+def _attention_inputs(X, W_Q, W_K, query, key):
+    X = as_float_array(X, "X", ndim=2)
+    n, d_model = X.shape
+    Ws = []
+    for name, W in (("W_Q", W_Q), ("W_K", W_K)):
+        W = as_float_array(W, name, ndim=2)
+        if W.shape[0] != d_model:
+            raise ValueError(f"{name} must have one row per embedding dimension, got X {X.shape} and {name} {W.shape}")
+        Ws.append(W)
+    if Ws[0].shape != Ws[1].shape:
+        raise ValueError(f"W_Q and W_K must have the same shape, got {Ws[0].shape} and {Ws[1].shape}")
+    for name, i in (("query", query), ("key", key)):
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < n:
+            raise ValueError(f"{name} must be a token's index from 0 to {n - 1} (X has {n} rows), got {i!r}")
+    return X, Ws[0], Ws[1], int(query), int(key)
+
+
+def attention_loss(X, W_Q, W_K, query: int, key: int) -> float:
+    """The loss of reading one query's attention row as an answer: the cross-entropy of its scaled
+    scores (its logits) for the right key, which is -ln of the weight the query gives that key.
+
+    X: (n, d_model); W_Q, W_K: (d_model, d_k); query, key: token indices, counted from 0 (the
+    query whose row is the answer, and the key that is the right answer).
+    """
+    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = (X[query] @ W_Q) @ (X @ W_K).T / np.sqrt(W_Q.shape[1])  # (d_k,) @ (d_k, n) -> (n,)
+    return cross_entropy(finite(logits, "the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K), key)
+
+
+# --8<-- [start:backward]
+def attention_gradients(X, W_Q, W_K, query: int, key: int) -> dict[str, np.ndarray]:
+    """The gradient of :func:`attention_loss` for W_Q and W_K, by backpropagation.
+
+    Returns ``{"W_Q", "W_K"}``, each (d_model, d_k): entry [r, c] is how fast the loss changes
+    per unit change of that entry of the weight. The forward pass runs again, then each step's
+    gradient is worked out from the next one's (the chain rule), from the loss back to the weights.
+    """
+    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
+    d_k = W_Q.shape[1]
+    # forward: the query's row of scores, its weights, the loss -ln weights[key]
+    x = X[query]  # (d_model,)
+    q, K = x @ W_Q, X @ W_K  # (d_k,), (n, d_k)
+    weights = softmax(q @ K.T / np.sqrt(d_k))  # (n,)
+    # backward, one step at a time
+    d_scores = (weights - np.eye(len(weights))[key]) / np.sqrt(d_k)  # (n,): the weights minus the answer, /√d_k
+    d_q = d_scores @ K  # (d_k,): each key pulls the query by its share of the error
+    d_K = np.outer(d_scores, q)  # (n, d_k)
+    return {"W_Q": np.outer(x, d_q), "W_K": X.T @ d_K}  # q = x W_Q and K = X W_K, run backwards
+    # --8<-- [end:backward]
+
+
+def finite_difference(f: Callable, W, delta: float = 1e-3) -> np.ndarray:
+    """The gradient of ``f`` at ``W``, entry by entry, by central differences.
+
+    ``f`` takes an array of the shape of W and returns a number. Entry [r, c] of the result is
+    (f(W with [r, c] + δ) - f(W with [r, c] - δ)) / 2δ for δ = ``delta``: the slope of f along
+    that entry, measured. W: any shape -> the same shape; 2 calls of f per entry.
+    """
+    W = as_float_array(W, "W", min_ndim=1)
+    if not callable(f):
+        raise ValueError(f"f must be a function of W that returns a number, got {f!r}")
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < np.inf:
+        raise ValueError(f"delta must be a positive number, got {delta!r}")
+    grad = np.zeros_like(W)
+    for index in np.ndindex(W.shape):
+        up, down = W.copy(), W.copy()
+        up[index] += delta
+        down[index] -= delta
+        grad[index] = (float(f(up)) - float(f(down))) / (2 * delta)
+    return finite(grad, "the finite differences overflow", W=W)
+
+
+def gradient_step(W, gradient, lr: float) -> np.ndarray:
+    """One step of gradient descent: W - lr · gradient. W, gradient: any shape, the same -> that shape."""
+    W = as_float_array(W, "W", min_ndim=1)
+    gradient = as_float_array(gradient, "gradient", min_ndim=1)
+    if gradient.shape != W.shape:
+        raise ValueError(f"gradient must have the shape of W, got W {W.shape} and gradient {gradient.shape}")
+    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not 0 < lr < np.inf:
+        raise ValueError(f"lr must be a positive number, got {lr!r}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finite(W - lr * gradient, "the step W - lr * gradient overflows", W=W, gradient=gradient, lr=lr)
