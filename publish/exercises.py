@@ -403,7 +403,8 @@ def shown(x: float, decimals: int, percent: bool) -> str:
 
 def _fill(text: str, context, decimals: int, where: str) -> str:
     """``{{expression}}`` replaced by its value at the exercise's decimals; ``{{expression|N}}`` at N
-    decimals, ``{{expression|%}}`` (or ``|%N``) as a percentage. Whole numbers print as whole numbers."""
+    decimals, ``{{expression|%}}`` (or ``|%N``) as a percentage. Whole numbers print as whole numbers,
+    unless N is given."""
 
     def one(m: re.Match) -> str:
         if m.group(1).startswith("dot:"):
@@ -418,7 +419,8 @@ def _fill(text: str, context, decimals: int, where: str) -> str:
             )
         dec = int(places) if places else decimals
         ans = evaluate(expr, context, where)
-        integral = not percent and all(float(v).is_integer() for v in ans.values)
+        # (an explicit |N is the rounding the text asks for: "η = 2.0", as the page writes it)
+        integral = not percent and not places and all(float(v).is_integer() for v in ans.values)
         # whole numbers with thousands separators (20,401,094,656), the rest at the decimals asked for
         cells = [f"{int(v):,}" if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
         return cells[0] if len(cells) == 1 else "[" + ", ".join(cells) + "]"
