@@ -529,6 +529,12 @@ def load_file(path: Path) -> list[Exercise]:
             ]:
                 raise ExerciseSpecError(f"{at('mistakes')}: {mistake['answer']!r} shows as the right answer")
             message = _text(mistake["message"], at("mistakes"), "message")
+            if markup := re.search(r"[$`]", message):
+                # the page's script shows a mistake's message as text (exercises.js), never as Markdown
+                raise ExerciseSpecError(
+                    f"{at('mistakes')}: a 'message' is shown as plain text, so its {markup[0]!r} would show as"
+                    " typed; write math and code in plain characters (σ², √(σ² + ε), np.log)"
+                )
             mistakes.append((wrong, _fill(message, context, decimals, at("mistakes"))))
         if "example" in spec:
             seen = {tuple(shown(v, decimals, percent) for v in answer.values)}

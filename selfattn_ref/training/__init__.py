@@ -6,4 +6,6 @@ and ``import selfattn_ref`` never loads them.
 
 - :mod:`selfattn_ref.training.word_order`: the word-order classifier of
   docs/positional-encoding.md, trained without and with positional encoding.
+- :mod:`selfattn_ref.training.reversal`: the one-layer attention model of
+  docs/attention-that-learns.md, trained to reverse a sequence of letters.
 """

@@ -113,6 +113,20 @@ solution = "It is {{weights[bank, river]}}."
             ),
             "shows as the right answer",
         ),
+        (
+            (
+                'hints = ["A hint."]',
+                'hints = ["A hint."]\nmistakes = [{answer = "weights[bank, of]", message = "Not $\\\\sigma^2$."}]',
+            ),
+            "key 'mistakes', line 8: a 'message' is shown as plain text, so its '$' would show as typed",
+        ),
+        (
+            (
+                'hints = ["A hint."]',
+                'hints = ["A hint."]\nmistakes = [{answer = "weights[bank, of]", message = "Use `np.log`."}]',
+            ),
+            "its '`' would show as typed",
+        ),
         # TOML that does not parse: the line to look at and what is likely wrong, as for example specs
         (('hints = ["A hint."]', 'hints = ["A hint." "Another."]'), "line 7: not valid TOML ("),
         (('hints = ["A hint."]', 'hints = ["A hint." "Another."]'), "A comma is probably missing"),
