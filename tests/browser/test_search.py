@@ -60,8 +60,11 @@ def test_the_index_leaves_out_outputs_tables_figures_and_exercises(site):
     assert "causal_mask" in text  # the code above it stays
     api = [d for d in index["docs"] if d["location"].startswith("api/")]
     assert api and all(d.get("boost") == 0.2 for d in api)
-    # What every page downloads (was 273 kB before outputs, tables and exercises left it)
-    assert len(json.dumps(index, ensure_ascii=False).encode()) < 240_000
+    # What every page downloads: 273 kB before outputs, tables and exercises left it, then under
+    # 240 kB; 289 kB once the transformer block, learning and attention-that-learns pages (about
+    # 13 kB of prose each) and the API's block and learning modules came in: each page's
+    # prose, not its data (the API page alone is 69 kB).
+    assert len(json.dumps(index, ensure_ascii=False).encode()) < 300_000
 
 
 INDEX = "search/search_index.json"

@@ -178,9 +178,9 @@ function fit(build, decimals, extra = MORE_DECIMALS) {
  * reader chose. If none fits (numbers beyond what a float holds exactly), the reader's rounding,
  * with "≈" for "=" on each line that does not hold, and a line saying why.
  */
-function fitted(build, decimals) {
+function fitted(build, decimals, unrounded = true) {
   const out = fit(build, decimals);
-  if (out) return withNote(out, decimals);
+  if (out) return withNote(out, decimals, unrounded);
   const plain = build(decimals);
   const lines = plain.lines.slice();
   for (const c of plain.claims) {
@@ -190,13 +190,13 @@ function fitted(build, decimals) {
   return { lines, claims: plain.claims, decimals };
 }
 
-function withNote(out, decimals) {
+function withNote(out, decimals, unrounded = true) {
   const k = out.decimals;
   const notes = [];
   if (k !== decimals) {
     notes.push(`(Written with ${k} decimal${k === 1 ? "" : "s"} here: at the ${decimals} chosen, this arithmetic would not add up.)`);
   }
-  if (out.claims.some((c) => !c.implied && !addsUpAsShown(c.text))) {
+  if (unrounded && out.claims.some((c) => !c.implied && !addsUpAsShown(c.text))) {
     // As the pages say it (queries-keys-values): the results come from the unrounded numbers.
     notes.push(
       "(Each result comes from the unrounded numbers: redoing a line with the rounded ones shown can come out " +
@@ -241,7 +241,7 @@ export function columnLine(name, weights, values, V, value, decimals) {
  *     + 0.245 × [1, 1, 0, 0]   (river)
  *     = [0.910, 0.335, 0.665, 0.090]
  */
-export function mixText(tokens, weightsRow, V, outputRow, decimals) {
+export function mixText(tokens, weightsRow, V, outputRow, decimals, unrounded = false) {
   const build = (p) => {
     const ws = weightsRow.map((w) => num(w, p));
     const width = Math.max(...ws.map((w) => w.length));
@@ -250,7 +250,8 @@ export function mixText(tokens, weightsRow, V, outputRow, decimals) {
     const text = ws.map((w, j) => `${w} × ${vector(V[j], p)}`).join(" + ") + ` = ${vector(outputRow, p)}`;
     return { lines, claims: [{ line: lines.length - 1, text }] };
   };
-  return fitted(build, decimals);
+  // As the page's mix_<i>.md writes it (which says no more), unless it explains a step.
+  return fitted(build, decimals, unrounded);
 }
 
 /** The words of a step's scores: "score", or "scaled score" once divided by √d_k (the pages' names). */
@@ -545,7 +546,7 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
     };
   }
   const V = many ? `head ${h + 1}'s V (columns ${headColumns(r, h, "V", projecting)} of V)` : projecting ? "V" : "V (= X)";
-  const out = mixText(L, step.weights, a.V, step.values, decimals);
+  const out = mixText(L, step.weights, a.V, step.values, decimals, true);
   return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out };
 }
 
