@@ -3,8 +3,8 @@
 Run:  .venv/bin/python bench/build.py [--runs 1] [--all-pages] [--chromium PATH]
 
 1. Build time: builds the whole site with `mkdocs build --strict` into a new temporary folder,
-   every notebook executed (an empty folder of executed notebooks: NOTEBOOK_CACHE_DIR, see
-   publish/notebook_cache.py); prints the wall time of each run. Budget: under 20 s on the
+   as in a fresh clone (an empty folder of subset KaTeX fonts: KATEX_FONTS_CACHE_DIR, see
+   publish/katex_fonts.py; no build runs a notebook); prints the wall time of each run. Budget: under 20 s on the
    2-core machine the site is built on.
 2. First load: serves that build on 127.0.0.1 (as the browser tests do) and opens each
    notebook page, and the article page it comes from (or, with --all-pages, every page of the
@@ -121,7 +121,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
         site = Path(tmp) / "site"
         with static_server(site) as (httpd, base):
-            print(f"cold `mkdocs build --strict` (notebooks executed), {os.cpu_count()} CPUs:")
+            print(f"cold `mkdocs build --strict` (as in a fresh clone), {os.cpu_count()} CPUs:")
             for run in range(args.runs):
                 elapsed = cold_build(site, base)
                 verdict = "within" if elapsed < BUDGET_SECONDS else "OVER"

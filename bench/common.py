@@ -114,11 +114,10 @@ def free_port() -> int:
 
 
 def mkdocs_env(site_url: str | None = None, root: Path = REPO) -> dict[str, str]:
-    """The environment of a build as published (notebooks executed). For a copy of the
+    """The environment of a build as published. For a copy of the
     repository, PYTHONPATH puts the copy's package ahead of the editable install (which points
     at this repository)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    env.pop("NOTEBOOKS_EXECUTE", None)
     if site_url is not None:
         env["SITE_URL"] = site_url
     if root != REPO:
@@ -130,15 +129,16 @@ def mkdocs_build(
     site: Path, site_url: str | None = None, root: Path = REPO, strict: bool = True, cold: bool = False
 ) -> float:
     """`mkdocs build [--strict]` of ``root`` into ``site`` (emptied first); its wall time in
-    seconds. ``cold``: every notebook executed, with an empty folder of executed notebooks
-    (publish/notebook_cache.py; the repository's own .cache/notebooks/ is left as it is).
+    seconds. ``cold``: as in a fresh clone, with an empty folder for the build's one cache, the
+    subset KaTeX fonts (publish/katex_fonts.py; the repository's own .cache/katex-fonts/ is left
+    as it is). No build runs a notebook (they are saved with their outputs).
     Raises RuntimeError with mkdocs' output if the build fails."""
     shutil.rmtree(site, ignore_errors=True)
     cmd = [PYTHON, "-m", "mkdocs", "build", *(["--strict"] if strict else []), "--site-dir", str(site)]
     env = mkdocs_env(site_url, root)
-    with tempfile.TemporaryDirectory(prefix="bench-notebooks-") as cache:
+    with tempfile.TemporaryDirectory(prefix="bench-katex-fonts-") as cache:
         if cold:
-            env["NOTEBOOK_CACHE_DIR"] = cache
+            env["KATEX_FONTS_CACHE_DIR"] = cache
         start_time = time.perf_counter()
         proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         elapsed = time.perf_counter() - start_time

@@ -32,7 +32,7 @@ from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
 from . import DOCS, ROOT, SNIPPETS
 from .escape import md_description, md_text, py_string
 from .fmt import num
-from .notebooks import _code, _markdown, dumps
+from .notebooks import _code, _markdown, _ran, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import printed
@@ -702,18 +702,11 @@ def index() -> str:
 # --- the notebook ---------------------------------------------------------------------------
 
 
-def _stream(text: str) -> dict:
-    return {"name": "stdout", "output_type": "stream", "text": text.splitlines(keepends=True)}
-
-
 def notebook(ex: examples.Example) -> str:
     """The NumPy script as a notebook, with its recorded output (if recorded yet) as the cell's output."""
     path = snippet_path(ex.slug, "numpy")
     code = _code("01-script", shown_whole(script(ex, "numpy")))  # as the page shows it whole
-    recording = current(path.with_suffix(".out"))  # the recording about to be written, if any
-    if recording is not None:
-        code["execution_count"] = 1
-        code["outputs"] = [_stream(recording)]
+    _ran(code, 1, current(path.with_suffix(".out")))  # the recording about to be written, if any
     intro = (
         f"# Notebook: {md_text(ex.title)}\n\n"
         f"The worked example *{md_text(ex.title)}* as one script, generated from `{spec_relpath(ex)}`: it computes "

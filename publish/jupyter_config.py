@@ -1,5 +1,5 @@
-"""The Jupyter settings of the notebooks executed when the site is built (by mkdocs-jupyter,
-through nbconvert), from publish/jupyter/.
+"""The Jupyter settings of the kernels that run the notebooks in the tests
+(:mod:`publish.notebook_cache`, through nbclient), from publish/jupyter/.
 
 - ``KernelManager.transport_encryption = "auto"``: each notebook's kernel talks to the build over
   local TCP, in plain text unless the kernel manager gives it CurveZMQ keys, and ipykernel (7.4)

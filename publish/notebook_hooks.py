@@ -30,9 +30,10 @@ import functools
 import re
 
 import jinja2
+import markupsafe
 from bs4 import BeautifulSoup, Comment, NavigableString
 
-from publish import code_markup, jupyter_config, katex_math, path_breaks
+from publish import code_markup, katex_math, path_breaks
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
@@ -140,6 +141,8 @@ def clean(
     # Cell wrappers are not controls: JupyterLab's tabindex would stop the keyboard at each one.
     for tag in soup.find_all(class_=["jp-Cell-inputWrapper", "jp-OutputArea-output"], tabindex=True):
         del tag["tabindex"]
+    if (img := soup.find("img", alt=False)) is not None:  # nbconvert would say "No description has been provided"
+        raise ValueError(f"{notebook or 'a notebook'}: an image without alt text ({str(img)[:80]})")
     # nbconvert's cell ids ("cell-id=01-name") as valid CSS identifiers ("cell-01-name"). Material
     # names each code block after its closest element with an id (for the copy button's target),
     # so each <pre> gets one of its own: the code and the output of a cell are two blocks.
@@ -186,9 +189,9 @@ def _local_links(soup: BeautifulSoup, addresses: dict[str, str]) -> None:
 def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | None = None) -> None:
     """A link to the notebook file, after the introduction, and one back to the page the notebook
     comes from (the notebook's introduction names that page in words). mkdocs-jupyter
-    (include_source) copies the .ipynb beside the page's HTML file (the hook of
-    publish/notebook_cache.py, the executed copy), so its bare name is a relative link that works
-    under any site_url and in the offline build; so does the page's relative URL."""
+    (include_source) copies the .ipynb, saved with its outputs, beside the page's HTML file, so
+    its bare name is a relative link that works under any site_url and in the offline build; so
+    does the page's relative URL."""
     p = soup.new_tag("p", attrs={"class": "notebook-download"})
     a = soup.new_tag("a", attrs={"href": name, "download": ""})
     a.string = f"Download the notebook ({name})"
@@ -255,9 +258,50 @@ def _share_compiled_templates() -> None:
     TemplateExporter._create_environment = create_environment
 
 
+def _lean_exporter() -> None:
+    """mkdocs-jupyter's exporter without two passes whose work clean() undoes: about half of a
+    notebook's rendering (4 s of a cold build on this machine), the page's HTML the same.
+
+    - nbconvert's HTMLExporter ends by parsing the whole page with BeautifulSoup to give each cell
+      wrapper and output a tabindex (which clean() removes: they are not controls) and each image
+      without alt text a placeholder (a notebook of this site shows no image: clean() refuses one
+      without alt text).
+    - The template inlines 590 kB of JupyterLab's CSS and a copy widget's script, which clean()
+      removes with every <style> and <script>: their resources are empty instead."""
+    from mkdocs_jupyter import nbconvert2
+    from nbconvert.exporters.html import HTMLExporter
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from nbconvert.filters.highlight import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+    if getattr(nbconvert2.HTMLExporter, "_lean", False):
+        return
+
+    class LeanHTMLExporter(HTMLExporter):
+        _lean = True
+
+        def from_notebook_node(self, nb, resources=None, **kw):  # HTMLExporter's, up to its soup
+            langinfo = nb.metadata.get("language_info", {})
+            lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
+            self.register_filter(
+                "highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+            )
+            resources = self._init_resources(resources)
+            data_types = WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources)
+            self.register_filter("filter_data_type", data_types)
+            return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+        def _init_resources(self, resources):
+            resources = super()._init_resources(resources)
+            resources["include_css"] = resources["include_js"] = lambda name: markupsafe.Markup("")
+            return resources
+
+    nbconvert2.HTMLExporter = LeanHTMLExporter
+
+
 def on_config(config):
-    jupyter_config.use()  # the kernels' settings (publish/jupyter/): no transport warning
     _share_compiled_templates()
+    _lean_exporter()
     return config
 
 

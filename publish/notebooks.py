@@ -16,10 +16,14 @@ top, every step in the page's order. ``make update`` writes the
 result to ``docs/notebooks/<page>.ipynb`` (registered with :func:`~.registry.generated_file`), and
 the suite's staleness test fails when a page or a snippet changed and the notebook did not.
 
-The files are deterministic: cell ids are the cell's place and the snippet's name, there are
-no outputs or execution counts (the build executes them: publish/notebook_cache.py runs a
-notebook when its content or its environment changed, see mkdocs.yml), and the JSON is written
-the way nbformat writes it (one-space indent, sorted keys).
+Each code cell's output is its snippet's recorded run (the ``.out`` file the page shows under the
+same code, which the snippet tests compare with a fresh run), and the cells are numbered as one
+run from the top leaves them: the notebook is saved as executed, and the build renders it without
+running it (mkdocs.yml). That a kernel running the notebook from the top prints exactly these
+outputs is a test of its own (tests/docs/test_notebooks.py, through publish/notebook_cache.py).
+
+The files are deterministic: cell ids are the cell's place and the snippet's name, and the JSON is
+written the way nbformat writes it (one-space indent, sorted keys).
 """
 
 from __future__ import annotations
@@ -410,7 +414,7 @@ def cells(nb: Notebook) -> list[dict]:
     seen: list[str] = []
     for b in blocks:
         seen += [line for line in imports(shown(b.snippet)) if line not in seen]
-    out = [_markdown("intro", intro), _code("imports", "\n".join(seen))]
+    out = [_markdown("intro", intro), _ran(_code("imports", "\n".join(seen)), 1, "")]
     k = 0
     text = 0
     for kind, value in page_parts(nb.page):
@@ -420,8 +424,20 @@ def cells(nb: Notebook) -> list[dict]:
         else:
             k += 1
             name = Path(value).stem
-            out.append(_code(f"{k:02d}-{name}", without_imports(shown(value))))
+            recording = current((ROOT / value).with_suffix(".out"))  # the recording about to be written, if any
+            out.append(_ran(_code(f"{k:02d}-{name}", without_imports(shown(value))), k + 1, recording))
     return out
+
+
+def _ran(cell: dict, count: int, printed: str | None) -> dict:
+    """``cell`` as a run of the notebook from the top leaves it: the ``count``-th cell run, with what
+    it ``printed`` (its snippet's recording) as its output; as never run if there is no recording yet."""
+    if printed is None:
+        return cell
+    cell["execution_count"] = count
+    if printed:
+        cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": printed.splitlines(keepends=True)}]
+    return cell
 
 
 def notebook(nb: Notebook) -> dict:

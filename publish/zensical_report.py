@@ -216,7 +216,7 @@ def report(mk: Build, zs: Build) -> list[str]:
     mk_pages, zs_pages = mk.pages(), zs.pages()
     say(f"# MkDocs {version('mkdocs')} + Material {version('mkdocs-material')} vs Zensical {version('zensical')}")
     say("")
-    mk_time = f"{mk.seconds:.1f} s (notebooks executed)" if mk.seconds == mk.seconds else "(given, not timed)"
+    mk_time = f"{mk.seconds:.1f} s (strict)" if mk.seconds == mk.seconds else "(given, not timed)"
     say(f"- build time: MkDocs {mk_time}, Zensical {zs.seconds:.1f} s")
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     hooks = re.findall(r"^  - (\S+\.py)", config.split("\nhooks:", 1)[1], re.M) if "\nhooks:" in config else []

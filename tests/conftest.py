@@ -158,11 +158,9 @@ class SharedBuild:
         root = _shared_root(config)
         if name == "strict":
             port = json.loads((root / "site-server.json").read_text(encoding="utf-8"))["port"]
-            env = {"SITE_URL": f"http://127.0.0.1:{port}/"}  # the site as published: notebooks executed
-        else:  # `make offline`: meant to be opened from disk. Its notebooks are not executed
-            # (what the offline tests check, links, search and the playground from disk, is the
-            # same with or without their outputs, and the strict build executes them all).
-            env = {"OFFLINE": "true", "NOTEBOOKS_EXECUTE": "false"}
+            env = {"SITE_URL": f"http://127.0.0.1:{port}/"}  # the site as published
+        else:  # `make offline`: meant to be opened from disk
+            env = {"OFFLINE": "true"}
         return cls(root / name, env)
 
     @property
@@ -180,8 +178,6 @@ class SharedBuild:
         except FileExistsError:
             return  # another worker started it
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **self.env}
-        if "NOTEBOOKS_EXECUTE" not in self.env:
-            env.pop("NOTEBOOKS_EXECUTE", None)
         script = [sys.executable, "-c", _BUILD_SCRIPT, str(self.folder / "result.json"), json.dumps(self.cmd)]
         proc = subprocess.Popen(script, cwd=REPO, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
         (self.folder / "pid").write_text(str(proc.pid), encoding="utf-8")

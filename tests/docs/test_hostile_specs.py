@@ -370,8 +370,7 @@ def clone(tmp_path: Path) -> Path:
 
 
 def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in ("NOTEBOOKS_EXECUTE",)}
-    environ |= {"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
+    environ = {**os.environ, "PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
     return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
 
 
@@ -644,8 +643,7 @@ def test_a_hostile_spec_builds_a_site_that_shows_it_as_typed(tmp_path):
     proc = run_in(copy, sys.executable, "-m", "publish", "update")
     assert proc.returncode == 0, proc.stderr
     site = tmp_path / "site"
-    proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site),
-                  NOTEBOOKS_EXECUTE="false")  # fmt: skip
+    proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     page = BeautifulSoup((site / "examples/zz_hostile/index.html").read_text(encoding="utf-8"), "html.parser")
     assert page.title.string == f"{BUILD_TITLE} - Self-attention, with real numbers"

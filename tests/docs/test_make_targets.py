@@ -46,7 +46,6 @@ def make(target: str, cwd: Path, *args: str, env: dict[str, str] | None = None) 
     """``make <target> VENV=<this venv> *args`` in ``cwd``; its output. Fails naming the target."""
     cmd = ["make", "--no-print-directory", target, f"VENV={VENV}", *args]
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    environ.pop("NOTEBOOKS_EXECUTE", None)
     proc = subprocess.run(cmd, cwd=cwd, env=environ, capture_output=True, text=True, timeout=TIMEOUT)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, f"`make {target}` failed (exit {proc.returncode}) in {cwd}:\n{output[-3000:]}"
@@ -66,10 +65,10 @@ def venv_is_set_up():
 @pytest.fixture(scope="module")
 def clone(tmp_path_factory, strict_build) -> tuple[Path, dict[str, str]]:
     """A copy of the repository as a fresh clone holds it, and the environment to run make in it:
-    its own package first on the path, the repository's executed notebooks."""
+    its own package first on the path."""
     copy = tmp_path_factory.mktemp("make-targets") / "clone"
     shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
-    env = {"PYTHONPATH": str(copy), "NOTEBOOK_CACHE_DIR": str(ROOT / ".cache" / "notebooks")}
+    env = {"PYTHONPATH": str(copy)}
     return copy, env
 
 
@@ -138,7 +137,6 @@ def test_make_serve_serves_after_its_first_build(clone):
     copy, env = clone
     cmd = [*_namespaced(), "make", "--no-print-directory", "serve", f"VENV={VENV}"]
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
-    environ.pop("NOTEBOOKS_EXECUTE", None)
     proc = subprocess.Popen(cmd, cwd=copy, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)  # fmt: skip
     lines = []

@@ -1,5 +1,5 @@
-"""The notebooks: generated from the pages' snippet files, executed by the build, showing the
-pages' numbers, loading nothing from elsewhere, never served from a stale cache.
+"""The notebooks: generated from the pages' snippet files, saved with their outputs, showing the
+pages' numbers, loading nothing from elsewhere, each output what a kernel prints.
 
 - Each worked-example page has a notebook (docs/notebooks/<page>.ipynb) in the nav, linked from
   the page; the file is what publish/notebooks.py writes now (the suite's staleness
@@ -9,14 +9,14 @@ pages' numbers, loading nothing from elsewhere, never served from a stale cache.
   (site_url), which works in a downloaded .ipynb; the notebook pages of the site link within it.
 - In the site that `mkdocs build --strict` builds (the session's build, conftest.py), every code
   cell of every notebook shows as its output exactly the snippet's recorded output, the .out
-  file the page shows under the same code; and the page offers the .ipynb for download, as
-  executed: every notebook a reader downloads has the output of every cell that prints.
+  file the page shows under the same code; and the page offers the .ipynb for download, with
+  those outputs: every notebook a reader downloads has the output of every cell that prints.
+- No build runs a notebook. A kernel running each notebook from the top prints, cell by cell,
+  exactly the outputs the file holds, with the same cell numbers (publish/notebook_cache.py keeps
+  the run under a key made of the notebook's bytes and the kernel's environment, so that it runs
+  again exactly when its output could change: its cells import numpy or torch only and read
+  nothing else).
 - Nothing of mkdocs-jupyter's template that would load from a CDN is left in the pages.
-- A notebook runs again exactly when its output could change: executed copies are kept under a
-  key made of the notebook's bytes and the kernel's environment (publish/notebook_cache.py), and
-  a notebook's cells import numpy or torch only and read nothing else (the notebooks import
-  neither selfattn_ref nor any file of the repository, so a change there reaches them only
-  through a snippet, which changes the notebook file). Changed bytes show a fresh run.
 """
 
 from __future__ import annotations
@@ -106,7 +106,10 @@ def test_notebook_is_valid_and_saved_as_jupyter_saves_it(name):
     assert nbformat.writes(nb) + "\n" == text, "opening and saving the notebook in Jupyter would change the file"
     ids = [c.id for c in nb.cells]
     assert len(set(ids)) == len(ids), f"duplicate cell ids: {ids}"
-    assert all(c.cell_type != "code" or (c.outputs == [] and c.execution_count is None) for c in nb.cells)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    # saved as run from the top: cells numbered in order, each with its snippet's recorded output
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1))
+    assert code[0].outputs == [] and all(c.outputs for c in code[1:]), name
     assert nb.metadata.kernelspec.name == "python3"
 
 
@@ -344,8 +347,8 @@ def _code_cells(soup: BeautifulSoup):
 
 @pytest.mark.parametrize("name", PAGES)
 def test_built_notebook_prints_what_the_page_shows(strict_build, name):
-    """Executed by the build, each cell prints exactly the recorded output of its snippet: the
-    .out file the page includes under the same code, so every number agrees with the page."""
+    """Each cell of the built page shows exactly the recorded output of its snippet: the .out file
+    the page includes under the same code, so every number agrees with the page."""
     cells = _code_cells(_page(strict_build, name))
     snippets = [ROOT / b.snippet for b in nbs.notebook_snippets(name)]
     assert [c[0] for c in cells] == ["imports"] + [f"{i:02d}-{p.stem}" for i, p in enumerate(snippets, start=1)]
@@ -585,6 +588,32 @@ def test_clean_removes_the_template_and_renders_math():
     assert f'<div class="arithmatex">{katex_math.in_page("x^2", True)}</div>' in out
 
 
+def test_the_lean_exporter_renders_the_page_nbconverts_exporter_renders():
+    """The build's exporter (publish.notebook_hooks._lean_exporter) skips two passes whose work
+    clean() undoes: the page is the same, but for the blank lines around it. One page's notebook
+    and one worked example's, and an image, which clean() refuses without alt text."""
+    script = (
+        "import json, sys\n"
+        "from mkdocs_jupyter import nbconvert2\n"
+        "from publish import notebook_hooks as nh\n"
+        "kw = dict(execute=False, no_prompt=True, highlight_extra_classes='highlight', include_requirejs=False,\n"
+        "          custom_mathjax_url='')\n"
+        "files = sys.argv[1:]\n"
+        "plain = [nh.clean(nbconvert2.nb2html(f, **kw)) for f in files]\n"
+        "nh._lean_exporter()\n"
+        "lean = [nh.clean(nbconvert2.nb2html(f, **kw)) for f in files]\n"
+        "print(json.dumps([nbconvert2.HTMLExporter._lean, [a.strip() == b.strip() for a, b in zip(plain, lean)]]))\n"
+    )
+    example = sorted((nbs.NOTEBOOKS_DIR / "examples").glob("*.ipynb"))[0]
+    files = [str(nbs.NOTEBOOKS_DIR / "masking.ipynb"), str(example)]
+    proc = subprocess.run([sys.executable, "-c", script, *files], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [True, [True, True]]
+    html = '<div class="jp-RenderedMarkdown"><p><img src="x.png"></p></div>'
+    with pytest.raises(ValueError, match=r"x\.ipynb: an image without alt text"):
+        clean(html, notebook="x.ipynb")
+
+
 def test_clean_keeps_private_use_characters_and_still_renders_formulas():
     """The build marks formulas with a private-use character; a notebook that holds some (a spec's
     token U+E000 once crashed the strict build here) keeps them, and its formulas still render."""
@@ -599,18 +628,47 @@ def test_a_formula_katex_rejects_in_a_notebook_names_it():
         clean(html)
 
 
-# --- no stale output from the cache of executed notebooks ------------------------------------
+# --- no build runs a notebook; a kernel prints what each one shows -------------------------------
 
 
-def test_the_site_config_executes_every_notebook_through_the_content_keyed_cache():
-    assert JUPYTER["execute"] is True
+def test_no_build_runs_a_notebook():
+    assert JUPYTER["execute"] is False and "execute_ignore" not in JUPYTER
     assert JUPYTER["allow_errors"] is False
-    assert JUPYTER["cache"] is False  # mkdocs-jupyter's own cache: keyed without the kernel's environment
-    assert JUPYTER["include_source"] is True
+    assert JUPYTER["include_source"] is True  # the download: the saved notebook, outputs and all
     assert JUPYTER["include_requirejs"] is False
     assert "overrides/hooks/notebooks.py" in MKDOCS["hooks"]
-    hook = (ROOT / "overrides/hooks/notebooks.py").read_text(encoding="utf-8")
-    assert "NotebookHook" in hook and "on_pre_page" in hook and "on_files" in hook
+    assert "notebook_cache" not in (ROOT / "overrides/hooks/notebooks.py").read_text(encoding="utf-8")
+
+
+def _printed(nb) -> list[tuple[str, int | None, str, list[str]]]:
+    """(id, execution count, printed text, kinds of any other output) of each code cell."""
+    return [
+        (
+            c.id,
+            c.execution_count,
+            "".join(o.get("text", "") for o in c.outputs if o.output_type == "stream" and o.get("name") == "stdout"),
+            [o.get("name") or o.output_type for o in c.outputs if o.get("name") != "stdout"],
+        )
+        for c in nb.cells
+        if c.cell_type == "code"
+    ]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_kernel_running_the_notebook_from_the_top_prints_what_it_shows(name):
+    """The saved outputs are a run: a Jupyter kernel running the notebook from the top, as a reader
+    does, prints in each cell exactly the text the file shows under it, nothing on stderr, no
+    error, and numbers the cells as the file does. (Kept under the notebook's key in
+    .cache/notebooks/: the same bytes in the same environment are run once.)"""
+    path = nbs.NOTEBOOKS_DIR / f"{name}.ipynb"
+    saved = nbformat.read(path, as_version=4)
+    ran = nbformat.read(notebook_cache.Cache(notebook_cache.CACHE_DIR, "python3").ensure([path])[path], as_version=4)
+    want = _printed(saved)
+    assert all(count is not None for _, count, _, _ in want), f"{name}: a code cell is saved as never run"
+    for (cell_id, count, text, other), (_, ran_count, ran_text, ran_other) in zip(want, _printed(ran), strict=True):
+        assert not ran_other and not other, f"{name}, cell {cell_id}: not printed text: {ran_other or other}"
+        assert ran_count == count, f"{name}, cell {cell_id}: saved as run {count}, run {ran_count} from the top"
+        assert ran_text == text, f"{name}, cell {cell_id}: a kernel prints\n{ran_text}\nand the file shows\n{text}"
 
 
 # What a cell may use and still be keyed by its own bytes: numpy, torch, nothing read from outside.
@@ -734,50 +792,22 @@ def test_an_error_in_the_notebooks_code_is_not_run_again(tmp_path, monkeypatch):
     assert len(calls) == 1
 
 
-def _probe_build(project: Path, code: str, plugin: dict, cache: Path) -> str:
-    """Build a one-notebook site, with the site's notebook hook, whose one cell is ``code``;
-    return what the built page shows."""
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(code, id="probe")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, project / "docs" / "notebooks" / "probe.ipynb")
-    hook = str(ROOT / "overrides" / "hooks" / "notebooks.py")
-    config = {"site_name": "probe", "plugins": [{"mkdocs-jupyter": plugin}], "hooks": [hook]}
-    (project / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(project / "site")],
-        cwd=project,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(ROOT), "NOTEBOOK_CACHE_DIR": str(cache)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    html = (project / "site" / "notebooks" / "probe" / "index.html").read_text(encoding="utf-8")
-    return BeautifulSoup(html, "html.parser").select_one(".jp-OutputArea-output pre").get_text().strip()
+def test_a_changed_notebook_is_run_again_and_the_same_one_is_not(tmp_path):
+    """The cell prints a word and a clock reading. The same bytes run twice show the same reading
+    (the second time from the cache); changed bytes show the new word and a new reading (it ran
+    again); the first bytes again, the first reading."""
+    cache = notebook_cache.Cache(tmp_path / "executed", "python3")
 
+    def run(word: str) -> str:
+        path = _one_cell(tmp_path, f"import time\nprint({word!r}, time.time_ns())")
+        return nbformat.read(cache.ensure([path])[path], as_version=4).cells[0].outputs[0].text.strip()
 
-@pytest.mark.slow
-def test_a_changed_notebook_is_never_served_from_the_cache(tmp_path):
-    """With the site's settings and hook: the cell prints a word and a clock reading. The same
-    bytes built twice show the same reading (the second build used the executed copy); changed
-    bytes show the new word and a new reading (it ran again); the first bytes again, the first
-    reading. Each entry is its notebook's run, kept in the folder NOTEBOOK_CACHE_DIR names (here
-    outside the project, so that no path of the copy resembles the notebook's by chance)."""
-    project = tmp_path / "probe"
-    (project / "docs" / "notebooks").mkdir(parents=True)
-    (project / "docs" / "index.md").write_text("# Probe\n", encoding="utf-8")
-    plugin = {k: v for k, v in JUPYTER.items() if k in ("include", "execute", "allow_errors", "cache", "kernel_name")}
-    code = "import time\nprint({!r}, time.time_ns())"
-    cache = tmp_path / "executed"
-    first = _probe_build(project, code.format("first"), plugin, cache)
-    assert first.startswith("first ")
-    assert _probe_build(project, code.format("first"), plugin, cache) == first
-    second = _probe_build(project, code.format("second"), plugin, cache)
+    first = run("first")
+    assert first.startswith("first ") and run("first") == first and cache.runs == 1
+    second = run("second")
     assert second.startswith("second ") and second.split()[1] != first.split()[1]
-    assert _probe_build(project, code.format("first"), plugin, cache) == first
-    assert len(list(cache.glob("*/notebooks/probe.ipynb"))) == 2
-    assert not (project / ".cache").exists()
+    assert run("first") == first and cache.runs == 2
+    assert len(list((tmp_path / "executed").glob("*/n.ipynb"))) == 2
 
 
 def test_without_claims_keeps_the_number_and_what_inline_code_shows():

@@ -68,8 +68,7 @@ def test_strict_build_fails_on_broken_links(tmp_path: Path):
     project = project_copy(tmp_path)
     lines = "\n".join(f"- {kind}: {link}" for kind, link in BAD_LINKS.items())
     (project / "docs" / "zz-link-check.md").write_text(f"# Link check\n\n{lines}\n")
-    # The notebooks are not executed: this build checks links, and running them would double its time.
-    proc = mkdocs_build(project, tmp_path / "site", NOTEBOOKS_EXECUTE="false")
+    proc = mkdocs_build(project, tmp_path / "site")
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0, f"a page with broken links passed mkdocs build --strict:\n{output}"
     warned = "\n".join(line for line in output.splitlines() if "WARNING" in line and "zz-link-check.md" in line)

@@ -259,8 +259,7 @@ def repo_copy(tmp_path: Path) -> Path:
 
 def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
     """Run a command in the copy with this interpreter's environment, importing the copy's package."""
-    environ = {k: v for k, v in os.environ.items() if k not in ("NOTEBOOKS_EXECUTE",)}
-    environ |= {"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
+    environ = {**os.environ, "PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
     return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
 
 
@@ -374,8 +373,7 @@ def test_the_walkthrough_adds_a_checked_page(tmp_path):
         args = shlex.split(command)
         if title == "Preview":  # `make serve`: what it serves is the strict build of the site
             assert args == ["make", "serve"]
-            proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"),
-                          NOTEBOOKS_EXECUTE="false")  # fmt: skip
+            proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
         elif title == "Test":  # `make test`: the tests that cover a worked example, for this one
             assert args == ["make", "test"]
             proc = run_in(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
