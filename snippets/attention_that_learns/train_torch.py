@@ -59,19 +59,20 @@ def loss_of(model, ids):
 
 
 def report(model, step):
-    """Loss, accuracy and the mean weight of a query on its partner, on the held-out sequences."""
+    """Loss, accuracy, and the mean and the least weight of a query on its partner, on the held-out sequences."""
     with torch.no_grad():
         right = model(test_ids).argmax(dim=-1) == test_ids.flip(1)  # (B, n)
         partner = model.attention(test_ids)[:, torch.arange(n), torch.arange(n - 1, -1, -1)]  # (B, n)
         loss = loss_of(model, test_ids).item()
-        print(f"{step:4}{loss:8.3f}{right.double().mean().item():10.1%}{partner.mean().item():11.1%}")
+        mean, least = partner.mean().item(), partner.min().item()
+        print(f"{step:4}{loss:8.3f}{right.double().mean().item():10.1%}{mean:11.1%}{least:8.1%}")
 
 
 torch.manual_seed(0)
 model = ReversalAttention(d=16)
 optimizer = torch.optim.AdamW(model.parameters(), lr=0.02, weight_decay=0.01)
 print(f"{len(train_ids)} training sequences, {len(test_ids)} held out")
-print("step    loss  accuracy  on partner   (held out)")
+print("step    loss  accuracy  on partner   least   (held out)")
 for step in range(201):
     if step in (0, 25, 200):
         report(model, step)

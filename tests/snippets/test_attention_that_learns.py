@@ -59,7 +59,9 @@ def test_the_printed_figures_are_the_packages(trained):
     lines = TRAIN.with_suffix(".out").read_text(encoding="utf-8").splitlines()
     assert lines[0] == f"{rv.TRAIN_SIZE} training sequences, {rv.HELD_OUT_SIZE} held out"
     for s, line in zip(run.snapshots, lines[2:5], strict=True):
-        assert line.split() == [str(s.step), f"{s.loss:.3f}", f"{s.accuracy:.1%}", f"{s.partner_weight:.1%}"]
+        weights = f"{s.partner_weight:.1%}", f"{s.least_partner_weight:.1%}"
+        want = [str(s.step), f"{s.loss:.3f}", f"{s.accuracy:.1%}", *weights]
+        assert line.split() == want
     assert lines[6] == f"attention weights of {run.example} after {rv.STEPS} steps"
     for row, line in zip(run.snapshots[-1].example, lines[8:], strict=True):
         assert line.split()[1:] == [f"{w:.2f}" for w in row]
