@@ -72,7 +72,7 @@ def site(strict_build) -> Site:
 @pytest.fixture(scope="session")
 def offline_site(offline_build) -> Path:
     """The OFFLINE=true build (`make offline`), meant to be opened from disk, once per run
-    (tests/conftest.py, which says why its notebooks are not executed)."""
+    (tests/conftest.py)."""
     build, proc = offline_build
     assert proc.returncode == 0, (
         f"{' '.join(build.cmd)} (env {build.env}) failed with exit code {proc.returncode}:\n{proc.stdout}{proc.stderr}"

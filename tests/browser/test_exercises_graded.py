@@ -58,16 +58,27 @@ def exercises_of(page: Page) -> list[tuple[str, dict]]:
     )
 
 
+# An exercise's feedback emptied, so that what is read next is the next answer's.
+CLEAR_FEEDBACK_JS = "(id) => { const f = document.getElementById(id); f.textContent = ''; delete f.dataset.kind; }"
+# Its kind once it shows text again (the form's submit writes it at once; polled each frame, for
+# up to 10 s): one call, where waiting with expect() and then reading the attribute took two or more.
+FEEDBACK_KIND_JS = """(id) => new Promise((done, fail) => {
+  const f = document.getElementById(id), start = performance.now();
+  const look = () => f.textContent !== "" ? done(f.getAttribute("data-kind"))
+    : performance.now() - start > 10000 ? fail(new Error(`#${id} shows no feedback after 10 s`))
+    : requestAnimationFrame(look);
+  look();
+})"""
+
+
 def check(page: Page, anchor: str, text: str) -> str:
+    """Type ``text`` into the exercise's field and press Enter, as a reader does: the kind of
+    feedback it gets (right, close, wrong, input)."""
     field = page.locator(f"#{anchor}-input")
     field.fill(text)
-    feedback = page.locator(f"#{anchor}-feedback")
-    # The last answer's feedback emptied first, so that what is read below is this answer's.
-    feedback.evaluate("(f) => { f.textContent = ''; delete f.dataset.kind; }")
+    page.evaluate(CLEAR_FEEDBACK_JS, f"{anchor}-feedback")  # the last answer's, so that what is read is this one's
     field.press("Enter")
-    expect(feedback).not_to_have_text("")
-    kind = feedback.get_attribute("data-kind")
-    return kind
+    return page.evaluate(FEEDBACK_KIND_JS, f"{anchor}-feedback")
 
 
 @pytest.mark.browser

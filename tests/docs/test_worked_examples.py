@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -358,44 +359,92 @@ WALKTHROUGH_TESTS = [
 ]
 
 
-@pytest.mark.slow
-def test_the_walkthrough_adds_a_checked_page(tmp_path):
+@dataclass
+class Walkthrough:
+    """What running the walk-through's commands in a copy gave (run_walkthrough)."""
+
+    commands: list[tuple[str, str]]  # the page's shell commands, (title, command)
+    spec: str  # the spec file the page shows
+    ran: list[tuple[str, list[str], subprocess.CompletedProcess]] = field(default_factory=list)  # (title, args, run)
+    slug: str | None = None  # the example the Scaffold step made
+    gathered: list[Path] = field(default_factory=list)  # the copy's gathered files
+    after_scaffold: dict[Path, str | None] = field(default_factory=dict)  # their text right after it
+    again: subprocess.CompletedProcess | None = None  # `python -m publish update` right after it
+
+    def run(self, title: str) -> subprocess.CompletedProcess | None:
+        return next((proc for t, _, proc in self.ran if t == title), None)
+
+
+def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthrough:
+    """The commands of docs/add-an-example.md, run as a newcomer would in ``copy`` (a fresh clone:
+    the gathered files are removed, as git ignores them), each recorded; it stops at the first
+    command that fails, but for the strict build, whose outcome the tests judge. Between the edit
+    of the spec and the Regenerate step, ``before_regenerate(copy)`` may add to the copy (the
+    other tests that share its build, tests/docs/conftest.py)."""
     commands, spec = walkthrough()
-    assert [title for title, _ in commands] == ["Scaffold", "Regenerate", "Preview", "Test"]
-    copy = repo_copy(tmp_path)
+    w = Walkthrough(commands, spec)
     producers.load()
-    gathered = [copy / p.relative_to(ROOT) for p in registry.gathered_paths()]
-    assert len(gathered) == 2, gathered  # the playground's presets and its bundle
-    for path in gathered:  # as a fresh clone has them: not at all (git ignores them)
+    w.gathered = [copy / p.relative_to(ROOT) for p in registry.gathered_paths()]
+    for path in w.gathered:  # as a fresh clone has them: not at all (git ignores them)
         path.unlink(missing_ok=True)
-    slug = None
     for title, command in commands:
         args = shlex.split(command)
+        if title == "Regenerate":
+            before_regenerate(copy)
         if title == "Preview":  # `make serve`: what it serves is the strict build of the site
-            assert args == ["make", "serve"]
             proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
         elif title == "Test":  # `make test`: the tests that cover a worked example, for this one
-            assert args == ["make", "test"]
             proc = run_in(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-                          "-k", slug, *WALKTHROUGH_TESTS)  # fmt: skip
+                          "-k", str(w.slug), *WALKTHROUGH_TESTS)  # fmt: skip
         else:
-            assert args[:3] == ["python", "-m", "publish"], command
             proc = run_in(copy, sys.executable, *args[1:])
-        assert proc.returncode == 0, f"{title}: {command}\n{proc.stdout}\n{proc.stderr}"
+        w.ran.append((title, args, proc))
+        if proc.returncode != 0 and title != "Preview":
+            break
         if title == "Scaffold":
-            slug = args[args.index("new-example") + 1]
+            w.slug = args[args.index("new-example") + 1] if "new-example" in args else None
+            w.after_scaffold = {p: p.read_text(encoding="utf-8") if p.is_file() else None for p in w.gathered}
+            w.again = run_in(copy, sys.executable, "-m", "publish", "update")
+            (copy / "selfattn_ref" / "examples" / f"{w.slug}.toml").write_text(spec, encoding="utf-8")  # step 2
+    return w
+
+
+@pytest.mark.slow
+def test_the_walkthrough_adds_a_checked_page(copy_build):
+    """The page's commands in a copy of the repository (tests/docs/conftest.py runs them, and adds
+    the changes of the tests that share the copy's build before the Regenerate step)."""
+    w, copy = copy_build.walkthrough, copy_build.copy
+    assert [title for title, _ in w.commands] == ["Scaffold", "Regenerate", "Preview", "Test"]
+    assert len(w.gathered) == 2, w.gathered  # the playground's presets and its bundle
+    for title, command in w.commands:
+        args, proc = next(((a, p) for t, a, p in w.ran if t == title), (None, None))
+        assert proc is not None, f"{title}: {command} did not run: an earlier command failed"
+        if title == "Preview":
+            assert args == ["make", "serve"]
+            # The copy's build fails only on the bad links of test_site_build's page, which it
+            # holds too: no warning names this example (nor anything but that page).
+            assert not copy_build.other_warnings(), proc.stdout + proc.stderr
+            assert copy_build.strict_abort_only(), proc.stdout + proc.stderr
+        else:
+            if title == "Test":
+                assert args == ["make", "test"]
+            else:
+                assert args[:3] == ["python", "-m", "publish"], command
+            assert proc.returncode == 0, f"{title}: {command}\n{proc.stdout}\n{proc.stderr}"
+        if title == "Scaffold":
+            slug = w.slug
             path = copy / "selfattn_ref" / "examples" / f"{slug}.toml"
             assert path.is_file() and (copy / "docs" / "examples" / f"{slug}.md").is_file()
             # it wrote everything `make update` would: the tests pass with no other command
-            assert all(p.is_file() for p in gathered) and any(
-                f'"slug": "{slug}"' in p.read_text() for p in gathered if p.suffix == ".json"
+            assert all(text is not None for text in w.after_scaffold.values()) and any(
+                f'"slug": "{slug}"' in text for p, text in w.after_scaffold.items() if p.suffix == ".json"
             )
-            again = run_in(copy, sys.executable, "-m", "publish", "update")
+            again = w.again
             assert again.stdout.splitlines()[-1] == "everything recorded is up to date", again.stdout + again.stderr
-            path.write_text(spec, encoding="utf-8")  # step 2: the contributor edits the one file
         if title == "Test":
             counts = re.search(r"(\d+) passed", proc.stdout)
             assert counts and int(counts.group(1)) >= 15 and "failed" not in proc.stdout, proc.stdout
+    slug = w.slug
     ex = examples.load_file(copy / "selfattn_ref" / "examples" / f"{slug}.toml")
     html = copy / "site" / "examples" / slug / "index.html"
     assert weights_cells(html) == expected_weights(ex)
