@@ -56,13 +56,26 @@ class GzipHandler(QuietHandler):
         accepts = "gzip" in self.headers.get("Accept-Encoding", "")
         if not (accepts and path.is_file() and ctype.startswith(COMPRESSED_TYPES)):
             return super().send_head()
-        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        body = _gzipped(path)
         self.send_response(200)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return io.BytesIO(body)
+
+
+@functools.lru_cache(maxsize=4096)
+def _gzip_of(path: Path, mtime_ns: int, size: int) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+
+
+def _gzipped(path: Path) -> bytes:
+    """The file gzip-compressed, once per version of it (a real host compresses a file once, not on
+    every request: compressing on every request made the server, not the page, decide when the
+    first stylesheets arrived)."""
+    stat = path.stat()
+    return _gzip_of(path, stat.st_mtime_ns, stat.st_size)
 
 
 class Server(ThreadingHTTPServer):

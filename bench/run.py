@@ -2,7 +2,7 @@
 
 Run:  make bench [BENCH_ARGS="..."], or
       .venv/bin/python bench/run.py [--runs 3] [--suite-runs 1] [--growth-test-runs 1] [--quick]
-                                    [--lighthouse-runs 3] [--only FIGURES] [--pages PAGES]
+                                    [--lighthouse-runs 5] [--only FIGURES] [--pages PAGES]
                                     [--site DIR] [--markdown PATH] [--verbose] [--strict]
 
 Prints one table on stdout, columns figure | median | runs | budget | status, each figure the
@@ -58,12 +58,19 @@ The figures (--only takes a comma-separated list of the names in brackets):
          audit with its defaults (bench/lighthouse.py: npm's lighthouse, pinned, installed into
          .cache/ on first use; simulated slow 4G and a 4× slower CPU; Debian's Chromium headless
          shell), of each article and topic page and of its same-content floor, alternating,
-         --lighthouse-runs times each (3; --quick: 1), the medians. The pages are served from
-         127.0.0.1 gzip-compressed, as a real host (GitHub Pages) sends them. Per page: the
-         performance score, first and largest contentful paint, total blocking time, and the
-         floor's beside them; the DOM size and main-thread work by kind in a note. Budgets: score
-         at least 90, LCP at most 2.5 s, TBT at most 200 ms. Needs node 18+ and npm, which are not
-         part of the README's set-up: without them the row is an ERROR that says so.
+         --lighthouse-runs times each (5; --quick: 1), the medians (a page's score moves by up to
+         10 points from run to run on this machine: the unthrottled load that Lighthouse simulates
+         from paints either before Material's bundle runs or after it). The pages are served from
+         127.0.0.1 gzip-compressed, as a real host (GitHub Pages) sends them, each file compressed
+         once. Per page: the performance score, first and largest contentful paint, total
+         blocking time and DOM elements, and the floor's beside them; main-thread work by kind in
+         a note. The budget, decided in the issue "A contributor's loop in seconds" (bare
+         Material itself scores under 90 on pages this long, so "90 everywhere" would mean cutting
+         content): each page scores at most 3 points under bare Material holding the same
+         <article>, in the same run, and its TBT is at most 200 ms; OK or OVER per page with what
+         is over, and the worst page. How many pages also reach the first goal (score 90, LCP
+         2.5 s) is in a note. Needs node 18+ and npm, which are not part of the README's set-up:
+         without them the row is an ERROR that says so.
 [playground]  The time from an edit in the playground's grid to the next frame that shows it
          (bench/playground.py: the median of 30 edits after 5 to warm up, per run), at 3×4 (two
          presets) and 16×16 (identity and own matrices). Budget: under 16 ms at 16×16.
@@ -87,8 +94,8 @@ The figures (--only takes a comma-separated list of the names in brackets):
 --pages masking/,scaling/: [pages] and [lighthouse] measure these article pages only.
 --site DIR: [pages], [lighthouse] and [playground] measure that built site instead of building one.
 The default run takes about an hour on the 2-core machine: 40 minutes without [lighthouse] (37
-with other work going on and one build per growth step), and Lighthouse's 66 audits (11 pages and
-their floors, 3 runs) about 15 s each; the suite, growth and Lighthouse are most of it.
+with other work going on and one build per growth step), and Lighthouse's 130 audits (13 pages and
+their floors, 5 runs) about 10 s each; the suite, growth and Lighthouse are most of it.
 This is a benchmark, not a test: the exit status is 0 unless --strict is given and a figure is
 OVER or in ERROR.
 """
@@ -148,9 +155,10 @@ BUDGET_PAGE_BYTES = build_bench.BUDGET_BYTES  # 600 kB, any page
 BUDGET_PAGE_LOAD = build_bench.BUDGET_LOAD_SECONDS  # 1 s
 BUDGET_SAME_BYTES = 1.2  # an article or topic page against bare Material holding the same <article>
 BUDGET_SAME_LOAD = 1.3  # the same, load event
-BUDGET_LH_SCORE = 90  # Lighthouse mobile performance score, at least
-BUDGET_LH_LCP = 2500  # ms, largest contentful paint, at most
+BUDGET_LH_BELOW_BARE = 3  # Lighthouse mobile score: at most this many points under bare Material's, same <article>
 BUDGET_LH_TBT = 200  # ms, total blocking time, at most
+GOAL_LH_SCORE = 90  # the first goal, which bare Material itself misses on long pages: reported, not a budget
+GOAL_LH_LCP = 2500  # ms
 BUDGET_FRAME_MS = playground_bench.BUDGET_FRAME_MS  # 16 ms at 16×16
 BUDGET_BUILD_PER_EXAMPLE = 1.0  # s of build time per added example
 BUDGET_SLOPE_RATIO = 1.5  # cost per example from 10 to 50 over that from 0 to 10
@@ -626,37 +634,73 @@ def bench_lighthouse(table: Table, runs: int, site: Path, chromium: str, floors:
                 floor[path].append(lighthouse.audit(cli, sbase + path, chromium))
                 audits[path].append(lighthouse.audit(cli, base + path, chromium))
 
-    def medians(results: list[lighthouse.Audit]) -> tuple[float, float, float, float]:
-        return tuple(statistics.median(getattr(a, k) for a in results) for k in ("score", "fcp", "lcp", "tbt"))
-
-    def shown(m: tuple[float, float, float, float]) -> str:
-        score, fcp, lcp, tbt = m
-        return f"{score:.0f} · {fcp / 1000:.1f} s · {lcp / 1000:.1f} s · {tbt:,.0f} ms"
-
-    budget = f"≥ {BUDGET_LH_SCORE} · — · ≤ {BUDGET_LH_LCP / 1000} s · ≤ {BUDGET_LH_TBT} ms"
-    worst = {"score": (101.0, ""), "lcp": (0.0, ""), "tbt": (0.0, "")}
-    for path in articles:
-        m = medians(audits[path])
-        score, _, lcp, tbt = m
-        ok = score >= BUDGET_LH_SCORE and lcp <= BUDGET_LH_LCP and tbt <= BUDGET_LH_TBT
-        worst = {"score": min(worst["score"], (score, path)), "lcp": max(worst["lcp"], (lcp, path)),
-                 "tbt": max(worst["tbt"], (tbt, path))}  # fmt: skip
-        table.add(Row(f"lighthouse mobile /{path}: score · FCP · LCP · TBT (the same <article> in bare "
-                      f"Material: {shown(medians(floor[path]))})", shown(m), str(runs), budget,
-                      "OK" if ok else "OVER"))  # fmt: skip
-        dom = statistics.median(a.dom for a in audits[path])
+    verdicts = [(path, lighthouse_verdict(audits[path], floor[path])) for path in articles]
+    for path, v in verdicts:
+        table.add(Row(f"lighthouse mobile /{path}: score · FCP · LCP · TBT · DOM elements (the same <article> "
+                      f"in bare Material: {v.bare_shown})", v.shown, str(runs), v.budget,
+                      "OK" if v.ok else f"OVER ({'; '.join(v.over)})"))  # fmt: skip
         kinds = audits[path][0].main_thread
         work = {k: statistics.median(a.main_thread.get(k, 0.0) for a in audits[path]) for k in kinds}
         listed = ", ".join(f"{k} {v:,.0f} ms" for k, v in sorted(work.items(), key=lambda kv: -kv[1]))
-        floor_dom = statistics.median(a.dom for a in floor[path])
-        table.notes.append(f"lighthouse /{path}: {dom:,.0f} DOM elements (bare Material: {floor_dom:,.0f}); "
-                           f"main-thread work, 4× CPU: {listed}")  # fmt: skip
-    (score, ps), (lcp, pl), (tbt, pt) = worst["score"], worst["lcp"], worst["tbt"]
-    ok = score >= BUDGET_LH_SCORE and lcp <= BUDGET_LH_LCP and tbt <= BUDGET_LH_TBT
-    table.add(Row(f"lighthouse mobile, worst of {len(articles)}: score (/{ps}) · LCP (/{pl}) · TBT (/{pt})",
-                  f"{score:.0f} · {lcp / 1000:.1f} s · {tbt:,.0f} ms", str(runs),
-                  f"≥ {BUDGET_LH_SCORE} · ≤ {BUDGET_LH_LCP / 1000} s · ≤ {BUDGET_LH_TBT} ms",
-                  "OK" if ok else "OVER"))  # fmt: skip
+        table.notes.append(f"lighthouse /{path}: main-thread work, 4× CPU: {listed}")
+    (gap, pg), (tbt, pt) = max((v.bare - v.score, p) for p, v in verdicts), max((v.tbt, p) for p, v in verdicts)
+    ok = all(v.ok for _, v in verdicts)
+    table.add(Row(f"lighthouse mobile, worst of {len(articles)}: points under bare Material (/{pg}) · TBT (/{pt})",
+                  f"{gap:.0f} · {tbt:,.0f} ms", str(runs), f"≤ {BUDGET_LH_BELOW_BARE} · ≤ {BUDGET_LH_TBT} ms",
+                  "OK" if ok else f"OVER ({sum(not v.ok for _, v in verdicts)} of {len(articles)} pages)"))  # fmt: skip
+    goal = [p for p, v in verdicts if v.score >= GOAL_LH_SCORE and v.lcp <= GOAL_LH_LCP and v.tbt <= BUDGET_LH_TBT]
+    table.notes.append(f"lighthouse: {len(goal)} of {len(articles)} pages also reach the first goal (score ≥ "
+                       f"{GOAL_LH_SCORE}, LCP ≤ {GOAL_LH_LCP / 1000} s, TBT ≤ {BUDGET_LH_TBT} ms)"
+                       + (f": {', '.join('/' + p for p in goal)}" if goal else ""))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LighthouseVerdict:
+    """A page's medians against its same-content floor's, and the budget's verdict."""
+
+    score: float
+    fcp: float
+    lcp: float
+    tbt: float
+    dom: float
+    bare: float  # bare Material's score with the same <article>
+    bare_shown: str
+    over: tuple[str, ...]  # what is over the budget, in words; empty when the page is within it
+
+    @property
+    def ok(self) -> bool:
+        return not self.over
+
+    @property
+    def shown(self) -> str:
+        return _lighthouse_shown(self.score, self.fcp, self.lcp, self.tbt, self.dom)
+
+    @property
+    def budget(self) -> str:
+        floor = self.bare - BUDGET_LH_BELOW_BARE
+        return f"≥ {floor:.0f} (bare − {BUDGET_LH_BELOW_BARE}) · — · — · ≤ {BUDGET_LH_TBT} ms · —"
+
+
+def _lighthouse_shown(score: float, fcp: float, lcp: float, tbt: float, dom: float) -> str:
+    return f"{score:.0f} · {fcp / 1000:.1f} s · {lcp / 1000:.1f} s · {tbt:,.0f} ms · {dom:,.0f}"
+
+
+def lighthouse_verdict(ours: list[lighthouse.Audit], bare: list[lighthouse.Audit]) -> LighthouseVerdict:
+    """The budget of the [lighthouse] figure for one page, from its runs and its floor's: the medians'
+    score at most BUDGET_LH_BELOW_BARE points under bare Material's, and TBT at most BUDGET_LH_TBT."""
+
+    def med(results: list[lighthouse.Audit], key: str) -> float:
+        return statistics.median(getattr(a, key) for a in results)
+
+    m = {k: med(ours, k) for k in ("score", "fcp", "lcp", "tbt", "dom")}
+    b = {k: med(bare, k) for k in ("score", "fcp", "lcp", "tbt", "dom")}
+    over = []
+    # Scores are whole points in Lighthouse's report; the comparison is of the medians as they are.
+    if m["score"] < b["score"] - BUDGET_LH_BELOW_BARE:
+        over.append(f"{b['score'] - m['score']:.0f} points under bare Material")
+    if m["tbt"] > BUDGET_LH_TBT:
+        over.append(f"TBT {m['tbt']:,.0f} ms")
+    return LighthouseVerdict(**m, bare=b["score"], bare_shown=_lighthouse_shown(**b), over=tuple(over))
 
 
 def article_html(page: Path) -> str:
@@ -823,7 +867,7 @@ def main() -> int:
     parser.add_argument("--growth-test-runs", type=int, default=1, help="test runs per growth step (default 1)")
     parser.add_argument("--quick", action="store_true", help="one run of everything, growth at 0 and 10 only")
     parser.add_argument("--only", default=",".join(FIGURES), help=f"comma-separated, of: {', '.join(FIGURES)}")
-    parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs of each page (default 3)")
+    parser.add_argument("--lighthouse-runs", type=int, default=5, help="Lighthouse runs of each page (default 5)")
     parser.add_argument("--pages", default="", help="comma-separated article pages (e.g. masking/): those only")
     parser.add_argument("--site", type=Path, help="an already built site to measure (skips the build)")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown to this file")

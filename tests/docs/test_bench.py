@@ -66,3 +66,29 @@ def test_pages_takes_only_article_and_topic_pages(tmp_path):
         run.chosen_articles(tmp_path, "glossary")
     with pytest.raises(RuntimeError, match=r"missing from the build: \['real-numbers/'\]"):
         run.chosen_articles(tmp_path, "real-numbers")
+
+
+def _audit(score: float, tbt: float, dom: int = 1000) -> lighthouse.Audit:
+    return lighthouse.Audit(score=score, fcp=1500.0, lcp=2000.0, tbt=tbt, dom=dom, main_thread={})
+
+
+def test_the_phone_budget_is_three_points_of_bare_material_and_tbt_200_ms():
+    bare = [_audit(80, 900), _audit(86, 300), _audit(84, 500)]  # median 84, whatever its TBT
+    within = run.lighthouse_verdict([_audit(81, 150), _audit(79, 250), _audit(90, 120)], bare)
+    assert within.ok and within.score == 81 and within.tbt == 150 and within.bare == 84
+    assert within.budget.startswith("≥ 81 (bare − 3)") and "≤ 200 ms" in within.budget
+    under = run.lighthouse_verdict([_audit(80, 150)], bare)
+    assert under.over == ("4 points under bare Material",)
+    blocking = run.lighthouse_verdict([_audit(95, 201)], bare)
+    assert blocking.over == ("TBT 201 ms",)
+    both = run.lighthouse_verdict([_audit(70, 480, dom=4787)], bare)
+    assert both.over == ("14 points under bare Material", "TBT 480 ms") and both.shown.endswith("480 ms · 4,787")
+
+
+def test_the_compressing_server_compresses_a_file_once_and_again_when_it_changes(tmp_path):
+    page = tmp_path / "a.html"
+    page.write_text("<p>" + "attention " * 500 + "</p>", encoding="utf-8")
+    first = common._gzipped(page)
+    assert common._gzipped(page) is first  # the same bytes object: not compressed again
+    page.write_text("<p>" + "changed " * 600 + "</p>", encoding="utf-8")
+    assert gzip.decompress(common._gzipped(page)).decode().startswith("<p>changed")
