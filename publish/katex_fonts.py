@@ -30,11 +30,17 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
+import logging
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from .files import atomic_write
+
+log = logging.getLogger("mkdocs.plugins.katex_fonts")
 
 FONTS = Path("assets/vendor/katex/fonts")
 CACHE_DIR = Path(".cache") / "katex-fonts"  # under the folder of mkdocs.yml
@@ -159,14 +165,94 @@ def cached_subset(data: bytes, chars: set[str], name: str, folder: Path) -> byte
     return cut
 
 
+def _cache_folder(config) -> Path:
+    return Path(os.environ.get(CACHE_DIR_ENV) or Path(config["config_file_path"]).parent / CACHE_DIR)
+
+
+class _Early:
+    """The second process subsetting the fonts while MkDocs writes the pages (:func:`on_env`)."""
+
+    process: subprocess.Popen | None = None
+    chars: set[str] | None = None  # the characters it subsets the fonts to
+
+
+def on_env(env, config, files) -> None:
+    """Once every page is rendered, before MkDocs writes them: the fonts subset in a second process
+    (``python -m publish.katex_fonts``), into the cache, to the characters that the pages' math
+    (each page's content) and the scripts and data files among the site's files show, which is
+    what :func:`used_characters` will find in the written site. A cold build on two cores then
+    waits for the fonts, about 2.5 s of one core, only if writing the pages took less. If the
+    process fails, :func:`on_post_build` subsets the fonts itself (and raises the error, if there is
+    one); if the two sets differ, it does too (the cache key holds the characters: a subset made for
+    other characters is never used) and warns, for the prediction here has missed something."""
+    stop_early()
+    fonts = sorted((Path(config["docs_dir"]) / FONTS).glob("*.woff2"))
+    if not fonts:
+        return
+    chars: set[str] = set()
+    for file in files:
+        if file.page is not None and file.page.content and "katex-html" in file.page.content:
+            chars |= _katex_text(file.page.content)
+        elif file.src_uri.endswith((".js", ".json")) and not file.is_documentation_page() and file.abs_src_path:
+            text = Path(file.abs_src_path).read_text(encoding="utf-8", errors="replace")
+            if "katex-html" in text:
+                chars |= _katex_text(_unescape_js(text))
+    chars = _Early.chars = with_scripts({c for c in chars if c >= " "} | ALWAYS)
+    job = json.dumps({"folder": str(_cache_folder(config)), "fonts": [str(f) for f in fonts], "chars": sorted(chars)})
+    try:
+        _Early.process = subprocess.Popen(
+            [sys.executable, "-m", "publish.katex_fonts"],
+            cwd=Path(config["config_file_path"]).parent,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        _Early.process.stdin.write(job)  # (a few kB: the pipe holds it)
+        _Early.process.stdin.close()
+    except OSError:  # no second process: on_post_build subsets them
+        stop_early()
+
+
+def stop_early(wait: bool = False) -> None:
+    """The second process waited for (``wait``: it is writing the fonts on_post_build reads) or stopped."""
+    process, _Early.process = _Early.process, None
+    if process is None:
+        return
+    if not wait:
+        process.kill()
+    process.wait()
+
+
+def main() -> None:
+    """``python -m publish.katex_fonts``: the job on_env gives it (JSON on stdin), done."""
+    job = json.load(sys.stdin)
+    folder, chars = Path(job["folder"]), set(job["chars"])
+    for font in map(Path, job["fonts"]):
+        cached_subset(font.read_bytes(), chars, font.name, folder)
+
+
 def on_post_build(config) -> None:
+    early = _Early.chars if _Early.process is not None else None
+    stop_early(wait=True)
     site = Path(config["site_dir"])
     fonts = sorted((site / FONTS).glob("*.woff2"))
     if not fonts:
         return
-    folder = Path(os.environ.get(CACHE_DIR_ENV) or Path(config["config_file_path"]).parent / CACHE_DIR)
+    folder = _cache_folder(config)
     chars = with_scripts(used_characters(site))
+    if early is not None and early != chars:
+        log.warning(
+            "KaTeX fonts: subset twice, because the characters of the pages' math differ from the written "
+            f"site's (only in the pages: {''.join(sorted(early - chars))!r}; only in the site: "
+            f"{''.join(sorted(chars - early))!r}): something writes math outside the pages' content "
+            "(publish/katex_fonts.py, on_env)"
+        )
     for path in fonts:
         cut = cached_subset(path.read_bytes(), chars, path.name, folder)
         if len(cut) < path.stat().st_size:
             atomic_write(path, cut, root=site)
+
+
+if __name__ == "__main__":
+    main()

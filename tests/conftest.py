@@ -223,10 +223,9 @@ class Build:
 
 @pytest.fixture(scope="session")
 def strict_build(pytestconfig) -> Build:
-    """`mkdocs build --strict` of the repository, once per run (SharedBuild): every notebook is
-    executed in it, which is most of its time. The tests that read the built site share it, and the
-    browser tests serve it (the run's server, pytest_configure), so site_url is the address it is
-    served at."""
+    """`mkdocs build --strict` of the repository, once per run (SharedBuild; no build runs a
+    notebook). The tests that read the built site share it, and the browser tests serve it (the
+    run's server, pytest_configure), so site_url is the address it is served at."""
     build = SharedBuild.of(pytestconfig, "strict")
     return Build(build.result(), build.site, build.env["SITE_URL"])
 

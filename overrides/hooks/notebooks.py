@@ -4,6 +4,14 @@ elsewhere and to look like the other pages, their math rendered at build time
 (publish/notebooks.py). This file only wires them in; being a hook, it runs after the plugins
 (after mkdocs-jupyter)."""
 
-from publish.notebook_hooks import on_config, on_page_content
+from publish.notebook_hooks import (
+    on_build_error,
+    on_config,
+    on_env,
+    on_nav,
+    on_page_content,
+    on_post_build,
+    on_pre_page,
+)
 
-__all__ = ["on_config", "on_page_content"]
+__all__ = ["on_build_error", "on_config", "on_env", "on_nav", "on_page_content", "on_post_build", "on_pre_page"]

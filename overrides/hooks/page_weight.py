@@ -8,6 +8,15 @@ from publish import katex_css, katex_fonts, material_css, minify
 from publish.page_weight import on_post_page
 
 
+def on_env(env, config, files):
+    katex_fonts.on_env(env, config, files)  # the fonts subset in a second process meanwhile
+    return env
+
+
+def on_build_error(error) -> None:
+    katex_fonts.stop_early()
+
+
 def on_post_build(config) -> None:
     material_css.on_post_build(config)
     katex_css.on_post_build(config)
@@ -15,4 +24,4 @@ def on_post_build(config) -> None:
     minify.on_post_build(config)
 
 
-__all__ = ["on_post_build", "on_post_page"]
+__all__ = ["on_build_error", "on_env", "on_post_build", "on_post_page"]

@@ -125,3 +125,64 @@ def test_a_subset_is_the_same_bytes_every_time():
     first = subset_woff2(whole, chars, "KaTeX_Caligraphic-Bold.woff2")
     time.sleep(1.1)  # the 'head' table's timestamp counts seconds
     assert subset_woff2(whole, chars, "KaTeX_Caligraphic-Bold.woff2") == first
+
+
+# --- subset in a second process while MkDocs writes the pages ------------------------------------
+
+
+def _early_build(tmp_path: Path, page_math: str, site_math: str, monkeypatch):
+    """on_env given one page whose content holds ``page_math``'s KaTeX HTML, then on_post_build
+    of a site whose page holds ``site_math``'s; the cache folder (one font: Size1-Regular)."""
+    from types import SimpleNamespace
+
+    from publish import katex_fonts
+
+    font = "KaTeX_Size1-Regular.woff2"
+    docs, site, cache = tmp_path / "docs", tmp_path / "site", tmp_path / "cache"
+    for folder in (docs, site):
+        (folder / FONTS).mkdir(parents=True)
+        (folder / FONTS / font).write_bytes((VENDORED / font).read_bytes())
+    (site / "index.html").write_text(f'<p><span class="katex-html">{site_math}</span></p>', encoding="utf-8")
+    monkeypatch.setenv("KATEX_FONTS_CACHE_DIR", str(cache))
+    config = {"docs_dir": str(docs), "site_dir": str(site), "config_file_path": str(tmp_path / "mkdocs.yml")}
+    page = SimpleNamespace(content=f'<span class="katex-html">{page_math}</span>')
+    files = [SimpleNamespace(page=page, src_uri="index.md", abs_src_path=None, is_documentation_page=lambda: True)]
+    katex_fonts.on_env(None, config, files)
+    started = katex_fonts._Early.process is not None
+    on_post_build(config)
+    return started, sorted(p.name for p in cache.iterdir()), (site / FONTS / font).read_bytes()
+
+
+def test_the_fonts_are_subset_in_a_second_process_from_the_pages_math(tmp_path, monkeypatch, caplog):
+    from publish import katex_fonts
+
+    def here(*args):
+        raise AssertionError("subset in the build's own process")
+
+    monkeypatch.setattr(katex_fonts, "subset_woff2", here)  # (the second process has its own)
+    whole = (VENDORED / "KaTeX_Size1-Regular.woff2").read_bytes()
+    started, cached, cut = _early_build(tmp_path, "(x)", "(x)", monkeypatch)
+    chars = with_scripts(set("(x)") | ALWAYS)
+    assert started and cached == [f"{cache_key(whole, chars)}.woff2"]
+    assert cut == (tmp_path / "cache" / cached[0]).read_bytes() and len(cut) < len(whole)
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
+def test_fonts_subset_early_for_other_characters_are_subset_again_with_a_warning(tmp_path, monkeypatch, caplog):
+    whole = (VENDORED / "KaTeX_Size1-Regular.woff2").read_bytes()
+    started, cached, cut = _early_build(tmp_path, "(x)", "(x)[", monkeypatch)
+    right = f"{cache_key(whole, with_scripts(set('(x)[') | ALWAYS))}.woff2"
+    assert started and right in cached and len(cached) == 2
+    assert cut == (tmp_path / "cache" / right).read_bytes()  # the site's characters, not the early guess
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert "subset twice" in warning and "only in the site: '['" in warning
+
+
+def test_fonts_are_subset_in_the_build_when_no_second_process_starts(tmp_path, monkeypatch, caplog):
+    from publish import katex_fonts
+
+    monkeypatch.setattr(katex_fonts.sys, "executable", str(tmp_path / "no-python"))
+    whole = (VENDORED / "KaTeX_Size1-Regular.woff2").read_bytes()
+    started, cached, _ = _early_build(tmp_path, "(x)", "(x)", monkeypatch)
+    assert not started and cached == [f"{cache_key(whole, with_scripts(set('(x)') | ALWAYS))}.woff2"]
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]

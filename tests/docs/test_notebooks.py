@@ -614,6 +614,67 @@ def test_the_lean_exporter_renders_the_page_nbconverts_exporter_renders():
         clean(html, notebook="x.ipynb")
 
 
+def _plugin_config() -> dict:
+    from mkdocs.config import load_config
+
+    return load_config(str(ROOT / "mkdocs.yml")).plugins["mkdocs-jupyter"].config
+
+
+def test_the_second_process_renders_a_notebook_page_as_the_build_does():
+    """publish/notebook_render.py renders the notebook pages beside the build: with the link back
+    to its page added, a page's HTML, table of contents and title are what the build makes of it
+    in its own process (mkdocs-jupyter's render, then clean())."""
+    from mkdocs_jupyter import nbconvert2
+    from mkdocs_jupyter import plugin as jupyter_plugin
+
+    from publish import notebook_hooks, notebook_render
+
+    config = _plugin_config()
+    src = str(nbs.NOTEBOOKS_DIR / "masking.ipynb")
+    addresses = ((nbs.site_url() + nbs.page_address("masking.md"), "../../masking/"),)
+    article = ("../../masking/", "Masking")
+    renderer = notebook_render.start(config, [(src, addresses)], ROOT)
+    try:
+        result = renderer.get(src, wait=True)
+    finally:
+        renderer.stop()
+    assert result is not None, "the second process wrote no page"
+    notebook_hooks.on_config(None)  # the build's exporter
+    options = {key: config[key] for key in notebook_render.NB2HTML_OPTIONS}
+    expected = clean(nbconvert2.nb2html(src, execute=False, **options), "masking.ipynb", article, addresses)
+    got = notebook_hooks.with_download_link(result["content"], result["mark"], "masking.ipynb", article)
+    assert got == expected
+    assert 'href="../../masking/"' in got and "Download the notebook (masking.ipynb)" in got
+    toc_tokens, title = jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"])
+    assert (result["toc_tokens"], result["title"]) == (json.loads(json.dumps(toc_tokens)), title)
+
+
+def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path):
+    """A notebook it cannot render, or a process that stops: no page from it (the build renders
+    those itself, and raises their errors there), and no wait past the process's end."""
+    from publish import notebook_render
+
+    config = _plugin_config()
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json", encoding="utf-8")
+    good = str(nbs.NOTEBOOKS_DIR / "masking.ipynb")
+    renderer = notebook_render.start(config, [(str(broken), ()), (good, ())], ROOT)
+    try:
+        assert renderer.get(str(broken), wait=True) is None
+        assert renderer.get(good, wait=True) is not None  # the one after it is still rendered
+        assert "error" in renderer.results[str(broken)]
+    finally:
+        renderer.stop()
+    job = {"options": {}, "toc_depth": 3, "notebooks": [{"src": good, "addresses": []}]}
+    stopped = notebook_render.Renderer(job, ROOT, [sys.executable, "-c", "import sys; sys.exit(3)"])
+    try:
+        assert stopped.get(good, wait=True) is None
+    finally:
+        stopped.stop()
+    assert notebook_render.start({**config, "execute": True}, [(good, ())], ROOT) is None
+    assert notebook_render.start({**config, "cache": True}, [(good, ())], ROOT) is None
+
+
 def test_clean_keeps_private_use_characters_and_still_renders_formulas():
     """The build marks formulas with a private-use character; a notebook that holds some (a spec's
     token U+E000 once crashed the strict build here) keeps them, and its formulas still render."""
