@@ -28,22 +28,20 @@ from __future__ import annotations
 
 import functools
 import re
-import types
-from pathlib import Path
 
 import jinja2
 import markupsafe
 from bs4 import BeautifulSoup, Comment, NavigableString
-from mkdocs.structure.toc import get_toc
 
-from publish import code_markup, katex_math, notebook_render, path_breaks
+from publish import code_markup, katex_math, path_breaks
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
 
 
 def is_notebook(page) -> bool:
-    return page.file.src_uri.endswith(".ipynb")
+    """Whether ``page`` (or a file) is a notebook's page."""
+    return getattr(page, "file", page).src_uri.endswith(".ipynb")
 
 
 def plain(text: str) -> str:
@@ -327,99 +325,19 @@ def on_config(config):
     return config
 
 
-class _Build:
-    """What one build's hook knows of its notebook pages (``mkdocs serve`` builds again and again)."""
-
-    renderer: notebook_render.Renderer | None = None
-    prerendered: dict[str, str] = {}  # src_uri: the mark in its body (clean_body), cleaned by the second process
-    deferred: list = []  # (page, mkdocs-jupyter's render of it): pages whose result came too late
-
-
-def on_nav(nav, config, files):
-    """The second process starts rendering the notebook pages (publish/notebook_render.py)."""
-    _stop()
-    _Build.prerendered, _Build.deferred = {}, []
-    pages = [f for f in files.documentation_pages() if f.src_uri.endswith(".ipynb")]
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is not None and pages:
-        notebooks = [(f.abs_src_path, _addresses(f, files)) for f in pages]
-        _Build.renderer = notebook_render.start(plugin.config, notebooks, Path(config.config_file_path).parent)
-    return nav
-
-
-def on_pre_page(page, config, files):
-    """A notebook page takes its HTML from the second process (after mkdocs-jupyter's on_pre_page,
-    which gave it its own render: the one used when the process has no page for it)."""
-    renderer = _Build.renderer
-    if renderer is None or not is_notebook(page):
-        return page
-    own_render = page.render
-    ignore_h1_titles = config.plugins["mkdocs-jupyter"].config["ignore_h1_titles"]
-
-    def render(self, config, files):
-        result = renderer.get(self.file.abs_src_path, wait=False)
-        if result is None:  # not yet (or it failed): on_env waits for it
-            self.content, self.toc = "", get_toc([])
-            _Build.deferred.append((self, own_render, ignore_h1_titles))
-            return
-        _take(self, result, ignore_h1_titles)
-
-    page.render = types.MethodType(render, page)
-    return page
-
-
-def _take(page, result: dict, ignore_h1_titles: bool) -> None:
-    """The page as mkdocs-jupyter's render would leave it, from the second process's ``result``."""
-    page.content = result["content"]
-    page.toc = get_toc(result["toc_tokens"])
-    if result["title"] is not None and not ignore_h1_titles:
-        page.title = result["title"]
-    _Build.prerendered[page.file.src_uri] = result["mark"]
-
-
-def on_page_content(html: str, page, config, files) -> str:
+def on_page_content(html: str, page, config, files, mark: str | None = None) -> str:
+    """A notebook page cleaned (clean()); or, given ``mark``, only given its download link, its
+    HTML cleaned by the build's second process (publish/notebook_render.py, clean_body)."""
     if not is_notebook(page):
         return html
     # Out of the search index (Material's search reads page.meta): the code is the pages' own,
     # indexed there, and indexing it twice would add 50 kB to the index every page loads.
     page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-    if any(page is deferred for deferred, _, _ in _Build.deferred):
-        return html  # on_env renders it
     _retitle(page.toc.items)
     name = page.file.src_uri.rsplit("/", 1)[-1]
-    mark = _Build.prerendered.get(page.file.src_uri)
-    if mark is not None:  # cleaned by the second process
+    if mark is not None:
         return with_download_link(html, mark, name, _article(page, files))
     return _clean_once(html, name, _article(page, files), _addresses(page.file, files))
-
-
-def on_env(env, config, files):
-    """The notebook pages whose HTML had not come when MkDocs reached them, once it has come (or
-    rendered here, as mkdocs-jupyter renders them, if it will not come)."""
-    deferred, _Build.deferred = _Build.deferred, []
-    for page, own_render, ignore_h1_titles in deferred:
-        result = _Build.renderer.get(page.file.abs_src_path, wait=True)
-        if result is not None:
-            _take(page, result, ignore_h1_titles)
-        else:
-            own_render(config, files)
-        page.content = on_page_content(page.content, page, config, files)
-    _stop()
-    return env
-
-
-def on_post_build(config):
-    _stop()
-
-
-def on_build_error(error):
-    _stop()
-
-
-def _stop() -> None:
-    if _Build.renderer is not None:
-        _Build.renderer.stop()
-        _Build.renderer = None
 
 
 def _addresses(file, files) -> tuple[tuple[str, str], ...]:

@@ -1,10 +1,11 @@
 """MkDocs hook: the notebook pages that mkdocs-jupyter renders, made to load nothing from
 elsewhere and to look like the other pages, their math rendered at build time
-(:mod:`publish.notebook_hooks`). No notebook runs in a build: each is saved with its outputs
+(:mod:`publish.notebook_hooks`), in a second process while MkDocs renders the other pages
+(:mod:`publish.notebook_render`). No notebook runs in a build: each is saved with its outputs
 (publish/notebooks.py). This file only wires them in; being a hook, it runs after the plugins
 (after mkdocs-jupyter)."""
 
-from publish.notebook_hooks import (
+from publish.notebook_render import (
     on_build_error,
     on_config,
     on_env,

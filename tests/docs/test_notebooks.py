@@ -620,7 +620,17 @@ def _plugin_config() -> dict:
     return load_config(str(ROOT / "mkdocs.yml")).plugins["mkdocs-jupyter"].config
 
 
-def test_the_second_process_renders_a_notebook_page_as_the_build_does():
+def _notebooks_in(tmp_path: Path, *names: str) -> Path:
+    """A docs/ folder holding the site's notebooks/<name> of ``names`` (the second process renders
+    a folder's notebooks)."""
+    folder = tmp_path / "docs" / "notebooks"
+    folder.mkdir(parents=True)
+    for name in names:
+        (folder / name).write_bytes((nbs.NOTEBOOKS_DIR / name).read_bytes())
+    return tmp_path / "docs"
+
+
+def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
     """publish/notebook_render.py renders the notebook pages beside the build: with the link back
     to its page added, a page's HTML, table of contents and title are what the build makes of it
     in its own process (mkdocs-jupyter's render, then clean())."""
@@ -630,11 +640,14 @@ def test_the_second_process_renders_a_notebook_page_as_the_build_does():
     from publish import notebook_hooks, notebook_render
 
     config = _plugin_config()
-    src = str(nbs.NOTEBOOKS_DIR / "masking.ipynb")
-    addresses = ((nbs.site_url() + nbs.page_address("masking.md"), "../../masking/"),)
+    docs = _notebooks_in(tmp_path, "masking.ipynb")
+    src = str(docs / "notebooks" / "masking.ipynb")
+    address = nbs.site_url() + nbs.page_address("masking.md")
+    addresses = ((address, "../../masking/"),)  # from the notebook's page to the page's
     article = ("../../masking/", "Masking")
-    renderer = notebook_render.start(config, [(src, addresses)], ROOT)
+    renderer = notebook_render.start(config, docs, ROOT)
     try:
+        renderer.send_pages([(address, "masking/")], {src: "notebooks/masking/"})
         result = renderer.get(src, wait=True)
     finally:
         renderer.stop()
@@ -649,30 +662,48 @@ def test_the_second_process_renders_a_notebook_page_as_the_build_does():
     assert (result["toc_tokens"], result["title"]) == (json.loads(json.dumps(toc_tokens)), title)
 
 
-def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path):
-    """A notebook it cannot render, or a process that stops: no page from it (the build renders
-    those itself, and raises their errors there), and no wait past the process's end."""
+def test_the_second_process_renders_the_notebooks_mkdocs_jupyter_renders_in_the_builds_order(tmp_path):
     from publish import notebook_render
 
     config = _plugin_config()
-    broken = tmp_path / "broken.ipynb"
-    broken.write_text("{not json", encoding="utf-8")
-    good = str(nbs.NOTEBOOKS_DIR / "masking.ipynb")
-    renderer = notebook_render.start(config, [(str(broken), ()), (good, ())], ROOT)
+    docs = tmp_path / "docs"
+    for rel in ("notebooks/b.ipynb", "notebooks/a.ipynb", "notebooks/examples/a.ipynb", "other/c.ipynb", "d.ipynb"):
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_text("{}", encoding="utf-8")
+    found = [Path(p).relative_to(docs).as_posix() for p in notebook_render.notebooks(config, docs)]
+    assert found == ["notebooks/a.ipynb", "notebooks/b.ipynb", "notebooks/examples/a.ipynb"]
+
+
+def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path):
+    """A notebook it cannot render, a notebook that is not a page of the build, or a process that
+    stops: no page from it (the build renders those itself, and raises their errors there), and no
+    wait past the process's end."""
+    from publish import notebook_render
+
+    config = _plugin_config()
+    docs = _notebooks_in(tmp_path, "masking.ipynb", "scaling.ipynb")
+    broken, good, other = (str(docs / "notebooks" / n) for n in ("a-broken.ipynb", "masking.ipynb", "scaling.ipynb"))
+    Path(broken).write_text("{not json", encoding="utf-8")
+    renderer = notebook_render.start(config, docs, ROOT)
     try:
-        assert renderer.get(str(broken), wait=True) is None
+        renderer.send_pages([], {broken: "notebooks/a-broken/", good: "notebooks/masking/"})
+        assert renderer.get(broken, wait=True) is None
         assert renderer.get(good, wait=True) is not None  # the one after it is still rendered
-        assert "error" in renderer.results[str(broken)]
+        assert renderer.get(other, wait=True) is None  # not a page of this build
+        assert "error" in renderer.results[broken] and "not a page" in renderer.results[other]["error"]
     finally:
         renderer.stop()
-    job = {"options": {}, "toc_depth": 3, "notebooks": [{"src": good, "addresses": []}]}
+    job = {"options": {}, "toc_depth": 3, "notebooks": [good]}
     stopped = notebook_render.Renderer(job, ROOT, [sys.executable, "-c", "import sys; sys.exit(3)"])
     try:
         assert stopped.get(good, wait=True) is None
     finally:
         stopped.stop()
-    assert notebook_render.start({**config, "execute": True}, [(good, ())], ROOT) is None
-    assert notebook_render.start({**config, "cache": True}, [(good, ())], ROOT) is None
+    silent = notebook_render.start(config, docs, ROOT)  # the build stops before it knows its pages
+    silent.stop()
+    assert silent.get(good, wait=True) is None
+    assert notebook_render.start({**config, "execute": True}, docs, ROOT) is None
+    assert notebook_render.start({**config, "cache": True}, docs, ROOT) is None
 
 
 def test_clean_keeps_private_use_characters_and_still_renders_formulas():
