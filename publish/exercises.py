@@ -708,10 +708,9 @@ def grade(data: dict, text: str) -> dict:
     parsed = [parse_number(x) for x in parts]
     if None in parsed:
         which = "That" if count == 1 else f"Entry {parsed.index(None) + 1}"
-        example = " or 25%" if data["percent"] else ""
-        return _result(
-            False, "input", f"{which} is not a number this page can check: write it in decimals, like 0.25{example}."
-        )
+        like = "in decimals, like 0.25" + (" or 25%" if data["percent"] else "")
+        like = "in digits, like 3" if data["decimals"] == 0 else like
+        return _result(False, "input", f"{which} is not a number this page can check: write it {like}.")
     if not data["percent"] and any(n.percent for n in parsed):
         return _result(False, "input", "Give it as a decimal, not as a percentage: 25% is 0.25.")
     decimals = data["decimals"]
@@ -736,13 +735,21 @@ def grade(data: dict, text: str) -> dict:
     if data["percent"] and count == 1 and to_fixed_digits(_times_100(parsed[0]), decimals) == expected[0]:
         # The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
         return _result(False, "input", "Right share, but give it as a percentage: multiply it by 100.")
-    if decimals >= 2 and all(abs(_units(a) - _units(b)) <= 1 for a, b in zip(mine, expected, strict=True)):
+
+    # Within one in the last decimal: rounded along the way (the right answer first, then a known mistake).
+    def near(theirs: list[str]) -> bool:
+        return decimals >= 2 and all(abs(_units(a) - _units(b)) <= 1 for a, b in zip(mine, theirs, strict=True))
+
+    if near(expected):
         return _result(
             True,
             "close",
             f"Right, up to rounding: the answer is {', '.join(expected)}, computed from unrounded values and rounded "
             "once, at the end. Numbers rounded along the way can move the last decimal by one.",
         )
+    for mistake in data["mistakes"]:
+        if near([_normalize_shown(s) for s in mistake["answer"]]):
+            return _result(False, "wrong", mistake["message"])
     if data["rowSumsToOne"]:
         adds_up, total = _row_total(parsed, decimals)
         if not adds_up:

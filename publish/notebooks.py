@@ -42,6 +42,7 @@ from .audit.page import CODE_SPAN
 from .escape import md_text
 from .registry import current, generated_file, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
+from .tables import NOTEBOOK_ONLY
 
 FOLDER = "notebooks"  # under docs/
 NOTEBOOKS_DIR = DOCS / FOLDER
@@ -145,6 +146,9 @@ def _code(cell_id: str, text: str) -> dict:
 # --- the page as plain Markdown ----------------------------------------------------------------
 
 _IMPORT = re.compile(r"^(?:import [\w.]+(?: as \w+)?|from [\w.]+ import .+)\s*$")
+# A sentence for the notebook in place of the page's next paragraph (one about the page itself: its
+# tabs, a PyTorch version the notebook does not run). The page leaves the comment out.
+_IN_NOTEBOOK = re.compile(r"^(\s*)<!-- in the notebook: (.+?) -->\s*$")
 _TAB = re.compile(r'^(\s*)=== "([^"]+)"\s*$')
 _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$')
 _ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
@@ -254,6 +258,9 @@ def _generated_include(path: str, pad: str) -> list[str]:
         raise ValueError(f"{path} does not exist: the page includes it")
     for line in text.splitlines():
         s = line.strip()
+        if s.startswith(NOTEBOOK_ONLY):  # the numbers of a figure, for the notebook alone (tables.notebook_only)
+            kept += json.loads(s.removeprefix(NOTEBOOK_ONLY).removesuffix("-->").strip()).splitlines()
+            continue
         if s.startswith("<svg"):
             figures += [html.unescape(t) for t in _SVG_TITLE.findall(s)]
         if s.startswith(("<!--", "<svg", "<div", "</div")):
@@ -287,6 +294,19 @@ def page_parts(page: str) -> list[tuple[str, str]]:
 
     i = 0
     while i < len(lines):
+        if m := _IN_NOTEBOOK.match(lines[i]):  # the paragraph after it, as the notebook says it
+            if re.search(r"\d", m.group(2)):
+                raise ValueError(
+                    f"docs/{page}.md: '<!-- in the notebook: ... -->' holds a digit; a number there escapes the "
+                    "numbers audit (write it in the paragraph the comment stands for)"
+                )
+            i += 1
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            while i < len(lines) and lines[i].strip():
+                i += 1
+            md += [m.group(1) + without_claims(m.group(2)), ""]
+            continue
         line = _COMMENT.sub("", lines[i])
         i += 1
         if not lines[i - 1].strip() == line.strip() and not line.strip():

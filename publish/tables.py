@@ -9,6 +9,8 @@ them equal to what the reference gives now. Labels (a spec's tokens) are escaped
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from selfattn_ref import examples
@@ -38,6 +40,19 @@ def beside(table: str, figure: str) -> str:
     narrow screen). md_in_html parses the table inside the ``<div>``; the figure is one line
     of SVG (:mod:`.figures`), which Markdown leaves alone, even indented in a tab."""
     return f'<div class="weights-figure" markdown>\n\n{table}\n{figure}\n\n</div>\n'
+
+
+NOTEBOOK_ONLY = "<!-- notebook only: "
+
+
+def notebook_only(markdown: str) -> str:
+    """``markdown`` (a table) for the page's notebook alone, on one line: an HTML comment, which the
+    page leaves out (publish/html_comments.py) and publish/notebooks.py reads back. For a figure
+    whose numbers the page prints only inside it: the notebook shows a figure as a line naming it.
+    The text is a JSON string with every non-ASCII character and every "-" escaped, so that no
+    "--" (nor "-->") is in the comment."""
+    text = json.dumps(markdown, ensure_ascii=True).replace("-", "\\u002d")
+    return f"{NOTEBOOK_ONLY}{text} -->\n"
 
 
 def weights_table(

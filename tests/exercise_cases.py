@@ -229,8 +229,8 @@ HOSTILE = ["", "   ", "1e999", "NaN", "0x1A", "<b>1</b>", "٣", "1,5", "0.5\u00a
 
 def cases() -> list[tuple[str, str, str]]:
     """(page, exercise id, text) for every exercise: the right answer in many forms and roundings,
-    one and two off in the last place, each known mistake and each other value the page shows (at
-    the question's rounding and one decimal less), and hostile input."""
+    one and two off in the last place, each known mistake (also one off in the last place) and each
+    other value the page shows (at the question's rounding and one decimal less), and hostile input."""
     out = []
     for page, spec in specs():
         ex = next(e for e in exr.load_all()[page] if e.id == spec["id"])
@@ -245,6 +245,8 @@ def cases() -> list[tuple[str, str, str]]:
             texts += [typed(right, d + 2, False), typed(right, d, pct) + "%"]
         for wrong, _ in ex.mistakes:
             texts += [typed(wrong.values, d, pct), typed(wrong.values, max(d - 1, 0), pct)]
+            theirs = [exr.shown(v, d, pct) for v in wrong.values]  # the mistake made with rounded numbers
+            texts += [", ".join(off_by(s, u) for s in theirs) for u in (-1, 1)]
         for other in other_values(page, spec):
             texts += [typed(other.values, d, pct), typed(other.values, max(d - 1, 0), pct)]
         texts += HOSTILE + [", ".join(["0.1"] * (len(right) + 1)), "[" + ", ".join(shown) + "]"]

@@ -19,6 +19,7 @@ from ..fmt import num
 from ..quantities import Quantity, grid, source
 from ..registry import generated
 from ..snippets import versions
+from ..tables import matrix_table, notebook_only
 
 RECORD = GENERATED / "attention_that_learns" / "run.json"
 # What the figures depend on: the training module and the one function of the package it calls
@@ -129,11 +130,13 @@ def _progress() -> str:
 
 def _heatmap(step: int) -> str:
     """The example's attention weights after ``step`` steps, as a heatmap whose cells print them (no
-    table beside it: the three heatmaps are what the page compares)."""
+    table beside it: the three heatmaps are what the page compares); the notebook, which names the
+    figure only, shows their table instead (tables.notebook_only)."""
     tokens = example_letters()
     (s,) = [s for s in snapshots() if s["step"] == step]
     title = f"attention weights of “{' '.join(tokens)}” after {step} training steps"
-    return heatmap(s["example"], tokens, tokens, DECIMALS, title=title) + "\n"
+    table = matrix_table(s["example"], tokens, tokens, DECIMALS, "query ↓ key →")
+    return heatmap(s["example"], tokens, tokens, DECIMALS, title=title) + "\n" + notebook_only(table)
 
 
 def _register(step: int) -> None:

@@ -277,6 +277,33 @@ def test_the_grader_reads_numbers_as_the_pages_script_does():
     assert exr.to_fixed_digits(exr.parse_number("−2.5"), 0) == "-3"
 
 
+def test_a_known_mistake_made_with_rounded_numbers_gets_its_message():
+    """One off in the last decimal of a known mistake (its steps done with the page's rounded
+    numbers) gets that mistake's message, unless it is as near the right answer (then: "close")."""
+    data = exr.grader_data(_exercise("transformer-block", "normalize-bank"))
+    assert exr.grade(data, "1.433")["message"].startswith("You divided by σ²")  # 0.910 / 0.635
+    data = exr.grader_data(_exercise("learning", "one-step"))
+    assert exr.grade(data, "0.5440")["message"] == exr.grade(data, "0.5441")["message"] != "Right."
+    checked = 0
+    for page, ex in ALL:
+        data = exr.grader_data(ex)
+        for mistake in data["mistakes"] if ex.decimals >= 2 else ():
+            for u in (-1, 1):
+                text = ", ".join(off_by(s, u) for s in mistake["answer"])
+                got = exr.grade(data, text)
+                if got["kind"] != "close":
+                    assert got == {"ok": False, "kind": "wrong", "message": mistake["message"]}, (page, ex.id, text)
+                    checked += 1
+    assert checked > 40, checked
+
+
+def test_a_whole_number_is_asked_for_in_digits():
+    data = exr.grader_data(_exercise("attention-that-learns", "partner-of-2"))
+    assert exr.grade(data, "five")["message"] == "That is not a number this page can check: write it in digits, like 3."
+    data = exr.grader_data(_exercise("real-numbers", "share-bank-bank"))
+    assert exr.grade(data, "half")["message"].endswith("write it in decimals, like 0.25 or 25%.")
+
+
 def test_every_case_is_graded():
     """The cases the browser test hands the page's script: each gets a message, and every exercise
     has its right answer, a near miss and hostile input among them."""

@@ -152,12 +152,17 @@ def test_notebook_reads_like_its_page(name):
     got = [h for _, h in _PAGE_HEADING.findall(markdown)]
     assert got == headings, (got, headings)
     assert not LEFTOVER.search(markdown), LEFTOVER.search(markdown).group(0)
-    # Every paragraph of plain prose on the page (first lines that are neither markup nor a link) is there.
-    firsts = [
-        p.split("\n")[0]
-        for p in page.split("\n\n")
-        if p and p[0].isalpha() and "](" not in p.split("\n")[0] and not p.startswith(("audit", "---"))
-    ]
+    # Every paragraph of plain prose on the page (first lines that are neither markup nor a link) is
+    # there; or, after an "<!-- in the notebook: ... -->" comment (a paragraph about the page itself:
+    # its tabs, a PyTorch version), the comment's text in its place.
+    paragraphs = page.split("\n\n")
+    firsts = []
+    for before, p in zip(["", *paragraphs[:-1]], paragraphs, strict=True):
+        if m := re.fullmatch(r"\s*<!-- in the notebook: (.+?) -->\s*", before):
+            firsts.append(m.group(1))
+            assert p.split("\n")[0] not in markdown, "the page's own paragraph is in the notebook too"
+        elif p and p[0].isalpha() and "](" not in p.split("\n")[0] and not p.startswith(("audit", "---")):
+            firsts.append(p.split("\n")[0])
     missing = [f for f in firsts if nbs.without_claims(f) not in markdown]
     assert not missing, missing[:5]
     assert nb.cells[0].source.startswith(f"# {nbs.title(name)}")
@@ -906,3 +911,19 @@ def test_without_claims_keeps_the_number_and_what_inline_code_shows():
     line = "puts 66.5%{{weights[bank, bank]}} on itself, $2${{d_k; √d_k}} and `x{{kept}}`, ``a{{b}}`` {{c}}."
     assert nbs.without_claims(line) == "puts 66.5% on itself, $2$ and `x{{kept}}`, ``a{{b}}`` ."
     assert nbs.without_claims("no claim here") == "no claim here"
+
+
+def test_a_sentence_for_the_notebook_replaces_its_paragraph_and_holds_no_number(monkeypatch, tmp_path):
+    """``<!-- in the notebook: ... -->`` gives the notebook a sentence in place of the next
+    paragraph (one about the page's tabs); a number there would escape the numbers audit."""
+    page = tmp_path / "x.md"
+    monkeypatch.setattr(nbs, "page_path", lambda name: page)
+    monkeypatch.setattr(nbs, "notebook_snippets", lambda name: [])
+    page.write_text(
+        "# X\n\n<!-- in the notebook: The code below does it. -->\n\nThe two tabs below\ndo it two ways.\n\nNext.\n",
+        encoding="utf-8",
+    )
+    assert nbs.page_parts("x") == [("markdown", "The code below does it.\n\nNext.")]
+    page.write_text("# X\n\n<!-- in the notebook: It takes 3 steps. -->\n\nThe tabs below.\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"docs/x\.md: .* holds a digit"):
+        nbs.page_parts("x")

@@ -143,7 +143,8 @@
     const bad = parsed.findIndex((p) => p.error);
     if (bad >= 0) {
       const which = count === 1 ? "That" : `Entry ${bad + 1}`;
-      return result(false, "input", `${which} is not a number this page can check: write it in decimals, like 0.25${spec.percent ? " or 25%" : ""}.`);
+      const like = spec.decimals === 0 ? "in digits, like 3" : `in decimals, like 0.25${spec.percent ? " or 25%" : ""}`;
+      return result(false, "input", `${which} is not a number this page can check: write it ${like}.`);
     }
     if (!spec.percent && parsed.some((p) => p.percent)) {
       return result(false, "input", "Give it as a decimal, not as a percentage: 25% is 0.25.");
@@ -167,13 +168,18 @@
       // The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
       return result(false, "input", "Right share, but give it as a percentage: multiply it by 100.");
     }
-    if (decimals >= 2 && mine.every((s, i) => { const d = units(s) - units(expected[i]); return d >= -1n && d <= 1n; })) {
+    // Within one in the last decimal: rounded along the way (the right answer first, then a known mistake).
+    const near = (theirs) => decimals >= 2 && mine.every((s, i) => { const d = units(s) - units(theirs[i]); return d >= -1n && d <= 1n; });
+    if (near(expected)) {
       return result(
         true,
         "close",
         `Right, up to rounding: the answer is ${expected.join(", ")}, computed from unrounded values and rounded ` +
           "once, at the end. Numbers rounded along the way can move the last decimal by one.",
       );
+    }
+    for (const mistake of spec.mistakes) {
+      if (near(mistake.answer.map(normalizeShown))) return result(false, "wrong", mistake.message);
     }
     if (spec.rowSumsToOne) {
       const [addsUp, total] = rowTotal(parsed, decimals);
