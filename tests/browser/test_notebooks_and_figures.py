@@ -141,3 +141,19 @@ def test_heatmaps_follow_the_palette_toggle(page: Page, site):
             assert contrast(fill, ink) >= 4.5, f"[{key}] {ink} on {fill}"
         # Both text colours are painted on each scheme here: the classes hm-w and hm-k are in use.
         assert {_hex(c["ink"]) for c in cells} == {"#000000", "#ffffff"}, f"[{key}] {cells}"
+
+
+def test_a_notebook_pages_tables_fit_a_laptops_column_as_on_its_page(new_context, site):
+    """The transformer block's notebook page: its tables of seven and nine columns have the page's
+    compact cells (extra.css), so none scrolls in a laptop's text column (they ran 14 and 214 px
+    over it)."""
+    page = new_context().new_page()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site.url("notebooks/transformer-block/index.html"))
+    tables = page.evaluate(
+        "() => [...document.querySelectorAll('.jp-RenderedMarkdown table')].map(t => {"
+        " const w = t.closest('.md-typeset__scrollwrap') || t.parentElement;"
+        " return [t.querySelector('tr').textContent.trim().slice(0, 20), w.scrollWidth - w.clientWidth]; })"
+    )
+    assert len(tables) >= 10, tables
+    assert [t for t in tables if t[1] > 1] == [], tables

@@ -120,6 +120,14 @@ def test_tables_of_up_to_five_columns_fit_a_phone(phone, path):
     assert [t for t in tables if t["over"] > 1] == [], path
 
 
+def test_a_row_with_its_mean_and_variance_fits_a_phone(phone):
+    """The transformer block's tables of a residual sum or an output with its μ and σ² columns
+    (seven columns) fit the column: the prose quotes their σ², which once scrolled out of sight."""
+    tables = [t for t in phone("transformer-block/index.html").evaluate(TABLES_JS) if "σ²" in t["head"]]
+    assert len(tables) >= 4, tables
+    assert [t for t in tables if t["over"] > 1] == [], tables
+
+
 @pytest.mark.parametrize("path", FORMULA_PAGES)
 def test_display_formulas_fit_a_phone(phone, path):
     """Every display formula of these pages fits the column (at KaTeX's 1.21em four ran 2 to 13 px
