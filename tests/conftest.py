@@ -11,7 +11,8 @@ there starts it; see SharedBuild), while the workers run the other tests, which 
 tests of the built site come last and spread over every worker. One HTTP server serves the
 strict build to all of them, from the process that started the run (pytest_configure), so that
 its port, which site_url names, is known before the build. The snippet tests (which share one
-run of each snippet) stay on one worker: the xdist group "snippets".
+run of each snippet) stay on one worker, the xdist group "snippets", with the package tests that
+share a trained run with them (WITH_SNIPPETS).
 """
 
 from __future__ import annotations
@@ -66,11 +67,18 @@ def _needs(item) -> set[str]:
     return needs
 
 
+# Tests of the package that use the trained run a snippet's tests also use (the reversal task's
+# experiment(), cached per process, some 4 s of training): on the snippets' worker too, so that a
+# run trains it once, not once on each worker.
+WITH_SNIPPETS = {"package/test_reversal.py"}
+
+
 def pytest_itemcollected(item):
     """The xdist group of each test, set as it is collected (pytest-xdist reads the groups in its
     own pytest_collection_modifyitems, which would run before a conftest's)."""
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
-    if path.startswith("snippets/") and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
+    shares = path.startswith("snippets/") or path in WITH_SNIPPETS
+    if shares and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
         item.add_marker(pytest.mark.xdist_group("snippets"))
 
 

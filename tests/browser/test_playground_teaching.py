@@ -20,13 +20,11 @@ import pytest
 import test_playground
 from playwright.sync_api import Page, expect
 from test_playground import (
-    AXE_JS,
-    AXE_SCRIPT,
-    COLOURS,
     PRESETS,
     SLUGS,
     TOL,
     Watch,
+    axe_violations,
     check_matches_generated,
     evaluate_json,
     example_of,
@@ -839,11 +837,7 @@ def test_axe_with_the_teaching_parts_open(site, browser, scheme):
         page.click("#pg-step-next")
         page.click("#pg-step-next")
         expect(page.locator("#pg-explain")).to_be_visible()
-        page.evaluate(AXE_SCRIPT)
-        if scheme == "light":
-            problems += [f"{fragment[:20]} {v}" for v in page.evaluate(AXE_JS, [None, {"resultTypes": ["violations"]}])]
-        else:
-            problems += [f"{fragment[:20]} {v}" for v in page.evaluate(AXE_JS, ["#playground", COLOURS])]
+        problems += [f"{fragment[:20]} {v}" for v in axe_violations(page, scheme)]
     assert not problems, "\n".join(problems)
     context.close()
     watch.check()

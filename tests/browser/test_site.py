@@ -64,13 +64,14 @@ AXE_JS = """(options) => axe.run(document, options).then((r) => r.violations
 AXE_ALL = {"resultTypes": ["violations"]}
 AXE_COLOURS = {"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": COLOUR_RULES}}
 
-# Marks one visible element for each look of text not seen before (on this page or on those
-# already checked): the inputs of a contrast check, that is the tag, colour, font size and
+# Marks one visible element for each look of text (or of a form field) not seen before (on this
+# page or on those already checked): the inputs of a contrast check, that is the tag, colour, font size and
 # weight, text shadow, and the backgrounds and opacities of the element and its ancestors. Two
 # elements that look the same pass or fail together, so axe's colour rules need to see only one:
 # on all the elements they take most of axe's time (5 s on a page with much code and math, which
-# has thousands of text elements and some forty looks). Returns the new looks.
-SAMPLE_COLOURS_JS = r"""(seenBefore) => {
+# has thousands of text elements and some forty looks). The text looked at is that under ``root``
+# (a selector; the whole body if null). Returns the new looks.
+SAMPLE_COLOURS_JS = r"""([seenBefore, root]) => {
   for (const e of document.querySelectorAll("[data-axe-sample]")) e.removeAttribute("data-axe-sample");
   const seen = new Set(seenBefore);
   const fresh = [];
@@ -98,7 +99,8 @@ SAMPLE_COLOURS_JS = r"""(seenBefore) => {
     }
     return true;
   };
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const top = root ? document.querySelector(root) : document.body;
+  const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
     const el = t.parentElement;
     // axe judges only text of two characters or more with letters or digits ("(" and "1" it
@@ -108,6 +110,21 @@ SAMPLE_COLOURS_JS = r"""(seenBefore) => {
     if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
     const s = getComputedStyle(el);
     const key = [el.tagName, s.color, s.fontSize, s.fontWeight, s.textShadow, backdrop(el)].join("|");
+    if (seen.has(key) || !unclipped(el)) continue;
+    seen.add(key);
+    fresh.push(key);
+    el.setAttribute("data-axe-sample", "");
+  }
+  // axe's colour rule judges the text of form fields too (an input's value, a select's option):
+  // one field of each look, whether its text is one that axe judges being part of the look.
+  for (const el of top.querySelectorAll("input, select, textarea")) {
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    const option = el.tagName === "SELECT" ? el.selectedOptions[0] : null;
+    const text = (option ? option.textContent : el.value || el.placeholder || "").trim();
+    const judged = text.length >= 2 && /[\p{L}\p{N}]/u.test(text);
+    const s = getComputedStyle(el);
+    const key = [el.tagName, el.type, el.disabled, judged, s.color, s.fontSize, s.fontWeight, s.textShadow,
+      backdrop(el)].join("|");
     if (seen.has(key) || !unclipped(el)) continue;
     seen.add(key);
     fresh.push(key);
@@ -272,7 +289,7 @@ def test_every_page_is_clean(new_context, site, group):
                 palette_toggle(page).click()
                 expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", before)
             now = scheme(page)
-            fresh = page.evaluate(SAMPLE_COLOURS_JS, sorted(looks[now]))
+            fresh = page.evaluate(SAMPLE_COLOURS_JS, [sorted(looks[now]), None])
             looks[now].update(fresh)
             if rules is AXE_ALL or fresh:
                 name = {"default": "light", "slate": "dark"}[now]
