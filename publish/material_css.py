@@ -42,7 +42,13 @@ not touched; the site's copy is rewritten by the build that wrote it, and a buil
 (Zensical) ships the whole file: heavier, not different. Chromium checks, on a set of pages and
 states in light and dark, that the rules it reads from a cut file are the whole file's less some, in
 the same order, and that no selector that was cut matches an element, with every state a reader can
-change taken as true (tests/browser/test_material_css_look.py)."""
+change taken as true (tests/browser/test_material_css_look.py).
+
+One rule is moved, not cut: the palette's rule for a switching palette, which names every element
+(``[data-md-color-switching] *``), goes to the site's own stylesheet as the same rule for the elements
+that have a transition (see SWITCHING below: it made each page load restyle every element twice);
+the same browser test checks that no element or ::before / ::after keeps a transition while the
+palette switches."""
 
 from __future__ import annotations
 
@@ -330,6 +336,108 @@ def _cut(css: str, use: Used) -> str:
     return _cuts[key]
 
 
+# While the palette switches, Material's palette.css turns every transition off with
+# "[data-md-color-switching] *, [data-md-color-switching] :after, [data-md-color-switching] :before
+# {transition-duration:0s!important}". Its script sets that attribute on <body>, and removes it a frame
+# later, on every page load as well as on a switch; with `*` under an attribute of <body>, each change
+# restyles every element of the page (twice per load: 2,634 elements each on Self-attention with
+# real numbers, 0.4-0.55 s at Lighthouse's 4x slower CPU). The rule changes nothing for an element
+# whose transitions last no time, as every element's do unless a rule of the site's stylesheets gives
+# it one. So the site's copy of the palette goes without it, and the site's own stylesheet
+# (SWITCHING_CSS, which every page loads after the palette) holds the same rule for the elements that
+# those rules can reach (switching_rule): each one's subject, the last compound of each of its
+# selectors, as its element type, classes and id only (states, attributes and :not() left out, so
+# that it matches in every state), and its ::before or ::after, the only pseudo-elements the
+# universal rule reaches (a transition on another one, ::placeholder, stays as it was).
+SWITCHING = "[data-md-color-switching]"
+SWITCHING_CSS = STYLESHEETS / "extra.css"
+_SWITCHING_RULE = re.compile(
+    r"\[data-md-color-switching\] \*,\[data-md-color-switching\] :after,\[data-md-color-switching\] :before"
+    r"\{transition-duration:0s!important\}"
+)
+_COMBINATORS = {">", "+", "~"}
+_KEPT_PSEUDO = {"before", "after"}
+
+
+def _subject(tokens: list) -> str | None:
+    """The subject of a selector (its tokens) as a selector of its element type, classes and id, with
+    its ::before or ::after; ``*`` if it names none of these; None if it is another pseudo-element."""
+    while tokens and tokens[-1].type in ("whitespace", "comment"):
+        tokens = tokens[:-1]
+    start = 0
+    for i, t in enumerate(tokens):
+        if t.type == "whitespace" or (t.type == "literal" and t.value in _COMBINATORS):
+            start = i + 1
+    out, pseudo, prev, colons = "", "", None, 0
+    for t in tokens[start:]:
+        if t.type == "literal" and t.value == ":":
+            colons += 1
+            continue
+        if colons and t.type == "ident":
+            if t.lower_value in _KEPT_PSEUDO:
+                pseudo = "::" + t.lower_value
+            elif colons == 2 or t.lower_value in ("first-line", "first-letter"):
+                return None
+        elif colons:
+            pass  # a functional pseudo-class, :not(...), :is(...): left out
+        elif t.type == "ident" and prev is not None and prev.type == "literal" and prev.value == ".":
+            out += "." + t.value
+        elif t.type == "ident":
+            out += t.value
+        elif t.type == "hash":
+            out += "#" + t.value
+        colons = 0
+        prev = t
+    return (out or "*") + pseudo
+
+
+def _lasting(rule) -> bool:
+    """Whether a style rule gives a transition (shorthand or duration) other than none or 0s."""
+    for d in tinycss2.parse_blocks_contents(rule.content, skip_whitespace=True, skip_comments=True):
+        if d.type == "declaration" and d.lower_name in ("transition", "transition-duration"):
+            if tinycss2.serialize(d.value).strip().lower() not in ("none", "0s", "0ms"):
+                return True
+    return False
+
+
+def transition_subjects(css: str) -> set[str]:
+    """The subjects (see _subject) of every selector of every rule of ``css`` that gives a lasting
+    transition, in @media and @supports blocks too."""
+    found: set[str] = set()
+
+    def walk(rules) -> None:
+        for rule in rules:
+            if rule.type == "qualified-rule" and rule.content is not None:
+                prelude = tinycss2.serialize(rule.prelude)
+                if SWITCHING not in prelude and _lasting(rule):
+                    found.update(s for sel in _split(rule.prelude) if (s := _subject(sel)) is not None)
+            elif rule.type == "at-rule" and rule.lower_at_keyword in _NESTED and rule.content is not None:
+                walk(tinycss2.parse_rule_list(rule.content, skip_whitespace=True, skip_comments=True))
+
+    walk(tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True))
+    return found
+
+
+def switching_rule(stylesheets: Iterable[str]) -> str:
+    """Material's rule for a switching palette, for the subjects of the stylesheets' transitions."""
+    subjects = sorted(set().union(*(transition_subjects(css) for css in stylesheets)))
+    if not subjects:
+        return ""
+    return ",".join(f"{SWITCHING} {s}" for s in subjects) + "{transition-duration:0s!important}"
+
+
+def narrow_switching(site: Path, palette: Path) -> None:
+    """The palette's rule for a switching palette moved into SWITCHING_CSS for the elements that have
+    a transition (see SWITCHING); nothing changes when either file or the rule is not there."""
+    own = site / SWITCHING_CSS
+    css = palette.read_text(encoding="utf-8")
+    if not own.is_file() or len(_SWITCHING_RULE.findall(css)) != 1:
+        return
+    sheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if p.is_file()]
+    atomic_write(own, own.read_text(encoding="utf-8") + "\n" + switching_rule(sheets) + "\n", root=site)
+    atomic_write(palette, _SWITCHING_RULE.sub("", css), root=site)
+
+
 def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     paths = stylesheets(site)
@@ -337,3 +445,6 @@ def on_post_build(config) -> None:
         use = used(site)
         for path in paths:
             atomic_write(path, _cut(path.read_text(encoding="utf-8"), use), root=site)
+        for path in paths:
+            if path.name.startswith("palette."):
+                narrow_switching(site, path)

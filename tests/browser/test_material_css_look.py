@@ -144,6 +144,30 @@ CHECK_JS = r"""(wholes) => {
 }""".replace("RULES_JS", RULES_JS)
 
 
+# While the palette switches (Material's script sets data-md-color-switching on <body> for a frame),
+# no transition runs: Material's palette.css says so for every element and its ::before and ::after,
+# the site's stylesheet for those that have a transition (publish/material_css.py, SWITCHING). Every
+# element and both pseudo-elements of each, in the page's state, under the attribute: those whose
+# transition would last.
+SWITCHING_JS = r"""() => {
+  const body = document.body;
+  const had = body.hasAttribute('data-md-color-switching');
+  body.setAttribute('data-md-color-switching', '');
+  const lasting = [];
+  let seen = 0;
+  for (const e of document.querySelectorAll('*')) {
+    for (const pseudo of [null, '::before', '::after']) {
+      const durations = getComputedStyle(e, pseudo).transitionDuration.split(',');
+      seen++;
+      if (durations.some((d) => parseFloat(d) !== 0))
+        lasting.push(e.tagName.toLowerCase() + [...e.classList].map((c) => '.' + c).join('') + (pseudo || ''));
+    }
+  }
+  if (!had) body.removeAttribute('data-md-color-switching');
+  return {lasting, seen};
+}"""
+
+
 def _search(page) -> None:
     page.locator("input.md-search__input").click()
     page.locator("input.md-search__input").press_sequentially("softmax")
@@ -222,4 +246,10 @@ def test_no_rule_that_was_cut_applies(site, new_context, path, state, action, vi
         found = page.evaluate(CHECK_JS, texts)
         assert found["sheets"] == 2 and found["cut"] > 300 and found["kept"] > 500, found | {"problems": "..."}
         problems += [f"{path or 'home'} ({state}, {scheme}): {p}" for p in found["problems"]]
+        switching = page.evaluate(SWITCHING_JS)
+        assert switching["seen"] > 300, switching
+        problems += [
+            f"{path or 'home'} ({state}, {scheme}): a transition runs while the palette switches: {e}"
+            for e in switching["lasting"]
+        ]
     assert not problems, f"{len(problems)} problems, first:\n" + "\n".join(problems[:20])
