@@ -36,6 +36,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from .files import atomic_write
@@ -87,16 +88,29 @@ def _unescape_js(text: str) -> str:
     return _JS_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" else m.group(1), text)
 
 
-def used_characters(site: Path) -> set[str]:
-    """Every character of the text of KaTeX's HTML in the site's pages, scripts and data files, with
-    ``ALWAYS``; line breaks and tabs (white space of the markup) left out."""
+def characters(pages: Iterable[str], scripts: Iterable[str]) -> set[str]:
+    """Every character of the text of KaTeX's HTML in ``pages`` (HTML) and ``scripts`` (JavaScript or
+    JSON), with ``ALWAYS``; line breaks and tabs (white space of the markup) left out."""
     chars: set[str] = set()
-    for path in sorted(site.rglob("*")):
-        if path.suffix in (".html", ".js", ".json") and path.is_file():
-            text = path.read_text(encoding="utf-8", errors="replace")
-            if "katex-html" in text:
-                chars |= _katex_text(text if path.suffix == ".html" else _unescape_js(text))
+    for text in pages:
+        if "katex-html" in text:
+            chars |= _katex_text(text)
+    for text in scripts:
+        if "katex-html" in text:
+            chars |= _katex_text(_unescape_js(text))
     return {c for c in chars if c >= " "} | ALWAYS
+
+
+def _text(path) -> str:
+    return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+def used_characters(site: Path) -> set[str]:
+    """:func:`characters` of the site's pages, scripts and data files."""
+    files = [p for p in sorted(site.rglob("*")) if p.suffix in (".html", ".js", ".json") and p.is_file()]
+    return characters(
+        (_text(p) for p in files if p.suffix == ".html"), (_text(p) for p in files if p.suffix != ".html")
+    )
 
 
 def with_scripts(chars: set[str]) -> set[str]:
@@ -189,15 +203,13 @@ def on_env(env, config, files) -> None:
     fonts = sorted((Path(config["docs_dir"]) / FONTS).glob("*.woff2"))
     if not fonts:
         return
-    chars: set[str] = set()
-    for file in files:
-        if file.page is not None and file.page.content and "katex-html" in file.page.content:
-            chars |= _katex_text(file.page.content)
-        elif file.src_uri.endswith((".js", ".json")) and not file.is_documentation_page() and file.abs_src_path:
-            text = Path(file.abs_src_path).read_text(encoding="utf-8", errors="replace")
-            if "katex-html" in text:
-                chars |= _katex_text(_unescape_js(text))
-    chars = _Early.chars = with_scripts({c for c in chars if c >= " "} | ALWAYS)
+    pages = (f.page.content for f in files if f.page is not None and f.page.content)
+    scripts = (
+        _text(f.abs_src_path)
+        for f in files
+        if f.src_uri.endswith((".js", ".json")) and not f.is_documentation_page() and f.abs_src_path
+    )
+    chars = _Early.chars = with_scripts(characters(pages, scripts))
     job = json.dumps({"folder": str(_cache_folder(config)), "fonts": [str(f) for f in fonts], "chars": sorted(chars)})
     try:
         _Early.process = subprocess.Popen(

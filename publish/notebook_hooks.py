@@ -340,15 +340,24 @@ def on_page_content(html: str, page, config, files, mark: str | None = None) -> 
     return _clean_once(html, name, _article(page, files), _addresses(page.file, files))
 
 
-def _addresses(file, files) -> tuple[tuple[str, str], ...]:
-    """(published address, URL relative to the page of ``file``) of every page of the build: where
-    the notebook's links to the site's pages (publish.notebooks.link_address) lead on this build."""
+def published_pages(files) -> list[tuple[str, str]]:
+    """(published address, URL in this build) of every page of the build."""
     from publish import notebooks
 
     base = notebooks.site_url()
-    return tuple(
-        (base + notebooks.page_address(f.src_uri), f.url_relative_to(file)) for f in files.documentation_pages()
-    )
+    return [(base + notebooks.page_address(f.src_uri), f.url) for f in files.documentation_pages()]
+
+
+def addresses_from(pages: list[tuple[str, str]], url: str) -> tuple[tuple[str, str], ...]:
+    """``pages`` (:func:`published_pages`) with each URL relative to the page at ``url``: where the
+    notebook's links to the site's pages (publish.notebooks.link_address) lead from that page."""
+    from mkdocs.utils import get_relative_url
+
+    return tuple((address, get_relative_url(page, url)) for address, page in pages)
+
+
+def _addresses(file, files) -> tuple[tuple[str, str], ...]:
+    return addresses_from(published_pages(files), file.url)
 
 
 def _article(page, files) -> tuple[str, str] | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import subprocess
 import sys
 import tempfile
@@ -32,7 +33,8 @@ from pathlib import Path, PurePosixPath
 from mkdocs.structure.toc import get_toc
 
 from publish import notebook_hooks
-from publish import notebooks as notebooks_module
+
+log = logging.getLogger("mkdocs.plugins.notebook_render")
 
 # The options of mkdocs-jupyter's plugin that its nb2html takes (plugin.on_pre_page passes them).
 NB2HTML_OPTIONS = (
@@ -114,6 +116,15 @@ class Renderer:
             result = self.results.get(src)
         return result if result is not None and "error" not in result else None
 
+    def why_not(self, src: str) -> str:
+        """Why the process gave no page for ``src`` (once :meth:`get` with ``wait`` said so)."""
+        result = self.results.get(src)
+        if result is not None:
+            return result.get("error", "it did")
+        self._stderr.seek(0)
+        last = [line for line in self._stderr.read().splitlines() if line.strip()][-1:]
+        return f"it stopped (exit {self._process.wait()}){': ' + last[0] if last else ''}"
+
     def stop(self) -> None:
         """The process stopped (killed if it still runs: a build that ends early), its pipes closed."""
         if self._process.poll() is None:
@@ -178,8 +189,6 @@ def render(src: str, options: dict, toc_depth: int, addresses) -> dict:
 def main() -> None:
     job = json.loads(sys.stdin.readline())
     out, sys.stdout = sys.stdout, sys.stderr  # what a library prints stays out of the results
-    from mkdocs.utils import get_relative_url
-
     notebook_hooks.on_config(None)  # the exporter the build uses
     build: dict = {}
 
@@ -192,7 +201,7 @@ def main() -> None:
         url = build["notebooks"].get(src)
         if url is None:
             raise LookupError(f"{src} is not a page of this build")
-        return tuple((address, get_relative_url(page, url)) for address, page in build["pages"])
+        return notebook_hooks.addresses_from(build["pages"], url)
 
     for src in job["notebooks"]:
         try:
@@ -228,10 +237,8 @@ def on_config(config):
 def on_nav(nav, config, files):
     """The second process told where the build's pages are."""
     if _Build.renderer is not None:
-        base = notebooks_module.site_url()
-        every = files.documentation_pages()
-        pages = [(base + notebooks_module.page_address(f.src_uri), f.url) for f in every]
-        _Build.renderer.send_pages(pages, {f.abs_src_path: f.url for f in every if notebook_hooks.is_notebook(f)})
+        notebook_pages = {f.abs_src_path: f.url for f in files.documentation_pages() if notebook_hooks.is_notebook(f)}
+        _Build.renderer.send_pages(notebook_hooks.published_pages(files), notebook_pages)
     return nav
 
 
@@ -280,7 +287,12 @@ def on_env(env, config, files):
         result = _Build.renderer.get(page.file.abs_src_path, wait=True)
         if result is not None:
             _take(page, result, ignore_h1_titles)
-        else:
+        else:  # rendered here: slower, the same page (and its error raised here, if it has one)
+            log.info(
+                "%s: rendered in the build, not beside it: %s",
+                page.file.src_uri,
+                _Build.renderer.why_not(page.file.abs_src_path),
+            )
             own_render(config, files)
         page.content = on_page_content(page.content, page, config, files)
     _stop()

@@ -698,10 +698,13 @@ def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path
         assert "error" in renderer.results[broken] and "not a page" in renderer.results[other]["error"]
     finally:
         renderer.stop()
+    assert renderer.why_not(broken).startswith("JSONDecodeError: ")  # what the build logs
     job = {"options": {}, "toc_depth": 3, "notebooks": [good]}
-    stopped = notebook_render.Renderer(job, ROOT, [sys.executable, "-c", "import sys; sys.exit(3)"])
+    script = "import sys; print('no luck', file=sys.stderr); sys.exit(3)"
+    stopped = notebook_render.Renderer(job, ROOT, [sys.executable, "-c", script])
     try:
         assert stopped.get(good, wait=True) is None
+        assert stopped.why_not(good) == "it stopped (exit 3): no luck"  # what the build logs
     finally:
         stopped.stop()
     silent = notebook_render.start(config, docs, ROOT)  # the build stops before it knows its pages
