@@ -168,17 +168,31 @@ SWITCHING_JS = r"""() => {
 }"""
 
 
+# Every finite CSS transition and animation of the state has ended (checked each frame): what the
+# rules are read against is the state as it stays, without a fixed wait that is too long or too short.
+SETTLED_JS = """() => new Promise((done) => {
+  const look = () => document.getAnimations().every((a) => a.playState !== 'running'
+      || a.effect.getComputedTiming().iterations === Infinity)
+    ? done(true) : requestAnimationFrame(look);
+  requestAnimationFrame(() => requestAnimationFrame(look));
+})"""
+
+
+def _settled(page) -> None:
+    page.evaluate(SETTLED_JS)
+
+
 def _search(page) -> None:
     page.locator("input.md-search__input").click()
     page.locator("input.md-search__input").press_sequentially("softmax")
     page.locator(".md-search-result__item").first.wait_for()
-    page.wait_for_timeout(300)
+    _settled(page)
 
 
 def _drawer(page) -> None:
     page.locator("label.md-header__button[for=__drawer]").click()
     assert page.locator("#__drawer").is_checked()
-    page.wait_for_timeout(400)
+    _settled(page)
 
 
 def _hover_copy(page) -> None:
@@ -187,14 +201,14 @@ def _hover_copy(page) -> None:
     button.hover()
     # The site has no Material tooltips (no content.tooltips): the button's title is the browser's.
     assert button.evaluate("(b) => b.matches(':hover')")
-    page.wait_for_timeout(300)
+    _settled(page)
 
 
 def _switch_tab(page) -> None:
     label = page.locator(".tabbed-set .tabbed-labels > label:nth-child(2)").locator("visible=true").first
     label.scroll_into_view_if_needed()
     label.click()
-    page.wait_for_timeout(300)
+    _settled(page)
 
 
 def _none(page) -> None:
