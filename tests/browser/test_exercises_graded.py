@@ -107,11 +107,23 @@ def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
     assert not errors, errors
 
 
+@pytest.fixture(scope="module")
+def grader(browser, browser_context_args, site):
+    """A page with the exercises' script, for the tests that call its pure functions
+    (window.SelfAttnExercises.grade and its helpers), which change nothing in the page: one load."""
+    context = browser.new_context(**browser_context_args)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(site.url("real-numbers/"))
+    yield page
+    context.close()
+
+
 @pytest.mark.browser
-def test_the_pages_script_grades_as_python_does(page: Page, site):
+def test_the_pages_script_grades_as_python_does(grader: Page):
     """Every case (the right answer in many forms and roundings, near misses, every known mistake
     and every other value the pages show, hostile input) on every exercise: the same result."""
-    page.goto(site.url("real-numbers/"))
+    page = grader
     data = {(p, e.id): exr.grader_data(e) for p, exs in exr.load_all().items() for e in exs}
     found = cases()
     got = page.evaluate(
@@ -127,8 +139,8 @@ def test_the_pages_script_grades_as_python_does(page: Page, site):
 
 
 @pytest.mark.browser
-def test_the_grader_says_what_is_off(page: Page, site):
-    page.goto(site.url("real-numbers/"))
+def test_the_grader_says_what_is_off(grader: Page):
+    page = grader
     grade = "([spec, text]) => window.SelfAttnExercises.grade(spec, text)"
     row = {"answer": ["0.090", "0.665", "0.245"], "decimals": 3, "percent": False, "labels": ["bank", "of", "river"],
            "rowSumsToOne": True, "mistakes": [],

@@ -64,22 +64,46 @@ def contexts(browser, browser_context_args):
         context.close()
 
 
-@pytest.fixture
-def phone(contexts, site):
-    """Opens a page of the site at 375 px (the session's viewport is a laptop's), in a scheme."""
-    pages = []
+@pytest.fixture(scope="module")
+def loaded(contexts, site):
+    """The pages opened at 375 px for the module, one per page and scheme: the tests that only
+    read a page (all but those that resize it) share its load."""
+    pages = {}
 
-    def open_(path: str, scheme: str = "light"):
+    def open_(path: str, scheme: str):
         page = contexts(scheme).new_page()
-        pages.append(page)
         page.set_viewport_size(PHONE)
         page.goto(site.url(path))
         page.wait_for_function("() => !document.querySelector('.arithmatex:not(:has(.katex))')")
         page.evaluate(SETTLED_JS)
         return page
 
+    def get(path: str, scheme: str, fresh: bool):
+        if fresh:
+            return open_(path, scheme)
+        if (path, scheme) not in pages:
+            pages[path, scheme] = open_(path, scheme)
+        return pages[path, scheme]
+
+    yield get
+    for page in pages.values():
+        page.close()
+
+
+@pytest.fixture
+def phone(loaded):
+    """Opens a page of the site at 375 px (the session's viewport is a laptop's), in a scheme: the
+    module's load of it, or with ``fresh`` a load of its own, for a test that changes the page."""
+    own = []
+
+    def open_(path: str, scheme: str = "light", fresh: bool = False):
+        page = loaded(path, scheme, fresh)
+        if fresh:
+            own.append(page)
+        return page
+
     yield open_
-    for page in pages:
+    for page in own:
         page.close()
 
 
@@ -182,7 +206,7 @@ def test_code_in_tables_breaks_only_between_words_and_path_parts(phone, width):
     or "_" of a path, after a name's "." (publish/path_breaks.py) or where text breaks (a space, a
     hyphen, a "?"), never in the middle of a name: before, "snippets/examp" + "les/river_bank" on a
     phone, and the keys "desc|ript|ion" on a laptop."""
-    page = phone("add-an-example/index.html")
+    page = phone("add-an-example/index.html", fresh=True)  # resized below
     page.set_viewport_size({"width": width, "height": PHONE["height"]})
     codes = page.evaluate(CODE_BREAKS_JS, ".md-typeset :is(td, th) code")
     paths = [c for c in codes if "/" in c["text"]]

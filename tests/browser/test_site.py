@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -372,9 +373,18 @@ def test_linked_tabs_switch_together(page: Page, site):
     def click(label: str) -> None:
         exact = re.compile(rf"^\s*{re.escape(label)}\s*$")
         tab.filter(has_text=exact).filter(visible=True).first.click()
-        page.wait_for_timeout(100)
 
     def check(label: str, when: str, visible_only: bool = False) -> None:
+        # The sets follow the click as Material and tabs.js get to it: read once they all show the
+        # label (or after 3 s, and then the assertion says what they show).
+        try:
+            page.wait_for_function(
+                f"(args) => {{ const got = ({selected})(args); return got.length >= 2 && got.every((g) => g === args[0]); }}",  # noqa: E501
+                arg=[label, visible_only],
+                timeout=3000,
+            )
+        except PlaywrightTimeoutError:
+            pass
         got = page.evaluate(selected, [label, visible_only])
         assert len(got) >= 2 and all(g == label for g in got), (
             f"{site.url(html)}: {when}, the tab sets that have a {label!r} tab show {got}"
@@ -385,8 +395,7 @@ def test_linked_tabs_switch_together(page: Page, site):
     # Sets inside collapsed blocks (admonitions with ???) follow once opened (assets/javascripts/tabs.js).
     closed = page.locator("details:not([open]):has(.tabbed-set) > summary")
     for _ in range(closed.count()):
-        closed.first.click()
-        page.wait_for_timeout(50)
+        closed.first.click()  # the block opens at once, so the next is the next closed one
     check(labels[1], f"after clicking the tab {labels[1]!r} and opening the collapsed blocks")
     click(labels[0])  # and back
     check(labels[0], f"after clicking the tab {labels[0]!r}")
