@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playground_page import SharedPage
 from playwright.sync_api import Page, expect
 from test_site import AXE_SETUP_JS, SAMPLE_COLOURS_JS, cancelled_after_load, open_for_instant_navigation
 
@@ -48,18 +49,29 @@ class Watch:
     problems: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
 
-    def attach(self, page: Page) -> Watch:
-        page.on("console", self._console)
-        page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
-        page.on("requestfailed", self._failed)
-        page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+    listeners: list = field(default_factory=list)
 
+    def attach(self, page: Page) -> Watch:
         def dialog(d):
             self.dialogs.append(f"{d.type}: {d.message}")
             d.dismiss()
 
-        page.on("dialog", dialog)
+        self.listeners = [
+            ("console", self._console),
+            ("pageerror", lambda e: self.problems.append(f"uncaught: {e}")),
+            ("requestfailed", self._failed),
+            ("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}")),
+            ("dialog", dialog),
+        ]
+        for event, listener in self.listeners:
+            page.on(event, listener)
         return self
+
+    def detach(self, page: Page) -> None:
+        """Stop watching (the page goes on to the next test)."""
+        for event, listener in self.listeners:
+            page.remove_listener(event, listener)
+        self.listeners = []
 
     def _failed(self, request) -> None:
         if cancelled_after_load(request):
@@ -77,33 +89,45 @@ class Watch:
 
 @pytest.fixture(scope="module")
 def context(browser, browser_context_args):
-    """One browser context for the module (pytest-playwright's is one per test): every test still
-    opens a new page and loads the playground afresh, but the site's files come from the context's
-    HTTP cache after the first test, which halves the module's time. Storage is cleared after
-    each test (pg), so no test sees another's theme or saved state."""
+    """One browser context for the module (pytest-playwright's is one per test)."""
     ctx = browser.new_context(**browser_context_args)
     yield ctx
     ctx.close()
 
 
-@pytest.fixture
-def pg(page: Page, context, site):
+@pytest.fixture(scope="module")
+def shared_page(context, site) -> SharedPage:
+    """One page on the playground for the module (on each xdist worker), loaded in full once and
+    put back to that state before each test (playground_page.py)."""
+    page = context.new_page()
     page.set_default_timeout(10_000)
-    yield page, Watch().attach(page)
-    context.clear_cookies()
-    on_site = page if page.url.startswith(site.base_url) else context.new_page()
-    if on_site is not page:
-        on_site.goto(site.base_url + "404.html")
-    on_site.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    if on_site is not page:
-        on_site.close()
+    shared = SharedPage(page, site.base_url)
+    yield shared
+    print(f"\n{shared.full_loads} full loads, {shared.remounts} remounts; loaded in full after: {shared.left}")
+    page.close()
+
+
+@pytest.fixture
+def pg(shared_page):
+    """The module's page as a fresh load of playground/ shows it, watched for problems."""
+    page = shared_page.page
+    watch = Watch().attach(page)
+    shared_page.reset()
+    yield page, watch
+    watch.detach(page)
 
 
 def playground_url(site, suffix: str = "") -> str:
     return site.base_url + "playground/" + suffix
 
 
-def open_playground(page: Page, site, suffix: str = "") -> None:
+def open_playground(page: Page, site, suffix: str = "", fresh: bool = False) -> None:
+    """The playground at playground/<suffix>, as a load of that address shows it: on the module's
+    shared page by a new mount (unless fresh asks for a full load), on another page by a load."""
+    shared = SharedPage.of(page)
+    if shared is not None:
+        shared.open(suffix, fresh=fresh)
+        return
     if page.url.startswith(playground_url(site)):
         page.goto("about:blank")  # a new document: a new #part alone would only fire hashchange
     page.goto(playground_url(site, suffix))

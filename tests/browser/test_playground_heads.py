@@ -41,8 +41,9 @@ from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
 
-# test_playground's fixtures: a page of one browser context shared by the module, storage cleared after each test.
+# test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
 context = test_playground.context
+shared_page = test_playground.shared_page
 pg = test_playground.pg
 
 ASSETS = "assets/playground/"
