@@ -15,8 +15,9 @@ scroll and the mouse put back, and compares the page with what it was right afte
 (`fingerprint`: the whole DOM with every field's value, storage, cookies, scroll positions, focus,
 the viewport, the window's globals, the address). Anything a test left that this does not undo (the
 palette switched, a global set, a page reached by Material's navigation, which changes what its
-next navigation does) shows there, and the page is then loaded in full. A test that needs a full
-load (what Material does on the first hash change after one) asks open_playground for it.
+next navigation does) shows there, and the page is then loaded in full. A new mount is only made
+where Material's location$ has not emitted since the full load, so that its next navigation (the
+first hash change, which fetches the page again) is what it is after a full load.
 """
 
 from __future__ import annotations
@@ -121,9 +122,7 @@ class SharedPage:
     page: Page
     base_url: str
     fresh: str | None = None  # the fingerprint after the last full load
-    full_loads: int = 0
-    remounts: int = 0
-    left: list = field(default_factory=list)  # for each reset that loaded in full: what differed
+    left: list[list[str]] = field(default_factory=list)  # for each reset that loaded in full: why
 
     @property
     def home(self) -> str:
@@ -152,7 +151,6 @@ class SharedPage:
         page.goto(self.home + suffix)
         page.wait_for_selector(READY)
         page.evaluate(HARNESS_JS)
-        self.full_loads += 1
         self.fresh = self.fingerprint() if suffix == "" else None
 
     def can_remount(self) -> bool:
@@ -160,14 +158,13 @@ class SharedPage:
             "() => window.__pgHarness?.navigated === false"
         )
 
-    def open(self, suffix: str = "", fresh: bool = False) -> None:
+    def open(self, suffix: str = "") -> None:
         """The playground at playground/<suffix>, as a load of that address shows it."""
-        if fresh or not self.can_remount():
+        if not self.can_remount():
             self.full_load(suffix)
             return
         self.page.evaluate(REMOUNT_JS, [self.home + suffix, COMPONENTS])
         self.page.wait_for_selector(READY)
-        self.remounts += 1
 
     def reset(self) -> str:
         """Back to a fresh load of playground/: "remounted" where the page shows no trace of the
@@ -181,10 +178,7 @@ class SharedPage:
             if now == self.fresh:
                 return "remounted"
             was = json.loads(self.fresh)
-            now = json.loads(now)
-            self.left.append(sorted(k for k, v in now.items() if was.get(k) != v))
-            if now["storage"] != was["storage"]:
-                self.left.append([now["storage"], was["storage"]])
+            self.left.append(sorted(k for k, v in json.loads(now).items() if was.get(k) != v))
         else:
             self.left.append(["no remount: " + self.page.url])
         self.full_load()

@@ -103,7 +103,6 @@ def shared_page(context, site) -> SharedPage:
     page.set_default_timeout(10_000)
     shared = SharedPage(page, site.base_url)
     yield shared
-    print(f"\n{shared.full_loads} full loads, {shared.remounts} remounts; loaded in full after: {shared.left}")
     page.close()
 
 
@@ -121,12 +120,12 @@ def playground_url(site, suffix: str = "") -> str:
     return site.base_url + "playground/" + suffix
 
 
-def open_playground(page: Page, site, suffix: str = "", fresh: bool = False) -> None:
+def open_playground(page: Page, site, suffix: str = "") -> None:
     """The playground at playground/<suffix>, as a load of that address shows it: on the module's
-    shared page by a new mount (unless fresh asks for a full load), on another page by a load."""
+    shared page by a new mount (playground_page.py), on another page by a load."""
     shared = SharedPage.of(page)
     if shared is not None:
-        shared.open(suffix, fresh=fresh)
+        shared.open(suffix)
         return
     if page.url.startswith(playground_url(site)):
         page.goto("about:blank")  # a new document: a new #part alone would only fire hashchange
@@ -1142,4 +1141,77 @@ def test_fields_and_results_stay_finite_with_extreme_numbers(pg, site):
     assert read_table(page, "pg-scores") == expected_table(st.scores, tokens, tokens, 3, "query ↓ key →")
     page_text_has_no_nan(page)
     assert math.isfinite(float(read_table(page, "pg-scores")["rows"][0][1]))
+    watch.check()
+
+
+# --- the shared page's reset (playground_page.py) -------------------------------------------------------
+
+
+def test_the_reset_leaves_no_trace_of_the_test_before(pg, site, shared_page, context):
+    """What a test may leave on the module's page (a bad value and its message, focus, open parts,
+    an explanation, a step, a task done, a link's notice, a pending address, scroll, storage, a
+    cookie, selected text) is each seen by the reset's comparison, and the reset undoes all of it by
+    a new mount: the page is then what a new page shows after a load, and behaves so (the first Tab,
+    a link the notice was carried to, no address written later). A trace it cannot undo (a global,
+    the palette switched) makes it load the page in full."""
+    page, watch = pg
+    other = SharedPage(context.new_page(), site.base_url)
+    other.full_load()
+    assert shared_page.fingerprint() == other.fresh  # the module's page, as the reset left it for this test
+    other.page.keyboard.press("Tab")
+    assert other.page.evaluate("document.activeElement.classList.contains('md-skip')")
+    other.page.close()
+
+    def bad_value():
+        page.fill("#pg-x-1-2", "abc")  # a message next to the field, the focus in it
+        expect(page.locator("#pg-words-errors li")).to_have_count(1)
+
+    def explanation():
+        page.locator("#pg-weights tbody tr").first.locator("td").first.click()
+        expect(page.locator("#pg-explain")).to_be_visible()
+
+    def bad_link_notice():  # app.js carries it to the next playground at the address it wrote
+        open_playground(page, site, "#preset=nope")
+        expect(page.locator("#pg-notice")).to_be_visible()
+
+    def scrolled():
+        page.evaluate("() => { window.scrollTo(0, 300); document.querySelector('.pg-scroll').scrollLeft = 5; }")
+
+    traces = {
+        "a bad value": bad_value,
+        "Q, K and V open": lambda: open_details(page),
+        "an explanation": explanation,
+        "a step": lambda: page.click("#pg-step-next"),
+        "a task done": lambda: page.check("#pg-causal"),
+        "a bad link's notice": bad_link_notice,
+        "an edit not yet in the address": lambda: page.fill("#pg-x-0-0", "2"),
+        "scrolled": scrolled,
+        "storage": lambda: page.evaluate("() => { localStorage.setItem('k', '1'); sessionStorage.setItem('k', '2'); }"),
+        "a cookie": lambda: page.evaluate("() => { document.cookie = 'k=1; path=/'; }"),
+        "selected text": lambda: page.evaluate("() => getSelection().selectAllChildren(document.querySelector('h1'))"),
+    }
+    for name, leave in traces.items():
+        leave()
+        assert shared_page.fingerprint() != shared_page.fresh, f"the reset does not see {name}"
+        assert shared_page.reset() == "remounted", f"{name}: {shared_page.left[-1]}"
+    for leave in traces.values():
+        leave()
+    assert shared_page.reset() == "remounted", shared_page.left[-1]
+    page.keyboard.press("Tab")  # the keyboard starts from the top of the page again, as after a load
+    assert page.evaluate("document.activeElement.classList.contains('md-skip')")
+    assert shared_page.reset() == "remounted", shared_page.left[-1]
+    page.evaluate("() => window.dispatchEvent(new Event('pagehide'))")  # what a playground has pending, written now
+    assert page.url == playground_url(site), "a playground of the test before wrote the address"
+    open_playground(page, site, "#preset=bank_of_river")  # where the bad link's notice was carried to
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    check_matches_generated(page, DEFAULT)
+    for name, leave in {
+        "a global": lambda: page.evaluate("() => { window.__left = 1; }"),
+        "the palette switched": lambda: page.locator("[data-md-component=palette] label:not([hidden])").click(),
+    }.items():
+        leave()
+        assert shared_page.reset() == "loaded", name
+        assert shared_page.fingerprint() == shared_page.fresh
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    assert page.evaluate("window.__left") is None
     watch.check()
