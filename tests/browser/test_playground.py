@@ -290,8 +290,7 @@ def assert_close(name: str, got, want, where: str) -> None:
 
 
 def test_math_module_equals_numpy_reference(pg, site):
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     cases = random_cases()
     assert len(cases) >= 200
     results = evaluate_json(page, PARITY_JS, [site.base_url + "assets/playground/attention.js", cases])
@@ -331,8 +330,7 @@ FORMAT_JS = """async ([url, pairs, vectors]) => {
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
     """format.js against publish.fmt: Python's rounding (ties to even, from the exact
     binary value), no "-0.000", integers as integers, at most 15 digits in a number."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     rng = np.random.default_rng(7)
     values = [0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.0625, 2.675, 1.0005, 0.0005, -0.0005, -0.0004, 1e-12,
               -1e-12, 0.0, -0.0, 0.1, 0.665, 0.245, 123456.5, 9.9995, -9.9995, 1e15 + 0.5, 2.0**53 + 2, 1e21,

@@ -98,8 +98,7 @@ def torch_mha(case: dict) -> tuple[np.ndarray, np.ndarray]:
 def test_heads_equal_torch_multihead_attention(pg, site):
     """Per-head weights and outputs, and the output, against torch.nn.MultiheadAttention and the
     library's multi_head_attention; where torch has no equal, against the library's per-head steps."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     cases = head_cases()
     results = evaluate_json(page, HEADS_JS, [site.base_url + ASSETS + "attention.js", cases])
     torch_cases = 0
