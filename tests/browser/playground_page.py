@@ -26,6 +26,7 @@ import json
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 READY = "#playground[data-state=ready]"
@@ -170,17 +171,20 @@ class SharedPage:
         """Back to a fresh load of playground/: "remounted" where the page shows no trace of the
         test before, else "loaded" (in full)."""
         page = self.page
-        page.mouse.move(0, 0)
-        if self.fresh is not None and self.can_remount():
-            page.evaluate(CLEAN_JS)
-            self.open()
-            now = self.fingerprint()
-            if now == self.fresh:
-                return "remounted"
-            was = json.loads(self.fresh)
-            self.left.append(sorted(k for k, v in json.loads(now).items() if was.get(k) != v))
-        else:
-            self.left.append(["no remount: " + self.page.url])
+        try:
+            page.mouse.move(0, 0)
+            if self.fresh is not None and self.can_remount():
+                page.evaluate(CLEAN_JS)
+                self.open()
+                now = self.fingerprint()
+                if now == self.fresh:
+                    return "remounted"
+                was = json.loads(self.fresh)
+                self.left.append(sorted(k for k, v in json.loads(now).items() if was.get(k) != v))
+            else:
+                self.left.append(["no remount: " + page.url])
+        except PlaywrightError as e:  # the test before left the page unusable (a failure half-way)
+            self.left.append([f"{type(e).__name__}: {e}"])
         self.full_load()
         return "loaded"
 
