@@ -905,7 +905,10 @@ def test_keyboard_alone(pg, site):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.classList.contains('md-skip')")
     page.keyboard.press("Enter")  # Material handles the jump (instant navigation): wait for it
-    page.wait_for_function("() => document.querySelector(':target')?.id === 'try-it-yourself'")  # jumped
+    page.wait_for_function("() => location.hash === '#try-it-yourself'")
+    # The first navigation after a load makes Material fetch the page again and swap its content in;
+    # waiting for :target instead of this wait let Tab start from the top once (under -n 2): kept.
+    page.wait_for_timeout(100)
     order = []
     for _ in range(20):
         page.keyboard.press("Tab")
