@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playground_page import SharedPage
 from playwright.sync_api import Page, expect
 from test_site import AXE_SETUP_JS, SAMPLE_COLOURS_JS, cancelled_after_load, open_for_instant_navigation
 
@@ -48,18 +49,29 @@ class Watch:
     problems: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
 
-    def attach(self, page: Page) -> Watch:
-        page.on("console", self._console)
-        page.on("pageerror", lambda e: self.problems.append(f"uncaught: {e}"))
-        page.on("requestfailed", self._failed)
-        page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
+    listeners: list = field(default_factory=list)
 
+    def attach(self, page: Page) -> Watch:
         def dialog(d):
             self.dialogs.append(f"{d.type}: {d.message}")
             d.dismiss()
 
-        page.on("dialog", dialog)
+        self.listeners = [
+            ("console", self._console),
+            ("pageerror", lambda e: self.problems.append(f"uncaught: {e}")),
+            ("requestfailed", self._failed),
+            ("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}")),
+            ("dialog", dialog),
+        ]
+        for event, listener in self.listeners:
+            page.on(event, listener)
         return self
+
+    def detach(self, page: Page) -> None:
+        """Stop watching (the page goes on to the next test)."""
+        for event, listener in self.listeners:
+            page.remove_listener(event, listener)
+        self.listeners = []
 
     def _failed(self, request) -> None:
         if cancelled_after_load(request):
@@ -77,26 +89,31 @@ class Watch:
 
 @pytest.fixture(scope="module")
 def context(browser, browser_context_args):
-    """One browser context for the module (pytest-playwright's is one per test): every test still
-    opens a new page and loads the playground afresh, but the site's files come from the context's
-    HTTP cache after the first test, which halves the module's time. Storage is cleared after
-    each test (pg), so no test sees another's theme or saved state."""
+    """One browser context for the module (pytest-playwright's is one per test)."""
     ctx = browser.new_context(**browser_context_args)
     yield ctx
     ctx.close()
 
 
-@pytest.fixture
-def pg(page: Page, context, site):
+@pytest.fixture(scope="module")
+def shared_page(context, site) -> SharedPage:
+    """One page on the playground for the module (on each xdist worker), loaded in full once and
+    put back to that state before each test (playground_page.py)."""
+    page = context.new_page()
     page.set_default_timeout(10_000)
-    yield page, Watch().attach(page)
-    context.clear_cookies()
-    on_site = page if page.url.startswith(site.base_url) else context.new_page()
-    if on_site is not page:
-        on_site.goto(site.base_url + "404.html")
-    on_site.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    if on_site is not page:
-        on_site.close()
+    shared = SharedPage(page, site.base_url)
+    yield shared
+    page.close()
+
+
+@pytest.fixture
+def pg(shared_page):
+    """The module's page as a fresh load of playground/ shows it, watched for problems."""
+    page = shared_page.page
+    watch = Watch().attach(page)
+    shared_page.reset()
+    yield page, watch
+    watch.detach(page)
 
 
 def playground_url(site, suffix: str = "") -> str:
@@ -104,6 +121,12 @@ def playground_url(site, suffix: str = "") -> str:
 
 
 def open_playground(page: Page, site, suffix: str = "") -> None:
+    """The playground at playground/<suffix>, as a load of that address shows it: on the module's
+    shared page by a new mount (playground_page.py), on another page by a load."""
+    shared = SharedPage.of(page)
+    if shared is not None:
+        shared.open(suffix)
+        return
     if page.url.startswith(playground_url(site)):
         page.goto("about:blank")  # a new document: a new #part alone would only fire hashchange
     page.goto(playground_url(site, suffix))
@@ -267,8 +290,7 @@ def assert_close(name: str, got, want, where: str) -> None:
 
 
 def test_math_module_equals_numpy_reference(pg, site):
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     cases = random_cases()
     assert len(cases) >= 200
     results = evaluate_json(page, PARITY_JS, [site.base_url + "assets/playground/attention.js", cases])
@@ -308,8 +330,7 @@ FORMAT_JS = """async ([url, pairs, vectors]) => {
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
     """format.js against publish.fmt: Python's rounding (ties to even, from the exact
     binary value), no "-0.000", integers as integers, at most 15 digits in a number."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     rng = np.random.default_rng(7)
     values = [0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.0625, 2.675, 1.0005, 0.0005, -0.0005, -0.0004, 1e-12,
               -1e-12, 0.0, -0.0, 0.1, 0.665, 0.245, 123456.5, 9.9995, -9.9995, 1e15 + 0.5, 2.0**53 + 2, 1e21,
@@ -581,8 +602,9 @@ def test_bad_number_keeps_the_last_result(pg, site, value, message):
     assert weights_cells(page) == before
     assert read_table(page, "pg-output") == output_before
     page_text_has_no_nan(page)
-    # The link keeps the last good state.
-    page.wait_for_timeout(400)
+    # The link keeps the last good state: an address the playground has yet to write (300 ms after
+    # the last change), written now, as leaving the page does.
+    page.evaluate("() => window.dispatchEvent(new Event('pagehide'))")
     assert "s=" not in page.evaluate("location.hash")
     # Fixed: the message goes, the results follow.
     page.fill("#pg-x-1-2", "0.5")
@@ -709,7 +731,7 @@ def test_bad_link_falls_back_to_the_default_with_a_notice(pg, site, fragment):
     assert notice.get_attribute("role") == "alert"
     assert page.evaluate("location.hash") == "#preset=bank_of_river"  # the broken state is gone from the address
     check_matches_generated(page, DEFAULT)
-    page.wait_for_timeout(200)  # time for anything a hostile link might have started
+    assert_nothing_injected(page)
     page_text_has_no_nan(page)
     page.get_by_role("button", name="Dismiss").click()
     expect(notice).to_be_hidden()
@@ -724,11 +746,18 @@ HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", '"><svg 
 AS_TEXT = ["&lt;img&gt;", '"onmouseover=alert(3)', "&#60;script&#62;"]
 
 
+# Elements a link or a name could have brought in: anything in #playground that loads or runs, and an
+# inline event handler anywhere. The playground draws synchronously, so such an element would be there
+# as soon as the playground shows the state; it is looked for, not waited for to do something.
+INJECTED_JS = """() => [
+  ...document.querySelectorAll('#playground :is(img, script, svg, iframe, object, embed, link, style)'),
+  ...[...document.querySelectorAll('*')].filter((e) => e.getAttributeNames().some((n) => n.startsWith('on'))),
+].map((e) => e.outerHTML.slice(0, 120))"""
+
+
 def assert_nothing_injected(page: Page) -> None:
-    page.wait_for_timeout(300)
-    selector = ", ".join(f"#playground {tag}" for tag in ("img", "script", "svg", "iframe"))
-    injected = page.evaluate("(s) => document.querySelectorAll(s).length", selector)
-    assert injected == 0
+    injected = page.evaluate(INJECTED_JS)
+    assert injected == [], f"the page holds {injected}"
 
 
 def test_a_typed_name_is_text_and_runs_nothing(pg, site):
@@ -877,6 +906,8 @@ def test_keyboard_alone(pg, site):
     assert page.evaluate("document.activeElement.classList.contains('md-skip')")
     page.keyboard.press("Enter")  # Material handles the jump (instant navigation): wait for it
     page.wait_for_function("() => location.hash === '#try-it-yourself'")
+    # The first navigation after a load makes Material fetch the page again and swap its content in;
+    # waiting for :target instead of this wait let Tab start from the top once (under -n 2): kept.
     page.wait_for_timeout(100)
     order = []
     for _ in range(20):
@@ -1118,4 +1149,77 @@ def test_fields_and_results_stay_finite_with_extreme_numbers(pg, site):
     assert read_table(page, "pg-scores") == expected_table(st.scores, tokens, tokens, 3, "query ↓ key →")
     page_text_has_no_nan(page)
     assert math.isfinite(float(read_table(page, "pg-scores")["rows"][0][1]))
+    watch.check()
+
+
+# --- the shared page's reset (playground_page.py) -------------------------------------------------------
+
+
+def test_the_reset_leaves_no_trace_of_the_test_before(pg, site, shared_page, context):
+    """What a test may leave on the module's page (a bad value and its message, focus, open parts,
+    an explanation, a step, a task done, a link's notice, a pending address, scroll, storage, a
+    cookie, selected text) is each seen by the reset's comparison, and the reset undoes all of it by
+    a new mount: the page is then what a new page shows after a load, and behaves so (the first Tab,
+    a link the notice was carried to, no address written later). A trace it cannot undo (a global,
+    the palette switched) makes it load the page in full."""
+    page, watch = pg
+    other = SharedPage(context.new_page(), site.base_url)
+    other.full_load()
+    assert shared_page.fingerprint() == other.fresh  # the module's page, as the reset left it for this test
+    other.page.keyboard.press("Tab")
+    assert other.page.evaluate("document.activeElement.classList.contains('md-skip')")
+    other.page.close()
+
+    def bad_value():
+        page.fill("#pg-x-1-2", "abc")  # a message next to the field, the focus in it
+        expect(page.locator("#pg-words-errors li")).to_have_count(1)
+
+    def explanation():
+        page.locator("#pg-weights tbody tr").first.locator("td").first.click()
+        expect(page.locator("#pg-explain")).to_be_visible()
+
+    def bad_link_notice():  # app.js carries it to the next playground at the address it wrote
+        open_playground(page, site, "#preset=nope")
+        expect(page.locator("#pg-notice")).to_be_visible()
+
+    def scrolled():
+        page.evaluate("() => { window.scrollTo(0, 300); document.querySelector('.pg-scroll').scrollLeft = 5; }")
+
+    traces = {
+        "a bad value": bad_value,
+        "Q, K and V open": lambda: open_details(page),
+        "an explanation": explanation,
+        "a step": lambda: page.click("#pg-step-next"),
+        "a task done": lambda: page.check("#pg-causal"),
+        "a bad link's notice": bad_link_notice,
+        "an edit not yet in the address": lambda: page.fill("#pg-x-0-0", "2"),
+        "scrolled": scrolled,
+        "storage": lambda: page.evaluate("() => { localStorage.setItem('k', '1'); sessionStorage.setItem('k', '2'); }"),
+        "a cookie": lambda: page.evaluate("() => { document.cookie = 'k=1; path=/'; }"),
+        "selected text": lambda: page.evaluate("() => getSelection().selectAllChildren(document.querySelector('h1'))"),
+    }
+    for name, leave in traces.items():
+        leave()
+        assert shared_page.fingerprint() != shared_page.fresh, f"the reset does not see {name}"
+        assert shared_page.reset() == "remounted", f"{name}: {shared_page.left[-1]}"
+    for leave in traces.values():
+        leave()
+    assert shared_page.reset() == "remounted", shared_page.left[-1]
+    page.keyboard.press("Tab")  # the keyboard starts from the top of the page again, as after a load
+    assert page.evaluate("document.activeElement.classList.contains('md-skip')")
+    assert shared_page.reset() == "remounted", shared_page.left[-1]
+    page.evaluate("() => window.dispatchEvent(new Event('pagehide'))")  # what a playground has pending, written now
+    assert page.url == playground_url(site), "a playground of the test before wrote the address"
+    open_playground(page, site, "#preset=bank_of_river")  # where the bad link's notice was carried to
+    expect(page.locator("#pg-notice")).to_be_hidden()
+    check_matches_generated(page, DEFAULT)
+    for name, leave in {
+        "a global": lambda: page.evaluate("() => { window.__left = 1; }"),
+        "the palette switched": lambda: page.locator("[data-md-component=palette] label:not([hidden])").click(),
+    }.items():
+        leave()
+        assert shared_page.reset() == "loaded", name
+        assert shared_page.fingerprint() == shared_page.fresh
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    assert page.evaluate("window.__left") is None
     watch.check()

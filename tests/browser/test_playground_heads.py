@@ -41,8 +41,9 @@ from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
 
-# test_playground's fixtures: a page of one browser context shared by the module, storage cleared after each test.
+# test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
 context = test_playground.context
+shared_page = test_playground.shared_page
 pg = test_playground.pg
 
 ASSETS = "assets/playground/"
@@ -97,8 +98,7 @@ def torch_mha(case: dict) -> tuple[np.ndarray, np.ndarray]:
 def test_heads_equal_torch_multihead_attention(pg, site):
     """Per-head weights and outputs, and the output, against torch.nn.MultiheadAttention and the
     library's multi_head_attention; where torch has no equal, against the library's per-head steps."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     cases = head_cases()
     results = evaluate_json(page, HEADS_JS, [site.base_url + ASSETS + "attention.js", cases])
     torch_cases = 0

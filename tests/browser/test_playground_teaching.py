@@ -46,8 +46,9 @@ from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
 
-# test_playground's fixtures: a page of one browser context shared by the module, storage cleared after each test.
+# test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
 context = test_playground.context
+shared_page = test_playground.shared_page
 pg = test_playground.pg
 
 ASSETS = "assets/playground/"
@@ -166,8 +167,7 @@ def check_steps(steps: list[dict], whole, i: int, where: str) -> None:
 def test_explanations_equal_numpy(pg, site):
     """Every preset, and 60 seeded random cases (1-16 words, projections, scaling and the mask on and
     off): several cells of each table, and every row stepped through."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     inputs = [(slug, case_of_example(examples.load(slug))) for slug in SLUGS]
     inputs += [(f"random case {k}", c) for k, c in enumerate(random_cases(seed=99, count=60))]
     cases = []
@@ -358,8 +358,7 @@ def test_explanations_are_the_pages_worked_lines(pg, site):
     """For every preset, the explanation of a weight writes the page's softmax table for that row (e^score,
     the total, the division: bank's 11.107, the masked cat's 3.7183), that of an output the page's line
     for that column (x1..x4 without projections), that of a score the page's dot product."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     cases, wants = [], []
     for slug in SLUGS:
         ex = examples.load(slug)
@@ -436,8 +435,7 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
     holds at the rounding it shows, as the numbers audit reads worked arithmetic
     (publish/audit/arithmetic.py), and e^x = y lines too; where the reader's rounding would break a
     line, it is written with more decimals and says so."""
-    page, watch = pg
-    page.goto(site.base_url)
+    page, watch = pg  # the playground's page: its modules are imported there
     inputs = [(slug, case_of_example(examples.load(slug)), list(examples.load(slug).tokens)) for slug in SLUGS]
     inputs += [(f"random {k}", c, [f"t{i}" for i in range(len(c["X"]))]) for k, c in enumerate(random_cases(7, 4))]
     cases = []
