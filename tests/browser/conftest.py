@@ -105,3 +105,21 @@ def new_context(new_context):
         return context
 
     return make
+
+
+@pytest.fixture(scope="module")
+def module_context(browser, browser_context_args):
+    """Browser contexts for a module's shared pages (pytest-playwright's and ``new_context`` are one
+    per test): each with the session's options, updated by the keyword arguments given, and the same
+    10 s default timeout as ``new_context``; all closed when the module ends."""
+    made = []
+
+    def make(**kwargs):
+        context = browser.new_context(**{**browser_context_args, **kwargs})
+        context.set_default_timeout(10_000)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()

@@ -108,15 +108,12 @@ def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
 
 
 @pytest.fixture(scope="module")
-def grader(browser, browser_context_args, site):
+def grader(module_context, site):
     """A page with the exercises' script, for the tests that call its pure functions
     (window.SelfAttnExercises.grade and its helpers), which change nothing in the page: one load."""
-    context = browser.new_context(**browser_context_args)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    page = module_context().new_page()
     page.goto(site.url("real-numbers/"))
-    yield page
-    context.close()
+    return page
 
 
 @pytest.mark.browser

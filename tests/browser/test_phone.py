@@ -48,20 +48,17 @@ SETTLED_JS = """() => document.fonts.ready
 
 
 @pytest.fixture(scope="module")
-def contexts(browser, browser_context_args):
+def contexts(module_context):
     """One browser context per colour scheme for the module (each test opens its own pages): the
     site's files come from the context's cache after the first page."""
     made = {}
 
     def get(scheme: str):
         if scheme not in made:
-            made[scheme] = browser.new_context(**{**browser_context_args, "color_scheme": scheme})
-            made[scheme].set_default_timeout(10_000)
+            made[scheme] = module_context(color_scheme=scheme)
         return made[scheme]
 
-    yield get
-    for context in made.values():
-        context.close()
+    return get
 
 
 @pytest.fixture(scope="module")

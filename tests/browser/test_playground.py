@@ -88,11 +88,9 @@ class Watch:
 
 
 @pytest.fixture(scope="module")
-def context(browser, browser_context_args):
+def context(module_context):
     """One browser context for the module (pytest-playwright's is one per test)."""
-    ctx = browser.new_context(**browser_context_args)
-    yield ctx
-    ctx.close()
+    return module_context()
 
 
 @pytest.fixture(scope="module")

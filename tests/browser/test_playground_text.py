@@ -44,14 +44,12 @@ def state_link(word: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def playground(browser, browser_context_args, site):
+def playground(module_context, site):
     """One page on the playground, for the whole module."""
-    context = browser.new_context(**browser_context_args)
-    page = context.new_page()
+    page = module_context().new_page()
     page.goto(site.base_url + "playground/")
     page.wait_for_selector("#playground[data-state=ready]")
-    yield page
-    context.close()
+    return page
 
 
 def verdicts(page, names: list[str]) -> tuple[list[bool], list[bool], list[bool]]:

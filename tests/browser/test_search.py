@@ -33,16 +33,13 @@ FIRST = {
 
 
 @pytest.fixture(scope="module")
-def search_box(browser, browser_context_args, site):
+def search_box(module_context, site):
     """One page of the site with its search open, for every term: the results of a term are read
     once they have replaced the last term's (the box emptied, Material empties the list)."""
-    context = browser.new_context(**browser_context_args)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    page = module_context().new_page()
     page.goto(site.base_url)
     page.keyboard.press("/")
-    yield page
-    context.close()
+    return page
 
 
 def _first_results(site, page, term: str) -> list[str]:
