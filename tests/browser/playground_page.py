@@ -45,8 +45,7 @@ HARNESS_JS = """async () => {
     }
   }
   const harness = {doc, navigated: false, storage: [{...localStorage}, {...sessionStorage}]};
-  location$.subscribe({next: () => { harness.navigated = true; }});
-  harness.navigated = false;  // location$ replays its present address on subscribing
+  location$.subscribe({next: () => { harness.navigated = true; }});  // a Subject: no replay
   Object.defineProperty(window, '__pgHarness', {value: harness, enumerable: false});
 }"""
 

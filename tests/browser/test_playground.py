@@ -850,13 +850,33 @@ def test_the_link_restores_the_whole_state(pg, site, browser):
     other_watch.check()
 
 
-def change_hash(page: Page, fragment: str) -> None:
+# Material's instant navigation fetches the page again for the first address location$ emits after
+# a full load (its distinctUntilKeyChanged("pathname") lets a first value through) and swaps the
+# fetched container in, emitting document$, on which app.js mounts a new playground; a later change
+# of the #part alone fetches nothing. The promise settles once that has happened, or at once where
+# nothing is fetched, so the test never reads a playground that is about to be replaced.
+CHANGE_HASH_JS = """(h) => new Promise((resolve, reject) => {
+  const harness = window.__pgHarness;
+  if (!harness) return reject(new Error('change_hash needs the shared page (playground_page.py)'));
+  if (harness.navigated) { location.hash = h; return resolve('no fetch'); }
+  let replayed = true;  // document$ replays the document it last emitted
+  const sub = document$.subscribe(() => {
+    if (replayed) return;
+    queueMicrotask(() => sub.unsubscribe());
+    resolve('fetched');
+  });
+  replayed = false;
+  location.hash = h;
+})"""
+
+
+def change_hash(page: Page, fragment: str) -> str:
     """Set location.hash, as a link pasted into the address bar does, and let the page settle: the
     first change of the #part after a full load makes Material fetch the page again and swap its
-    content in (instant navigation), which mounts a new playground."""
-    page.evaluate("(h) => { location.hash = h; }", fragment)
-    page.wait_for_load_state("networkidle")
+    content in (instant navigation), which mounts a new playground (CHANGE_HASH_JS waits for that)."""
+    done = page.evaluate(CHANGE_HASH_JS, fragment)
     page.wait_for_selector("#playground[data-state=ready]")
+    return done
 
 
 @pytest.mark.parametrize("order", ["good link first", "bad link first"])
@@ -866,8 +886,9 @@ def test_a_new_link_in_the_same_tab(pg, site, order):
     open_playground(page, site)
     page.evaluate("() => { window.__noReload = true; }")
     fragments = ["#preset=the_cat_sat", "#preset=missing"]
+    done = []
     for fragment in fragments if order == "good link first" else fragments[::-1]:
-        change_hash(page, fragment)
+        done.append(change_hash(page, fragment))
         if fragment == "#preset=the_cat_sat":
             expect(page.locator("#pg-preset")).to_have_value("the_cat_sat")
             expect(page.locator("#pg-notice")).to_be_hidden()
@@ -875,6 +896,7 @@ def test_a_new_link_in_the_same_tab(pg, site, order):
         else:
             expect(page.locator("#pg-notice")).to_contain_text("could not be opened: there is no example named")
             check_matches_generated(page, DEFAULT)
+    assert done == ["fetched", "no fetch"], done  # what CHANGE_HASH_JS says of Material's navigation
     assert page.evaluate("window.__noReload === true")
     watch.check()
 
