@@ -58,13 +58,19 @@ def exercises_of(page: Page) -> list[tuple[str, dict]]:
     )
 
 
-# An exercise's feedback emptied, so that what is read next is the next answer's.
-CLEAR_FEEDBACK_JS = "(id) => { const f = document.getElementById(id); f.textContent = ''; delete f.dataset.kind; }"
-# Its kind once it shows text again (the form's submit writes it at once; polled each frame, for
-# up to 10 s): one call, where waiting with expect() and then reading the attribute took two or more.
+# An exercise's feedback once it shows text (the form's submit writes it at once; polled each frame,
+# for up to 10 s): its kind, and the feedback emptied again, so that what the next answer's check
+# reads is that answer's. One call, where waiting with expect(), reading the attribute and
+# emptying the feedback before the next answer took three or more.
 FEEDBACK_KIND_JS = """(id) => new Promise((done, fail) => {
   const f = document.getElementById(id), start = performance.now();
-  const look = () => f.textContent !== "" ? done(f.getAttribute("data-kind"))
+  const take = () => {
+    const kind = f.getAttribute("data-kind");
+    f.textContent = "";
+    delete f.dataset.kind;
+    return kind;
+  };
+  const look = () => f.textContent !== "" ? done(take())
     : performance.now() - start > 10000 ? fail(new Error(`#${id} shows no feedback after 10 s`))
     : requestAnimationFrame(look);
   look();
@@ -73,11 +79,10 @@ FEEDBACK_KIND_JS = """(id) => new Promise((done, fail) => {
 
 def check(page: Page, anchor: str, text: str) -> str:
     """Type ``text`` into the exercise's field and press Enter, as a reader does: the kind of
-    feedback it gets (right, close, wrong, input)."""
+    feedback it gets (right, close, wrong, input). The feedback is emptied once read."""
     field = page.locator(f"#{anchor}-input")
-    field.fill(text)
-    page.evaluate(CLEAR_FEEDBACK_JS, f"{anchor}-feedback")  # the last answer's, so that what is read is this one's
-    field.press("Enter")
+    field.fill(text)  # which focuses the field, where Enter submits its form
+    page.keyboard.press("Enter")
     return page.evaluate(FEEDBACK_KIND_JS, f"{anchor}-feedback")
 
 
