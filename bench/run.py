@@ -27,8 +27,9 @@ The figures (--only takes a comma-separated list of the names in brackets):
          Budget: under 5 s.
 [suite]  The test suite as `make test` runs it, `python -m pytest -n auto --dist loadgroup -m
          "not targets"` in the repository (set-up done: the venv exists, Chromium is installed), wall
-         time. Budget: under 2 minutes. Then as `make test-fast` runs it (without the browser layer):
-         under 45 s. Then its layers, from the per-test times of pytest's JUnit XML
+         time. Budget: under 2 minutes. Then as `make test-fast` runs it (without the browser layer
+         and the tests marked slow): under 45 s. Both selections are read from the Makefile.
+         Then its layers, from the per-test times of pytest's JUnit XML
          (set-up + call + tear-down of each test, so a session fixture such as the strict build
          counts in the first test that uses it):
          package, snippets, docs and browser, each the folder tests/<layer>/ (a test file
@@ -426,8 +427,20 @@ def describe(run: PytestRun) -> str:
 
 
 SLOWEST_FILES = 8  # listed under the table
-MAKE_TEST = ("-m", "not targets")  # `make test`'s selection (Makefile)
-MAKE_TEST_FAST = ("-m", "not browser and not targets")  # `make test-fast`'s
+
+
+def make_selection(target: str, makefile: Path = REPO / "Makefile") -> tuple[str, ...]:
+    """The -m selection of a Makefile target's pytest command (``-m "<expression>"``), as the
+    Makefile writes it: the bench times what `make test` and `make test-fast` run, not a copy."""
+    text = makefile.read_text(encoding="utf-8")
+    found = re.search(rf"^{re.escape(target)}:[^\n]*\n\t[^\n]*-m pytest [^\n]*-m \"([^\"]+)\"", text, re.M)
+    if found is None:
+        raise RuntimeError(f'{makefile}: no `{target}:` target whose pytest command has -m "..."')
+    return ("-m", found.group(1))
+
+
+MAKE_TEST = make_selection("test")  # `make test`'s selection
+MAKE_TEST_FAST = make_selection("test-fast")  # `make test-fast`'s
 
 
 def bench_suite(table: Table, runs: int, verbose: bool) -> None:

@@ -92,3 +92,15 @@ def test_the_compressing_server_compresses_a_file_once_and_again_when_it_changes
     assert common._gzipped(page) is first  # the same bytes object: not compressed again
     page.write_text("<p>" + "changed " * 600 + "</p>", encoding="utf-8")
     assert gzip.decompress(common._gzipped(page)).decode().startswith("<p>changed")
+
+
+def test_the_suite_figures_time_the_makefiles_selections(tmp_path):
+    """The [suite] figure runs what `make test` and `make test-fast` select, read from the Makefile;
+    a Makefile without such a command is named."""
+    assert run.MAKE_TEST == ("-m", "not targets")
+    assert run.MAKE_TEST_FAST == ("-m", "not browser and not slow and not targets")
+    other = tmp_path / "Makefile"
+    other.write_text('test-fast: venv\n\t$(PY) -m pytest -n auto -m "not browser"\n', encoding="utf-8")
+    assert run.make_selection("test-fast", other) == ("-m", "not browser")
+    with pytest.raises(RuntimeError, match=r"Makefile: no `test:` target whose pytest command has -m"):
+        run.make_selection("test", other)

@@ -7,8 +7,8 @@ it (no .venv, no build, no caches), with this venv (VENV=) and the copy's own pa
 path (PYTHONPATH=); lint, test-fast and bench only read, and run in the repository. Each is cut to
 what proves that the target works, not to what it would take to redo other tests' work:
 
-- test-fast: the whole suite collected without the browser layer (--collect-only), so every
-  non-browser test module imports and no browser test is selected;
+- test-fast: files of each layer collected (--collect-only): no browser test nor one marked slow
+  is selected, and the other tests of a file with slow ones are;
 - serve: started, and stopped once it logs "Serving on" (the first build is done), in a network
   namespace of its own where the system allows one (its port, 8000, is fixed);
 - zensical: compared with the strict build the suite has made (ZENSICAL_ARGS="--mkdocs-site");
@@ -77,13 +77,17 @@ def test_make_lint():
     assert "All checks passed!" in out and "already formatted" in out
 
 
-def test_make_test_fast_leaves_out_the_browser_layer():
-    """Its command line, on a file of each layer: the browser layer's tests are not selected."""
-    files = ["tests/package/test_cli.py", "tests/docs/test_bench.py", "tests/browser/test_search.py"]
+def test_make_test_fast_leaves_out_the_browser_layer_and_the_slow_tests():
+    """Its command line, on a file of each layer and one with slow tests: the browser layer's
+    tests and those marked slow are not selected; the rest of that file is."""
+    files = ["tests/package/test_cli.py", "tests/docs/test_bench.py", "tests/browser/test_search.py",
+             "tests/docs/test_worked_examples.py"]  # fmt: skip
     addopts = " ".join(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *files])
     out = make("test-fast", ROOT, env={"PYTEST_ADDOPTS": addopts})
     ids = [line for line in out.splitlines() if "::" in line]
-    assert {i.split("::")[0] for i in ids} == set(files[:2]), out[-2000:]
+    assert {i.split("::")[0] for i in ids} == {files[0], files[1], files[3]}, out[-2000:]
+    assert not [i for i in ids if "test_the_walkthrough_adds_a_checked_page" in i], out[-2000:]
+    assert [i for i in ids if "test_the_pages_claim_sample_is_the_line_it_says_it_is" in i], out[-2000:]
 
 
 def test_make_test_leaves_out_only_these_targets():
