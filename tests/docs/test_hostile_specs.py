@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -32,6 +31,7 @@ import yaml
 from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_worked_examples import repo_copy, run_in
 
 from publish import ROOT, audit, producers, registry, scaffold
 from publish import example_pages as ep
@@ -357,21 +357,7 @@ def test_scripts_hold_spec_values_as_literals_even_past_the_checks():
 
 
 # --- files: a copy of the repository, as a contributor's clone -----------------------------------------
-
-IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "site", "site-offline", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis"
-)
-
-
-def clone(tmp_path: Path) -> Path:
-    copy = tmp_path / "clone"
-    shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
-    return copy
-
-
-def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
-    environ = {**os.environ, "PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
-    return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
+# (repo_copy and run_in: test_worked_examples.py's, for every copy of the docs layer)
 
 
 def tree(copy: Path) -> dict[str, str]:
@@ -427,7 +413,7 @@ def test_the_scaffold_refuses_a_title_no_file_can_hold():
 
 
 def test_new_example_refuses_reserved_and_hand_written_names(tmp_path):
-    copy = clone(tmp_path)
+    copy = repo_copy(tmp_path)
     page = copy / "docs/examples/river.md"
     page.write_text("# River\n\nMy own page about rivers.\n", encoding="utf-8")
     before = tree(copy)
@@ -449,7 +435,7 @@ def test_new_example_refuses_reserved_and_hand_written_names(tmp_path):
 
 
 def test_a_reserved_slug_in_a_spec_stops_update_and_the_build(tmp_path):
-    copy = clone(tmp_path)
+    copy = repo_copy(tmp_path)
     spec = copy / "selfattn_ref/examples/masking.toml"
     spec.write_text(spec_text("Masking again", ["a", "b"]), encoding="utf-8")
     before = tree(copy)
@@ -481,7 +467,7 @@ HOSTILE_FILES = [
 
 
 def test_hostile_spec_files_stop_update_before_anything_runs(tmp_path):
-    copy = clone(tmp_path)
+    copy = repo_copy(tmp_path)
     for what, text, message in HOSTILE_FILES:
         spec = copy / "selfattn_ref/examples/zz.toml"
         spec.write_text(text, encoding="utf-8")
@@ -496,7 +482,7 @@ def test_hostile_spec_files_stop_update_before_anything_runs(tmp_path):
 
 @pytest.mark.slow
 def test_update_leaves_files_it_did_not_write(tmp_path):
-    copy = clone(tmp_path)
+    copy = repo_copy(tmp_path)
     mine = {
         "docs/examples/my_notes.md": "# My notes\n",
         "docs/notebooks/mine.ipynb": json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
@@ -531,7 +517,7 @@ def test_update_leaves_files_it_did_not_write(tmp_path):
 def test_an_interrupted_update_fails_the_staleness_check_and_a_failed_one_writes_nothing(tmp_path):
     """A change to a spec, then a run killed after the generated files but before the recordings:
     the build's check names the recordings. And a run whose writing fails puts every file back."""
-    copy = clone(tmp_path)
+    copy = repo_copy(tmp_path)
     spec = copy / "selfattn_ref/examples/the_cat_sat.toml"
     spec.write_text(spec.read_text(encoding="utf-8").replace("[1, 1, 1, 1],  # sat", "[1, 1, 1, 2],  # sat"),
                     encoding="utf-8")  # fmt: skip

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from test_hostile_specs import clone, run_in, tree
+from test_hostile_specs import tree
+from test_worked_examples import repo_copy, run_in
 
 from publish import registry
 from publish.files import UnsafePath, atomic_write, remove, unsafe
@@ -124,7 +124,7 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
     """`update` leaves a symbolic link in a generated folder alone (a bannered file behind it is not
     removed), stops before writing anything when a file it must write is behind a link, and
     new-example writes new files with the umask's mode and keeps the mode of those it rewrites."""
-    copy = clone(tmp_path)
+    copy = repo_copy(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
     bannered = registry.banner("publish.tables:example_files", "md") + "\n\n| a |\n"
@@ -181,14 +181,7 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
     (copy / "docs/examples/zz_dangling.md").unlink()
     gallery = copy / "docs/examples/index.md"
     gallery.chmod(0o664)
-    proc = subprocess.run(
-        ["sh", "-c", 'umask 027 && exec "$0" -m publish new-example zz_modes', sys.executable],
-        cwd=copy,
-        env={**os.environ, "PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    proc = run_in(copy, "sh", "-c", 'umask 027 && exec "$0" -m publish new-example zz_modes', sys.executable)
     assert proc.returncode == 0, proc.stderr
     modes = {
         rel: stat.S_IMODE((copy / rel).stat().st_mode)

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, files, producers, registry, scaffold, update
+from publish import DOCS, ROOT, files, katex_fonts, producers, registry, scaffold, update
 from publish import cli as publish_cli
 from publish import example_pages as ep
 from publish.fmt import cell, is_integral, num
@@ -30,8 +30,8 @@ from selfattn_ref.cli import EXIT_USAGE
 SLUGS = examples.available()
 WALKTHROUGH = DOCS / "add-an-example.md"
 IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "site", "site-offline", "site-zensical", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache",
-    ".hypothesis",
+    ".git", ".venv", "site", "site-offline", "site-zensical", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis",
+    "*-pytest-*.pyc",
 )  # fmt: skip
 
 
@@ -252,15 +252,27 @@ def test_new_example_from_an_unknown_example(examples_dir, capsys):
 
 
 def repo_copy(tmp_path: Path) -> Path:
-    """A copy of the repository as a contributor's clone would hold it (no .git, no venv, no build)."""
+    """A copy of the repository as a contributor's clone would hold it (no .git, no venv, no build).
+
+    With Python's compiled modules (__pycache__/), where the repository has them: each is used only
+    while its source has the time and size it was compiled from (which copytree keeps), and names
+    the file it is loaded from. Not pytest's rewritten test modules (IGNORED), which would name the
+    repository's files in the tracebacks of the tests run in the copy."""
     copy = tmp_path / "clone"
     shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
     return copy
 
 
 def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
-    """Run a command in the copy with this interpreter's environment, importing the copy's package."""
-    environ = {**os.environ, "PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1", **env}
+    """Run a command in the copy with this interpreter's environment, importing the copy's package.
+
+    Python writes its compiled modules in the copy even where PYTHONDONTWRITEBYTECODE is set (as
+    `make test` lets it, Makefile), so that the commands after the first do not compile the project
+    again; a build takes its subset KaTeX fonts from the repository's cache, whose key is the font
+    and the characters (publish/katex_fonts.py), not subsetting the 20 fonts again."""
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    environ.update({"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1"})
+    environ.update({katex_fonts.CACHE_DIR_ENV: str(ROOT / katex_fonts.CACHE_DIR), **env})
     return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
 
 
