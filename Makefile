@@ -33,7 +33,7 @@ PY := $(BIN)/python
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
 	@echo "make test     build the environment, install Chromium if missing, run the tests"
-	@echo "make test-fast  the tests without the browser layer and the slow ones (copies of the project)"
+	@echo "make test-fast  the tests without the browser layer and those marked slow (quick iterations)"
 	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
@@ -80,9 +80,10 @@ test test-fast test-targets: export PYTHONDONTWRITEBYTECODE :=
 test: venv chromium
 	$(PY) -m pytest -n auto --dist loadgroup -m "not targets"
 
-# The suite without the browser layer and the tests marked slow (those that copy and build the
-# project: the walk-through of docs/add-an-example.md, the hostile specs, the safe-files checks),
-# for quick iterations while writing a page or a spec; `make test` and CI run them all.
+# The suite without the browser layer and the tests marked slow (mostly those that copy and build
+# the project: the walk-through of docs/add-an-example.md, the hostile specs, the safe-files checks;
+# also the wheel's contents and every page's math), for quick iterations while writing a page or a
+# spec; `make test` and CI run them all.
 test-fast: venv
 	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not slow and not targets"
 
