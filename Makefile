@@ -82,10 +82,11 @@ test: venv chromium
 
 # The suite without the browser layer and the tests marked slow (mostly those that copy and build
 # the project: the walk-through of docs/add-an-example.md, the hostile specs, the safe-files checks;
-# also the wheel's contents and every page's math), for quick iterations while writing a page or a
-# spec; `make test` and CI run them all.
+# also the wheel's contents and every page's math) and those marked tooling (the tools' own tests,
+# publish/ and the notebooks' kernels, which no page or spec edit can fail), for quick iterations
+# while writing a page or a spec; `make test` and CI run them all.
 test-fast: venv
-	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not slow and not targets"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not slow and not tooling and not targets"
 
 # The README's make targets, each run for real (a few minutes, one after another).
 test-targets: venv chromium

@@ -98,7 +98,7 @@ def test_the_suite_figures_time_the_makefiles_selections(tmp_path):
     """The [suite] figure runs what `make test` and `make test-fast` select, read from the Makefile;
     a Makefile without such a command is named."""
     assert run.MAKE_TEST == ("-m", "not targets")
-    assert run.MAKE_TEST_FAST == ("-m", "not browser and not slow and not targets")
+    assert run.MAKE_TEST_FAST == ("-m", "not browser and not slow and not tooling and not targets")
     other = tmp_path / "Makefile"
     other.write_text('test-fast: venv\n\t$(PY) -m pytest -n auto -m "not browser"\n', encoding="utf-8")
     assert run.make_selection("test-fast", other) == ("-m", "not browser")

@@ -593,6 +593,7 @@ def test_clean_removes_the_template_and_renders_math():
     assert f'<div class="arithmatex">{katex_math.in_page("x^2", True)}</div>' in out
 
 
+@pytest.mark.tooling
 def test_the_lean_exporter_renders_the_page_nbconverts_exporter_renders():
     """The build's exporter (publish.notebook_hooks._lean_exporter) skips two passes whose work
     clean() undoes: the page is the same, but for the blank lines around it. One page's notebook
@@ -635,6 +636,7 @@ def _notebooks_in(tmp_path: Path, *names: str) -> Path:
     return tmp_path / "docs"
 
 
+@pytest.mark.tooling
 def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
     """publish/notebook_render.py renders the notebook pages beside the build: with the link back
     to its page added, a page's HTML, table of contents and title are what the build makes of it
@@ -667,6 +669,7 @@ def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
     assert (result["toc_tokens"], result["title"]) == (json.loads(json.dumps(toc_tokens)), title)
 
 
+@pytest.mark.tooling
 def test_the_second_process_renders_the_notebooks_mkdocs_jupyter_renders_in_the_builds_order(tmp_path):
     from publish import notebook_render
 
@@ -679,6 +682,7 @@ def test_the_second_process_renders_the_notebooks_mkdocs_jupyter_renders_in_the_
     assert found == ["notebooks/a.ipynb", "notebooks/b.ipynb", "notebooks/examples/a.ipynb"]
 
 
+@pytest.mark.tooling
 def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path):
     """A notebook it cannot render, a notebook that is not a page of the build, or a process that
     stops: no page from it (the build renders those itself, and raises their errors there), and no
@@ -798,6 +802,7 @@ def test_the_key_covers_the_notebook_and_the_kernels_environment():
     assert notebook_cache.key(b"{}", "python3", True, env) != base
 
 
+@pytest.mark.tooling
 def test_a_cache_entry_for_other_cells_is_not_used(tmp_path):
     """An entry whose cells are not the notebook's (a damaged or forged file under the right
     name) is not served: the notebook runs again."""
@@ -842,6 +847,7 @@ def _failing_first(monkeypatch, times: int, error: Exception) -> list[int]:
     return calls
 
 
+@pytest.mark.tooling
 def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     """A kernel that dies before it answers (its port taken by another process as it started: seen
     in a fresh clone's run) is started again, and the notebook runs."""
@@ -853,6 +859,7 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     assert "42" in executed.read_text(encoding="utf-8")
 
 
+@pytest.mark.tooling
 def test_a_kernel_that_keeps_dying_fails_the_run_with_each_reason(tmp_path, monkeypatch):
     path = _one_cell(tmp_path, "print(1)")
     calls = _failing_first(monkeypatch, 99, RuntimeError("Kernel died before replying to kernel_info"))
@@ -861,6 +868,7 @@ def test_a_kernel_that_keeps_dying_fails_the_run_with_each_reason(tmp_path, monk
     assert len(calls) == notebook_cache.KERNEL_ATTEMPTS
 
 
+@pytest.mark.tooling
 def test_a_real_kernel_that_dies_at_start_fails_quietly_after_its_tries(tmp_path):
     """A kernelspec whose process exits at once: a kernel started for each try, then one error
     naming the notebook, and no traceback from nbclient's clean-up at the interpreter's exit."""
@@ -884,6 +892,7 @@ def test_a_real_kernel_that_dies_at_start_fails_quietly_after_its_tries(tmp_path
     assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
+@pytest.mark.tooling
 def test_an_error_in_the_notebooks_code_is_not_run_again(tmp_path, monkeypatch):
     path = _one_cell(tmp_path, "raise ValueError('in the notebook')")
     calls = _failing_first(monkeypatch, 0, RuntimeError("unused"))
@@ -892,6 +901,7 @@ def test_an_error_in_the_notebooks_code_is_not_run_again(tmp_path, monkeypatch):
     assert len(calls) == 1
 
 
+@pytest.mark.tooling
 def test_a_changed_notebook_is_run_again_and_the_same_one_is_not(tmp_path):
     """The cell prints a word and a clock reading. The same bytes run twice show the same reading
     (the second time from the cache); changed bytes show the new word and a new reading (it ran

@@ -288,6 +288,7 @@ def broken_clone(tmp_path_factory):
     return copy, message
 
 
+@pytest.mark.tooling
 def test_a_bad_spec_stops_the_build(broken_clone):
     copy, message = broken_clone
     proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
@@ -295,6 +296,7 @@ def test_a_bad_spec_stops_the_build(broken_clone):
     assert f"{copy}/{message}" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
 
 
+@pytest.mark.tooling
 def test_a_bad_spec_stops_the_tests(broken_clone):
     copy, message = broken_clone
     proc = run_in(copy, sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/package/test_cli.py")
@@ -302,6 +304,7 @@ def test_a_bad_spec_stops_the_tests(broken_clone):
     assert f"bad worked-example spec: {copy}/{message}" in proc.stderr
 
 
+@pytest.mark.tooling
 def test_a_bad_spec_stops_make_update(broken_clone):
     copy, message = broken_clone
     proc = run_in(copy, sys.executable, "-m", "publish", "update")
@@ -481,6 +484,7 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *config, *args], cwd=repo, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.tooling
 def test_two_examples_added_on_two_branches_merge_without_a_conflict(tmp_path, monkeypatch):
     """What `make example` writes for two new examples, each from the same commit, computed as it
     computes it (update.plan, nothing written to the repository): the only files both write are
