@@ -22,7 +22,7 @@ from selfattn_ref import examples
 from .. import ROOT
 from ..fmt import cell, is_integral, num
 from ..registry import generated_by
-from .arithmetic import CHAIN, arithmetic_problems
+from .arithmetic import CHAIN, arithmetic_problems, has_equals
 from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
 from .numbers import Token, as_shown, number_tokens, states
 from .page import Line, Page, read_page
@@ -192,6 +192,8 @@ def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str,
     """In 'bank · river = 1×1 + 0×1 + ...' the factors must be the two tokens' query and key
     vectors in the line's source."""
     problems = []
+    if not has_equals(visible):
+        return problems
     for m in CHAIN.finditer(visible):
         label = _DOT_LABEL.search(visible[: m.start()])
         if not label:
