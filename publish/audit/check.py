@@ -12,6 +12,7 @@ On each line the audit reads:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -188,6 +189,36 @@ def describe(entry: Entry) -> str:
 _DOT_LABEL = re.compile(r"(\S+)\s*·\s*(\S+)\s*=\s*$")
 
 
+# The examples a dot-product label may name, loaded and run once per version of their files: a page's
+# check asks for them on every such line, and the mutation tests check each line hundreds of times.
+# Keyed on the folder's and each file's modification time and size, so that `make serve` sees an edit.
+def _file_key(path: Path) -> tuple[str, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _available(key) -> tuple[str, ...]:
+    return tuple(examples.available())
+
+
+@functools.lru_cache(maxsize=256)
+def _loaded(key, slug: str):
+    return examples.load(slug)
+
+
+@functools.lru_cache(maxsize=256)
+def _steps(key, slug: str):
+    return examples.run(_loaded(key, slug))
+
+
+def _example_key(slug: str):
+    return _file_key(examples.EXAMPLES_DIR / f"{slug}.toml")
+
+
 def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str, str]]:
     """In 'bank · river = 1×1 + 0×1 + ...' the factors must be the two tokens' query and key
     vectors in the line's source."""
@@ -201,8 +232,10 @@ def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str,
         chain = m.group(0).strip().rstrip(",.;:")
         expr = re.split(r"\s*(?:=|≈)\s*", chain)[0]
         a, b = label.group(1).strip("*`\"'“”"), label.group(2).strip("*`\"'“”")
-        candidates = [s for s in page.spec.sources if s in examples.available()]
-        if not any(a in examples.load(s).tokens and b in examples.load(s).tokens for s in candidates):
+        available = _available(_file_key(examples.EXAMPLES_DIR))
+        candidates = [s for s in page.spec.sources if s in available]
+        loaded = {s: _loaded(_example_key(s), s) for s in candidates}
+        if not any(a in ex.tokens and b in ex.tokens for ex in loaded.values()):
             continue
         if line.source is None:
             problems.append(
@@ -211,11 +244,11 @@ def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str,
             continue
         if line.source not in candidates:
             continue
-        ex = examples.load(line.source)
+        ex = loaded[line.source]
         if a not in ex.tokens or b not in ex.tokens:
             problems.append((chain, f"{line.source} has no tokens '{a}' and '{b}'"))
             continue
-        st = examples.run(ex)
+        st = _steps(_example_key(line.source), line.source)
         u, v = st.Q[ex.tokens.index(a)], st.K[ex.tokens.index(b)]
         got = []
         for t in (t.strip() for t in re.split(r"\s*\+\s*", expr)):
