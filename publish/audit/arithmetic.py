@@ -11,9 +11,9 @@ import re
 from decimal import Decimal, InvalidOperation
 
 # What worked arithmetic is: stated in the spec rules, which refuse it in a spec's text
-from selfattn_ref.examples.rules import CHAIN, EQ_SPLIT, OPERATOR, chain_spans, has_equals
+from selfattn_ref.examples.rules import CHAIN, EQ_SPLIT, OPERATOR, chain_spans, chains
 
-__all__ = ["CHAIN", "arithmetic_problems", "chain_spans", "equations", "has_equals"]
+__all__ = ["CHAIN", "arithmetic_problems", "chain_spans", "chains", "equations"]
 
 
 class _Parser:
@@ -160,9 +160,7 @@ def arithmetic_problems(line: str) -> list[tuple[str, str]]:
 
 def equations(line: str):
     """(match, sides, values or None when it is not arithmetic) for each chain of = on the line."""
-    if not has_equals(line):
-        return
-    for m in CHAIN.finditer(line):
+    for m in chains(line):
         chain = m.group(0).strip().rstrip(",.;:")
         parts = [p.strip().rstrip(",.;:") for p in EQ_SPLIT.split(chain)]
         values = [_evaluate(p) for p in parts]

@@ -23,7 +23,7 @@ from selfattn_ref import examples
 from .. import ROOT
 from ..fmt import cell, is_integral, num
 from ..registry import generated_by
-from .arithmetic import CHAIN, arithmetic_problems, has_equals
+from .arithmetic import arithmetic_problems, chains
 from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
 from .numbers import Token, as_shown, number_tokens, states
 from .page import Line, Page, read_page
@@ -191,50 +191,36 @@ _DOT_LABEL = re.compile(r"(\S+)\s*·\s*(\S+)\s*=\s*$")
 
 # The examples a dot-product label may name, loaded and run once per version of their files: a page's
 # check asks for them on every such line, and the mutation tests check each line hundreds of times.
-# Keyed on the folder's and each file's modification time and size, so that `make serve` sees an edit.
-def _file_key(path: Path) -> tuple[str, int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (str(path), st.st_mtime_ns, st.st_size)
-
-
-@functools.lru_cache(maxsize=16)
-def _available(key) -> tuple[str, ...]:
-    return tuple(examples.available())
+# Keyed on each file's modification time and size, so that `make serve` sees an edit.
+def _example_key(slug: str) -> tuple[str, int, int]:
+    st = (examples.EXAMPLES_DIR / f"{slug}.toml").stat()
+    return (slug, st.st_mtime_ns, st.st_size)
 
 
 @functools.lru_cache(maxsize=256)
-def _loaded(key, slug: str):
-    return examples.load(slug)
+def _loaded(key: tuple[str, int, int]) -> examples.Example:
+    return examples.load(key[0])
 
 
 @functools.lru_cache(maxsize=256)
-def _steps(key, slug: str):
-    return examples.run(_loaded(key, slug))
-
-
-def _example_key(slug: str):
-    return _file_key(examples.EXAMPLES_DIR / f"{slug}.toml")
+def _steps(key: tuple[str, int, int]) -> examples.Steps:
+    return examples.run(_loaded(key))
 
 
 def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str, str]]:
     """In 'bank · river = 1×1 + 0×1 + ...' the factors must be the two tokens' query and key
     vectors in the line's source."""
     problems = []
-    if not has_equals(visible):
-        return problems
-    for m in CHAIN.finditer(visible):
+    for m in chains(visible):
         label = _DOT_LABEL.search(visible[: m.start()])
         if not label:
             continue
         chain = m.group(0).strip().rstrip(",.;:")
         expr = re.split(r"\s*(?:=|≈)\s*", chain)[0]
         a, b = label.group(1).strip("*`\"'“”"), label.group(2).strip("*`\"'“”")
-        available = _available(_file_key(examples.EXAMPLES_DIR))
+        available = examples.available()
         candidates = [s for s in page.spec.sources if s in available]
-        loaded = {s: _loaded(_example_key(s), s) for s in candidates}
+        loaded = {s: _loaded(_example_key(s)) for s in candidates}
         if not any(a in ex.tokens and b in ex.tokens for ex in loaded.values()):
             continue
         if line.source is None:
@@ -248,7 +234,7 @@ def _dot_label_problems(page: Page, line: Line, visible: str) -> list[tuple[str,
         if a not in ex.tokens or b not in ex.tokens:
             problems.append((chain, f"{line.source} has no tokens '{a}' and '{b}'"))
             continue
-        st = _steps(_example_key(line.source), line.source)
+        st = _steps(_example_key(line.source))
         u, v = st.Q[ex.tokens.index(a)], st.K[ex.tokens.index(b)]
         got = []
         for t in (t.strip() for t in re.split(r"\s*\+\s*", expr)):

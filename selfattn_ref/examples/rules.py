@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 LIMITS = {
@@ -208,23 +209,18 @@ ESCAPED = '&<>"*_`[]{}\\|$#'
 _AS_AUDITED = str.maketrans(ESCAPED, " " * len(ESCAPED))
 
 
-def has_equals(line: str) -> bool:
-    """Whether CHAIN can match anywhere in ``line``: every chain holds an = or a ≈. Checked first,
-    since CHAIN tried from every digit of a long line without either backtracks over the whole run
-    of digits and spaces each time (the numbers audit's lines, claims blanked, have long ones)."""
-    return "=" in line or "≈" in line
+def chains(line: str) -> Iterator[re.Match]:
+    """CHAIN's matches in ``line``, left to right: none without an = or a ≈, which every chain
+    holds. Looked for first: CHAIN tried from every digit of a long line without either backtracks
+    over the whole run of digits and spaces each time (the numbers audit's lines, claims blanked,
+    have long ones)."""
+    return CHAIN.finditer(line) if "=" in line or "≈" in line else iter(())
 
 
 def chain_spans(line: str) -> list[tuple[int, int]]:
     """(start, end) of each equation on the line that has an operator: worked arithmetic, whose
     every number the audit checks."""
-    if not has_equals(line):
-        return []
-    return [
-        (m.start(), m.end())
-        for m in CHAIN.finditer(line)
-        if any(OPERATOR.search(p) for p in EQ_SPLIT.split(m.group(0)))
-    ]
+    return [(m.start(), m.end()) for m in chains(line) if any(OPERATOR.search(p) for p in EQ_SPLIT.split(m.group(0)))]
 
 
 def audited_number(text: str) -> str | None:
