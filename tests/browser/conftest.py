@@ -8,6 +8,12 @@ needs (it follows only links found in sitemap.xml, whose entries come from site_
 Playwright's own browser downloads cannot run here, so pytest-playwright's `browser` fixture is
 pointed at Chromium's headless shell (publish/chromium.py); without it the tests skip (and under
 CI=true the suite's conftest turns that skip into a failure).
+
+Off screen, the site does not lay out display math and tables (content-visibility: auto in
+extra.css) until the reader scrolls near them. The browser contexts made here lay them out
+anyway (LAY_OUT_ALL), so that a test that measures every formula and table on a page measures
+what the reader sees once there, not a skipped box; test_offscreen.py checks the skipping itself
+in contexts made with ``skip_offscreen=True``.
 """
 
 from __future__ import annotations
@@ -19,10 +25,16 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, SoupStrainer
+from offscreen import LAY_OUT_ALL
 
 from publish.chromium import CHROMIUM, CHROMIUM_ARGS  # the browser and flags make bench uses too
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def _context_options(kwargs: dict) -> tuple[dict, bool]:
+    kwargs = dict(kwargs)
+    return kwargs, bool(kwargs.pop("skip_offscreen", False))
 
 
 @dataclass(frozen=True)
@@ -97,11 +109,15 @@ def browser_context_args(browser_context_args: dict) -> dict:
 
 @pytest.fixture
 def new_context(new_context):
-    """pytest-playwright's context factory, with a 10 s default timeout instead of 30 s."""
+    """pytest-playwright's context factory, with a 10 s default timeout instead of 30 s, laying out
+    what is off screen (LAY_OUT_ALL) unless ``skip_offscreen=True``."""
 
     def make(**kwargs):
+        kwargs, skip_offscreen = _context_options(kwargs)
         context = new_context(**kwargs)
         context.set_default_timeout(10_000)
+        if not skip_offscreen:
+            context.add_init_script(LAY_OUT_ALL)
         return context
 
     return make
@@ -111,12 +127,16 @@ def new_context(new_context):
 def module_context(browser, browser_context_args):
     """Browser contexts for a module's shared pages (pytest-playwright's and ``new_context`` are one
     per test): each with the session's options, updated by the keyword arguments given, and the same
-    10 s default timeout as ``new_context``; all closed when the module ends."""
+    10 s default timeout as ``new_context`` and, unless ``skip_offscreen=True``, LAY_OUT_ALL; all
+    closed when the module ends."""
     made = []
 
     def make(**kwargs):
+        kwargs, skip_offscreen = _context_options(kwargs)
         context = browser.new_context(**{**browser_context_args, **kwargs})
         context.set_default_timeout(10_000)
+        if not skip_offscreen:
+            context.add_init_script(LAY_OUT_ALL)
         made.append(context)
         return context
 

@@ -2,25 +2,76 @@
 // overflow: auto on div.arithmatex and .md-typeset__scrollwrap). A keyboard user can scroll
 // such a block only if it can take focus, so each one that overflows gets tabindex="0"
 // (axe-core rule scrollable-region-focusable, serious). Blocks that fit get no tab stop.
-// Runs on every page Material shows, again once the fonts (KaTeX's among them) have loaded, and
-// when the window is resized.
+//
+// Off screen, the browser does not lay these blocks out (content-visibility: auto, extra.css),
+// so whether one overflows is not known until the reader scrolls near it. Such a block gets a
+// tab stop until then (data-unmeasured): tabbing to it brings it on screen, where it is measured
+// and keeps the tab stop only if it overflows (one that fits loses it once focus has left it).
+// A block is measured again when the browser shows it, on every page Material shows, once the
+// fonts (KaTeX's among them) have loaded, and when the window is resized.
 (function () {
   "use strict";
 
   const scrollable = ".md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap";
+  let fits = new WeakSet(); // measured at this window's width: no overflow
+  const waiting = new WeakSet(); // focused blocks that lose their tab stop once focus leaves
 
-  function update() {
-    for (const element of document.querySelectorAll(scrollable)) {
-      const overflows = element.scrollWidth > element.clientWidth + 1;
-      if (overflows && !element.hasAttribute("tabindex")) {
-        element.setAttribute("tabindex", "0");
-        element.setAttribute("data-scrollable", "");
-      } else if (!overflows && element.hasAttribute("data-scrollable")) {
-        element.removeAttribute("tabindex");
-        element.removeAttribute("data-scrollable");
+  // True when the browser skips the block's contents (off screen); false where it lays them out,
+  // and in browsers without content-visibility (there every block is measured).
+  function skipped(element) {
+    const inside = element.firstElementChild;
+    if (!inside || typeof inside.checkVisibility !== "function") return false;
+    // Hidden for another reason (a closed <details>, a tab not selected): not focusable anyway.
+    if (!element.checkVisibility()) return false;
+    return !inside.checkVisibility({ contentVisibilityAuto: true });
+  }
+
+  function give(element, state) {
+    element.setAttribute("tabindex", "0");
+    element.toggleAttribute("data-scrollable", state === "scrollable");
+    element.toggleAttribute("data-unmeasured", state === "unmeasured");
+  }
+
+  function take(element) {
+    if (!element.hasAttribute("data-scrollable") && !element.hasAttribute("data-unmeasured")) return;
+    if (element === document.activeElement) {
+      // Not while the reader is on it: focus would drop to the page's top.
+      if (!waiting.has(element)) {
+        waiting.add(element);
+        element.addEventListener("blur", () => (waiting.delete(element), measure(element)), { once: true });
       }
+      return;
+    }
+    element.removeAttribute("tabindex");
+    element.removeAttribute("data-scrollable");
+    element.removeAttribute("data-unmeasured");
+  }
+
+  function measure(element) {
+    if (skipped(element)) {
+      // Off screen: what it was when last shown at this width, or a tab stop until it is shown.
+      if (!element.hasAttribute("data-scrollable") && !fits.has(element)) give(element, "unmeasured");
+    } else if (element.scrollWidth > element.clientWidth + 1) {
+      fits.delete(element);
+      give(element, "scrollable");
+    } else {
+      fits.add(element);
+      take(element);
     }
   }
+
+  function update() {
+    for (const element of document.querySelectorAll(scrollable)) measure(element);
+  }
+
+  // The browser starts or stops laying out a block's contents (it came near the screen or left it).
+  document.addEventListener(
+    "contentvisibilityautostatechange",
+    function (event) {
+      if (event.target instanceof Element && event.target.matches(scrollable)) measure(event.target);
+    },
+    true,
+  );
 
   // The math is rendered when the site is built, but KaTeX's fonts arrive after the page (and
   // after an instant navigation, a new page's formulas may need more): they change its width.
@@ -37,6 +88,9 @@
   let pending = 0;
   window.addEventListener("resize", function () {
     clearTimeout(pending);
-    pending = setTimeout(update, 200);
+    pending = setTimeout(function () {
+      fits = new WeakSet(); // a new width: what fitted may not
+      update();
+    }, 200);
   });
 })();

@@ -1,0 +1,199 @@
+"""Display math and tables off screen are not laid out until the reader scrolls near them
+(content-visibility: auto, extra.css), which is what keeps a phone's main thread free on load
+(bench/run.py's [lighthouse] figure). These tests hold that to costing the reader nothing, at
+375 px, in the site's own rendering (contexts made with skip_offscreen=True): every formula and
+table that scrolls sideways still gets a tab stop when the keyboard reaches it, one that fits
+does not keep one, and once shown every block has the size and place it has when all is laid
+out at once (the other browser tests' contexts, LAY_OUT_ALL)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from offscreen import OFFSCREEN
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+PHONE = {"width": 375, "height": 740}
+BLOCKS = ", ".join(OFFSCREEN)
+# The pages where some block scrolls sideways at 375 px (blocks_that_scroll fails if one does not),
+# and pages where most blocks start off screen.
+SCROLLING_PAGES = [
+    "notation/", "positional-encoding/", "rnn-comparison/", "transformer-block/",
+]  # fmt: skip
+LONG_PAGES = ["real-numbers/", "masking/", "positional-encoding/"]
+
+SETTLED = """() => document.fonts.ready
+  .then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done)))))"""
+# Each block's state: its tab stop, its marks, and whether it overflows as laid out now.
+STATES = f"""() => [...document.querySelectorAll('{BLOCKS}')].map(e => ({{
+  tab: e.getAttribute('tabindex'), scrollable: e.hasAttribute('data-scrollable'),
+  unmeasured: e.hasAttribute('data-unmeasured'), overflows: e.scrollWidth > e.clientWidth + 1,
+  shown: e.checkVisibility()}}))"""
+
+
+@pytest.fixture(scope="module")
+def phones(module_context):
+    """Two 375 px contexts: the site's own rendering, and one that lays out every block at once."""
+    return {
+        "skipping": module_context(viewport=PHONE, skip_offscreen=True),
+        "all": module_context(viewport=PHONE),
+    }
+
+
+def open_page(context, url: str, open_details: bool = False):
+    page = context.new_page()
+    page.goto(url)
+    if open_details:
+        page.evaluate("() => document.querySelectorAll('.md-typeset details').forEach(d => { d.open = true; })")
+    page.evaluate(SETTLED)
+    return page
+
+
+def blocks_that_scroll(phones, url: str, open_details: bool = False) -> list[int]:
+    """The blocks that overflow at 375 px with everything laid out (their index on the page)."""
+    page = open_page(phones["all"], url, open_details)
+    states = page.evaluate(STATES)
+    page.close()
+    scrolling = [i for i, s in enumerate(states) if s["overflows"] and s["shown"]]
+    for i in scrolling:
+        assert states[i]["tab"] == "0" and states[i]["scrollable"], (url, i, states[i])
+    return scrolling
+
+
+def tab_through(page) -> set[int]:
+    """Presses Tab from the page's top to its footer; the blocks that took focus on the way."""
+    page.evaluate(
+        f"""() => {{
+        window.__blocks = [...document.querySelectorAll('{BLOCKS}')];
+        window.__focused = new Set();
+        document.addEventListener('focusin', (e) => {{
+          const i = window.__blocks.indexOf(e.target);
+          if (i >= 0) window.__focused.add(i);
+        }});
+      }}"""
+    )
+    for _ in range(1000):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.closest('.md-footer, footer') !== null"):
+            break
+    else:
+        pytest.fail("1000 presses of Tab did not reach the footer")
+    return set(page.evaluate("() => [...window.__focused]"))
+
+
+def test_the_stylesheet_skips_only_the_blocks_the_tests_know():
+    """Every rule with content-visibility in extra.css is on OFFSCREEN's selectors, which
+    LAY_OUT_ALL lays out for the other tests and scrollable.js watches: a new one would
+    silently change what those tests measure."""
+    css = (REPO / "docs" / "assets" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    selectors = [
+        {s.strip() for s in rule.group(1).split(",")}
+        for rule in re.finditer(r"([^{}]+)\{[^{}]*content-visibility\s*:", css)
+    ]
+    assert selectors == [set(OFFSCREEN)], selectors
+    js = (REPO / "docs" / "assets" / "javascripts" / "scrollable.js").read_text(encoding="utf-8")
+    assert f'"{", ".join(OFFSCREEN)}"' in js
+
+
+@pytest.mark.parametrize("path", SCROLLING_PAGES)
+def test_tab_reaches_every_block_that_scrolls(phones, site, path):
+    url = site.url(path + "index.html")
+    scrolling = blocks_that_scroll(phones, url)
+    assert scrolling, f"{path}: no block scrolls sideways at 375 px; take the page off SCROLLING_PAGES"
+    page = open_page(phones["skipping"], url)
+    at_load = page.evaluate(STATES)
+    # The page's end is off screen at load: the skipping is on, or this test checks nothing.
+    assert any(s["unmeasured"] for s in at_load), f"{path}: no block off screen waits to be measured"
+    focused = tab_through(page)
+    page.evaluate(SETTLED)
+    after = page.evaluate(STATES)
+    page.close()
+    missed = [i for i in scrolling if i not in focused]
+    assert not missed, f"{path}: Tab never reached the blocks {missed}, which scroll sideways"
+    for i in scrolling:
+        assert after[i]["tab"] == "0" and after[i]["scrollable"], (path, i, after[i])
+    # Once the reader has been past them, only blocks that scroll keep a tab stop.
+    kept = [i for i, s in enumerate(after) if s["tab"] is not None and i not in scrolling and s["shown"]]
+    assert not kept, f"{path}: blocks {kept} fit the screen but kept a tab stop after Tab went past them"
+
+
+def test_a_block_in_a_details_gets_its_tab_stop_when_opened(phones, site):
+    """positional-encoding's table of encodings sits in a collapsed <details>: opened, it scrolls."""
+    url = site.url("positional-encoding/index.html")
+    scrolling = set(blocks_that_scroll(phones, url, open_details=True)) - set(blocks_that_scroll(phones, url))
+    assert scrolling, "no block inside a <details> of positional-encoding scrolls at 375 px"
+    page = open_page(phones["skipping"], url)
+    first = min(scrolling)
+    page.evaluate(
+        f"""(i) => {{ const b = document.querySelectorAll('{BLOCKS}')[i];
+        b.closest('details').open = true; b.scrollIntoView(); }}""",
+        first,
+    )
+    page.evaluate(SETTLED)
+    state = page.evaluate(STATES)[first]
+    page.close()
+    assert state["tab"] == "0" and state["scrollable"], state
+
+
+def test_a_focused_block_that_fits_keeps_its_tab_stop_until_focus_leaves(phones, site):
+    page = open_page(phones["skipping"], site.url("real-numbers/index.html"))
+    states = page.evaluate(STATES)
+    # The last block: far off screen at load, so it waits with a tab stop.
+    last = len(states) - 1
+    assert states[last]["unmeasured"] and states[last]["tab"] == "0", states[last]
+    page.evaluate(f"(i) => document.querySelectorAll('{BLOCKS}')[i].focus()", last)
+    page.evaluate(SETTLED)
+    focused = page.evaluate(STATES)[last]
+    assert not focused["overflows"], "the last block of real-numbers scrolls at 375 px: pick one that fits"
+    assert focused["tab"] == "0" and page.evaluate("() => document.activeElement.tabIndex") == 0, focused
+    page.keyboard.press("Tab")
+    page.evaluate(SETTLED)
+    left = page.evaluate(STATES)[last]
+    page.close()
+    assert left["tab"] is None and not left["unmeasured"] and not left["scrollable"], left
+
+
+@pytest.mark.parametrize("open_details", [False, True], ids=["as-loaded", "details-open"])
+@pytest.mark.parametrize("path", LONG_PAGES)
+def test_blocks_once_shown_sit_where_they_sit_when_all_is_laid_out(phones, site, path, open_details):
+    """Scrolled through, block by block, the page has the layout it has with nothing skipped:
+    every block's size and place (within a pixel: both are rounded), and the page's height; with
+    the page's <details> as loaded and all opened (which shows the blocks inside, some of them
+    side by side in a flex row, where a skipped box would have no width of its own)."""
+    url = site.url(path + "index.html")
+    geometry = f"""() => ({{height: document.documentElement.scrollHeight,
+      blocks: [...document.querySelectorAll('{BLOCKS}')].map(e => {{
+        if (!e.checkVisibility()) return null;
+        const r = e.getBoundingClientRect();
+        return [r.top + scrollY, r.left, r.width, r.height].map(Math.round);
+      }})}})"""
+    whole = open_page(phones["all"], url, open_details)
+    want = whole.evaluate(geometry)
+    whole.close()
+    page = open_page(phones["skipping"], url, open_details)
+    assert any(s["unmeasured"] for s in page.evaluate(STATES)), f"{path}: nothing was skipped at load"
+    page.evaluate(
+        f"""async () => {{
+        for (const b of document.querySelectorAll('{BLOCKS}')) {{
+          if (!b.checkVisibility()) continue;
+          b.scrollIntoView();
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        }}
+      }}"""
+    )
+    page.evaluate(SETTLED)
+    got = page.evaluate(geometry)
+    page.close()
+    assert sum(b is not None for b in want["blocks"]) > 5, want
+    moved = [
+        (i, g, w)
+        for i, (g, w) in enumerate(zip(got["blocks"], want["blocks"], strict=True))
+        if (g is None) != (w is None) or (g and any(abs(a - b) > 1 for a, b in zip(g, w, strict=True)))
+    ]
+    assert not moved, f"{path}: blocks whose [top, left, width, height] differ (index, skipping, all): {moved}"
+    assert abs(got["height"] - want["height"]) <= 1, (got["height"], want["height"])
