@@ -3,8 +3,9 @@
 (bench/run.py's [lighthouse] figure). These tests hold that to costing the reader nothing, at
 375 px, in the site's own rendering (contexts made with skip_offscreen=True): every formula and
 table that scrolls sideways still gets a tab stop when the keyboard reaches it, one that fits
-does not keep one, and once shown every block has the size and place it has when all is laid
-out at once (the other browser tests' contexts, LAY_OUT_ALL)."""
+does not keep one, once shown every block has the size and place it has when all is laid out
+at once (the other browser tests' contexts, LAY_OUT_ALL), and a link to a heading far down
+lands it at the top, with the browser's scroll anchoring and without it (as in Safari)."""
 
 from __future__ import annotations
 
@@ -197,3 +198,63 @@ def test_blocks_once_shown_sit_where_they_sit_when_all_is_laid_out(phones, site,
     ]
     assert not moved, f"{path}: blocks whose [top, left, width, height] differ (index, skipping, all): {moved}"
     assert abs(got["height"] - want["height"]) <= 1, (got["height"], want["height"])
+
+
+# Scroll anchoring off, as in a browser without it (Safari): scrollable.js reads the computed
+# overflow-anchor of the root.
+NO_ANCHORING = """(() => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync("html, body { overflow-anchor: none !important; }");
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+})()"""
+# A reader follows a link to the heading from the page's text (the table of contents is in the
+# closed drawer at 375 px).
+FOLLOW = """(id) => {
+  const link = document.createElement('a');
+  link.href = '#' + id;
+  document.querySelector('.md-content .md-typeset').prepend(link);
+  link.click();
+  link.remove();
+}"""
+STILL = """async (id) => {
+  const top = () => document.getElementById(id).getBoundingClientRect().top;
+  let last = top(), same = 0;
+  for (let frame = 0; frame < 240 && same < 20; frame++) {
+    await new Promise((done) => requestAnimationFrame(done));
+    const now = top();
+    same = Math.abs(now - last) < 0.5 ? same + 1 : 0;
+    last = now;
+  }
+  return last;
+}"""
+
+
+@pytest.mark.parametrize("anchoring", [True, False], ids=["anchoring", "no-anchoring"])
+@pytest.mark.parametrize("path", ["transformer-block/", "real-numbers/"])
+def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, path, anchoring):
+    """A link to a heading far down, followed before the blocks above it were ever laid out: once
+    they are, the heading is where it lands with everything laid out (just under the header),
+    with the browser's scroll anchoring and without it (scrollable.js puts it back)."""
+    url = site.url(path + "index.html")
+    whole = open_page(phones["all"], url)
+    ids = whole.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].map(h => h.id)")
+    assert len(ids) >= 4, ids
+    picked = ids[len(ids) // 3 :: max(1, len(ids) // 4)]
+    want = {}
+    for heading in picked:
+        whole.evaluate("() => scrollTo(0, 0)")
+        whole.evaluate(FOLLOW, heading)
+        want[heading] = whole.evaluate(STILL, heading)
+    whole.close()
+    context = phones["skipping"] if anchoring else module_context(viewport=PHONE, skip_offscreen=True)
+    if not anchoring:
+        context.add_init_script(NO_ANCHORING)
+    for heading in picked:
+        page = open_page(context, url)  # a fresh page: no block below the first screen was laid out
+        assert page.evaluate("() => getComputedStyle(document.documentElement).overflowAnchor") == (
+            "auto" if anchoring else "none"
+        )
+        page.evaluate(FOLLOW, heading)
+        got = page.evaluate(STILL, heading)
+        page.close()
+        assert abs(got - want[heading]) <= 1, f"{path}#{heading}: {got:.0f} px from the top, not {want[heading]:.0f}"

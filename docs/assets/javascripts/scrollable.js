@@ -8,7 +8,9 @@
 // tab stop until then (data-unmeasured): tabbing to it brings it on screen, where it is measured
 // and keeps the tab stop only if it overflows (one that fits loses it once focus has left it).
 // A block is measured again when the browser shows it, on every page Material shows, once the
-// fonts (KaTeX's among them) have loaded, and when the window is resized.
+// fonts (KaTeX's among them) have loaded, and when the window is resized. In a browser without
+// scroll anchoring, a jump to a heading is kept at the heading while the blocks above it are
+// laid out (see "A jump to a heading" below).
 (function () {
   "use strict";
 
@@ -64,11 +66,59 @@
     for (const element of document.querySelectorAll(scrollable)) measure(element);
   }
 
+  // A jump to a heading (a link to #id, from this page or another) lands where the heading is
+  // while the blocks above it are still placeholders; those near the screen are then laid out at
+  // their real height. Browsers with scroll anchoring keep the heading in place; without it
+  // (Safari), it would be pushed down by the difference. Until the reader scrolls, or for 2 s,
+  // the heading is put back at the top after each such block above it is laid out.
+  let jump = null;
+  function anchoring() {
+    return CSS.supports("overflow-anchor", "auto") && getComputedStyle(document.documentElement).overflowAnchor !== "none";
+  }
+  function jumped(hash) {
+    let id = "";
+    try {
+      id = decodeURIComponent((typeof hash === "string" ? hash : location.hash).slice(1));
+    } catch (error) {
+      return; // not a valid percent-encoding: no heading has that id
+    }
+    const target = id && document.getElementById(id);
+    jump = target && !anchoring() ? { target: target, until: performance.now() + 2000, frame: 0 } : null;
+  }
+  function reset() {
+    if (jump) jump.until = 0; // the reader moved: leave the page where they put it
+  }
+  for (const type of ["wheel", "touchstart", "keydown", "mousedown"]) {
+    window.addEventListener(type, reset, { passive: true, capture: true });
+  }
+  window.addEventListener("hashchange", jumped);
+  // A link to a heading of this page: known as it is followed, before the browser scrolls (the
+  // hashchange event comes after the browser may already have laid out what is near the heading).
+  document.addEventListener(
+    "click",
+    function (event) {
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (link && link.hash && link.origin === location.origin && link.pathname === location.pathname) {
+        jumped(link.hash);
+      }
+    },
+    true,
+  );
+
   // The browser starts or stops laying out a block's contents (it came near the screen or left it).
   document.addEventListener(
     "contentvisibilityautostatechange",
     function (event) {
-      if (event.target instanceof Element && event.target.matches(scrollable)) measure(event.target);
+      if (!(event.target instanceof Element && event.target.matches(scrollable))) return;
+      measure(event.target);
+      const above = jump && event.target.compareDocumentPosition(jump.target) & Node.DOCUMENT_POSITION_FOLLOWING;
+      if (above && !event.skipped && performance.now() < jump.until && !jump.frame) {
+        const now = jump;
+        now.frame = requestAnimationFrame(function () {
+          now.frame = 0;
+          if (now === jump && performance.now() < now.until) now.target.scrollIntoView();
+        });
+      }
     },
     true,
   );
@@ -76,6 +126,7 @@
   // The math is rendered when the site is built, but KaTeX's fonts arrive after the page (and
   // after an instant navigation, a new page's formulas may need more): they change its width.
   function updateNowAndWithFonts() {
+    jumped();
     update();
     document.fonts.ready.then(update);
   }
