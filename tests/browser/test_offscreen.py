@@ -38,11 +38,9 @@ STATES = f"""() => [...document.querySelectorAll('{BLOCKS}')].map(e => ({{
 
 @pytest.fixture(scope="module")
 def phones(module_context):
-    """Two 375 px contexts: the site's own rendering, and one that lays out every block at once."""
-    return {
-        "skipping": module_context(viewport=PHONE, skip_offscreen=True),
-        "all": module_context(viewport=PHONE),
-    }
+    """Two 375 px contexts: the site as it is ("skipping"), and one that lays out every block at
+    once ("all", LAY_OUT_ALL)."""
+    return {"skipping": module_context(viewport=PHONE, skip_offscreen=True), "all": module_context(viewport=PHONE)}
 
 
 def open_page(context, url: str, open_details: bool = False):
@@ -71,9 +69,19 @@ def tab_through(page) -> set[int]:
         f"""() => {{
         window.__blocks = [...document.querySelectorAll('{BLOCKS}')];
         window.__focused = new Set();
+        window.__under = [];
+        const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
         document.addEventListener('focusin', (e) => {{
           const i = window.__blocks.indexOf(e.target);
-          if (i >= 0) window.__focused.add(i);
+          if (i < 0) return;
+          window.__focused.add(i);
+          // Scrolled to by the focus, its top sits under the header (its first row hidden), or
+          // the block is not on screen at all. (A tall block already partly on screen is not
+          // scrolled: its top may be above the screen.)
+          const r = e.target.getBoundingClientRect();
+          if ((r.top > -1 && r.top < header - 1) || r.bottom < header + 1 || r.top > innerHeight - 1) {{
+            window.__under.push([i, Math.round(r.top), Math.round(r.bottom), header]);
+          }}
         }});
       }}"""
     )
@@ -83,6 +91,10 @@ def tab_through(page) -> set[int]:
             break
     else:
         pytest.fail("1000 presses of Tab did not reach the footer")
+    under = page.evaluate("() => window.__under")
+    assert not under, (
+        f"blocks under Material's header or off screen as they took focus [index, top, bottom, header]: {under}"
+    )
     return set(page.evaluate("() => [...window.__focused]"))
 
 
@@ -202,6 +214,16 @@ def test_blocks_once_shown_sit_where_they_sit_when_all_is_laid_out(phones, site,
 
 # Scroll anchoring off, as in a browser without it (Safari): scrollable.js reads the computed
 # overflow-anchor of the root.
+# Where the page's bottom edge is once a scroll (which Material makes smooth) has stopped.
+SCROLLED = """async () => {
+  let last = -1, same = 0;
+  for (let frame = 0; frame < 240 && same < 10; frame++) {
+    await new Promise((done) => requestAnimationFrame(done));
+    same = scrollY === last ? same + 1 : 0;
+    last = scrollY;
+  }
+  return Math.round(scrollY + innerHeight);
+}"""
 NO_ANCHORING = """(() => {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync("html, body { overflow-anchor: none !important; }");
@@ -246,8 +268,9 @@ def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, p
         whole.evaluate(FOLLOW, heading)
         want[heading] = whole.evaluate(STILL, heading)
     whole.close()
-    context = phones["skipping"] if anchoring else module_context(viewport=PHONE, skip_offscreen=True)
+    context = phones["skipping"]
     if not anchoring:
+        context = module_context(viewport=PHONE, skip_offscreen=True)
         context.add_init_script(NO_ANCHORING)
     for heading in picked:
         page = open_page(context, url)  # a fresh page: no block below the first screen was laid out
@@ -258,3 +281,46 @@ def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, p
         got = page.evaluate(STILL, heading)
         page.close()
         assert abs(got - want[heading]) <= 1, f"{path}#{heading}: {got:.0f} px from the top, not {want[heading]:.0f}"
+
+
+@pytest.mark.parametrize("path", ["notation/", "masking/", "rnn-comparison/"])
+def test_a_table_off_screen_takes_room_for_its_rows(phones, site, path):
+    """A table never shown yet is 3.5em per row tall (scrollable.js's --rows), so the page is
+    about as long at load as with everything laid out: at least 80% of it (/notation/'s tables
+    are some 1,700 px tall at 375 px; with a 12em placeholder the page was 48% as long, and the
+    End key stopped halfway down)."""
+    url = site.url(path + "index.html")
+    whole = open_page(phones["all"], url)
+    want = whole.evaluate("() => document.documentElement.scrollHeight")
+    whole.close()
+    page = open_page(phones["skipping"], url)
+    tables = page.evaluate(
+        """() => [...document.querySelectorAll('.md-typeset .md-typeset__scrollwrap')]
+        .filter(e => e.checkVisibility() && e.querySelector('table')
+                     && !e.firstElementChild.checkVisibility({contentVisibilityAuto: true}))
+        .map(e => [e.querySelector('table').rows.length, e.getBoundingClientRect().height,
+                   parseFloat(getComputedStyle(e).fontSize)])"""
+    )
+    got = page.evaluate("() => document.documentElement.scrollHeight")
+    page.close()
+    assert tables, f"{path}: no table is off screen at load"
+    for rows, height, em in tables:
+        assert abs(height - rows * 3.5 * em) <= 1, (path, rows, height, em)
+    assert got >= 0.8 * want, f"{path}: {got} px long at load, {want} px with everything laid out"
+
+
+def test_a_jump_to_the_last_heading_lands_it_where_it_does_with_all_laid_out(phones, site):
+    """/notation/'s last heading, jumped to from the top on a fresh page: the page grows under it
+    as its blocks are laid out, and the heading ends where it lands when nothing is skipped."""
+    url = site.url("notation/index.html")
+    whole = open_page(phones["all"], url)
+    heading = whole.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].pop().id")
+    whole.evaluate(FOLLOW, heading)
+    want = whole.evaluate(STILL, heading)
+    whole.close()
+    page = phones["skipping"].new_page()
+    page.goto(url)
+    page.evaluate(FOLLOW, heading)
+    got = page.evaluate(STILL, heading)
+    page.close()
+    assert abs(got - want) <= 1, f"notation#{heading}: {got:.0f} px from the top, not {want:.0f}"

@@ -8,9 +8,9 @@
 // tab stop until then (data-unmeasured): tabbing to it brings it on screen, where it is measured
 // and keeps the tab stop only if it overflows (one that fits loses it once focus has left it).
 // A block is measured again when the browser shows it, on every page Material shows, once the
-// fonts (KaTeX's among them) have loaded, and when the window is resized. In a browser without
-// scroll anchoring, a jump to a heading is kept at the heading while the blocks above it are
-// laid out (see "A jump to a heading" below).
+// fonts (KaTeX's among them) have loaded, and when the window is resized. A table's placeholder
+// height follows its number of rows (see "A table's placeholder"), and a jump to a heading stays
+// at the heading while the blocks near it are laid out (see "A jump to a heading").
 (function () {
   "use strict";
 
@@ -67,14 +67,11 @@
   }
 
   // A jump to a heading (a link to #id, from this page or another) lands where the heading is
-  // while the blocks above it are still placeholders; those near the screen are then laid out at
-  // their real height. Browsers with scroll anchoring keep the heading in place; without it
-  // (Safari), it would be pushed down by the difference. Until the reader scrolls, or for 2 s,
-  // the heading is put back at the top after each such block above it is laid out.
+  // while blocks near it may still be placeholders, which are then laid out at their real height:
+  // a browser without scroll anchoring (Safari) lets those above push the heading down, and none
+  // scrolls on to a heading near the page's end when the blocks below it grow. Until the reader
+  // scrolls, or for 5 s, the heading is put back at the top after blocks are laid out.
   let jump = null;
-  function anchoring() {
-    return CSS.supports("overflow-anchor", "auto") && getComputedStyle(document.documentElement).overflowAnchor !== "none";
-  }
   function jumped(hash) {
     let id = "";
     try {
@@ -83,7 +80,15 @@
       return; // not a valid percent-encoding: no heading has that id
     }
     const target = id && document.getElementById(id);
-    jump = target && !anchoring() ? { target: target, until: performance.now() + 2000, frame: 0 } : null;
+    jump = target ? { target: target, until: performance.now() + 5000, frame: 0 } : null;
+  }
+  function settle() {
+    if (!jump || jump.frame || performance.now() > jump.until) return;
+    const now = jump;
+    now.frame = requestAnimationFrame(function () {
+      now.frame = 0;
+      if (now === jump && performance.now() < now.until) now.target.scrollIntoView();
+    });
   }
   function reset() {
     if (jump) jump.until = 0; // the reader moved: leave the page where they put it
@@ -111,22 +116,26 @@
     function (event) {
       if (!(event.target instanceof Element && event.target.matches(scrollable))) return;
       measure(event.target);
-      const above = jump && event.target.compareDocumentPosition(jump.target) & Node.DOCUMENT_POSITION_FOLLOWING;
-      if (above && !event.skipped && performance.now() < jump.until && !jump.frame) {
-        const now = jump;
-        now.frame = requestAnimationFrame(function () {
-          now.frame = 0;
-          if (now === jump && performance.now() < now.until) now.target.scrollIntoView();
-        });
-      }
+      if (!event.skipped) settle();
     },
     true,
   );
+
+  // A table's placeholder (extra.css) is as tall as its rows at 3.5em each, the height of a row
+  // of two or three lines on a phone (the median row on the site is 3.1em at 375 px): a long
+  // table off screen then takes about its room, so the page is about as long as it will be.
+  function rows() {
+    for (const wrap of document.querySelectorAll(".md-typeset .md-typeset__scrollwrap")) {
+      const table = wrap.querySelector("table");
+      if (table && !wrap.style.getPropertyValue("--rows")) wrap.style.setProperty("--rows", String(table.rows.length));
+    }
+  }
 
   // The math is rendered when the site is built, but KaTeX's fonts arrive after the page (and
   // after an instant navigation, a new page's formulas may need more): they change its width.
   function updateNowAndWithFonts() {
     jumped();
+    rows();
     update();
     document.fonts.ready.then(update);
   }
