@@ -8,9 +8,8 @@
 // tab stop until then (data-unmeasured): tabbing to it brings it on screen, where it is measured
 // and keeps the tab stop only if it overflows (one that fits loses it once focus has left it).
 // A block is measured again when the browser shows it, on every page Material shows, once the
-// fonts (KaTeX's among them) have loaded, and when the window is resized. A table's placeholder
-// height follows its number of rows (see "A table's placeholder"), and a jump to a heading stays
-// at the heading while the blocks near it are laid out (see "A jump to a heading").
+// fonts (KaTeX's among them) have loaded, and when the window is resized. A jump to a heading
+// stays at the heading while the blocks near it are laid out (see "A jump to a heading").
 (function () {
   "use strict";
 
@@ -121,21 +120,10 @@
     true,
   );
 
-  // A table's placeholder (extra.css) is as tall as its rows at 3.5em each, the height of a row
-  // of two or three lines on a phone (the median row on the site is 3.1em at 375 px): a long
-  // table off screen then takes about its room, so the page is about as long as it will be.
-  function rows() {
-    for (const wrap of document.querySelectorAll(".md-typeset .md-typeset__scrollwrap")) {
-      const table = wrap.querySelector("table");
-      if (table && !wrap.style.getPropertyValue("--rows")) wrap.style.setProperty("--rows", String(table.rows.length));
-    }
-  }
-
   // The math is rendered when the site is built, but KaTeX's fonts arrive after the page (and
   // after an instant navigation, a new page's formulas may need more): they change its width.
   function updateNowAndWithFonts() {
     jumped();
-    rows();
     update();
     document.fonts.ready.then(update);
   }
