@@ -331,3 +331,30 @@ def test_a_jump_to_the_last_heading_lands_it_where_it_does_with_all_laid_out(pho
     got = page.evaluate(STILL, heading)
     page.close()
     assert abs(got - want) <= 1, f"notation#{heading}: {got:.0f} px from the top, not {want:.0f}"
+
+
+@pytest.mark.parametrize("path", ["masking/", "notation/"])
+def test_a_heading_scrolled_to_without_being_the_target_lands_as_the_target_does(phones, site, path):
+    """scrollable.js's jump correction scrolls the heading into view; when Material's instant
+    navigation has put the hash in the URL with pushState, the heading is not :target, and it
+    must still land just under the header, as the :target heading does (it was at 0 px, under
+    the header)."""
+    page = open_page(phones["all"], site.url(path + "index.html"))
+    got = page.evaluate(
+        """() => [...document.querySelectorAll('.md-typeset :is(h2, h3, h4)[id]')].map((h) => {
+          location.hash = h.id;
+          const target = h.matches(':target');
+          h.scrollIntoView();
+          const on = h.getBoundingClientRect().top;
+          location.hash = '';
+          history.pushState(null, '', '#' + h.id);
+          const pushed = h.matches(':target');
+          h.scrollIntoView();
+          return [h.id, pushed, h.getBoundingClientRect().top, on, target];
+        })"""
+    )
+    page.close()
+    assert len(got) > 3, f"{path}: too few headings"
+    for heading, pushed, off, on, target in got:
+        assert not pushed and target, (path, heading, pushed, target)
+        assert abs(off - on) <= 1, f"{path}#{heading}: {off:.0f} px from the top when not :target, {on:.0f} as :target"
