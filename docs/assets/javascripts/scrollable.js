@@ -50,8 +50,10 @@
 
   function measure(element) {
     if (skipped(element)) {
-      // Off screen: what it was when last shown at this width, or a tab stop until it is shown.
-      if (!element.hasAttribute("data-scrollable") && !fits.has(element)) give(element, "unmeasured");
+      // Off screen: what it was when last shown at this width (a block that fits loses the tab
+      // stop it kept while focused, once focus has left it), or a tab stop until it is shown.
+      if (fits.has(element)) take(element);
+      else if (!element.hasAttribute("data-scrollable")) give(element, "unmeasured");
     } else if (element.scrollWidth > element.clientWidth + 1) {
       fits.delete(element);
       give(element, "scrollable");
