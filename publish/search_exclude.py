@@ -18,25 +18,16 @@ import re
 from markdown import Extension
 from markdown.postprocessors import Postprocessor
 
+from publish.number_tables import TABLE, is_number_table
+
 OUTPUT = re.compile(r'(<span class="filename">Output</span>\s*<pre)(?=[\s>])')
 
 
-TABLE = re.compile(r"<table>(.*?)</table>", re.S)
-ROW = re.compile(r"<tr>(.*?)</tr>", re.S)
-CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
-TAG = re.compile(r"<[^>]+>")
-NUMBER = re.compile(r"[−+-]?(\d+(\.\d*)?|\.\d+)%?|[−-]?∞|-?inf|")
-
-
-def is_number_table(body: str) -> bool:
-    """Every body cell but the first of its row is a number (or empty)."""
-    rows = [CELL.findall(r) for r in ROW.findall(body)]
-    rows = [r for r in rows if r]
-    return bool(rows) and all(NUMBER.fullmatch(TAG.sub("", c).strip()) for r in rows for c in r[1:])
-
-
 def _mark_table(m: re.Match) -> str:
-    return f'<table data-search-exclude="numbers">{m.group(1)}</table>' if is_number_table(m.group(1)) else m.group(0)
+    attributes, body = m.groups()
+    if not is_number_table(body):
+        return m.group(0)
+    return f'<table data-search-exclude="numbers"{attributes}>{body}</table>'
 
 
 # A code block's title, and the <pre> after it (where the mark goes).

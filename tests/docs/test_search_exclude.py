@@ -5,7 +5,7 @@ import re
 
 import markdown
 
-from publish.search_exclude import is_number_table
+from publish.number_tables import is_number_table
 
 EXTENSIONS = ["tables", "pymdownx.superfences", "publish.search_exclude"]
 
