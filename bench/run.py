@@ -66,13 +66,13 @@ The figures (--only takes a comma-separated list of the names in brackets):
          127.0.0.1 gzip-compressed, as a real host (GitHub Pages) sends them, each file compressed
          once. Per page: the performance score, first and largest contentful paint, total
          blocking time and DOM elements, and the floor's beside them; main-thread work by kind in
-         a note. The budget, decided in the issue "A contributor's loop in seconds" (bare
-         Material itself scores under 90 on pages this long, so "90 everywhere" would mean cutting
-         content): each page scores at most 3 points under bare Material holding the same
-         <article>, in the same run, and its TBT is at most 200 ms; OK or OVER per page with what
-         is over, and the worst page. How many pages also reach the first goal (score 90, LCP
-         2.5 s) is in a note. Needs node 18+ and npm, which are not part of the README's set-up:
-         without them the row is an ERROR that says so.
+         a note. The budget, the goal of the issue "A contributor's loop in seconds": every
+         page scores at least 90, with LCP at most 2.5 s and TBT at most 200 ms; OK or OVER per
+         page with what is over, and the worst figures over all pages. How many points each page
+         scores under bare Material holding the same <article>, in the same runs, is in a note,
+         which also names the pages where bare Material itself misses the budget (then the
+         machine is busy, or the content alone is too much for a phone). Needs node 18+ and npm,
+         which are not part of the README's set-up: without them the row is an ERROR that says so.
 [playground]  The time from an edit in the playground's grid to the next frame that shows it
          (bench/playground.py: the median of 30 edits after 5 to warm up, per run), at 3×4 (two
          presets) and 16×16 (identity and own matrices). Budget: under 16 ms at 16×16.
@@ -122,6 +122,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import ClassVar
 
 import build as build_bench
 import lighthouse
@@ -164,10 +165,13 @@ BUDGET_PAGE_BYTES = build_bench.BUDGET_BYTES  # 600 kB, any page
 BUDGET_PAGE_LOAD = build_bench.BUDGET_LOAD_SECONDS  # 1 s
 BUDGET_SAME_BYTES = 1.2  # an article or topic page against bare Material holding the same <article>
 BUDGET_SAME_LOAD = 1.3  # the same, load event
-BUDGET_LH_BELOW_BARE = 3  # Lighthouse mobile score: at most this many points under bare Material's, same <article>
+# Lighthouse mobile, each article and topic page, medians of its runs: the goal of "A contributor's
+# loop in seconds" (6b), as its budget. Each page is also compared with bare Material holding the
+# same <article> in the same runs, in a note: how far under it the page scores (the machine's load
+# moves both; a page under a bare Material that itself misses the goal says so of the machine).
+BUDGET_LH_SCORE = 90  # at least
+BUDGET_LH_LCP = 2500  # ms, largest contentful paint, at most
 BUDGET_LH_TBT = 200  # ms, total blocking time, at most
-GOAL_LH_SCORE = 90  # the first goal, which bare Material itself misses on long pages: reported, not a budget
-GOAL_LH_LCP = 2500  # ms
 BUDGET_FRAME_MS = playground_bench.BUDGET_FRAME_MS  # 16 ms at 16×16
 BUDGET_BUILD_PER_EXAMPLE = 1.0  # s of build time per added example
 BUDGET_SLOPE_RATIO = 1.5  # cost per example from 10 to 50 over that from 0 to 10
@@ -662,26 +666,32 @@ def bench_lighthouse(table: Table, runs: int, site: Path, chromium: str, floors:
     verdicts = [(path, lighthouse_verdict(audits[path], floor[path])) for path in articles]
     for path, v in verdicts:
         table.add(Row(f"lighthouse mobile /{path}: score · FCP · LCP · TBT · DOM elements (the same <article> "
-                      f"in bare Material: {v.bare_shown})", v.shown, str(runs), v.budget,
+                      f"in bare Material: {v.bare_shown})", v.shown, str(runs), LighthouseVerdict.BUDGET,
                       "OK" if v.ok else f"OVER ({'; '.join(v.over)})"))  # fmt: skip
         kinds = audits[path][0].main_thread
         work = {k: statistics.median(a.main_thread.get(k, 0.0) for a in audits[path]) for k in kinds}
         listed = ", ".join(f"{k} {v:,.0f} ms" for k, v in sorted(work.items(), key=lambda kv: -kv[1]))
         table.notes.append(f"lighthouse /{path}: main-thread work, 4× CPU: {listed}")
-    (gap, pg), (tbt, pt) = max((v.bare - v.score, p) for p, v in verdicts), max((v.tbt, p) for p, v in verdicts)
+    (score, ps), (lcp, pl), (tbt, pt) = (min((v.score, p) for p, v in verdicts), max((v.lcp, p) for p, v in verdicts),
+                                         max((v.tbt, p) for p, v in verdicts))  # fmt: skip
     ok = all(v.ok for _, v in verdicts)
-    table.add(Row(f"lighthouse mobile, worst of {len(articles)}: points under bare Material (/{pg}) · TBT (/{pt})",
-                  f"{gap:.0f} · {tbt:,.0f} ms", str(runs), f"≤ {BUDGET_LH_BELOW_BARE} · ≤ {BUDGET_LH_TBT} ms",
+    table.add(Row(f"lighthouse mobile, worst of {len(articles)}: score (/{ps}) · LCP (/{pl}) · TBT (/{pt})",
+                  f"{score:.0f} · {lcp / 1000:.1f} s · {tbt:,.0f} ms", str(runs),
+                  f"≥ {BUDGET_LH_SCORE} · ≤ {BUDGET_LH_LCP / 1000} s · ≤ {BUDGET_LH_TBT} ms",
                   "OK" if ok else f"OVER ({sum(not v.ok for _, v in verdicts)} of {len(articles)} pages)"))  # fmt: skip
-    goal = [p for p, v in verdicts if v.score >= GOAL_LH_SCORE and v.lcp <= GOAL_LH_LCP and v.tbt <= BUDGET_LH_TBT]
-    table.notes.append(f"lighthouse: {len(goal)} of {len(articles)} pages also reach the first goal (score ≥ "
-                       f"{GOAL_LH_SCORE}, LCP ≤ {GOAL_LH_LCP / 1000} s, TBT ≤ {BUDGET_LH_TBT} ms)"
-                       + (f": {', '.join('/' + p for p in goal)}" if goal else ""))  # fmt: skip
+    gaps = ", ".join(f"/{p} {v.bare - v.score:.0f}" for p, v in verdicts)
+    bare_missing = [p for p, v in verdicts if v.bare_over]
+    table.notes.append(f"lighthouse: points under bare Material holding the same <article> (same runs; negative: "
+                       f"above it): {gaps}"
+                       + (f"; bare Material itself misses the budget on {', '.join('/' + p for p in bare_missing)}"
+                          if bare_missing else ""))  # fmt: skip
 
 
 @dataclass(frozen=True)
 class LighthouseVerdict:
-    """A page's medians against its same-content floor's, and the budget's verdict."""
+    """A page's medians, the budget's verdict, and its same-content floor's medians beside them."""
+
+    BUDGET: ClassVar[str] = f"≥ {BUDGET_LH_SCORE} · — · ≤ {BUDGET_LH_LCP / 1000} s · ≤ {BUDGET_LH_TBT} ms · —"
 
     score: float
     fcp: float
@@ -691,6 +701,7 @@ class LighthouseVerdict:
     bare: float  # bare Material's score with the same <article>
     bare_shown: str
     over: tuple[str, ...]  # what is over the budget, in words; empty when the page is within it
+    bare_over: tuple[str, ...]  # the same of bare Material with the same <article>
 
     @property
     def ok(self) -> bool:
@@ -700,32 +711,36 @@ class LighthouseVerdict:
     def shown(self) -> str:
         return _lighthouse_shown(self.score, self.fcp, self.lcp, self.tbt, self.dom)
 
-    @property
-    def budget(self) -> str:
-        floor = self.bare - BUDGET_LH_BELOW_BARE
-        return f"≥ {floor:.0f} (bare − {BUDGET_LH_BELOW_BARE}) · — · — · ≤ {BUDGET_LH_TBT} ms · —"
-
 
 def _lighthouse_shown(score: float, fcp: float, lcp: float, tbt: float, dom: float) -> str:
     return f"{score:.0f} · {fcp / 1000:.1f} s · {lcp / 1000:.1f} s · {tbt:,.0f} ms · {dom:,.0f}"
 
 
+def _over_the_phone_budget(m: dict[str, float]) -> tuple[str, ...]:
+    """What of one page's medians is over the [lighthouse] budget, in words."""
+    over = []
+    # Scores are whole points in Lighthouse's report; the comparison is of the medians as they are.
+    if m["score"] < BUDGET_LH_SCORE:
+        over.append(f"score {m['score']:.0f}")
+    if m["lcp"] > BUDGET_LH_LCP:
+        over.append(f"LCP {m['lcp'] / 1000:.1f} s")
+    if m["tbt"] > BUDGET_LH_TBT:
+        over.append(f"TBT {m['tbt']:,.0f} ms")
+    return tuple(over)
+
+
 def lighthouse_verdict(ours: list[lighthouse.Audit], bare: list[lighthouse.Audit]) -> LighthouseVerdict:
     """The budget of the [lighthouse] figure for one page, from its runs and its floor's: the medians'
-    score at most BUDGET_LH_BELOW_BARE points under bare Material's, and TBT at most BUDGET_LH_TBT."""
+    score at least BUDGET_LH_SCORE, LCP at most BUDGET_LH_LCP and TBT at most BUDGET_LH_TBT; and the
+    floor's medians, held to the same."""
 
     def med(results: list[lighthouse.Audit], key: str) -> float:
         return statistics.median(getattr(a, key) for a in results)
 
     m = {k: med(ours, k) for k in ("score", "fcp", "lcp", "tbt", "dom")}
     b = {k: med(bare, k) for k in ("score", "fcp", "lcp", "tbt", "dom")}
-    over = []
-    # Scores are whole points in Lighthouse's report; the comparison is of the medians as they are.
-    if m["score"] < b["score"] - BUDGET_LH_BELOW_BARE:
-        over.append(f"{b['score'] - m['score']:.0f} points under bare Material")
-    if m["tbt"] > BUDGET_LH_TBT:
-        over.append(f"TBT {m['tbt']:,.0f} ms")
-    return LighthouseVerdict(**m, bare=b["score"], bare_shown=_lighthouse_shown(**b), over=tuple(over))
+    return LighthouseVerdict(**m, bare=b["score"], bare_shown=_lighthouse_shown(**b),
+                             over=_over_the_phone_budget(m), bare_over=_over_the_phone_budget(b))  # fmt: skip
 
 
 def article_html(page: Path) -> str:

@@ -68,21 +68,22 @@ def test_pages_takes_only_article_and_topic_pages(tmp_path):
         run.chosen_articles(tmp_path, "real-numbers")
 
 
-def _audit(score: float, tbt: float, dom: int = 1000) -> lighthouse.Audit:
-    return lighthouse.Audit(score=score, fcp=1500.0, lcp=2000.0, tbt=tbt, dom=dom, main_thread={})
+def _audit(score: float, tbt: float, dom: int = 1000, lcp: float = 2000.0) -> lighthouse.Audit:
+    return lighthouse.Audit(score=score, fcp=1500.0, lcp=lcp, tbt=tbt, dom=dom, main_thread={})
 
 
-def test_the_phone_budget_is_three_points_of_bare_material_and_tbt_200_ms():
-    bare = [_audit(80, 900), _audit(86, 300), _audit(84, 500)]  # median 84, whatever its TBT
-    within = run.lighthouse_verdict([_audit(81, 150), _audit(79, 250), _audit(90, 120)], bare)
-    assert within.ok and within.score == 81 and within.tbt == 150 and within.bare == 84
-    assert within.budget.startswith("≥ 81 (bare − 3)") and "≤ 200 ms" in within.budget
-    under = run.lighthouse_verdict([_audit(80, 150)], bare)
-    assert under.over == ("4 points under bare Material",)
-    blocking = run.lighthouse_verdict([_audit(95, 201)], bare)
-    assert blocking.over == ("TBT 201 ms",)
-    both = run.lighthouse_verdict([_audit(70, 480, dom=4787)], bare)
-    assert both.over == ("14 points under bare Material", "TBT 480 ms") and both.shown.endswith("480 ms · 4,787")
+def test_the_phone_budget_is_score_90_lcp_2_5_s_and_tbt_200_ms_with_bare_material_beside_it():
+    bare = [_audit(80, 900), _audit(96, 300), _audit(94, 120)]  # medians 94 and 300 ms: over on TBT
+    within = run.lighthouse_verdict([_audit(91, 150), _audit(89, 250), _audit(95, 120, lcp=2600)], bare)
+    assert within.ok and within.score == 91 and within.tbt == 150 and within.lcp == 2000 and within.bare == 94
+    assert within.bare_over == ("TBT 300 ms",)
+    assert run.LighthouseVerdict.BUDGET == "≥ 90 · — · ≤ 2.5 s · ≤ 200 ms · —"
+    assert run.lighthouse_verdict([_audit(89, 150)], bare).over == ("score 89",)
+    assert run.lighthouse_verdict([_audit(95, 201)], bare).over == ("TBT 201 ms",)
+    assert run.lighthouse_verdict([_audit(95, 100, lcp=2501)], bare).over == ("LCP 2.5 s",)
+    every = run.lighthouse_verdict([_audit(70, 480, dom=4787, lcp=3100)], [_audit(99, 40)])
+    assert every.over == ("score 70", "LCP 3.1 s", "TBT 480 ms") and not every.bare_over
+    assert every.shown.endswith("3.1 s · 480 ms · 4,787")
 
 
 def test_the_compressing_server_compresses_a_file_once_and_again_when_it_changes(tmp_path):
