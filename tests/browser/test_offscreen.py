@@ -43,8 +43,21 @@ STATES = f"""() => [...document.querySelectorAll('{BLOCKS}')].map(e => ({{
 @pytest.fixture(scope="module")
 def phones(module_context):
     """Two 375 px contexts: the site as it is ("skipping"), and one that lays out every block at
-    once ("all", LAY_OUT_ALL)."""
-    return {"skipping": module_context(viewport=PHONE, skip_offscreen=True), "all": module_context(viewport=PHONE)}
+    once ("all", LAY_OUT_ALL); and what was read of the pages laid out whole, which does not change
+    ("read", see laid_out)."""
+    return {
+        "skipping": module_context(viewport=PHONE, skip_offscreen=True),
+        "all": module_context(viewport=PHONE),
+        "read": {},
+    }
+
+
+def laid_out(phones, key: tuple, read):
+    """``read()``, a reading of a page with everything laid out, once per module (and worker) for
+    each key: several tests compare with the same page, which a test does not change."""
+    if key not in phones["read"]:
+        phones["read"][key] = read()
+    return phones["read"][key]
 
 
 def open_page(context, url: str, open_details: bool = False):
@@ -58,9 +71,14 @@ def open_page(context, url: str, open_details: bool = False):
 
 def blocks_that_scroll(phones, url: str, open_details: bool = False) -> list[int]:
     """The blocks that overflow at 375 px with everything laid out (their index on the page)."""
-    page = open_page(phones["all"], url, open_details)
-    states = page.evaluate(STATES)
-    page.close()
+
+    def read():
+        page = open_page(phones["all"], url, open_details)
+        states = page.evaluate(STATES)
+        page.close()
+        return states
+
+    states = laid_out(phones, ("states", url, open_details), read)
     scrolling = [i for i, s in enumerate(states) if s["overflows"] and s["shown"]]
     for i in scrolling:
         assert states[i]["tab"] == "0" and states[i]["scrollable"], (url, i, states[i])
@@ -87,10 +105,14 @@ LENGTH = "() => document.documentElement.scrollHeight"
 
 def laid_out_length(phones, url: str) -> int:
     """The page's length at 375 px with everything laid out."""
-    page = open_page(phones["all"], url)
-    length = page.evaluate(LENGTH)
-    page.close()
-    return length
+
+    def read():
+        page = open_page(phones["all"], url)
+        length = page.evaluate(LENGTH)
+        page.close()
+        return length
+
+    return laid_out(phones, ("length", url), read)
 
 
 def tab_through(page) -> set[int]:
@@ -290,16 +312,21 @@ def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, p
     they are, the heading is where it lands with everything laid out (just under the header),
     with the browser's scroll anchoring and without it (scrollable.js puts it back)."""
     url = site.url(path + "index.html")
-    whole = open_page(phones["all"], url)
-    ids = whole.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].map(h => h.id)")
-    assert len(ids) >= 4, ids
-    picked = ids[len(ids) // 3 :: max(1, len(ids) // 4)]
-    want = {}
-    for heading in picked:
-        whole.evaluate("() => scrollTo(0, 0)")
-        whole.evaluate(FOLLOW, heading)
-        want[heading] = whole.evaluate(STILL, heading)
-    whole.close()
+
+    def read():  # where some headings far down land with everything laid out
+        whole = open_page(phones["all"], url)
+        ids = whole.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].map(h => h.id)")
+        assert len(ids) >= 4, ids
+        landed = {}
+        for heading in ids[len(ids) // 3 :: max(1, len(ids) // 4)]:
+            whole.evaluate("() => scrollTo(0, 0)")
+            whole.evaluate(FOLLOW, heading)
+            landed[heading] = whole.evaluate(STILL, heading)
+        whole.close()
+        return landed
+
+    want = laid_out(phones, ("landed", url), read)
+    picked = list(want)
     context = phones["skipping"]
     if not anchoring:
         context = module_context(viewport=PHONE, skip_offscreen=True)

@@ -18,7 +18,7 @@ import pkgutil
 import re
 
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 
 import selfattn_ref
 import selfattn_ref.torch
@@ -157,17 +157,23 @@ def rendered_parameters(signature: str, name: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def api_page(strict_build) -> BeautifulSoup:
+def api_page(strict_build) -> dict[str, Tag]:
+    """The built API page's elements by id (the first of each id, as the browser's getElementById;
+    the page is some 75,000 px long, and searching the whole tree for each of ~300 ids took
+    seconds)."""
     proc = strict_build.proc
     assert proc.returncode == 0, f"mkdocs build --strict failed:\n{proc.stdout}{proc.stderr}"
     page = strict_build.dir / "api" / "index.html"
     assert page.is_file(), "the build has no api/index.html: is docs/api.md in the nav?"
-    return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    by_id: dict[str, Tag] = {}
+    for element in BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find_all(id=True):
+        by_id.setdefault(element["id"], element)
+    return by_id
 
 
-def _section(soup: BeautifulSoup, path: str):
+def _section(by_id: dict[str, Tag], path: str):
     """The heading with id ``path`` and the block mkdocstrings renders it in (doc doc-object)."""
-    heading = soup.find(id=path)
+    heading = by_id.get(path)
     return heading, heading.find_parent("div", class_="doc-object") if heading else None
 
 

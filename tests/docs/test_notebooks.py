@@ -22,6 +22,7 @@ pages' numbers, loading nothing from elsewhere, each output what a kernel prints
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
@@ -328,8 +329,15 @@ def _built(strict_build) -> Path:
 
 
 def _page(strict_build, page: str) -> BeautifulSoup:
+    """A built notebook page, parsed once per worker for the tests that read it (parsing each for
+    every test took seconds): they only read it."""
     html = _built(strict_build) / "notebooks" / page / "index.html"
     assert html.is_file(), f"the build has no {html.relative_to(strict_build.dir)}"
+    return _parsed(html)
+
+
+@functools.cache
+def _parsed(html: Path) -> BeautifulSoup:
     return BeautifulSoup(html.read_text(encoding="utf-8"), "html.parser")
 
 
@@ -539,10 +547,9 @@ CDN_WORDS = re.compile(r"mathjax|require\.?js|mermaid|cdnjs|jsdelivr|unpkg|clipb
 def test_built_notebook_loads_nothing_from_elsewhere(strict_build, name):
     """No script or style of mkdocs-jupyter's template is left: no CDN URL, nothing inline."""
     html = (_built(strict_build) / "notebooks" / name / "index.html").read_text(encoding="utf-8")
-    article = BeautifulSoup(html, "html.parser").select_one("article")
-    assert article.find(["script", "style", "link"]) is None
+    soup = _page(strict_build, name)
+    assert soup.select_one("article").find(["script", "style", "link"]) is None
     assert not CDN_WORDS.search(html), CDN_WORDS.search(html).group(0)
-    soup = BeautifulSoup(html, "html.parser")
     loads = [t.get("src") for t in soup.find_all(src=True)]
     loads += [t.get("href") for t in soup.find_all("link") if "canonical" not in (t.get("rel") or [])]
     outside = [u for u in loads if re.match(r"(https?:)?//", u or "")]
