@@ -122,6 +122,20 @@
     true,
   );
 
+  // A provisional tab stop passed quickly (Tab held down): its block was laid out while it had
+  // focus, but focus may leave before the browser's state-change event comes, and none comes
+  // once it is skipped again. It is measured as focus leaves it.
+  document.addEventListener(
+    "focusout",
+    function (event) {
+      const element = event.target;
+      if (element instanceof Element && element.hasAttribute("data-unmeasured") && element.matches(scrollable)) {
+        measure(element);
+      }
+    },
+    true,
+  );
+
   // The math is rendered when the site is built, but KaTeX's fonts arrive after the page (and
   // after an instant navigation, a new page's formulas may need more): they change its width.
   function updateNowAndWithFonts() {
