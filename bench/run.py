@@ -390,6 +390,7 @@ class PytestRun:
     exit_code: int
     per_file: dict[str, float]  # seconds of the tests of each file (set-up, call, tear-down)
     counts: dict[str, int]  # tests, failures, errors, skipped
+    failed: tuple[str, ...] = ()  # the tests that failed or erred, file::name
 
 
 # As `make test` runs the suite: on every core (tests/conftest.py builds the site once for all workers).
@@ -413,6 +414,7 @@ def run_pytest(root: Path, *extra: str) -> PytestRun:
         tree = ET.parse(xml)
     per_file: dict[str, float] = defaultdict(float)
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    failed = []
     for case in tree.iter("testcase"):
         path = case.get("file") or _file_of_classname(root, case.get("classname", ""))
         per_file[path] += float(case.get("time") or 0)
@@ -420,7 +422,9 @@ def run_pytest(root: Path, *extra: str) -> PytestRun:
         for kind, key in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
             if case.find(kind) is not None:
                 counts[key] += 1
-    return PytestRun(wall, proc.returncode, dict(per_file), counts)
+                if kind != "skipped":
+                    failed.append(f"{path}::{case.get('name')}")
+    return PytestRun(wall, proc.returncode, dict(per_file), counts, tuple(failed))
 
 
 def _file_of_classname(root: Path, classname: str) -> str:
@@ -433,9 +437,15 @@ def _file_of_classname(root: Path, classname: str) -> str:
     return classname or "(unknown)"
 
 
+FAILED_LISTED = 10  # failed tests named under the table, at most
+
+
 def describe(run: PytestRun) -> str:
     c = run.counts
-    return f"{c['tests']} tests, {c['failures']} failed, {c['errors']} errors, {c['skipped']} skipped"
+    named = ", ".join(run.failed[:FAILED_LISTED]) + (", ..." if len(run.failed) > FAILED_LISTED else "")
+    return f"{c['tests']} tests, {c['failures']} failed, {c['errors']} errors, {c['skipped']} skipped" + (
+        f" ({named})" if named else ""
+    )
 
 
 SLOWEST_FILES = 8  # listed under the table

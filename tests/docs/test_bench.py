@@ -105,3 +105,12 @@ def test_the_suite_figures_time_the_makefiles_selections(tmp_path):
     assert run.make_selection("test-fast", other) == ("-m", "not browser")
     with pytest.raises(RuntimeError, match=r"Makefile: no `test:` target whose pytest command has -m"):
         run.make_selection("test", other)
+
+
+def test_a_suite_run_names_the_tests_that_failed():
+    counts = {"tests": 12, "failures": 11, "errors": 1, "skipped": 0}
+    failed = tuple(f"tests/a.py::test_{i}" for i in range(12))
+    said = run.describe(run.PytestRun(1.0, 1, {}, counts, failed))
+    assert said.startswith("12 tests, 11 failed, 1 errors, 0 skipped (tests/a.py::test_0, ")
+    assert "test_9, ..." in said and "test_10" not in said
+    assert run.describe(run.PytestRun(1.0, 0, {}, {**counts, "failures": 0, "errors": 0})).endswith("0 skipped")
