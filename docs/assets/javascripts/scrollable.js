@@ -122,11 +122,11 @@
     true,
   );
 
-  // A provisional tab stop passed quickly (Tab held down): its block was laid out while it had
-  // focus, but focus may leave before the browser's state-change event comes, and none comes
-  // once it is skipped again. It is measured as focus leaves it.
+  // A provisional tab stop taking focus: the browser lays the block out as it is focused, and it is
+  // measured now, not when the browser's state-change event comes, which may be after focus has
+  // left it again (Tab held down) or never (skipped again by then).
   document.addEventListener(
-    "focusout",
+    "focusin",
     function (event) {
       const element = event.target;
       if (element instanceof Element && element.hasAttribute("data-unmeasured") && element.matches(scrollable)) {
