@@ -104,9 +104,20 @@ def phone(loaded):
         page.close()
 
 
-@pytest.mark.parametrize("path", ["cheat-sheet/index.html", "positional-encoding/index.html"])
-def test_a_block_that_scrolls_shows_a_cue(phone, path):
-    page = phone(path)
+# The edge shadows of a box that scrolls sideways, as computed in each scheme (extra.css's
+# --scroll-shadow): a band along the whole edge, as strong at the top of a tall table as at its middle.
+SHADOWS = {
+    "light": ["linear-gradient(to right, rgba(0, 0, 0, 0.28), rgba(0, 0, 0, 0))",
+              "linear-gradient(to left, rgba(0, 0, 0, 0.28), rgba(0, 0, 0, 0))"],
+    "dark": ["linear-gradient(to right, rgba(255, 255, 255, 0.3), rgba(0, 0, 0, 0))",
+             "linear-gradient(to left, rgba(255, 255, 255, 0.3), rgba(0, 0, 0, 0))"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", ["cheat-sheet/index.html", "positional-encoding/index.html", "notation/index.html"])
+def test_a_block_that_scrolls_shows_a_cue(phone, path, scheme):
+    page = phone(path, scheme)
     found = page.evaluate(
         """() => [...document.querySelectorAll('.md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap')]
             .filter(e => e.scrollWidth > e.clientWidth + 1)
@@ -116,6 +127,7 @@ def test_a_block_that_scrolls_shows_a_cue(phone, path):
     for marked, background in found:
         assert marked, found
         assert background.count("gradient(") == 4, background  # two covers, two shadows
+        assert all(shadow in background for shadow in SHADOWS[scheme]), background
 
 
 FORMULA_PAGES = [

@@ -1121,7 +1121,7 @@ def test_the_word_table_shows_that_more_columns_scroll_in_at_375px(browser, site
     )
     cue = page.evaluate(SCROLL_CUE_JS)
     assert cue["marked"] and cue["wider"] and cue["hidden"], cue
-    assert cue["shadow"].count("radial-gradient") == 2, cue  # extra.css's two edge shadows
+    assert cue["shadow"].count("rgba(0, 0, 0, 0.28)") == 2, cue  # extra.css's two edge shadows
     assert cue["field"] == "rgba(0, 0, 0, 0)", cue  # a field lets the shadow under it show
     page.set_viewport_size({"width": 1280, "height": 900})
     page.wait_for_function(
