@@ -172,7 +172,10 @@ def _contexts():
 def _costs():
     results = [compare(n, d) for n, d in CASES]
     lines = [
-        "| measure | layer | " + " | ".join(f"n = {c['n']}<br>d = {c['d']}" for c in results) + " |",
+        # No-break spaces: on a phone the column is narrow, and "n =" was left on a line of its own.
+        "| measure | layer | "
+        + " | ".join(f"n\u00a0=\u00a0{c['n']}<br>d\u00a0=\u00a0{c['d']}" for c in results)
+        + " |",
         "|---|---|" + "---:|" * len(results),
     ]
     measures = (

@@ -13,7 +13,7 @@ from selfattn_ref.topics import rnn_comparison, scaling
 def test_the_cost_table_shows_the_codes_figures():
     table = (GENERATED / "rnn_comparison" / "costs.md").read_text(encoding="utf-8")
     for n, d in rnn_comparison.CASES:
-        assert f"n = {n}<br>d = {d}" in table
+        assert f"n\u00a0=\u00a0{n}<br>d\u00a0=\u00a0{d}" in table  # no-break spaces: one line each on a phone
         c = rnn_comparison.compare(n, d)
         for model in ("rnn", "self_attention"):
             for key in ("multiply_adds", "multiply_adds_within_tokens", "multiply_adds_between_tokens"):
