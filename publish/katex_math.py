@@ -277,9 +277,33 @@ class HeadingLabels(Treeprocessor):
             heading.set("data-toc-label", html.escape(label, quote=False))
 
 
+# Punctuation that may not start a line: after an inline formula, the browser would still break
+# there (KaTeX's boxes are inline-blocks, and a word joiner does not hold one to the next word).
+_CLOSING = re.compile(r"\A[.,;:!?)\]’”]+")
+_BOX = re.compile(r'class="katex-base"')  # one box of KaTeX's HTML (0.19: "katex-base")
+
+
+def _keep_with_punctuation(el: etree.Element, rendered: str, parents: dict) -> None:
+    """An inline formula of one box (KaTeX breaks a formula only between its boxes, at its top
+    relations and operators: one box never breaks) and the punctuation right after it, in a
+    ``<span class="nowrap">`` (extra.css): on a phone, the colon of "of width $d$:" was left alone
+    at the start of a line."""
+    punctuation = _CLOSING.match(el.tail or "")
+    if punctuation is None or len(_BOX.findall(rendered)) != 1 or el not in parents:
+        return
+    parent = parents[el]
+    wrapper = etree.Element("span", {"class": "nowrap"})
+    wrapper.tail = el.tail[punctuation.end() :]
+    el.tail = punctuation.group(0)
+    parent.insert(list(parent).index(el), wrapper)
+    parent.remove(el)
+    wrapper.append(el)
+
+
 class KatexTreeprocessor(Treeprocessor):
     """After ``toc``: each arithmatex element's TeX becomes KaTeX's HTML, stashed raw so that it
-    reaches the page unchanged."""
+    reaches the page unchanged; an inline formula of one box is kept on a line with the
+    punctuation after it."""
 
     def run(self, root: etree.Element) -> None:
         parents = {child: parent for parent in root.iter() for child in parent}
@@ -290,6 +314,8 @@ class KatexTreeprocessor(Treeprocessor):
             except KatexError as error:
                 raise KatexError(f"{error}\n  in: {_context(el, parents)}") from None
             el.text = self.md.htmlStash.store(rendered)
+            if not display:
+                _keep_with_punctuation(el, rendered, parents)
 
 
 class KatexExtension(Extension):
