@@ -2,12 +2,13 @@
 numbers (every body cell but the row's label a number, as publish/tables.py writes them) gets the
 attribute ``data-numbers`` (not a class: Material styles only tables without one, table:not([class])).
 
-Only such tables are left unlaid out while off screen (content-visibility: auto in extra.css), with
-a placeholder of 3.5em per row: their rows hold short labels and numbers, one line each at any
-width, so the placeholder is about their height. A table of words (the notation, the cheat sheet,
-the comparison with an RNN) wraps its rows onto several lines on a phone, by as much as its text,
-which no stylesheet can know: such a table is laid out with the page, so the page is as long at
-load as it is, and a jump or the End key lands where it should.
+Only such tables are left unlaid out while off screen (content-visibility: auto in extra.css; not
+those beside a heatmap, whose width places it), with a placeholder of their rows' height: their
+rows hold short labels and numbers, one line each at any width (1em and 2.85em a row). A table of
+words (the notation, the cheat sheet, the comparison with an RNN) wraps its rows onto several
+lines on a phone, by as much as its text, which no stylesheet can know: such a table is laid out
+with the page, so the page is as long at load as it is, and a jump or the End key lands where it
+should.
 A postprocessor, after the stash of blocks is put back, so that it sees the included tables too."""
 
 from __future__ import annotations
