@@ -4,7 +4,7 @@ attribute ``data-numbers`` (not a class: Material styles only tables without one
 
 Only such tables are left unlaid out while off screen (content-visibility: auto in extra.css; not
 those beside a heatmap, whose width places it), with a placeholder of their rows' height: their
-rows hold short labels and numbers, one line each at any width (1em and 2.85em a row). A table of
+rows hold short labels and numbers, one line each at any width (0.8rem and 2.28rem a row). A table of
 words (the notation, the cheat sheet, the comparison with an RNN) wraps its rows onto several
 lines on a phone, by as much as its text, which no stylesheet can know: such a table is laid out
 with the page, so the page is as long at load as it is, and a jump or the End key lands where it

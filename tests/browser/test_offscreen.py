@@ -363,7 +363,7 @@ def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, p
         assert abs(got - want[heading]) <= 1, f"{path}#{heading}: {got:.0f} px from the top, not {want[heading]:.0f}"
 
 
-# The row counts extra.css gives a table's placeholder (1em and 2.85em a row): a table of 2 rows
+# The row counts extra.css gives a table's placeholder (0.8rem and 2.28rem a row): a table of 2 rows
 # or fewer is 2 rows tall, one of 25-27 rows 24 rows tall.
 TABLE_STEPS = [2, *range(3, 25), 28, 32, 40, 48]
 EXACT_ROWS = 24  # up to this many rows, a table's placeholder is its rows' height
@@ -384,7 +384,7 @@ def test_every_table_of_numbers_is_within_the_exact_placeholders(site):
 
 @pytest.mark.parametrize("path", ["masking/", "rnn-comparison/", "transformer-block/"])
 def test_a_table_off_screen_takes_room_for_its_rows(phones, site, path):
-    """A table of numbers never shown yet is as tall as its rows, 1em and 2.85em each (extra.css's
+    """A table of numbers never shown yet is as tall as its rows, 0.8rem and 2.28rem each (extra.css's
     steps: exact up to 24 rows, then 28, 32, 40 and 48), and one beside its heatmap is laid out
     with the page (its width places the heatmap), so the page is about as long at load as with
     everything laid out: within 2% (with a 12em placeholder for every table, /notation/ was 48% as
@@ -397,17 +397,18 @@ def test_a_table_off_screen_takes_room_for_its_rows(phones, site, path):
         .filter(e => e.checkVisibility() && e.querySelector('table')
                      && !e.firstElementChild.checkVisibility({contentVisibilityAuto: true}))
         .map(e => [e.querySelector('table').rows.length, e.getBoundingClientRect().height,
-                   parseFloat(getComputedStyle(e).fontSize), e.querySelector('table').hasAttribute('data-numbers'),
+                   parseFloat(getComputedStyle(document.documentElement).fontSize),
+                   e.querySelector('table').hasAttribute('data-numbers'),
                    e.closest('.weights-figure') !== null])"""
     )
     got = page.evaluate(LENGTH)
     page.close()
     assert tables, f"{path}: no table is off screen at load"
-    for rows, height, em, numbers, beside_a_heatmap in tables:
+    for rows, height, rem, numbers, beside_a_heatmap in tables:
         assert numbers, f"{path}: a table of words ({rows} rows) was skipped"
         assert not beside_a_heatmap, f"{path}: a table beside its heatmap ({rows} rows) was skipped"
         step = max(n for n in TABLE_STEPS if n <= rows)
-        assert abs(height - (1 + 2.85 * step) * em) <= 1, (path, rows, height, em)
+        assert abs(height - (0.8 + 2.28 * step) * rem) <= 1, (path, rows, height, rem)
     assert abs(got - want) <= 0.02 * want, f"{path}: {got} px long at load, {want} px with everything laid out"
 
 
