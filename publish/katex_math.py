@@ -281,20 +281,33 @@ class HeadingLabels(Treeprocessor):
 # there (KaTeX's boxes are inline-blocks, and a word joiner does not hold one to the next word).
 _CLOSING = re.compile(r"\A[.,;:!?)\]’”]+")
 _BOX = re.compile(r'class="katex-base"')  # one box of KaTeX's HTML (0.19: "katex-base")
+SHORT = 16  # characters of a formula's plain text that may stay on one line whatever it holds
 
 
-def _keep_with_punctuation(el: etree.Element, rendered: str, parents: dict) -> None:
-    """An inline formula of one box (KaTeX breaks a formula only between its boxes, at its top
-    relations and operators: one box never breaks) and the punctuation right after it, in a
-    ``<span class="nowrap">`` (extra.css): on a phone, the colon of "of width $d$:" was left alone
-    at the start of a line."""
-    punctuation = _CLOSING.match(el.tail or "")
-    if punctuation is None or len(_BOX.findall(rendered)) != 1 or el not in parents:
+def closing_punctuation(text: str) -> str:
+    """The punctuation at the start of ``text`` that may not start a line ("" if none)."""
+    found = _CLOSING.match(text or "")
+    return found.group(0) if found else ""
+
+
+def keeps_to_its_punctuation(tex: str, rendered: str) -> bool:
+    """Whether an inline formula is held on one line with the punctuation right after it (in a
+    ``<span class="nowrap">``, extra.css): one of one box, which KaTeX never breaks (it breaks a
+    formula only between its boxes, at its top relations and operators), or a short one ("2 × 256
+    = 512", at most SHORT characters as text), which a line has room for. On a phone, the colon of
+    "of width $d$:" was left alone at the start of a line, and the full stop after "√64 = 8"."""
+    return len(_BOX.findall(rendered)) == 1 or len(plain_text(tex)) <= SHORT
+
+
+def _keep_with_punctuation(el: etree.Element, parents: dict) -> None:
+    """The formula ``el`` and the punctuation in its tail, in a ``<span class="nowrap">``."""
+    punctuation = closing_punctuation(el.tail)
+    parent = parents.get(el)
+    if not punctuation or parent is None:
         return
-    parent = parents[el]
     wrapper = etree.Element("span", {"class": "nowrap"})
-    wrapper.tail = el.tail[punctuation.end() :]
-    el.tail = punctuation.group(0)
+    wrapper.tail = el.tail[len(punctuation) :]
+    el.tail = punctuation
     parent.insert(list(parent).index(el), wrapper)
     parent.remove(el)
     wrapper.append(el)
@@ -302,8 +315,8 @@ def _keep_with_punctuation(el: etree.Element, rendered: str, parents: dict) -> N
 
 class KatexTreeprocessor(Treeprocessor):
     """After ``toc``: each arithmatex element's TeX becomes KaTeX's HTML, stashed raw so that it
-    reaches the page unchanged; an inline formula of one box is kept on a line with the
-    punctuation after it."""
+    reaches the page unchanged; an inline formula of one box, or a short one, is kept on a line
+    with the punctuation after it."""
 
     def run(self, root: etree.Element) -> None:
         parents = {child: parent for parent in root.iter() for child in parent}
@@ -314,8 +327,8 @@ class KatexTreeprocessor(Treeprocessor):
             except KatexError as error:
                 raise KatexError(f"{error}\n  in: {_context(el, parents)}") from None
             el.text = self.md.htmlStash.store(rendered)
-            if not display:
-                _keep_with_punctuation(el, rendered, parents)
+            if not display and keeps_to_its_punctuation(tex, rendered):
+                _keep_with_punctuation(el, parents)
 
 
 class KatexExtension(Extension):

@@ -86,9 +86,15 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                     continue
                 display = piece.startswith("$$")
                 tag = "div" if display else "span"
-                html = katex_math.in_page(piece[2:-2] if display else piece[1:-1], display)
+                tex = piece[2:-2] if display else piece[1:-1]
+                html = f'<{tag} class="arithmatex">{katex_math.in_page(tex, display)}</{tag}>'
+                # As on the pages: a formula that keeps to the punctuation after it takes it along.
+                after = katex_math.closing_punctuation(pieces[i + 1]) if i + 1 < len(pieces) else ""
+                if not display and after and katex_math.keeps_to_its_punctuation(tex, html):
+                    html = f'<span class="nowrap">{html}{markupsafe.escape(after)}</span>'
+                    pieces[i + 1] = pieces[i + 1][len(after) :]
                 new.append(NavigableString(f"{mark}{len(rendered)}{mark}"))
-                rendered.append(f'<{tag} class="arithmatex">{html}</{tag}>')
+                rendered.append(html)
             node.replace_with(*new)
     return rendered
 

@@ -217,15 +217,18 @@ def test_strict_build_fails_naming_the_page_and_the_formula(tmp_path: Path):
     assert "in: The mask adds \\(-\\infinity\\) to a score." in output, output
 
 
-def test_an_inline_formula_of_one_box_keeps_the_punctuation_after_it_on_its_line():
+def test_an_inline_formula_of_one_box_or_a_short_one_keeps_the_punctuation_after_it_on_its_line():
     """Of width $d$: the colon goes with the formula (a span that does not wrap, extra.css's
-    .nowrap), so a phone never starts a line with it; a formula of several boxes, which may break
-    between them, and a formula followed by a space or by a letter are left as they are."""
-    html, _ = convert("Width $d$: then $h_t$, and $a + b$. Then $d$ and $d$s.\n")
+    .nowrap), so a phone never starts a line with it; so does the full stop after a short formula
+    of several boxes ($\\sqrt{64} = 8$). A long formula, which may break between its boxes, and a
+    formula followed by a space or by a letter are left as they are."""
+    long = r"q \cdot k = q_1 k_1 + q_2 k_2 + q_3 k_3"
+    html, _ = convert(f"Width $d$: then $h_t$, and $\\sqrt{{64}} = 8$. Then ${long}$. And $d$ and $d$s.\n")
     soup = BeautifulSoup(html, "html.parser")
     kept = [(w.select_one(".arithmatex .katex-mathml annotation").get_text(), w.get_text()[-1])
             for w in soup.select("span.nowrap")]  # fmt: skip
-    assert kept == [("d", ":"), ("h_t", ",")], kept
+    assert kept == [("d", ":"), ("h_t", ","), ("\\sqrt{64} = 8", ".")], kept
+    assert len(katex_math.plain_text(long)) > katex_math.SHORT
     assert all(len(w.select(".arithmatex")) == 1 and w.parent.name == "p" for w in soup.select("span.nowrap"))
     text = soup.p.get_text()  # the punctuation moved, not lost or doubled
     assert text.startswith("Width ") and text.endswith("s.") and text.count(":") == text.count(",") == 1

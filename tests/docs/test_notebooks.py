@@ -600,6 +600,16 @@ def test_clean_removes_the_template_and_renders_math():
     assert f'<div class="arithmatex">{katex_math.in_page("x^2", True)}</div>' in out
 
 
+def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
+    """A Markdown cell's "width $d$:" keeps the colon with the formula (span.nowrap, as
+    publish/katex_math.py does on the pages); a long formula does not."""
+    long = r"q \cdot k = q_1 k_1 + q_2 k_2 + q_3 k_3"
+    out = clean(f'<div class="jp-RenderedMarkdown"><p>width $d$: and ${long}$. End</p></div>')
+    d = katex_math.in_page("d", False)
+    assert f'<span class="nowrap"><span class="arithmatex">{d}</span>:</span> and ' in out
+    assert f'<span class="arithmatex">{katex_math.in_page(long, False)}</span>. End' in out
+
+
 @pytest.mark.tooling
 def test_the_lean_exporter_renders_the_page_nbconverts_exporter_renders():
     """The build's exporter (publish.notebook_hooks._lean_exporter) skips two passes whose work
