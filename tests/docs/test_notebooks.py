@@ -735,6 +735,129 @@ def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path
     assert notebook_render.start({**config, "cache": True}, docs, ROOT) is None
 
 
+@pytest.mark.tooling
+def test_a_rebuild_takes_again_the_pages_that_still_hold_and_renders_the_others(tmp_path, monkeypatch):
+    """Under `mkdocs serve` (one process, a build after each edit) a notebook page of the last
+    build is used again while its notebook, the addresses of the pages it links to and the code
+    that renders it are unchanged; a second process renders the others, and only them."""
+    from publish import notebook_render
+
+    config = _plugin_config()
+    docs = _notebooks_in(tmp_path, "masking.ipynb", "scaling.ipynb")
+    masking, scaling = (str(docs / "notebooks" / n) for n in ("masking.ipynb", "scaling.ipynb"))
+    address = nbs.site_url() + nbs.page_address("masking.md")
+    pages, urls = [(address, "masking/")], {masking: "notebooks/masking/", scaling: "notebooks/scaling/"}
+
+    def build(cache):
+        renderer = notebook_render.start(config, docs, ROOT, cache)
+        try:
+            renderer.send_pages(pages, urls)
+            got = {src: renderer.get(src, wait=True) for src in urls}
+            keys = notebook_render.cache_keys(renderer.job, renderer.content, pages, urls)
+        finally:
+            renderer.stop()
+        assert all(got.values()), renderer.why_not(masking) + renderer.why_not(scaling)
+        return renderer, got, {src: (keys[src], got[src]) for src in urls}
+
+    first, pages_1, cache = build({})
+    assert isinstance(first, notebook_render.Renderer)
+    again, pages_2, _ = build(cache)  # nothing changed: no second process at all
+    assert isinstance(again, notebook_render.Reuse) and again.renderer is None
+    assert all(pages_2[src] is pages_1[src] for src in urls)
+
+    text = Path(scaling).read_text(encoding="utf-8")
+    assert '"# Why' in text
+    Path(scaling).write_text(text.replace('"# Why', '"# Edited: why', 1), encoding="utf-8")  # one notebook edited
+    edited, pages_3, cache = build(cache)
+    assert edited.renderer.job["notebooks"] == [scaling]
+    assert pages_3[masking] is pages_1[masking] and "Edited: why" in pages_3[scaling]["content"]
+    assert "Edited" not in pages_1[scaling]["content"]
+
+    pages = [(address, "elsewhere/masking/")]  # the page masking's notebook links to has moved
+    moved, pages_4, cache = build(cache)
+    assert moved.renderer.job["notebooks"] == [masking, scaling]  # (what their links lead to may change)
+    assert pages_4[masking] is not pages_1[masking] and pages_4[masking]["content"] == pages_1[masking]["content"]
+
+    # the rendering code edited (as a file of publish/ would be): every page again
+    monkeypatch.setattr(notebook_render, "code_fingerprint", lambda: ("edited",))
+    recoded, _, _ = build(cache)
+    assert recoded.renderer.job["notebooks"] == [masking, scaling]
+
+
+# Three builds in one process, as `mkdocs serve` makes them: the second after no edit, the third
+# after an edit of one notebook; how many notebooks each build's second process was given.
+_THREE_BUILDS = """
+import json, sys
+import mkdocs.commands.build as build
+from mkdocs.config import load_config
+from publish import notebook_render
+given = []
+init = notebook_render.Renderer.__init__
+def counted(self, job, *args, **kwargs):
+    given.append(len(job["notebooks"]))
+    init(self, job, *args, **kwargs)
+notebook_render.Renderer.__init__ = counted
+counts = []
+for site in ("s1", "s2", "s3"):
+    if site == "s3":
+        path = "docs/notebooks/scaling.ipynb"
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace('"# Why', '"# Edited: why', 1))
+    build.build(load_config("mkdocs.yml", site_dir=site))
+    counts.append(list(given))
+    given.clear()
+print(json.dumps(counts))
+"""
+
+
+@pytest.mark.tooling
+def test_mkdocs_serve_renders_again_only_the_notebook_that_was_edited(tmp_path):
+    """The hook under `mkdocs serve`: builds in one process of a small site with two notebook
+    pages. The first renders both in the second process, the next (no edit) starts none and
+    writes the same pages, the one after an edit of one notebook renders that one alone."""
+    docs = _notebooks_in(tmp_path, "masking.ipynb", "scaling.ipynb")
+    for name in ("index", "masking", "scaling"):
+        (docs / f"{name}.md").write_text(f"# {name.title()}\n\nText.\n", encoding="utf-8")
+    hook = ROOT / "overrides/hooks/notebooks.py"
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - mkdocs-jupyter:\n      include: ['notebooks/*.ipynb']\n"
+        "      execute: false\n      cache: false\n      include_requirejs: false\n"
+        f"      custom_mathjax_url: ''\n      ignore: ['*.md']\nhooks:\n  - {json.dumps(str(hook))}\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run([sys.executable, "-c", _THREE_BUILDS], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path, env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [[2], [], [1]]
+    page = {site: {n: (tmp_path / site / "notebooks" / n / "index.html").read_text(encoding="utf-8")
+                   for n in ("masking", "scaling")} for site in ("s1", "s2", "s3")}  # fmt: skip
+    assert page["s2"] == page["s1"]
+    assert page["s3"]["masking"].replace("Edited: why", "Why") == page["s1"]["masking"]  # (the nav has its title)
+    assert "Edited: why" in page["s3"]["scaling"] and "Edited" not in page["s1"]["scaling"]
+
+
+@pytest.mark.tooling
+def test_the_code_fingerprint_sees_an_edit_of_the_rendering_code(tmp_path, monkeypatch):
+    """The fingerprint of a notebook page's code covers the publish package and KaTeX's script,
+    and changes when one of its files is edited."""
+    from publish import notebook_render
+    from publish.katex_math import KATEX_JS
+
+    version, stats = notebook_render.code_fingerprint()
+    covered = {Path(name) for name, *_ in stats}
+    assert {ROOT / "publish/notebook_hooks.py", ROOT / "publish/katex_math.py", KATEX_JS} <= covered
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    monkeypatch.setattr(notebook_render, "_PUBLISH", tmp_path)
+    before = notebook_render.code_fingerprint()
+    assert before == notebook_render.code_fingerprint()
+    (tmp_path / "sub" / "a.py").write_text("x = 22\n", encoding="utf-8")
+    assert notebook_render.code_fingerprint() != before
+
+
 def test_clean_keeps_private_use_characters_and_still_renders_formulas():
     """The build marks formulas with a private-use character; a notebook that holds some (a spec's
     token U+E000 once crashed the strict build here) keeps them, and its formulas still render."""
