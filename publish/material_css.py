@@ -52,6 +52,7 @@ palette switches."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -114,27 +115,49 @@ def used(site: Path) -> Used:
     tokens: set[str] = set()
     attributes: set[tuple[str, str]] = set()
     tabs: int | None = 0
+    seen = set()
     for path in site.rglob("*"):
         if path.suffix not in (".html", ".js", ".json") or not path.is_file():
             continue
         if LUNR in path.relative_to(site).parents:
             continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        for m in _CLASS_ATTR.finditer(text):
-            classes.update(m.group(1).split())
-        attributes.update(
-            (m.group(1), next(v for v in m.groups()[1:] if v is not None)) for m in _DATA_ATTR.finditer(text)
-        )
-        scripts = [m.group(1) for m in _SCRIPT.finditer(text)] if path.suffix == ".html" else [text]
-        for script in scripts:
-            tokens.update(_TOKEN.findall(script))
+        key, (file_classes, file_tokens, file_attributes, sets) = _read(path)
+        seen.add(key)
+        classes |= file_classes
+        tokens |= file_tokens
+        attributes |= file_attributes
         if path.suffix == ".html" and tabs is not None:
-            sets = _TABBED_SET.findall(text)
             if any(not counted for counted in sets):
                 tabs = None  # a set of tabs that does not say how many it has: no cut by count
             else:
                 tabs = max([tabs, *(int(n) for n in sets)])
+    for key in set(_reads) - seen:  # (mkdocs serve: what no file of this build holds any more)
+        del _reads[key]
     return Used(classes, tokens, attributes, tabs)
+
+
+# What each file of the site gives used(), by its kind and content: `mkdocs serve` writes the whole
+# site again after each edit, and most files are what they were (some 0.4 s of reading a rebuild).
+_reads: dict[tuple[str, bytes], tuple] = {}
+
+
+def _read(path: Path) -> tuple[tuple[str, bytes], tuple]:
+    """One file's classes, tokens, data-* attributes and tab counts (each set's ``data-tabs``),
+    under the key of its kind and content."""
+    data = path.read_bytes()
+    key = (path.suffix, hashlib.blake2b(data, digest_size=16).digest())
+    found = _reads.get(key)
+    if found is None:
+        text = data.decode("utf-8", errors="replace")
+        classes = frozenset(c for m in _CLASS_ATTR.finditer(text) for c in m.group(1).split())
+        attributes = frozenset(
+            (m.group(1), next(v for v in m.groups()[1:] if v is not None)) for m in _DATA_ATTR.finditer(text)
+        )
+        scripts = [m.group(1) for m in _SCRIPT.finditer(text)] if path.suffix == ".html" else [text]
+        tokens = frozenset(t for script in scripts for t in _TOKEN.findall(script))
+        sets = tuple(_TABBED_SET.findall(text)) if path.suffix == ".html" else ()
+        found = _reads[key] = (classes, tokens, attributes, sets)
+    return key, found
 
 
 def _split(tokens: list) -> list[list]:

@@ -120,6 +120,25 @@ def test_a_set_of_tabs_that_does_not_say_how_many_turns_the_count_off(tmp_path):
     assert used(tmp_path).tabs is None
 
 
+def test_a_file_read_again_is_read_as_it_is_now(tmp_path):
+    """used() keeps what each file gave, by its content (`mkdocs serve` writes the site again after
+    each edit): a file rewritten gives what it holds now, one that went gives nothing, and what the
+    files of an earlier build held is not kept."""
+    from publish import material_css
+
+    page = tmp_path / "index.html"
+    page.write_text('<div class="a" data-md-x="1"><script>var tokenA</script></div>', encoding="utf-8")
+    (tmp_path / "b.js").write_text("var tokenB", encoding="utf-8")
+    first = used(tmp_path)
+    assert "a" in first.classes and {"tokenA", "tokenB"} <= first.tokens and ("data-md-x", "1") in first.attributes
+    page.write_text('<div class="tabbed-set c" data-tabs="1:2"><script>var tokenC</script></div>', encoding="utf-8")
+    (tmp_path / "b.js").unlink()
+    now = used(tmp_path)
+    assert ("a" not in now.classes, "c" in now.classes, now.tabs) == (True, True, 2)
+    assert "tokenC" in now.tokens and not {"tokenA", "tokenB"} & now.tokens and now.attributes == {("data-tabs", "1:2")}
+    assert len(material_css._reads) == 1  # the page as it is now
+
+
 def test_the_built_site_keeps_what_it_uses(strict_build):
     assert strict_build.proc.returncode == 0, strict_build.proc.stderr[-2000:]
     built = {p.name: p.read_text(encoding="utf-8") for p in stylesheets(strict_build.dir)}
