@@ -180,7 +180,12 @@ def start(plugin_config, docs_dir: Path, cwd: Path, cache: dict | None = None) -
         "toc_depth": plugin_config["toc_depth"],
         "notebooks": srcs,
     }
-    content = {src: notebook_key(src) for src in srcs}  # (before the process reads them)
+    content = {}  # (read before the process reads them; one that cannot be read is not kept)
+    for src in srcs:
+        try:
+            content[src] = notebook_key(src)
+        except OSError:
+            pass
     if cache:
         return Reuse(job, cwd, cache, content)
     try:

@@ -784,6 +784,25 @@ def test_a_rebuild_takes_again_the_pages_that_still_hold_and_renders_the_others(
     assert recoded.renderer.job["notebooks"] == [masking, scaling]
 
 
+@pytest.mark.tooling
+def test_a_notebook_that_cannot_be_read_is_left_to_the_process_and_not_kept(tmp_path):
+    """start() reads each notebook before the process does; one it cannot read (here a folder that
+    has a notebook's name) does not stop it, and has no key, so no page of it is kept."""
+    from publish import notebook_render
+
+    config = _plugin_config()
+    docs = _notebooks_in(tmp_path, "masking.ipynb")
+    (docs / "notebooks" / "a-folder.ipynb").mkdir()
+    renderer = notebook_render.start(config, docs, ROOT)
+    renderer.stop()
+    assert [Path(src).name for src in renderer.job["notebooks"]] == ["a-folder.ipynb", "masking.ipynb"]
+    assert [Path(src).name for src in renderer.content] == ["masking.ipynb"]
+    urls = {src: "notebooks/x/" for src in renderer.job["notebooks"]}
+    assert [Path(src).name for src in notebook_render.cache_keys(renderer.job, renderer.content, [], urls)] == [
+        "masking.ipynb"
+    ]
+
+
 # Three builds in one process, as `mkdocs serve` makes them: the second after no edit, the third
 # after an edit of one notebook; how many notebooks each build's second process was given.
 _THREE_BUILDS = """
