@@ -325,8 +325,14 @@ class _Build:
     cache: dict[str, tuple] = {}
 
 
+# mkdocs-jupyter logs a line at INFO for each notebook it copies beside its page, 20 on each build
+# and rebuild, among which `mkdocs serve`'s log buried the numbers audit's messages: its warnings stay.
+JUPYTER_LOG = "mkdocs.plugins.mkdocs_jupyter"
+
+
 def on_config(config):
     """The exporter (notebook_hooks.on_config); and the second process starts rendering the notebooks."""
+    logging.getLogger(JUPYTER_LOG).setLevel(logging.WARNING)
     notebook_hooks.on_config(config)
     _stop()
     _Build.prerendered, _Build.deferred, _Build.keys = {}, [], {}

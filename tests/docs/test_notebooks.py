@@ -803,6 +803,15 @@ def test_a_notebook_that_cannot_be_read_is_left_to_the_process_and_not_kept(tmp_
     ]
 
 
+def test_the_build_logs_no_line_per_notebook(strict_build):
+    """A build's log (and `mkdocs serve`'s after each edit) holds what a contributor must read, the
+    numbers audit's messages among them: not mkdocs-jupyter's line for each notebook copied beside
+    its page (20 a build; its warnings still show)."""
+    log = strict_build.proc.stdout + strict_build.proc.stderr
+    assert strict_build.proc.returncode == 0, log[-2000:]
+    assert "Documentation built" in log and "jupyter file" not in log, log[-2000:]
+
+
 # Three builds in one process, as `mkdocs serve` makes them: the second after no edit, the third
 # after an edit of one notebook; how many notebooks each build's second process was given.
 _THREE_BUILDS = """
