@@ -80,9 +80,9 @@ def test_the_phone_budget_is_score_90_lcp_2_5_s_and_tbt_200_ms_with_bare_materia
     assert run.LighthouseVerdict.BUDGET == "≥ 90 · — · ≤ 2.5 s · ≤ 200 ms · —"
     assert run.lighthouse_verdict([_audit(89, 150)], bare).over == ("score 89",)
     assert run.lighthouse_verdict([_audit(95, 201)], bare).over == ("TBT 201 ms",)
-    assert run.lighthouse_verdict([_audit(95, 100, lcp=2501)], bare).over == ("LCP 2.5 s",)
+    assert run.lighthouse_verdict([_audit(95, 100, lcp=2501)], bare).over == ("LCP 2,501 ms",)
     every = run.lighthouse_verdict([_audit(70, 480, dom=4787, lcp=3100)], [_audit(99, 40)])
-    assert every.over == ("score 70", "LCP 3.1 s", "TBT 480 ms") and not every.bare_over
+    assert every.over == ("score 70", "LCP 3,100 ms", "TBT 480 ms") and not every.bare_over
     assert every.shown.endswith("3.1 s · 480 ms · 4,787")
 
 
