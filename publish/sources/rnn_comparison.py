@@ -75,7 +75,8 @@ def _attention_parameters():
     M = np.hstack([ex.s[:, None], ex.W_s, ex.W_h])
     cols = ["s", *(f"W_s {a}" for a in _units(d_a, "a")), *(f"W_h {a}" for a in _units(d_a, "a"))]
     table = matrix_table(M, _units(len(ex.s)), cols, WEIGHT_DECIMALS)
-    return table + "\n" + f"and $v = {vector(ex.v, WEIGHT_DECIMALS)}$, one entry per unit of the additive score (a1, a2).\n"
+    v = vector(ex.v, WEIGHT_DECIMALS)
+    return table + "\n" + f"and $v = {v}$, one entry per unit of the additive score (a1, a2).\n"
 
 
 @generated("rnn_comparison/steps.md")
