@@ -299,6 +299,15 @@ def keeps_to_its_punctuation(tex: str, rendered: str) -> bool:
     return len(_BOX.findall(rendered)) == 1 or len(plain_text(tex)) <= SHORT
 
 
+def held_whole(tex: str, rendered: str) -> bool:
+    """Whether an inline formula with no punctuation after it is kept whole on its line (its own
+    element gets the class ``nowrap``): a short one (at most SHORT characters as text) of several
+    boxes, which KaTeX would let a phone break after its "=" or its "+" ("K =" at the end of one line
+    and "X W_K" at the start of the next, "d =" and "512"). A formula of one box never breaks, and a
+    long one may, between its boxes."""
+    return len(plain_text(tex)) <= SHORT and len(_BOX.findall(rendered)) > 1
+
+
 def _keep_with_punctuation(el: etree.Element, parents: dict) -> None:
     """The formula ``el`` and the punctuation in its tail, in a ``<span class="nowrap">``."""
     punctuation = closing_punctuation(el.tail)
@@ -316,7 +325,7 @@ def _keep_with_punctuation(el: etree.Element, parents: dict) -> None:
 class KatexTreeprocessor(Treeprocessor):
     """After ``toc``: each arithmatex element's TeX becomes KaTeX's HTML, stashed raw so that it
     reaches the page unchanged; an inline formula of one box, or a short one, is kept on a line
-    with the punctuation after it."""
+    with the punctuation after it, and a short one is kept whole."""
 
     def run(self, root: etree.Element) -> None:
         parents = {child: parent for parent in root.iter() for child in parent}
@@ -327,8 +336,12 @@ class KatexTreeprocessor(Treeprocessor):
             except KatexError as error:
                 raise KatexError(f"{error}\n  in: {_context(el, parents)}") from None
             el.text = self.md.htmlStash.store(rendered)
-            if not display and keeps_to_its_punctuation(tex, rendered):
+            if display:
+                continue
+            if closing_punctuation(el.tail) and keeps_to_its_punctuation(tex, rendered):
                 _keep_with_punctuation(el, parents)
+            elif held_whole(tex, rendered):
+                el.set("class", f"{el.get('class', '')} nowrap".strip())
 
 
 class KatexExtension(Extension):

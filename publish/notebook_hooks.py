@@ -87,12 +87,18 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                 display = piece.startswith("$$")
                 tag = "div" if display else "span"
                 tex = piece[2:-2] if display else piece[1:-1]
-                html = f'<{tag} class="arithmatex">{katex_math.in_page(tex, display)}</{tag}>'
-                # As on the pages: a formula that keeps to the punctuation after it takes it along.
+                formula = katex_math.in_page(tex, display)
+                # As on the pages: a formula that keeps to the punctuation after it takes it along,
+                # and a short one is kept whole.
                 after = katex_math.closing_punctuation(pieces[i + 1]) if i + 1 < len(pieces) else ""
-                if not display and after and katex_math.keeps_to_its_punctuation(tex, html):
-                    html = f'<span class="nowrap">{html}{markupsafe.escape(after)}</span>'
+                if not display and after and katex_math.keeps_to_its_punctuation(tex, formula):
+                    kept = f'<span class="arithmatex">{formula}</span>{markupsafe.escape(after)}'
+                    html = f'<span class="nowrap">{kept}</span>'
                     pieces[i + 1] = pieces[i + 1][len(after) :]
+                elif not display and katex_math.held_whole(tex, formula):
+                    html = f'<span class="arithmatex nowrap">{formula}</span>'
+                else:
+                    html = f'<{tag} class="arithmatex">{formula}</{tag}>'
                 new.append(NavigableString(f"{mark}{len(rendered)}{mark}"))
                 rendered.append(html)
             node.replace_with(*new)

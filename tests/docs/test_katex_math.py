@@ -136,7 +136,8 @@ def test_extension_replaces_arithmatex_tex_with_katex_html():
     assert "\\(" not in soup.get_text() and "\\[" not in soup.get_text()
     # exactly the renderer's HTML, inside arithmatex's wrapper: the TeX unescaped (< and & as typed)
     # and, for display math, with the newlines inside $$ ... $$ (as the browser's auto-render had it)
-    assert f'<span class="arithmatex">{in_page(r"a < b")}</span>' in html
+    # ("a < b", short, of two boxes, is kept whole: test_a_short_inline_formula_is_kept_whole)
+    assert f'<span class="arithmatex nowrap">{in_page(r"a < b")}</span>' in html
     assert f'<div class="arithmatex">{in_page(PAGE.split("$$")[1], True)}</div>' in html
 
 
@@ -215,6 +216,21 @@ def test_strict_build_fails_naming_the_page_and_the_formula(tmp_path: Path):
     assert "KaTeX cannot render the formula \\(-\\infinity\\)" in line, line
     assert "Undefined control sequence: \\infinity" in line, line
     assert "in: The mask adds \\(-\\infinity\\) to a score." in output, output
+
+
+def test_a_short_inline_formula_is_kept_whole():
+    """On a phone, "$K = X W_K$" broke after its "=", as KaTeX lets a line break after a relation or an
+    operator: a short formula of several boxes gets the class nowrap (extra.css), on its own element
+    (no wrapper: the page has no more elements); one of one box never breaks, and a long one may."""
+    long = r"q \cdot k = q_1 k_1 + q_2 k_2 + q_3 k_3"
+    html, _ = convert(f"So $K = X W_K$ and $d = 512$ then $h_t$ and ${long}$ end.\n")
+    soup = BeautifulSoup(html, "html.parser")
+    classes = {m.select_one("annotation").get_text(): m["class"] for m in soup.select(".arithmatex")}
+    assert classes == {"K = X W_K": ["arithmatex", "nowrap"], "d = 512": ["arithmatex", "nowrap"],
+                       "h_t": ["arithmatex"], long: ["arithmatex"]}  # fmt: skip
+    assert katex_math.held_whole("d = 512", katex_math.in_page("d = 512", False))
+    assert not katex_math.held_whole("h_t", katex_math.in_page("h_t", False))
+    assert not soup.select("span.nowrap > .arithmatex")  # no punctuation after any: no wrapper
 
 
 def test_an_inline_formula_of_one_box_or_a_short_one_keeps_the_punctuation_after_it_on_its_line():

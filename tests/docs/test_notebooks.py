@@ -602,12 +602,16 @@ def test_clean_removes_the_template_and_renders_math():
 
 def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
     """A Markdown cell's "width $d$:" keeps the colon with the formula (span.nowrap, as
-    publish/katex_math.py does on the pages); a long formula does not."""
+    publish/katex_math.py does on the pages); a long formula does not; a short one of several
+    boxes is kept whole (the class nowrap on its own element), one of one box needs nothing."""
     long = r"q \cdot k = q_1 k_1 + q_2 k_2 + q_3 k_3"
     out = clean(f'<div class="jp-RenderedMarkdown"><p>width $d$: and ${long}$. End</p></div>')
     d = katex_math.in_page("d", False)
     assert f'<span class="nowrap"><span class="arithmatex">{d}</span>:</span> and ' in out
     assert f'<span class="arithmatex">{katex_math.in_page(long, False)}</span>. End' in out
+    short = clean('<div class="jp-RenderedMarkdown"><p>so $d = 512$ and $h_t$ end</p></div>')
+    assert f'<span class="arithmatex nowrap">{katex_math.in_page("d = 512", False)}</span> and ' in short
+    assert f'<span class="arithmatex">{katex_math.in_page("h_t", False)}</span> end' in short
 
 
 @pytest.mark.tooling
