@@ -86,6 +86,18 @@ def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
 
 
+def mix_lines(weights, V, output, tokens, decimals: int) -> str:
+    """One token's mix written out, a code block of lines ``+ 0.245 × [1, 1, 0, 0]   (river)``:
+    its weights (n,) times the value vectors V (n, d_v), added, ``= output`` (d_v,)."""
+    width = max(len(num(w, decimals)) for w in weights)
+    body = [
+        f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"
+        for j, w in enumerate(weights)
+    ]
+    body.append(f"= {vector(output, decimals)}")
+    return "```text\n" + "\n".join(body) + "\n```\n"
+
+
 def printed(ex: examples.Example, st: examples.Steps) -> list[np.ndarray]:
     """Every array whose numbers the example's generated files print: its tables, worked lines and
     scripts (to say, with :data:`selfattn_ref.examples.digits.FEWER`, where a long number prints
@@ -171,13 +183,7 @@ def _attention_files(ex, st, out_cols, prefix: str, where: str = "", head: int |
         files[f"softmax_{i}.md"] = "\n".join(lines) + "\n"
     # The mix written out per row: weights times value vectors, added column by column.
     for i in range(len(tok)):
-        width = max(len(num(w, dec)) for w in st.weights[i])
-        body = [
-            f"{'  ' if j == 0 else '+ '}{num(w, dec):>{width}} × {vector(st.V[j], dec)}   ({tok[j]})"
-            for j, w in enumerate(st.weights[i])
-        ]
-        body.append(f"= {vector(st.output[i], dec)}")
-        files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
+        files[f"mix_{i}.md"] = mix_lines(st.weights[i], st.V, st.output[i], tok, dec)
         cols = []
         for k in range(st.V.shape[1]):
             terms_ = " + ".join(

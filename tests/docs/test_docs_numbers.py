@@ -370,6 +370,17 @@ def test_a_claim_in_inline_code_is_code_not_a_claim():
     assert problems_of(page.replace("`66.5%{{weights[bank, bank]}}`", "66.5%{{weights[bank, bank]}}")) == []
 
 
+def test_a_claim_after_inline_code_binds_its_numbers():
+    """CONTRIBUTING: after `code` a claim binds every number in it, in order. The audit's line lost
+    each span's closing backtick, so such a claim never found its code."""
+    page = "---\naudit: {sources: [bank_of_river]}\n---\nSee `f(0.665, 2)`{{weights[bank, bank]; _}} and `x`.\n"
+    assert problems_of(page) == []
+    found = problems_of(page.replace("0.665", "0.666"))
+    assert any("page.md:4: 0.666: the sentence claims bank_of_river weights[bank, bank]" in p for p in found), found
+    found = problems_of(page.replace("; _}}", "}}"))
+    assert any("names 1 quantities for the 2 numbers" in p for p in found), found
+
+
 # --- issue 30: messages that point at what to edit -------------------------------------------------
 
 

@@ -40,6 +40,9 @@ NUMPY_ONLY = {
     "selfattn_ref.examples.digits": "how a number is printed (at most 15 digits): text from numbers, the same for both",
     "selfattn_ref.topics.mistakes": "the numbers docs/mistakes.md quotes, right and deliberately wrong, computed "
     "once in NumPy; the page's PyTorch snippets are held equal to them",
+    "selfattn_ref.topics.real_numbers": "the money sentence docs/real-numbers.md quotes, computed once with the "
+    "steps of the worked examples (examples.run); tests/package/test_topics.py holds it equal to the twin's "
+    "self_attention",
 }
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
