@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -482,6 +483,24 @@ def test_hostile_spec_files_stop_update_before_anything_runs(tmp_path):
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
         assert tree(copy) == before and not list(copy.rglob("PWNED")), what
         spec.unlink()
+    # Files no tool reads (issue 51, severe 3 and two minor items): a link to the environment, a
+    # FIFO (update hung), a name in another case (left out without a word), a page that is a link.
+    links = {
+        "selfattn_ref/examples/zz.toml": (lambda p: p.symlink_to("/proc/self/environ"),
+                                          "selfattn_ref/examples/zz.toml is a symbolic link (to '/proc/self/environ')"),
+        "docs/zz-page.md": (lambda p: p.symlink_to("/proc/self/environ"), "docs/zz-page.md is a symbolic link"),
+        "snippets/zz.py": (os.mkfifo, "snippets/zz.py is not a regular file: not read"),
+        "selfattn_ref/examples/zz.TOML": (lambda p: p.write_text(_ZZ, encoding="utf-8"),
+                                          "zz.TOML: the file's name ends in '.toml', in lower case: rename it zz.toml"),
+    }  # fmt: skip
+    for rel, (make, message) in links.items():
+        make(copy / rel)
+        before = tree(copy)
+        proc = run_in(copy, sys.executable, "-m", "publish", "update", SECRET_FOR_THE_TEST="s3cr3t")
+        assert proc.returncode == EXIT_USAGE and message in proc.stderr, (rel, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr and "s3cr3t" not in proc.stderr, rel
+        assert tree(copy) == before, rel
+        (copy / rel).unlink()
 
 
 @pytest.mark.slow
