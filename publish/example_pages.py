@@ -30,7 +30,7 @@ from selfattn_ref import examples
 from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
 
 from . import DOCS, ROOT, SNIPPETS
-from .escape import md_description, md_text, py_string
+from .escape import md_description, md_text, nb_text, py_string
 from .fmt import num
 from .notebooks import _code, _markdown, _ran, dumps
 from .registry import banner, current, generated_set, name_of
@@ -708,8 +708,8 @@ def notebook(ex: examples.Example) -> str:
     code = _code("01-script", shown_whole(script(ex, "numpy")))  # as the page shows it whole
     _ran(code, 1, current(path.with_suffix(".out")))  # the recording about to be written, if any
     intro = (
-        f"# Notebook: {md_text(ex.title)}\n\n"
-        f"The worked example *{md_text(ex.title)}* as one script, generated from `{spec_relpath(ex)}`: it computes "
+        f"# Notebook: {nb_text(ex.title)}\n\n"  # as Jupyter and the notebook pages read it (publish/escape.py)
+        f"The worked example *{nb_text(ex.title)}* as one script, generated from `{spec_relpath(ex)}`: it computes "
         "every step of self-attention with NumPy and prints it. The output under the cell is the script's "
         "recorded run; run the cell to compute it again."
     )

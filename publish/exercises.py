@@ -73,9 +73,10 @@ from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
 from selfattn_ref.examples import _toml
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
-from . import DOCS
+from . import DOCS, ROOT
 from .audit.page import split_front_matter
 from .escape import md_text
+from .files import UnsafeRead, named, read_text
 from .fmt import num
 
 SPEC_DIR = DOCS / "exercises"
@@ -458,8 +459,13 @@ def _text(value, where: str, key: str) -> str:
     return value.strip()
 
 
-def load_file(path: Path) -> list[Exercise]:
-    text = path.read_text(encoding="utf-8")
+def load_file(path: Path, root: Path | None = None) -> list[Exercise]:
+    """The exercises of the spec ``path``, a regular file of ``root`` (the repository, as
+    :func:`load_all` reads them; by default the folder it is in) reached through no symbolic link."""
+    try:  # (publish/files.py decides)
+        text = read_text(path, path.parent if root is None else root)
+    except UnsafeRead as exc:
+        raise ExerciseSpecError(f"{path}: {exc}") from None
     page = path.stem
     data = _toml.read(text, path, ExerciseSpecError, "an exercise's numbers are small")
     if set(data) != {"exercise"} or not isinstance(data["exercise"], list) or not data["exercise"]:
@@ -568,7 +574,11 @@ def load_file(path: Path) -> list[Exercise]:
 @cache
 def load_all() -> dict[str, tuple[Exercise, ...]]:
     """Every page's exercises, by page name (the stem of its spec file)."""
-    return {p.stem: tuple(load_file(p)) for p in sorted(SPEC_DIR.glob("*.toml"))}
+    try:
+        specs = named(SPEC_DIR, ".toml")
+    except UnsafeRead as exc:
+        raise ExerciseSpecError(str(exc)) from None
+    return {p.name.removesuffix(".toml"): tuple(load_file(p, ROOT)) for p in specs}
 
 
 # --- the block a page includes ----------------------------------------------------------------------

@@ -39,7 +39,7 @@ from pathlib import Path
 from . import DOCS, ROOT
 from .audit.claims import CLAIM
 from .audit.page import CODE_SPAN
-from .escape import md_text
+from .escape import md_text, nb_markdown
 from .registry import current, generated_file, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import NOTEBOOK_ONLY
@@ -288,6 +288,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
     def flush():
         body = "\n".join(md).strip("\n")
         body = _PAGE_LINK.sub(lambda m: f"[{m[1]}]({link_address(m[2], page)})", re.sub(r"\n{3,}", "\n\n", body))
+        body = nb_markdown(body)  # what the site shows as text, text in Jupyter too (publish/escape.py)
         if body.strip():
             parts.append(("markdown", body))
         md.clear()
@@ -431,6 +432,7 @@ def cells(nb: Notebook) -> list[dict]:
     )
     if nb.note:
         intro += f" {nb.note}"
+    intro = nb_markdown(intro)
     seen: list[str] = []
     for b in blocks:
         seen += [line for line in imports(shown(b.snippet)) if line not in seen]

@@ -19,6 +19,7 @@ write there stops the run before anything is written.
 
 from __future__ import annotations
 
+import fnmatch
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from pathlib import Path
 from selfattn_ref import examples
 
 from . import ROOT, SNIPPETS, producers, registry, snippets
-from .files import atomic_write, remove, unsafe
+from .files import UnsafeRead, atomic_write, check_sources, remove, unsafe
 
 
 class UpdateError(Exception):
@@ -53,6 +54,17 @@ def check_slugs(every: list[examples.Example]) -> None:
             raise examples.SpecError(
                 f"{ex.path}: the slug {ex.slug!r} is reserved ({reserved[ex.slug.lower()]}); rename the file"
             )
+
+
+def _generated(path: Path) -> bool:
+    """Whether ``path`` is a file of the generated folders (:func:`.registry.owned`), or a folder on
+    the way to them, which :func:`_scan` reports (a link there is left alone, never read)."""
+    for folder, pattern in registry.owned():
+        if path.is_relative_to(folder) and path != folder:
+            parts, globs = path.relative_to(folder).parts, pattern.split("/")
+            if len(parts) <= len(globs) and all(fnmatch.fnmatchcase(p, g) for p, g in zip(parts, globs, strict=False)):
+                return True
+    return False
 
 
 def _differs(path: Path, text: str) -> bool:
@@ -104,6 +116,11 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
 def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
     """(files whose text differs from what the code gives now, generated files no longer produced
     and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
+    producers.load()  # (what the generated folders are)
+    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
+        check_sources(reported=_generated)
+    except UnsafeRead as exc:
+        raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
     check_slugs(every)
     want = producers.generate(every)
@@ -195,6 +212,11 @@ def plan(
 ) -> Plan:
     """Everything a run would write, computed without writing. ``only``: run these snippets only
     (a new example's); ``extra``: more files to write first (a new example's spec)."""
+    producers.load()  # (what the generated folders are)
+    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
+        check_sources(reported=_generated)
+    except UnsafeRead as exc:
+        raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
     check_slugs(every)
     producers.load()

@@ -231,15 +231,27 @@ class SharedBuild:
                 pass
 
 
+# The folders a run writes into besides the temporary folder (pytest's cache, Hypothesis' examples,
+# the notebooks' runs): a symbolic link there would have it write elsewhere (publish/files.py).
+RUN_CACHES = {".pytest_cache": "pytest's cache", ".hypothesis": "Hypothesis' examples", ".cache": "the caches"}
+
+
 def pytest_sessionstart(session):
     """A bad worked-example spec stops the whole run at once, with the message naming the file,
-    the key and the line (the tests parametrized over the examples could not be collected)."""
+    the key and the line (the tests parametrized over the examples could not be collected); so does
+    a cache folder that is a symbolic link, or a source that is one."""
+    from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources
     from selfattn_ref import examples
 
     try:
+        for folder, what in RUN_CACHES.items():
+            check_folder(REPO / folder, what, REPO)
+        check_sources(REPO)
         examples.load_all()
     except examples.SpecError as exc:
         raise pytest.UsageError(f"bad worked-example spec: {exc}") from None
+    except (UnsafePath, UnsafeRead) as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @dataclass(frozen=True)

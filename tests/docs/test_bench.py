@@ -26,6 +26,20 @@ def test_without_node_the_lighthouse_figure_says_what_is_missing(monkeypatch):
         lighthouse.install()
 
 
+def test_lighthouse_is_not_installed_through_a_linked_cache(monkeypatch, tmp_path):
+    """A symlinked .cache/ had npm install Lighthouse outside the repository (issue 51, severe 4)."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    outside.mkdir()
+    repo.mkdir()
+    (repo / ".cache").symlink_to(outside)
+    monkeypatch.setattr(lighthouse, "REPO", repo)
+    monkeypatch.setattr(lighthouse, "CACHE", repo / ".cache" / "bench" / "lighthouse")
+    monkeypatch.setattr(lighthouse, "_node", lambda: ("node", "npm"))
+    with pytest.raises(lighthouse.Missing, match=r"\.cache is a symbolic link .*a folder on the way"):
+        lighthouse.install()
+    assert list(outside.iterdir()) == []
+
+
 def test_lighthouse_is_pinned_to_a_12_release_and_runs_headless_with_the_tests_flags():
     major, minor, patch = (int(n) for n in lighthouse.LIGHTHOUSE_VERSION.split("."))
     assert major == 12

@@ -120,6 +120,32 @@ def test_make_offline(clone):
     assert (copy / "site-offline" / "index.html").is_file() and (copy / "site-offline" / "playground.html").is_file()
 
 
+def test_make_build_and_offline_refuse_a_linked_output_folder(clone, tmp_path):
+    """A symlinked site/ or site-offline/ had `make build` / `make offline` empty the link's target
+    and write there (issue 51, severe 2): refused with one message, before anything is deleted."""
+    copy, env = clone
+    for target, folder in (("build", "site"), ("offline", "site-offline")):
+        elsewhere = tmp_path / folder
+        elsewhere.mkdir()
+        (elsewhere / "keep.txt").write_text("theirs\n", encoding="utf-8")
+        kept = copy / f"{folder}.kept"
+        if (copy / folder).exists():
+            (copy / folder).rename(kept)
+        (copy / folder).symlink_to(elsewhere)
+        try:
+            cmd = ["make", "--no-print-directory", target, f"VENV={VENV}"]
+            environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
+            proc = subprocess.run(cmd, cwd=copy, env=environ, capture_output=True, text=True, timeout=TIMEOUT)
+        finally:
+            (copy / folder).unlink()
+            if kept.exists():
+                kept.rename(copy / folder)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and "Traceback" not in out, out
+        assert f"{folder} is a symbolic link (to " in out and "the folder: not followed" in out, out
+        assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"], target
+
+
 def test_make_zensical_prints_its_gap_report(clone, strict_build):
     copy, env = clone
     out = make("zensical", copy, f"ZENSICAL_ARGS=--mkdocs-site {strict_build.dir}", env=env)

@@ -686,7 +686,8 @@ def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
     got = notebook_hooks.with_download_link(result["content"], result["mark"], "masking.ipynb", article)
     assert got == expected
     assert 'href="../../masking/"' in got and "Download the notebook (masking.ipynb)" in got
-    toc_tokens, title = jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"])
+    html = nbconvert2.nb2html(src, execute=False, **options)  # named as the page shows its headings
+    toc_tokens, title = notebook_hooks.retitled(*jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"]), html)
     assert (result["toc_tokens"], result["title"]) == (json.loads(json.dumps(toc_tokens)), title)
 
 
