@@ -83,12 +83,34 @@ def unsafe_folder(path: Path | str, root: Path | str = ROOT, temp: Path | str | 
     ``mkdocs serve`` builds (a folder it makes there) and where the tests and the bench build
     (``temp``: that folder, None for none)."""
     target, problem = _checked(path, root, folder=True)
-    if problem is None or temp is None:
+    if problem is None:
+        return _holds_the_project(target, Path(os.path.abspath(root)))
+    if temp is None:
         return problem
     temp = Path(temp)
     if any(target.is_relative_to(t) for t in (temp, Path(os.path.realpath(temp)))):
         return _checked(path, temp, folder=True)[1]  # (None, or why not even there)
     return problem
+
+
+# The repository's own folders and files: what a build or a cache must never empty or write into
+# (MkDocs empties its output folder first: `mkdocs build -d selfattn_ref` would delete the library).
+# Output and caches go to folders of their own (site/, site-offline/, site-zensical/, .cache/, ...).
+PROJECT = (
+    ".ci", ".git", ".github", "CONTRIBUTING.md", "Makefile", "README.md", "bench", "docs", "mkdocs.yml",
+    "overrides", "publish", "pyproject.toml", "requirements.lock", "scripts", "selfattn_ref", "snippets", "tests",
+)  # fmt: skip
+
+
+def _holds_the_project(target: Path, root: Path) -> str | None:
+    """Why the folder ``target`` of ``root`` may not be emptied or written into as a whole because
+    it is, or lies in, or holds, the project's own files (:data:`PROJECT`), or None."""
+    if target == root:
+        return f"{target} is the repository itself"
+    top = target.relative_to(root).parts[0]
+    if top in PROJECT:
+        return f"{shown(target, root)} is a folder of the project's own files ({top}/), which a build would empty"
+    return None
 
 
 def check_folder(path: Path | str, what: str, root: Path | str = ROOT) -> Path:

@@ -45,7 +45,7 @@ def test_an_output_folder_or_cache_is_a_folder_of_the_repository_reached_through
     (root / ".cache/katex-fonts").symlink_to(outside)
     (root / "linked-cache").symlink_to(root / ".cache")
     (root / "a-file").write_text("x", encoding="utf-8")
-    allowed = [root / "new-site", root / "docs", root / ".cache/notebooks", root / "deep/er/site"]
+    allowed = [root / "new-site", root / ".cache/notebooks", root / "deep/er/site"]
     assert [unsafe_folder(p, root, temp=None) for p in allowed] == [None] * len(allowed)
     refused = {
         root / "site": "site is a symbolic link (to ",
@@ -54,6 +54,9 @@ def test_an_output_folder_or_cache_is_a_folder_of_the_repository_reached_through
         root / "linked-cache/katex-fonts": "linked-cache is a symbolic link (to ",
         root / "a-file": "a-file is not a folder",
         root: "is the folder",
+        root / "docs": "docs is a folder of the project's own files (docs/)",
+        root / "docs/site": "docs/site is a folder of the project's own files (docs/)",
+        root / "selfattn_ref": "selfattn_ref is a folder of the project's own files",
         root / "docs/../../outside": "is outside",
         Path("/nonexistent-folder-of-the-test/site"): "is outside",
     }
