@@ -78,12 +78,12 @@ def letters(ids) -> str:
 
 
 def targets(ids: torch.Tensor) -> torch.Tensor:
-    """The right answers: each sequence of ids (batch, n) reversed, (batch, n)."""
+    """The right answers: each sequence of ids (B, n) reversed, (B, n)."""
     return ids.flip(-1)
 
 
 def _check(ids) -> None:
-    """ValueError unless ``ids`` is an int64 tensor of sequences (batch, LENGTH) of letter ids."""
+    """ValueError unless ``ids`` is an int64 tensor of sequences (B, LENGTH) of letter ids."""
     if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or ids.dtype != torch.int64:
         got = f"shape {tuple(ids.shape)}, dtype {ids.dtype}" if isinstance(ids, torch.Tensor) else repr(ids)
         raise ValueError(f"ids must be an int64 tensor of shape (batch, {LENGTH}), got {got}")
@@ -110,23 +110,23 @@ class ReversalAttention(torch.nn.Module):
         self.register_buffer("PE", sinusoidal_positional_encoding(LENGTH, d))  # (n, d)
 
     def attention(self, ids: torch.Tensor) -> torch.Tensor:
-        """The attention weights (batch, n, n) for letter ids (batch, n)."""
+        """The attention weights (B, n, n) for letter ids (B, n)."""
         _check(ids)
-        X = self.embed(ids) + self.PE  # (batch, n, d) + (n, d)
-        Q, K = self.W_Q(X), self.W_K(X)  # (batch, n, d) each
-        return torch.softmax(Q @ K.transpose(1, 2) / Q.shape[-1] ** 0.5, dim=-1)  # (batch, n, n)
+        X = self.embed(ids) + self.PE  # (B, n, d) + (n, d)
+        Q, K = self.W_Q(X), self.W_K(X)  # (B, n, d) each
+        return torch.softmax(Q @ K.transpose(1, 2) / Q.shape[-1] ** 0.5, dim=-1)  # (B, n, n)
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        """For each position, a probability for each letter: ids (batch, n) -> (batch, n, 8), one column a letter."""
+        """For each position, a probability for each letter: ids (B, n) -> (B, n, 8), one column a letter."""
         _check(ids)
-        V = torch.nn.functional.one_hot(ids, len(LETTERS)).to(torch.float64)  # (batch, n, 8): the values
-        return self.attention(ids) @ V  # (batch, n, n) @ (batch, n, 8)
+        V = torch.nn.functional.one_hot(ids, len(LETTERS)).to(torch.float64)  # (B, n, 8): the values
+        return self.attention(ids) @ V  # (B, n, n) @ (B, n, 8)
 
 
 def loss_of(model: ReversalAttention, ids: torch.Tensor) -> torch.Tensor:
-    """The cross-entropy of the model's answers on ids (batch, n): -ln of the probability it gives the
+    """The cross-entropy of the model's answers on ids (B, n): -ln of the probability it gives the
     right letter, averaged over every position of every sequence."""
-    p = model(ids).gather(-1, targets(ids)[..., None])  # (batch, n, 1)
+    p = model(ids).gather(-1, targets(ids)[..., None])  # (B, n, 1)
     return -torch.log(p).mean()
 
 
@@ -145,14 +145,14 @@ class Snapshot:
 
 
 def snapshot(model: ReversalAttention, step: int, ids: torch.Tensor) -> Snapshot:
-    """The model's :class:`Snapshot` on the sequences ``ids`` (batch, n); the example is ``ids[0]``."""
+    """The model's :class:`Snapshot` on the sequences ``ids`` (B, n); the example is ``ids[0]``."""
     n = ids.shape[1]
     partners = torch.arange(n - 1, -1, -1)  # query i's partner, counting from 0: n - 1 - i
     beside = (torch.arange(n)[None, :] - partners[:, None]).abs() == 1  # (n, n): the keys next to each partner
     with torch.no_grad():
-        A = model.attention(ids)  # (batch, n, n)
-        w = A[:, torch.arange(n), partners]  # (batch, n): each query's weight on its partner
-        right = model(ids).argmax(dim=-1) == targets(ids)  # (batch, n)
+        A = model.attention(ids)  # (B, n, n)
+        w = A[:, torch.arange(n), partners]  # (B, n): each query's weight on its partner
+        right = model(ids).argmax(dim=-1) == targets(ids)  # (B, n)
         return Snapshot(
             step=step,
             loss=loss_of(model, ids).item(),

@@ -116,7 +116,7 @@ class AttentionClassifier(torch.nn.Module):
         self.register_buffer("PE", sinusoidal_positional_encoding(SENTENCE_LENGTH, d))  # (3, d)
 
     def attention(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(output (batch, n, d), weights (batch, n, n)) of the attention layer for token ids (batch, n)."""
+        """(output (B, n, d), weights (B, n, n)) of the attention layer for token ids (B, n)."""
         if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or ids.dtype != torch.int64:
             got = (
                 f"shape {tuple(ids.shape)}, dtype {dtype_name(ids.dtype)}"
@@ -126,17 +126,17 @@ class AttentionClassifier(torch.nn.Module):
             raise ValueError(f"ids must be an int64 tensor of shape (batch, n), got {got}")
         if ids.shape[1] != SENTENCE_LENGTH:
             raise ValueError(f"ids must hold sentences of {SENTENCE_LENGTH} words, got shape {tuple(ids.shape)}")
-        X = self.embed(ids)  # (batch, n, d)
+        X = self.embed(ids)  # (B, n, d)
         if self.positional:
-            X = X + self.PE  # (batch, n, d) + (n, d)
-        Q, K, V = self.W_Q(X), self.W_K(X), self.W_V(X)  # (batch, n, d) each
-        A = torch.softmax(Q @ K.transpose(1, 2) / Q.shape[-1] ** 0.5, dim=-1)  # (batch, n, n)
+            X = X + self.PE  # (B, n, d) + (n, d)
+        Q, K, V = self.W_Q(X), self.W_K(X), self.W_V(X)  # (B, n, d) each
+        A = torch.softmax(Q @ K.transpose(1, 2) / Q.shape[-1] ** 0.5, dim=-1)  # (B, n, n)
         return A @ V, A
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
-        """Logits (batch, 2) for token ids (batch, n)."""
+        """Logits (B, 2) for token ids (B, n)."""
         Y, _ = self.attention(ids)
-        return self.classify(Y.mean(dim=1))  # (batch, d) -> (batch, 2)
+        return self.classify(Y.mean(dim=1))  # (B, d) -> (B, 2)
 
 
 @dataclass(frozen=True)
