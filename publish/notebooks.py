@@ -41,7 +41,7 @@ from .audit.claims import CLAIM
 from .audit.page import CODE_SPAN
 from .escape import md_text
 from .registry import current, generated_file, name_of
-from .snippets import SCRIPT_SECTION, shown_whole
+from .snippets import SCRIPT_SECTION, fence_info, shown_whole
 from .tables import NOTEBOOK_ONLY
 
 FOLDER = "notebooks"  # under docs/
@@ -329,7 +329,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
                     parts.append(("code", whole.group(1)))
                 continue  # a math section, an output (.out) or a PyTorch twin: the notebook prints its own
             pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
-            lang = fence_open.strip().lstrip("`~").split()[0] if fence_open.strip().lstrip("`~") else ""
+            lang, _, _ = fence_info(fence_open.strip().lstrip("`~"))  # ```python or ```{ .python ... }
             md.append(f"{pad}```{lang}")
             for b in body:
                 if m := _ANY_INCLUDE.match(b):
