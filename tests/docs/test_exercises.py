@@ -55,7 +55,8 @@ def test_the_page_carries_the_grader_data_escaped():
     assert len(attrs) == len(exr.load_all()["real-numbers"])
     for attr in attrs:
         data = json.loads(html.unescape(attr))
-        assert set(data) == {"id", "decimals", "percent", "answer", "rounded", "labels", "rowSumsToOne", "mistakes"}
+        keys = {"id", "decimals", "percent", "answer", "rounded", "signs", "labels", "rowSumsToOne", "mistakes"}
+        assert set(data) == keys
         assert "'" not in attr or "&#x27;" in text  # quotes inside the JSON are escaped for the attribute
 
 
