@@ -585,7 +585,7 @@ export const TASKS = Object.freeze([
   {
     id: "sharp",
     text: "Make a word that may look at two or more words put more than 99% of its weight on just one of them (hint: large numbers make large scores).",
-    done: "Large scores make the softmax choose one word almost alone.",
+    done: "Scores far apart make the softmax choose one word almost alone.",
     check(state, r) {
       return r.heads.some((a) =>
         a.weights.some((row, i) => {
