@@ -324,8 +324,9 @@ def _other_rows(ex: examples.Example, name: str, indent: str = "") -> list[str]:
 
 
 def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[str]:
-    """One line per token: the token(s) it gives its largest weight to, at the page's rounding.
-    The weights themselves are in the table just above, so the sentences repeat no number."""
+    """One line per token: the token(s) it gives its largest weight to, at the page's rounding, or
+    that it spreads its attention evenly where every key it may look at gets the same weight. The
+    weights themselves are in the table just above, so the sentences repeat no number."""
     lines = []
     for i, token in enumerate(ex.tokens):
         shown = [num(w, ex.decimals) for w in st.weights[i]]
@@ -334,10 +335,13 @@ def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[s
             ("itself" if j == i else f"“{md_text(ex.tokens[j])}”") for j in range(len(shown)) if shown[j] == shown[top]
         ]
         who = ", ".join(ties[:-1]) + (" and " if len(ties) > 1 else "") + ties[-1]
+        visible = i + 1 if ex.causal else len(shown)  # the keys the row may look at
         if ex.causal and i == 0:
             lines.append(f"{indent}- **{md_text(token)}** comes first and can only attend to itself.")
+        elif len(ties) == visible:  # an even spread: no key comes first
+            lines.append(f"{indent}- **{md_text(token)}** spreads its attention evenly, the same weight on {who}.")
         elif len(ties) > 1:
-            lines.append(f"{indent}- **{md_text(token)}** attends most, equally, to {who}.")
+            lines.append(f"{indent}- **{md_text(token)}** attends most to {who}, as much to each.")
         else:
             lines.append(f"{indent}- **{md_text(token)}** attends most to {who}.")
     return lines
