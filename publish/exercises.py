@@ -83,6 +83,7 @@ from . import DOCS
 from .audit.page import split_front_matter
 from .escape import md_text
 from .fmt import num
+from .tables import operand
 
 SPEC_DIR = DOCS / "exercises"
 MAX_DECIMALS = 6
@@ -469,8 +470,7 @@ def _dot_terms(args: str, context, decimals: int, where: str) -> str:
     k = context.matrices["K"][_label_index(b, context.tokens, "row", where)]
 
     def cell(x: float) -> str:
-        text = str(int(x)) if float(x).is_integer() else num(x, decimals)
-        return f"({text})" if x < 0 else text  # 2×(-0.416), not 2×-0.416
+        return operand(str(int(x)) if float(x).is_integer() else num(x, decimals))  # 2×(-0.416), not 2×-0.416
 
     return " + ".join(f"{cell(x)}×{cell(y)}" for x, y in zip(q, k, strict=True))
 

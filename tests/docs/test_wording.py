@@ -57,9 +57,12 @@ def test_the_other_texts_include_each_kind():
         "docs/assets/playground/app.js",
         "docs/notebooks/learned-weights.ipynb",
         "docs/notebooks/examples/learned.ipynb",
+        "docs/generated/learned/dot_products.md",
+        "docs/examples/learned.md",
     ):
         assert want in names, want
     assert not any(n.endswith(".bundle.js") for n in names)
+    assert not any(n.startswith("docs/generated/contributing/") for n in names)  # the table of the variants
 
 
 LEARNED = next(r for r in RULES if "Learned weights" in r.variant)
