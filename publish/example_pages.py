@@ -36,6 +36,7 @@ from .notebooks import _code, _markdown, _ran, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import printed
+from .wording import repository
 
 FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
 PAGES_DIR = DOCS / FOLDER
@@ -508,7 +509,7 @@ def _code_sections(ex: examples.Example) -> list[str]:
         "",
         f"- [Open the playground on this example](../playground.md?preset={slug}) and change any number.",
         f"- [Run it as a notebook](../notebooks/examples/{slug}.ipynb) (the page offers the `.ipynb` file).",
-        f"- In a clone of the repository, `python -m selfattn_ref explain {slug}` prints every step.",
+        f"- In a clone of [the repository]({repository()}), `python -m selfattn_ref explain {slug}` prints every step.",
         "",
     ]
     return parts

@@ -259,6 +259,19 @@ def nav(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> list[tuple[str, str]]:
     return out
 
 
+def repository(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> str:
+    """The project's repository, as mkdocs.yml's edit_uri names it (https://github.com/<owner>/<name>):
+    the site sets no repo_url, with which Material would fetch the repository's stars from an outside
+    API on every page view, so the pages that tell a reader to clone it link it themselves."""
+    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _Loader)
+    m = re.match(r"(https://github\.com/[\w.-]+/[\w.-]+)/edit/", str(config.get("edit_uri", "")))
+    if not m:
+        raise ValueError(
+            f"mkdocs.yml: edit_uri must be https://github.com/<owner>/<name>/edit/..., got {config.get('edit_uri')!r}"
+        )
+    return m.group(1)
+
+
 def heading(text: str) -> str | None:
     """The page's title: its first level-1 heading."""
     m = re.search(r"^# (.+)$", _FRONT.sub("", text, count=1), re.M)
