@@ -36,6 +36,7 @@ from .notebooks import _code, _markdown, _ran, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import printed
+from .wording import repository
 
 FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
 PAGES_DIR = DOCS / FOLDER
@@ -324,8 +325,9 @@ def _other_rows(ex: examples.Example, name: str, indent: str = "") -> list[str]:
 
 
 def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[str]:
-    """One line per token: the token(s) it gives its largest weight to, at the page's rounding.
-    The weights themselves are in the table just above, so the sentences repeat no number."""
+    """One line per token: the token(s) it gives its largest weight to, at the page's rounding, or
+    that it spreads its attention evenly where every key it may look at gets the same weight. The
+    weights themselves are in the table just above, so the sentences repeat no number."""
     lines = []
     for i, token in enumerate(ex.tokens):
         shown = [num(w, ex.decimals) for w in st.weights[i]]
@@ -334,10 +336,13 @@ def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[s
             ("itself" if j == i else f"“{md_text(ex.tokens[j])}”") for j in range(len(shown)) if shown[j] == shown[top]
         ]
         who = ", ".join(ties[:-1]) + (" and " if len(ties) > 1 else "") + ties[-1]
+        visible = i + 1 if ex.causal else len(shown)  # the keys the row may look at
         if ex.causal and i == 0:
             lines.append(f"{indent}- **{md_text(token)}** comes first and can only attend to itself.")
+        elif len(ties) == visible:  # an even spread: no key comes first
+            lines.append(f"{indent}- **{md_text(token)}** spreads its attention evenly, the same weight on {who}.")
         elif len(ties) > 1:
-            lines.append(f"{indent}- **{md_text(token)}** attends most, equally, to {who}.")
+            lines.append(f"{indent}- **{md_text(token)}** attends most to {who}, as much to each.")
         else:
             lines.append(f"{indent}- **{md_text(token)}** attends most to {who}.")
     return lines
@@ -504,7 +509,7 @@ def _code_sections(ex: examples.Example) -> list[str]:
         "",
         f"- [Open the playground on this example](../playground.md?preset={slug}) and change any number.",
         f"- [Run it as a notebook](../notebooks/examples/{slug}.ipynb) (the page offers the `.ipynb` file).",
-        f"- In a clone of the repository, `python -m selfattn_ref explain {slug}` prints every step.",
+        f"- In a clone of [the repository]({repository()}), `python -m selfattn_ref explain {slug}` prints every step.",
         "",
     ]
     return parts

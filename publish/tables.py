@@ -77,10 +77,19 @@ def _out_dims(ex: examples.Example, d: int) -> list[str]:
     return _dims(d) if ex.projections == "none" else [f"c{j + 1}" for j in range(d)]
 
 
+def operand(number: str) -> str:
+    """A number as an operand of written-out arithmetic: a negative one in parentheses, so that no
+    sign follows another, "0.144×(-0.030) + (-0.947)×0.656", not "0.144×-0.030 + -0.947×0.656".
+    Every worked line of the site writes its operands so (publish/retired.toml holds it)."""
+    return f"({number})" if number.startswith(("-", "\u2212")) else number
+
+
 def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     integral = is_integral(u) and is_integral(v)
     pairs = zip(u, v, strict=True)
-    terms = " + ".join(f"{cell(x, decimals, integral)}×{cell(y, decimals, integral)}" for x, y in pairs)
+    terms = " + ".join(
+        f"{operand(cell(x, decimals, integral))}×{operand(cell(y, decimals, integral))}" for x, y in pairs
+    )
     total = float(np.dot(u, v))
     # The first token starts a list item: md_line, so that "9." or "-" stays text, not a list.
     return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
@@ -187,7 +196,8 @@ def _attention_files(ex, st, out_cols, prefix: str, where: str = "", head: int |
         cols = []
         for k in range(st.V.shape[1]):
             terms_ = " + ".join(
-                f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i])
+                f"{num(w, dec)} × {operand(cell(st.V[j, k], dec, is_integral(st.V)))}"
+                for j, w in enumerate(st.weights[i])
             )
             cols.append(f"- {out_cols[k]}: {terms_} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"

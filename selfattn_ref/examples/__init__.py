@@ -73,8 +73,8 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class Example:
-    """One worked example: tokens, embeddings E (n, d) and, unless projections are
-    "none", the weight matrices W_Q, W_K, W_V (d, d_k)."""
+    """One worked example: tokens, embeddings E (n, d_model) and, unless projections are
+    "none", the weight matrices W_Q, W_K, W_V (d_model, d_k)."""
 
     slug: str
     title: str
@@ -104,9 +104,9 @@ class Steps:
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     V: np.ndarray  # (n, d_v)
-    scores: np.ndarray  # (n, n), Q·Kᵀ; (heads, n, n) with several heads
-    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling; (heads, n, n), by √d_head
-    weights: np.ndarray  # (n, n), rows sum to 1; (heads, n, n)
+    scores: np.ndarray  # (n, n), Q·Kᵀ; (num_heads, n, n) with several heads
+    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling; (num_heads, n, n), by √d_head
+    weights: np.ndarray  # (n, n), rows sum to 1; (num_heads, n, n)
     output: np.ndarray  # (n, d_v); with several heads Concat(head_1, ..., head_h)·W_O, W_O = I
     mask: np.ndarray | None  # (n, n) boolean, or None
     heads: tuple[Steps, ...] = ()  # with several heads: each head's steps, Q, K, V (n, d_head)
@@ -459,7 +459,7 @@ def printable_problem(example: Example) -> str | None:
         st = run(example)
         logits = st.scaled if st.scaled is not None else st.scores
         allowed = np.ones(logits.shape, bool) if st.mask is None else st.mask
-        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)  # (n, n), or (heads, n, n)
+        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)  # (n, n), or (num_heads, n, n)
         products = np.abs(st.Q)[:, None, :] * np.abs(st.K)[None, :, :]  # every term of every dot product
         shown = {
             "Q": st.Q,

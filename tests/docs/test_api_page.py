@@ -71,9 +71,10 @@ NO_ARRAYS = {
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
 }
 
-# A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the
-# dimension names they use; or "any shape". Not a tuple of values: "(output, weights)".
-DIM = r"(?:\.\.\.|\d+|[nmdBN]|d_\w+|batch|samples|trials|num_heads)"
+# A shape as the docstrings write it, (n, d), (..., n, n_k), (d_a,), (...), (batch, 1, n), (n - 1, d_in),
+# in the dimension names they use (docs/notation.md, "Sizes" and "Shapes in code"; tests/docs/test_symbols.py
+# holds them to it); or "any shape". Not a tuple of values: "(output, weights)".
+DIM = r"(?:\.\.\.|\d+|n(?: - 1)?|n_k|[dBNC]|d_\w+|batch|length|samples|trials|num_heads)"
 SHAPE = re.compile(rf"\({DIM}(?:, {DIM})+\)|\({DIM},\)|\(\.\.\.\)|\bany shape\b")
 
 
@@ -233,7 +234,7 @@ def test_shapes_are_stated(path, api_page):
 
 
 def test_shape_and_signature_checks_can_fail():
-    assert SHAPE.search("Q: (..., n, d), K: (..., m, d) -> (..., n, m)")
+    assert SHAPE.search("Q: (..., n, d_k), K: (..., n_k, d_k) -> (..., n, n_k)")
     assert SHAPE.search("v: (d_a,)") and SHAPE.search("Token ids (N, 3)") and SHAPE.search("S: any shape")
     assert not SHAPE.search("Dot product of every query with every key (the scores).")
     assert not SHAPE.search("softmax(Q·Kᵀ · scale, masked) · V, returning ``(output, weights)``.")

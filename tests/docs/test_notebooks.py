@@ -42,6 +42,7 @@ from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
 from publish.producers import generate
 from publish.snippets import recorded_versions, shown_whole
+from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.
@@ -171,6 +172,38 @@ def test_notebook_reads_like_its_page(name):
 
 EMPTY_FENCE = re.compile(r"^\s*```\w*\n\s*```\s*$", re.M)
 INDENTED_TABLE = re.compile(r"^[ \t]+\|.*\|\s*$", re.M)
+
+
+# Words about the site's page that a notebook does not have: its tabs, what it folds, its buttons.
+PAGE_ONLY_WORDS = re.compile(r"(?i)\btabs?\b|\bfold(?:s|ed)?\b|with the printing|\bbuttons?\b|\bclick")
+
+
+def page_only_words(notebook: dict) -> list[str]:
+    """The lines of a notebook's text that speak of what only the site's page has, but those that
+    say it is the page's ("On the site's page, a PyTorch version ...")."""
+    return [
+        line
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "markdown"
+        for line in "".join(cell["source"]).split("\n")
+        if PAGE_ONLY_WORDS.search(line) and "site's page" not in line
+    ]
+
+
+@pytest.mark.parametrize("name", [*PAGES, *(f"examples/{slug}" for slug in sorted(examples.available()))])
+def test_a_notebooks_text_describes_the_notebook(name):
+    """The scaling notebook spoke of 'the two tabs' and the mistakes one of scripts 'folded under'
+    each block: a notebook has one cell per script, no tabs and nothing folded. Such a paragraph
+    of the page gets an '<!-- in the notebook: ... -->' comment with the notebook's words."""
+    notebook = json.loads((nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+    assert not page_only_words(notebook), f"notebooks/{name}.ipynb: " + " | ".join(page_only_words(notebook))
+
+
+def test_the_page_only_words_are_found():
+    cell = {"cell_type": "markdown", "source": ["So the two tabs measure the same thing.\n", "The script is folded"]}
+    nb = {"cells": [cell, {**cell, "source": ["On the site's page, its PyTorch tab draws other numbers."]}]}
+    assert page_only_words(nb) == ["So the two tabs measure the same thing.", "The script is folded"]
+    assert page_only_words({"cells": [{**cell, "cell_type": "code"}]}) == []
 
 
 @pytest.mark.parametrize("name", PAGES)

@@ -103,13 +103,22 @@ def test_where_each_token_looks_is_the_largest_weight(slug):
             if ex.causal and i == 0:
                 assert f"- **{token}** comes first and can only attend to itself." in text
                 continue
-            found = re.findall(rf"^ *- \*\*{re.escape(token)}\*\* attends most(, equally,)? to (.+)\.$", text, re.M)
+            found = re.findall(
+                rf"^ *- \*\*{re.escape(token)}\*\* (attends most to|spreads its attention evenly, the same weight on) "
+                r"(.+?)(, as much to each)?\.$",
+                text,
+                re.M,
+            )
             assert len(found) == max(1, len(st.heads)), f"no sentence for {token!r} in each head"
-            equally, whom = found[k]
+            how, whom, each = found[k]
             named = re.findall(r"“([^”]+)”|(itself)", whom)
             named = [token if itself else quoted for quoted, itself in named]
             top = [ex.tokens[j] for j in range(len(w[i])) if num(w[i, j], ex.decimals) == num(w[i].max(), ex.decimals)]
-            assert named == top and bool(equally) == (len(top) > 1), (whom, top)
+            visible = i + 1 if ex.causal else len(ex.tokens)
+            assert named == top, (whom, top)
+            # "attends most" only where some key gets less: every key it may see, the same, is an even spread
+            assert how.startswith("spreads") == (len(top) == visible), (how, top)
+            assert bool(each) == (1 < len(top) < visible), (each, top)
 
 
 @pytest.mark.parametrize("slug", SLUGS)
