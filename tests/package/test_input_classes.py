@@ -112,6 +112,7 @@ CALLS = {
         "b_2": (ones(4), "array"),
         **{g: (ones(4), "array") for g in ("gamma_1", "gamma_2")},
         **{b: (np.zeros(4), "array") for b in ("beta_1", "beta_2")},
+        "mask": (M33, "mask"),
     },
     "largest_weight_experiment": {
         "dims": ((2,), "dims"),
