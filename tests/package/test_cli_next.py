@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cli import grid  # a numbered section's grid, {row: cells}
 
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
@@ -28,20 +29,6 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def ranked(out: str) -> list[tuple[str, str]]:
     """The printed list of next words: (word, probability as printed)."""
     return [(m[1], m[2]) for m in re.finditer(r"^ +\d+\. (\S+) +(\S+)$", out, re.M)]
-
-
-def grid(out: str, title_start: str) -> dict[str, list[str]]:
-    """The grid under the numbered section whose title contains ``title_start`` ({row: cells}, the
-    header under ""); a word that occurs twice keeps its last row."""
-    lines = out.splitlines()
-    i = next(k for k, line in enumerate(lines) if title_start in line and line[:1].isdigit())
-    rows = {"": lines[i + 1].split()}
-    for line in lines[i + 2 :]:
-        if not line.strip():
-            break
-        label, *cells = line.split()
-        rows[label] = cells
-    return rows
 
 
 def test_the_most_probable_next_words(capsys):
