@@ -333,6 +333,8 @@ def words(text, limit: int = CONTEXT) -> tuple[str, ...]:
     or a sequence of words taken as they are. At least one word and at most ``limit``
     (:data:`CONTEXT`, the positions the model has), each in :data:`VOCABULARY`; a word that is not
     is a ValueError naming it, its position and the nearest words that are."""
+    if isinstance(limit, (bool, np.bool_)) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be a positive integer, got {value_text(limit)}")
     if isinstance(text, str):
         typed: list[str] = []  # as typed, for the messages; the model reads them lower-cased
         for w in text.split():

@@ -112,6 +112,13 @@ class Weights:
         return sum(a.size for a in arrays)
 
 
+# --- the weights' file ---------------------------------------------------------------------------
+
+_BLOCK_FIELDS = tuple(f.name for f in fields(BlockWeights))
+_TOP_FIELDS = ("token_embedding", "position_embedding", "gamma", "beta", "W_out", "b_out")
+FORMAT = "each tensor is its shape and its float32 numbers in row-major order, little-endian, in base64"
+
+
 def _map(weights: Weights, fn) -> Weights:
     """``weights`` with ``fn`` applied to every array."""
     blocks = tuple(replace(b, **{f.name: fn(getattr(b, f.name)) for f in fields(b)}) for b in weights.blocks)
@@ -123,13 +130,6 @@ def rounded(weights) -> Weights:
     """``weights`` with every number rounded to the nearest float32 (held in float64 arrays): the
     numbers the package's file keeps."""
     return _map(_weights(weights), lambda a: a.astype(np.float32).astype(np.float64))
-
-
-# --- the weights' file ---------------------------------------------------------------------------
-
-_BLOCK_FIELDS = tuple(f.name for f in fields(BlockWeights))
-_TOP_FIELDS = ("token_embedding", "position_embedding", "gamma", "beta", "W_out", "b_out")
-FORMAT = "each tensor is its shape and its float32 numbers in row-major order, little-endian, in base64"
 
 
 def _encode(a: np.ndarray) -> dict:
@@ -404,8 +404,8 @@ def _generate(text, max_words, temperature, top_k, seed, w: Weights, last_logits
     limit = room if max_words is None else positive_integer(max_words, "max_words")
     if limit > room or room == 0:
         raise ValueError(
-            f"max_words: the text has {len(words)} words and the model reads at most {w.context}, "
-            f"so at most {room} more"
+            f"max_words: the text has {len(words)} word{'s' * (len(words) != 1)} and the model reads at most "
+            f"{w.context}, so at most {room} more"
         )
     temperature = positive_float(temperature, "temperature")
     _top_k(top_k, len(w.vocabulary))

@@ -76,23 +76,23 @@ class Block(nn.Module):
         self.relu = nn.ReLU()
         self.linear_2 = nn.Linear(d_ff, d_model, dtype=dtype)
 
-    def forward(self, X: torch.Tensor, hidden: torch.Tensor, need_weights: bool = False) -> BlockSteps | torch.Tensor:
-        """X: (..., n, d_model); ``hidden``: the boolean mask (n, n) of the keys a query may NOT
+    def forward(self, X: torch.Tensor, masked: torch.Tensor, need_weights: bool = False) -> BlockSteps | torch.Tensor:
+        """X: (..., n, d_model); ``masked``: the boolean mask (n, n) of the keys a query may NOT
         read (``torch.nn.MultiheadAttention``'s convention). Returns the output (..., n, d_model), or
         with ``need_weights`` every step as :class:`selfattn_ref.torch.block.BlockSteps`."""
         norm_1 = self.norm_1(X)
         attention, weights = self.attention(
-            norm_1, norm_1, norm_1, attn_mask=hidden, need_weights=need_weights, average_attn_weights=False
+            norm_1, norm_1, norm_1, attn_mask=masked, need_weights=need_weights, average_attn_weights=False
         )  # (..., n, d_model), (..., num_heads, n, n)
         sum_1 = X + attention
         norm_2 = self.norm_2(sum_1)
-        hidden_ = self.linear_1(norm_2)  # (..., n, d_ff)
-        relu = self.relu(hidden_)
+        hidden = self.linear_1(norm_2)  # (..., n, d_ff)
+        relu = self.relu(hidden)
         ffn = self.linear_2(relu)  # (..., n, d_model)
         sum_2 = sum_1 + ffn
         if not need_weights:
             return sum_2
-        return BlockSteps(attention, weights, sum_1, norm_1, hidden_, relu, ffn, sum_2, norm_2, sum_2)
+        return BlockSteps(attention, weights, sum_1, norm_1, hidden, relu, ffn, sum_2, norm_2, sum_2)
 
 
 class LanguageModel(nn.Module):
@@ -118,10 +118,10 @@ class LanguageModel(nn.Module):
         embeddings = self.token_embedding(ids)  # (..., n, d_model)
         positions = self.position_embedding(torch.arange(n)).expand_as(embeddings)  # (..., n, d_model)
         X = embeddings + positions
-        hidden = ~causal_mask(n)  # (n, n): True where a query may not read the key (the keys after it)
+        masked = ~causal_mask(n)  # (n, n): True where a query may not read the key (the keys after it)
         blocks, H = [], X
         for block in self.blocks:
-            step = block(H, hidden, need_weights)
+            step = block(H, masked, need_weights)
             blocks.append(step)
             H = step.output if need_weights else step
         final = self.norm(H)

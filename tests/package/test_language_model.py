@@ -257,7 +257,7 @@ def test_attention_shares_are_means_of_the_weights():
         (lambda m: m.next_word_probabilities(np.zeros(42), 0), "temperature must be a positive finite number, got 0"),
         (lambda m: m.next_word_probabilities(np.zeros(42), top_k=43), "top_k must be None or an integer from 1 to 42"),
         (lambda m: m.next_word_probabilities([1e308, 0.0], 0.5), "logits / temperature overflows"),
-        (lambda m: m.generate("the", max_words=12), "max_words: the text has 1 words and the model reads at most 12"),
+        (lambda m: m.generate("the", max_words=12), "max_words: the text has 1 word and the model reads at most 12"),
         (lambda m: m.generate("the", max_words=0), "max_words must be a positive integer, got 0"),
         (lambda m: m.generate("the", seed=-1), "seed must be an integer from 0 to 4,294,967,295, got -1"),
         (lambda m: m.generate("the", top_k=0), "top_k must be None or an integer from 1 to 42, got 0"),
