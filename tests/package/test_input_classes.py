@@ -17,6 +17,7 @@ axes that are not integers, integers too large to allocate for, and extreme fini
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import warnings
 from decimal import Decimal
@@ -44,7 +45,7 @@ def ones(*shape):
 
 def find(pkg, name):
     """The function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
-    for module in ("", ".attention", ".rnn", ".topics.scaling"):
+    for module in ("", ".attention", ".rnn", ".topics.scaling", ".language_model"):
         mod = importlib.import_module(pkg.__name__ + module)
         if hasattr(mod, name):
             return getattr(mod, name)
@@ -112,6 +113,7 @@ CALLS = {
         "b_2": (ones(4), "array"),
         **{g: (ones(4), "array") for g in ("gamma_1", "gamma_2")},
         **{b: (np.zeros(4), "array") for b in ("beta_1", "beta_2")},
+        "mask": (M33, "mask"),
     },
     "largest_weight_experiment": {
         "dims": ((2,), "dims"),
@@ -119,6 +121,15 @@ CALLS = {
         "trials": (2, "count"),
         "seed": (0, "count"),
     },
+    # the language model's functions that take arrays (its others take text: tests/package/test_language_model.py)
+    "next_word_probabilities": {
+        "logits": (ones(2, 42), "array"),
+        "temperature": (0.5, "scale"),
+        "top_k": (3, "count"),
+    },
+    "greedy": {"probabilities": (np.full(42, 1 / 42), "array")},
+    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.5, "scale")},
+    "ranked": {"probabilities": (np.full(42, 1 / 42), "array"), "k": (5, "count")},
 }
 NOT_LISTED = {"compare": "selfattn_ref.topics.rnn_comparison.compare counts with integers, and has no twin"}
 
@@ -253,7 +264,7 @@ BAD = {
         "a huge integer": (10**30,),
     },
 }
-OPTIONAL = {"b", "h0"}  # None is a value they take
+OPTIONAL = {"b", "h0", "top_k"}  # None is a value they take
 
 
 def _with(name: str, arg: str, value) -> dict:
@@ -324,7 +335,15 @@ def test_every_public_function_is_listed():
     public = {n for n in ref.__all__} | {"softmax_terms", "additive_scores", "dot_scores"}
     scaling = importlib.import_module("selfattn_ref.topics.scaling")
     public |= {n for n, f in vars(scaling).items() if callable(f) and getattr(f, "__module__", "") == scaling.__name__}
+    language_model = importlib.import_module("selfattn_ref.language_model")
+    functions = [getattr(language_model, n) for n in language_model.__all__]
+    public |= {  # those that take arrays
+        f.__name__
+        for f in functions
+        if inspect.isfunction(f) and {"logits", "probabilities"} & set(inspect.signature(f).parameters)
+    }
     public = {n for n in public if not n.startswith("_")}
+    assert {"next_word_probabilities", "greedy", "sample", "ranked"} <= public
     assert public - set(CALLS) - set(NOT_LISTED) == set()
 
 
