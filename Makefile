@@ -52,7 +52,7 @@ $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@# The library is installed (editable); the publishing tools (publish/) and the MkDocs hooks
-	@# (overrides/hooks/) are not part of it, and import from the repository's root: a .pth file
+	@# (publish/mkdocs/hooks/) are not part of it, and import from the repository's root: a .pth file
 	@# puts that root on the venv's path, so `mkdocs` and `python -m publish` find them anywhere.
 	$(PY) -c 'import os, pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "selfattn-site-tools.pth").write_text(os.getcwd() + "\n")'
 	@touch "$$VENV/.installed"
@@ -64,7 +64,7 @@ chromium:
 	fi
 
 # SITE_URL makes the local server put the site at / (the published site_url has a sub-path);
-# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/claims.py).
+# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/markdown/numbers_audit.py).
 serve: venv
 	NUMBERS_AUDIT_ON_PAGE=true SITE_URL=http://127.0.0.1:8000/ $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
 

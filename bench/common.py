@@ -27,11 +27,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # run as a script: the publishing tools beside this folder
 
-from publish.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
-from publish.chromium import CHROMIUM_ARGS  # noqa: E402
+from publish.harness.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
+from publish.harness.chromium import CHROMIUM_ARGS  # noqa: E402
 
 PYTHON = sys.executable
-CHROMIUM = str(_CHROMIUM)  # publish/chromium.py: the browser and flags the tests use too
+CHROMIUM = str(_CHROMIUM)  # publish/harness/chromium.py: the browser and flags the tests use too
 BUILD_TIMEOUT = 900  # seconds; a cold build takes well under a minute
 
 
@@ -143,7 +143,7 @@ def mkdocs_build(
 ) -> float:
     """`mkdocs build [--strict]` of ``root`` into ``site`` (emptied first); its wall time in
     seconds. ``cold``: as in a fresh clone, with an empty folder for the build's one cache, the
-    subset KaTeX fonts (publish/katex_fonts.py; the repository's own .cache/katex-fonts/ is left
+    subset KaTeX fonts (publish/mkdocs/page_weight/katex_fonts.py; the repository's own .cache/katex-fonts/ is left
     as it is). No build runs a notebook (they are saved with their outputs).
     Raises RuntimeError with mkdocs' output if the build fails."""
     shutil.rmtree(site, ignore_errors=True)
@@ -205,7 +205,7 @@ def _env_loader():
 
 
 def launch_chromium(playwright, executable: str = CHROMIUM, extra_args: tuple[str, ...] = ()):
-    """Debian's Chromium headless shell (publish/chromium.py), with the test suite's flags
+    """Debian's Chromium headless shell (publish/harness/chromium.py), with the test suite's flags
     (Playwright's own browsers cannot be downloaded here)."""
     return playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args])
 

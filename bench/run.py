@@ -15,7 +15,7 @@ commit, for a note. Nothing leaves the machine: every server binds 127.0.0.1.
 The figures (--only takes a comma-separated list of the names in brackets):
 
 [build]  Cold `mkdocs build --strict`: a new temporary site folder and an empty folder of subset
-         KaTeX fonts (KATEX_FONTS_CACHE_DIR, publish/katex_fonts.py), as in a fresh clone; wall
+         KaTeX fonts (KATEX_FONTS_CACHE_DIR, publish/mkdocs/page_weight/katex_fonts.py), as in a fresh clone; wall
          time. Budget: under 20 s.
 [serve]  Rebuild under `mkdocs serve`: `make serve`'s command line (--livereload, SITE_URL set,
          a free port of 127.0.0.1) in a temporary copy of the repository (the real docs/ is never

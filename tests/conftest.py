@@ -35,7 +35,7 @@ import pytest
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 # Every build the suite runs (the shared strict build, the copies of the project) leaves the numbers
-# audit out (mkdocs.yml: publish.claims' `audit`): the suite audits every page itself, in
+# audit out (mkdocs.yml: publish.markdown.numbers_audit' `audit`): the suite audits every page itself, in
 # tests/docs/test_docs_numbers.py, so that a wrong number is reported once, not again by every test
 # of a built site. That test file also builds a page with the audit on, as mkdocs.yml sets it.
 os.environ["NUMBERS_AUDIT"] = "false"

@@ -1,7 +1,7 @@
 """What a reader may type into the exercises, shared by the docs-layer tests (which grade it with
-publish.exercises.grade) and the browser test (which holds the page's script equal to that).
+publish.generate.exercises.grade) and the browser test (which holds the page's script equal to that).
 
-The answers are computed here a second way, without publish.exercises: each worked example run
+The answers are computed here a second way, without publish.generate.exercises: each worked example run
 again with selfattn_ref's attention function (:func:`second_way`), over every other value the page
 shows that a reader could compute instead (:func:`other_values`).
 """
@@ -17,7 +17,7 @@ import numpy as np
 import yaml
 
 from publish import DOCS, GENERATED
-from publish import exercises as exr
+from publish.generate import exercises as exr
 from selfattn_ref import examples, scaled_dot_product_attention
 from selfattn_ref.masks import causal_mask
 from selfattn_ref.positional import sinusoidal_positional_encoding
@@ -78,7 +78,7 @@ def _reversal_second_way(name: str) -> float:
 
 
 def second_way(spec: dict):
-    """The value of an exercise's answer expression computed without publish.exercises: the example
+    """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
     block from torch's own layers, or a topic's numbers computed another way."""
     if spec.get("topic") in ("learning", "attention_that_learns"):

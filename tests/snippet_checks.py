@@ -18,11 +18,11 @@ def close(actual, expected, tol: float = 1e-12) -> None:
 
 
 def torch_namespace(path):
-    """Run a PyTorch snippet in this process (publish.snippets.namespace) and put back the global
+    """Run a PyTorch snippet in this process (publish.generate.snippets.namespace) and put back the global
     settings it changes (thread count, deterministic algorithms, the random generator)."""
     import pytest
 
-    from publish.snippets import namespace
+    from publish.generate.snippets import namespace
 
     torch = pytest.importorskip("torch")
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()

@@ -22,7 +22,7 @@ from selfattn_ref import examples
 
 from .. import ROOT
 from ..fmt import cell, is_integral, num
-from ..registry import generated_by
+from ..generate.registry import generated_by
 from .arithmetic import arithmetic_problems, chains
 from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
 from .numbers import Token, as_shown, number_tokens, states

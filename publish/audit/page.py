@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import yaml
 
-from ..quantities import quantities
 from .claims import CLAIM, CLOSE, OPEN
+from .quantities import quantities
 
 
 class AuditConfigError(ValueError):
@@ -83,7 +83,7 @@ def page_spec(meta: dict, page: str) -> PageSpec:
 
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")  # inline code, its backticks matched (publish.notebooks too)
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")  # inline code, its backticks matched (publish.generate.notebooks too)
 SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
 _STRIP = [
     re.compile(r"<!--.*?-->"),  # HTML comments

@@ -5,7 +5,7 @@ that conftest.py runs before every page's own, which lays them out wherever they
 # The blocks that may scroll sideways, which scrollable.js watches (a tab stop for each that does).
 SCROLLING = (".md-typeset div.arithmatex", ".md-typeset .md-typeset__scrollwrap")
 # Those of them skipped off screen: display math, and the tables of numbers (data-numbers,
-# publish/number_tables.py) but those beside a heatmap; a table of words is laid out with the page.
+# publish/markdown/number_tables.py) but those beside a heatmap; a table of words is laid out with the page.
 OFFSCREEN = (
     ".md-typeset div.arithmatex",
     ".md-typeset .md-typeset__scrollwrap:has(table[data-numbers]):not(.weights-figure *)",

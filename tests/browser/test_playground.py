@@ -27,7 +27,7 @@ from test_site import AXE_SETUP_JS, SAMPLE_COLOURS_JS, cancelled_after_load, ope
 
 from publish import GENERATED
 from publish.fmt import cell, is_integral, num, vector
-from publish.sources import playground
+from publish.generate import playground
 from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
@@ -171,7 +171,7 @@ def generated_mix(path: Path) -> str:
 
 
 def expected_table(M, rows, cols, decimals: int, corner: str) -> dict:
-    """What publish.tables.matrix_table would print."""
+    """What publish.generate.tables.matrix_table would print."""
     M = np.asarray(M, dtype=float)
     integral = is_integral(M)
     body = [[r, *(cell(x, decimals, integral) for x in row)] for r, row in zip(rows, M, strict=True)]
@@ -197,7 +197,7 @@ def example_of(
 
 
 def expected_mix(tokens, weights_row, V, output_row, decimals: int) -> str:
-    """Step 3 written out, as publish.tables writes docs/generated/<slug>/mix_<i>.md."""
+    """Step 3 written out, as publish.generate.tables writes docs/generated/<slug>/mix_<i>.md."""
     width = max(len(num(w, decimals)) for w in weights_row)
     lines = [
         f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"

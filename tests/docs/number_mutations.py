@@ -25,8 +25,8 @@ from publish.audit.arithmetic import chain_spans
 from publish.audit.claims import blank
 from publish.audit.numbers import Token, as_shown, number_tokens, shown, states
 from publish.audit.page import PageSpec
+from publish.audit.quantities import quantities
 from publish.fmt import num
-from publish.quantities import quantities
 
 
 def auditable_tokens(page: Page):

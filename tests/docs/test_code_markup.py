@@ -1,4 +1,4 @@
-"""publish/code_markup.py takes out of highlighted code the spans that look like the code around them
+"""publish/markdown/code_markup.py takes out of highlighted code the spans that look like the code around them
 (names, constant keywords, whitespace, string prefixes, magic names), keeps every other span, the
 text, and everything outside code; a browser test checks the look (tests/browser/test_code_spans_look.py)."""
 
@@ -9,9 +9,9 @@ import re
 
 import markdown
 
-from publish.code_markup import PLAIN_KINDS, unwrap_plain_spans
+from publish.markdown.code_markup import PLAIN_KINDS, unwrap_plain_spans
 
-EXTENSIONS = ["pymdownx.highlight", "pymdownx.inlinehilite", "pymdownx.superfences", "publish.code_markup"]
+EXTENSIONS = ["pymdownx.highlight", "pymdownx.inlinehilite", "pymdownx.superfences", "publish.markdown.code_markup"]
 CODE = 'import numpy as np\n\nx = np.array([1.0, -2.5])  # a < b & c\nprint(f"{x!r}", True, None)\n'
 MARKDOWN = f"Text with `#!python x = None` inline.\n\n```python\n{CODE}```\n"
 

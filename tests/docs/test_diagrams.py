@@ -1,4 +1,4 @@
-"""The diagrams of the flow (publish/diagrams.py): each generated SVG is parsed and its boxes and
+"""The diagrams of the flow (publish/generate/diagrams.py): each generated SVG is parsed and its boxes and
 arrows are held equal to the shapes the reference package computes, here, from the examples
 (not read from the generator); every arrow joins the two boxes it names; the drawing has an
 accessible name and uses only the page's own colours, so it reads in light and dark alike; no
@@ -13,7 +13,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from publish import DOCS, GENERATED, diagrams
+from publish import DOCS, GENERATED
+from publish.generate import diagrams
 from selfattn_ref import examples
 from selfattn_ref.examples import load_rnn
 from selfattn_ref.topics import multi_head, transformer_block

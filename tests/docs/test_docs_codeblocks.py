@@ -21,7 +21,7 @@ from pymdownx.snippets import SnippetMissingError
 from pytest_codeblocks.main import extract_from_buffer
 
 from publish import ROOT
-from publish.snippets import EXCERPT_CLASS, EXCERPT_TITLE, SCRIPT_SECTION, fence_info, shown_whole
+from publish.generate.snippets import EXCERPT_CLASS, EXCERPT_TITLE, SCRIPT_SECTION, fence_info, shown_whole
 
 from pages import PAGES, expand, page_id
 
@@ -122,7 +122,7 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
 #
 # The copy button of either block copies a script that runs as shown (the tests above run both). A
 # script whose first lines are for the build (a banner, "# no-twin: ...") is shown whole as its
-# "script" section, "NAME.py:script", which starts after them (publish.snippets.shown_whole).
+# "script" section, "NAME.py:script", which starts after them (publish.generate.snippets.shown_whole).
 
 FOLD = '??? example "The whole script, with the printing"'
 
@@ -591,7 +591,7 @@ def test_the_softmax_check_lets_the_safe_forms_through(code):
 # --- what a reader copies carries no build marker ------------------------------------------------
 # Lines that are there for the build, not for the reader: a generated file's banner, the twins'
 # "# no-twin: <reason>" (tests/snippets/test_recordings.py), a pymdownx.snippets marker. A file may
-# keep them above its "script" section (publish.snippets); no code block or notebook cell shows them.
+# keep them above its "script" section (publish.generate.snippets); no code block or notebook cell shows them.
 BUILD_MARKER = re.compile(r"^\s*# no-twin:|\(make update\); do not edit\.|--8<--")
 
 
@@ -609,7 +609,7 @@ def test_no_block_a_page_shows_has_a_line_for_the_build():
 
 
 def test_the_whole_script_is_what_pymdownx_snippets_includes():
-    """publish.snippets.shown_whole, which the notebooks run, is what the page shows whole: the file's
+    """publish.generate.snippets.shown_whole, which the notebooks run, is what the page shows whole: the file's
     "script" section where it has one, else the file, without section markers, and no build line."""
     with_section = 0
     for path in sorted((ROOT / "snippets").rglob("*.py")):

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from number_mutations import auditable_tokens, put_right, single_digit_changes, swaps
 
 from publish import audit
-from publish.update import stale_generated
+from publish.generate.update import stale_generated
 
 from pages import PAGES, ROOT, page_id
 
@@ -342,7 +342,13 @@ def _render(text: str) -> str:
     import markdown
 
     md = markdown.Markdown(
-        extensions=["attr_list", "md_in_html", "pymdownx.arithmatex", "pymdownx.superfences", "publish.claims"],
+        extensions=[
+            "attr_list",
+            "md_in_html",
+            "pymdownx.arithmatex",
+            "pymdownx.superfences",
+            "publish.markdown.numbers_audit",
+        ],
         extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
     return md.convert(text)
@@ -414,7 +420,8 @@ audit:
   sources: [the_cat_sat]
 ---
 
-<!-- Generated from selfattn_ref/examples/zz_numbers.toml by publish.example_pages:page (make update); do not edit. -->
+<!-- Generated from selfattn_ref/examples/zz_numbers.toml by publish.generate.example_pages:page (make update); \
+do not edit. -->
 
 # Numbers
 
@@ -444,8 +451,8 @@ def test_a_number_on_a_generated_page_points_at_the_spec_line_that_holds_it(tmp_
         "writes from that file: edit it there, not the page)"
     ), found
     assert "{{QUANTITY}}" not in found[0]
-    assert found[1].startswith("publish/example_pages.py: 0.577: no claim says which quantity this is"), found
-    assert "(the generator publish.example_pages:page wrote this number, not a spec's text)" in found[1], found
+    assert found[1].startswith("publish/generate/example_pages.py: 0.577: no claim says which quantity this is"), found
+    assert "(the generator publish.generate.example_pages:page wrote this number, not a spec's text)" in found[1], found
     problems = audit.audit_text(SPEC_PAGE, "docs/examples/zz_numbers.md", tmp_path)
     assert [(p.page, p.line) for p in problems] == [("docs/examples/zz_numbers.md", 10)] * 1 + [
         ("docs/examples/zz_numbers.md", 12)
@@ -456,8 +463,8 @@ def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
     (tmp_path / "selfattn_ref/examples").mkdir(parents=True)
     (tmp_path / "selfattn_ref/examples/aa.toml").write_text('title = "A"\n', encoding="utf-8")
     (tmp_path / "selfattn_ref/examples/zz_numbers.toml").write_text(SPEC, encoding="utf-8")
-    page = SPEC_PAGE.replace("from selfattn_ref/examples/zz_numbers.toml by publish.example_pages:page",
-                             "from selfattn_ref/examples/*.toml by publish.example_pages:index")  # fmt: skip
+    page = SPEC_PAGE.replace("from selfattn_ref/examples/zz_numbers.toml by publish.generate.example_pages:page",
+                             "from selfattn_ref/examples/*.toml by publish.generate.example_pages:index")  # fmt: skip
     found = [str(p) for p in audit.audit_text(page, "docs/examples/index.md", tmp_path)]
     assert found[0].startswith("selfattn_ref/examples/zz_numbers.toml:4: 0.707: the spec's 'description'"), found
 
@@ -466,9 +473,9 @@ def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
 
 
 def claims_entry() -> str:
-    """The publish.claims entry of mkdocs.yml as written, its !ENV settings and all."""
+    """The publish.markdown.numbers_audit entry of mkdocs.yml as written, its !ENV settings and all."""
     lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
-    start = lines.index("  - publish.claims:")
+    start = lines.index("  - publish.markdown.numbers_audit:")
     entry = [lines[start]]
     for line in lines[start + 1 :]:
         if not line.startswith("      "):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from publish import DOCS, GENERATED
-from publish import exercises as exr
+from publish.generate import exercises as exr
 
 from exercise_cases import cases, negated, off_by, other_values, second_way, specs, typed
 from pages import expand

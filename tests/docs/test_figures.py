@@ -2,7 +2,7 @@
 alternative text state the reference's numbers at the page's rounding; the positional-encoding
 page has its encoding as a heatmap and the experiment's accuracies as bars; every colour reads.
 
-The figures are inline SVG in the generated includes (publish/figures.py); the
+The figures are inline SVG in the generated includes (publish/generate/figures.py); the
 suite's staleness test holds them equal to what the code draws now. Here each one is parsed
 and held equal to the reference, computed again from the package, not read from the generator.
 """
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from publish import GENERATED
-from publish.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, WHITE, contrast, text_on
 from publish.fmt import cell, is_integral, num
-from publish.sources import attention_that_learns, masking, multi_head, positional_encoding, rnn_comparison
+from publish.generate.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, WHITE, contrast, text_on
+from publish.generate.topics import attention_that_learns, masking, multi_head, positional_encoding, rnn_comparison
 from selfattn_ref import examples
 from selfattn_ref.attention import softmax
 from selfattn_ref.positional import sinusoidal_positional_encoding

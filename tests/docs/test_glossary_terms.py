@@ -1,6 +1,6 @@
 """Layer 3: no term before its definition. The glossary's headings are the terms; a page that uses
 one before it or an earlier page (in the navigation's reading order) defines it links its first use
-to the entry (publish/terms.py). Each rule is shown to fail on a planted mistake."""
+to the entry (publish/audit/terms.py). Each rule is shown to fail on a planted mistake."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from publish import DOCS, terms, wording
+from publish import DOCS
+from publish.audit import terms, wording
 
 NAV_PAGES = terms.nav_pages()
 TERMS = {t.name: t for t in terms.terms()}

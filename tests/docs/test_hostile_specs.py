@@ -35,11 +35,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_worked_examples import repo_copy, run_in
 
-from publish import GENERATED, ROOT, audit, producers, registry, scaffold
-from publish import example_pages as ep
+from publish import GENERATED, ROOT, audit
 from publish.escape import toml_string
-from publish.playground_limits import limits_module
-from publish.sources import playground
+from publish.generate import example_pages as ep
+from publish.generate import playground, producers, registry, scaffold
+from publish.generate.playground_limits import limits_module
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 from selfattn_ref.examples import SpecError, rules
@@ -125,7 +125,7 @@ _BENIGN: set[str] = set()
 
 def _benign_tags() -> set[str]:
     """The elements of a plain example's page (the_cat_sat's), plus those a description may hold
-    (``wbr``: a line-break opportunity in long code, publish/path_breaks.py)."""
+    (``wbr``: a line-break opportunity in long code, publish/markdown/path_breaks.py)."""
     if not _BENIGN:
         page, _ = render(BASE)
         _BENIGN.update(
@@ -211,21 +211,22 @@ def _notebook_markdown(source: str) -> tuple[BeautifulSoup, BeautifulSoup]:
 def _notebook_html(source: str) -> tuple[str, str]:
     from markdown_it import MarkdownIt
 
-    from publish import notebook_hooks
+    from publish.mkdocs import notebook_pages
 
     jupyter = BeautifulSoup(MarkdownIt("commonmark").enable(["strikethrough", "table"]).render(source), "html.parser")
     for node in jupyter.find_all(string=True):
         if not node.find_parent("code"):
             node.replace_with(mathjax_shows(str(node)))
-    site, _ = notebook_hooks.clean_body(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
+    site, _ = notebook_pages.clean_body(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
     return str(jupyter), site
 
 
 def assert_notebook_shows_as_typed(ex: examples.Example, files: dict[Path, str]) -> None:
     """The title in the example's notebook (its introduction), and the tokens in a table as a page's
-    notebook includes it (publish/notebooks.py), show as typed in Jupyter and on the site's notebook
+    notebook includes it (publish/generate/notebooks.py), show as typed in Jupyter and on the site's notebook
     page: no link, strikethrough, formula or other element made of them."""
-    from publish import notebook_hooks, notebooks
+    from publish.generate import notebooks
+    from publish.mkdocs import notebook_pages
 
     nb = json.loads(files[ep.notebook_path(ex.slug)])
     intro = "".join(nb["cells"][0]["source"])
@@ -240,7 +241,7 @@ def assert_notebook_shows_as_typed(ex: examples.Example, files: dict[Path, str])
         assert _text(view.find("em")) == " ".join(ex.title.split()) and not view.find("em").find_all(True)
         assert not view.find_all(MADE) and not view.select(".katex, .arithmatex")
     # the notebook page's title and table of contents, as the page shows its heading
-    shown = notebook_hooks.shown_headings(markdown2html(intro))
+    shown = notebook_pages.shown_headings(markdown2html(intro))
     assert [" ".join(t.split()) for t in shown.values()] == [title]
     table = "\n".join(line for line in files[GENERATED / ex.slug / "embeddings.md"].splitlines()
                       if not line.startswith("<!--"))  # fmt: skip
@@ -280,12 +281,12 @@ def test_the_notebooks_markdown_keeps_the_sites_markup_and_makes_its_text_text()
 
 
 def test_the_notebook_pages_read_math_and_its_escapes_as_mathjax_does():
-    """The site's KaTeX pass over a notebook page (publish/notebook_hooks.py) reads what Jupyter's
+    """The site's KaTeX pass over a notebook page (publish/mkdocs/notebook_pages.py) reads what Jupyter's
     MathJax reads: \\$ is a dollar and \\\\ a backslash, never math; $...$ and $$...$$ are math."""
-    from publish import notebook_hooks
+    from publish.mkdocs import notebook_pages
 
-    assert notebook_hooks.plain("\\$x\\$ costs \\$5, \\\\(y\\\\) and $-\\infty$") == "$x$ costs $5, \\(y\\) and −∞"
-    body, _ = notebook_hooks.clean_body('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
+    assert notebook_pages.plain("\\$x\\$ costs \\$5, \\\\(y\\\\) and $-\\infty$") == "$x$ costs $5, \\(y\\) and −∞"
+    body, _ = notebook_pages.clean_body('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
     soup = BeautifulSoup(body, "html.parser")
     assert soup.find("p").get_text().startswith("$x$ and ") and len(soup.select(".katex")) == 2
 
@@ -633,7 +634,7 @@ def test_update_leaves_files_it_did_not_write(tmp_path):
     for rel, text in mine.items():
         (copy / rel).write_text(text, encoding="utf-8")
     ours = copy / "docs/generated/the_cat_sat/old_table.md"  # a table we wrote once, no longer produced
-    ours.write_text(registry.banner("publish.tables:example_files", "md") + "\n\n| a |\n", encoding="utf-8")
+    ours.write_text(registry.banner("publish.generate.tables:example_files", "md") + "\n\n| a |\n", encoding="utf-8")
     before = tree(copy)
     proc = run_in(copy, sys.executable, "-m", "publish", "update")
     assert proc.returncode == 0, proc.stderr

@@ -1,4 +1,4 @@
-"""publish/katex_css.py cuts the site's copy of katex.min.css to the selectors whose classes occur in
+"""publish/mkdocs/page_weight/katex_css.py cuts the site's copy of katex.min.css to the selectors whose classes occur in
 the site; every @font-face stays, the vendored file is whole. The look under the cut file is checked
 in Chromium (tests/browser/test_katex_css_subset.py)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from publish.katex_css import CSS, subset, used_classes
+from publish.mkdocs.page_weight.katex_css import CSS, subset, used_classes
 
 REPO = Path(__file__).resolve().parents[2]
 VENDORED = REPO / "docs" / CSS

@@ -1,6 +1,6 @@
-"""publish/katex_fonts.py cuts the site's copies of KaTeX's woff2 fonts to the characters of the site's
-KaTeX HTML; the vendored fonts stay whole, and a font fontTools cannot subset stops the build with its
-name and stays whole. The look under the subset fonts is checked in Chromium
+"""publish/mkdocs/page_weight/katex_fonts.py cuts the site's copies of KaTeX's woff2 fonts to the
+characters of the site's KaTeX HTML; the vendored fonts stay whole, and a font fontTools cannot
+subset stops the build with its name and stays whole. The look under the subset fonts is checked in Chromium
 (tests/browser/test_katex_fonts_subset.py)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from publish.katex_fonts import (
+from publish.mkdocs.page_weight.katex_fonts import (
     ALWAYS,
     FONTS,
     cache_key,
@@ -136,7 +136,7 @@ def _early_build(tmp_path: Path, page_math: str, site_math: str, monkeypatch):
     of a site whose page holds ``site_math``'s; the cache folder (one font: Size1-Regular)."""
     from types import SimpleNamespace
 
-    from publish import katex_fonts
+    from publish.mkdocs.page_weight import katex_fonts
 
     font = "KaTeX_Size1-Regular.woff2"
     docs, site, cache = tmp_path / "docs", tmp_path / "site", tmp_path / "cache"
@@ -155,7 +155,7 @@ def _early_build(tmp_path: Path, page_math: str, site_math: str, monkeypatch):
 
 
 def test_the_fonts_are_subset_in_a_second_process_from_the_pages_math(tmp_path, monkeypatch, caplog):
-    from publish import katex_fonts
+    from publish.mkdocs.page_weight import katex_fonts
 
     def here(*args):
         raise AssertionError("subset in the build's own process")
@@ -180,7 +180,7 @@ def test_fonts_subset_early_for_other_characters_are_subset_again_with_a_warning
 
 
 def test_fonts_are_subset_in_the_build_when_no_second_process_starts(tmp_path, monkeypatch, caplog):
-    from publish import katex_fonts
+    from publish.mkdocs.page_weight import katex_fonts
 
     monkeypatch.setattr(katex_fonts.sys, "executable", str(tmp_path / "no-python"))
     whole = (VENDORED / "KaTeX_Size1-Regular.woff2").read_bytes()

@@ -1,4 +1,4 @@
-"""publish/katex_math.py puts KaTeX's HTML in a page a little shorter than KaTeX writes it: the
+"""publish/markdown/katex_math.py puts KaTeX's HTML in a page a little shorter than KaTeX writes it: the
 <math> without its xmlns, the inline styles without leading zeros and last ';'. Chromium shows that
 formulas look the same (tests/browser/test_katex_markup_look.py)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from publish.katex_math import in_page, plain_text, render
+from publish.markdown.katex_math import in_page, plain_text, render
 
 XMLNS = 'xmlns="http://www.w3.org/1998/Math/MathML"'
 

@@ -1,4 +1,4 @@
-"""publish/katex_math.py: the math rendered with the vendored KaTeX when the site is built.
+"""publish/markdown/katex_math.py: the math rendered with the vendored KaTeX when the site is built.
 
 The renderer on its own (KaTeX's HTML, the caches, the errors and the plain-text form), then the
 extension in Python-Markdown with the site's math settings, then in a strict MkDocs build of a
@@ -18,12 +18,12 @@ import markdown
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import katex_math
-from publish.katex_math import KatexError, in_page, plain_text, render
+from publish.markdown import katex_math
+from publish.markdown.katex_math import KatexError, in_page, plain_text, render
 
 REPO = Path(__file__).resolve().parents[2]
 # mkdocs.yml's extensions that shape math and headings (arithmatex as the site sets it).
-EXTENSIONS = ["attr_list", "md_in_html", "toc", "pymdownx.arithmatex", "publish.katex_math"]
+EXTENSIONS = ["attr_list", "md_in_html", "toc", "pymdownx.arithmatex", "publish.markdown.katex_math"]
 CONFIGS = {"pymdownx.arithmatex": {"generic": True}, "toc": {"permalink": True}}
 
 
@@ -68,7 +68,7 @@ def test_an_engine_first_used_in_a_worker_thread_closes_cleanly_at_exit():
     engine made in a thread that had ended was closed from the main thread."""
     code = (
         "import threading\n"
-        "from publish.katex_math import render\n"
+        "from publish.markdown.katex_math import render\n"
         "t = threading.Thread(target=lambda: print(render('x^2')[:20]))\n"
         "t.start(); t.join()\n"
         "print(render('y')[:5])\n"
@@ -159,7 +159,7 @@ def test_in_page_keeps_the_mathml_out_of_the_search_index():
 
 def test_a_heading_with_math_keeps_its_id_and_gets_a_plain_label():
     html, md = convert(PAGE)
-    without, _ = convert(PAGE, extensions=[e for e in EXTENSIONS if e != "publish.katex_math"])
+    without, _ = convert(PAGE, extensions=[e for e in EXTENSIONS if e != "publish.markdown.katex_math"])
     heading = BeautifulSoup(html, "html.parser").select_one("h2")
     assert heading["id"] == BeautifulSoup(without, "html.parser").select_one("h2")["id"]
     assert heading["id"] == "why-infty-before-the-softmax"
@@ -198,7 +198,8 @@ def test_strict_build_fails_naming_the_page_and_the_formula(tmp_path: Path):
     (tmp_path / "docs" / "index.md").write_text("# Home\n\nFine: $x^2$.\n")
     (tmp_path / "docs" / "broken.md").write_text("# Broken\n\nThe mask adds $-\\infinity$ to a score.\n")
     (tmp_path / "mkdocs.yml").write_text(
-        "site_name: t\nmarkdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n  - publish.katex_math\n"
+        "site_name: t\nmarkdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n"
+        "  - publish.markdown.katex_math\n"
     )
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path])}
     proc = subprocess.run(

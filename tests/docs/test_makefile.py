@@ -177,7 +177,7 @@ def test_a_venv_path_make_cannot_use_is_refused(tmp_path, venv):
 
 
 def test_make_serve_shows_wrong_numbers_on_the_page(tmp_path):
-    """`make serve` runs mkdocs serve with NUMBERS_AUDIT_ON_PAGE=true (publish/claims.py: the box at
+    """`make serve` runs mkdocs serve with NUMBERS_AUDIT_ON_PAGE=true (publish/markdown/numbers_audit.py: the box at
     the top of a page with a wrong number), and the audit itself as mkdocs.yml sets it (on)."""
     venv, log = recorder(tmp_path)
     mkdocs = venv / "bin" / "mkdocs"

@@ -1,4 +1,4 @@
-"""publish/material_css.py cuts the site's copies of Material's stylesheets to the rules the site can
+"""publish/mkdocs/page_weight/material_css.py cuts the site's copies of Material's stylesheets to the rules the site can
 use: a class counts when a page's class attribute or a script's token names it. The look under the
 cut files is checked in Chromium (tests/browser/test_material_css_look.py)."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import material
 
-from publish.material_css import (
+from publish.mkdocs.page_weight.material_css import (
     _SWITCHING_RULE,
     STYLESHEETS,
     SWITCHING_CSS,
@@ -124,7 +124,7 @@ def test_a_file_read_again_is_read_as_it_is_now(tmp_path):
     """used() keeps what each file gave, by its content (`mkdocs serve` writes the site again after
     each edit): a file rewritten gives what it holds now, one that went gives nothing, and what the
     files of an earlier build held is not kept."""
-    from publish import material_css
+    from publish.mkdocs.page_weight import material_css
 
     page = tmp_path / "index.html"
     page.write_text('<div class="a" data-md-x="1"><script>var tokenA</script></div>', encoding="utf-8")

@@ -1,4 +1,4 @@
-"""publish/minify.py: the built site's copies of the site's own scripts and stylesheets are minified,
+"""publish/mkdocs/page_weight/minify.py: the built site's copies of the site's own scripts and stylesheets are minified,
 parse as the originals do, keep every string and template literal, and the files in docs/ stay as
 written. What the scripts do is checked in Chromium on the built (minified) site by the browser layer."""
 
@@ -8,9 +8,9 @@ import json
 import re
 from pathlib import Path
 
-from publish.katex_math import evaluate
-from publish.material_css import SWITCHING_CSS
-from publish.minify import minify, own_files
+from publish.markdown.katex_math import evaluate
+from publish.mkdocs.page_weight.material_css import SWITCHING_CSS
+from publish.mkdocs.page_weight.minify import minify, own_files
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"

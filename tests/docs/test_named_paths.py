@@ -3,7 +3,7 @@ every path the files that run commands name (the Makefile, CI's, a pre-commit co
 
 A path is a word that starts with a top-level folder of the repository (``tests/docs/x.py``,
 ``.github/workflows/ci.yml``, ``docs/generated/``), anywhere in the text, code blocks included,
-or a file name in inline code (``example_hooks.py``), which must be some file's name. A
+or a file name in inline code (``worked_examples.py``), which must be some file's name. A
 placeholder (``<slug>``, ``*``, the running example ``river_bank``) stands for any name: some file
 must match. (``:softmax`` after ``selfattn_ref/attention.py`` is a section of the file, not
 part of its name.) What the build or ``make update`` writes into ignored places is named by the registry.
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from publish import ROOT, producers, registry
+from publish import ROOT
+from publish.generate import producers, registry
 
 GUIDES = ("README.md", "CONTRIBUTING.md")
 COMMANDS = ("Makefile", ".ci/run", ".github/workflows/*.yml", ".pre-commit-config.yaml")
@@ -88,13 +89,13 @@ def test_every_path_a_guide_or_a_command_file_names_exists(document):
 def test_the_check_finds_a_missing_path():
     text = (
         "`tests/test_workflows.py` runs actionlint; see `snippets/<page>/<name>_numpy.py`, "
-        "[the page](docs/add-an-example.md), `publish/sources/<topic>.py`, `no_such_tool.py`,\n"
+        "[the page](docs/add-an-example.md), `publish/generate/topics/<topic>.py`, `no_such_tool.py`,\n"
         '```\n--8<-- "snippets/real_numbers/gone_numpy.py:math"\n```\nand https://example.org/tests/x.py.'
     )
     found = named_paths(text)
     assert found == [
         "docs/add-an-example.md",
-        "publish/sources/<topic>.py",
+        "publish/generate/topics/<topic>.py",
         "snippets/<page>/<name>_numpy.py",
         "snippets/real_numbers/gone_numpy.py",
         "tests/test_workflows.py",

@@ -2,7 +2,7 @@
 pages' numbers, loading nothing from elsewhere, each output what a kernel prints.
 
 - Each worked-example page has a notebook (docs/notebooks/<page>.ipynb) in the nav, linked from
-  the page; the file is what publish/notebooks.py writes now (the suite's staleness
+  the page; the file is what publish/generate/notebooks.py writes now (the suite's staleness
   test covers it as well), valid nbformat, with fixed cell ids, and its code cells are the
   page's snippet files, byte for byte, in the page's order.
 - A link of the page is, in its notebook, a link to the site's page at its published address
@@ -12,7 +12,7 @@ pages' numbers, loading nothing from elsewhere, each output what a kernel prints
   file the page shows under the same code; and the page offers the .ipynb for download, with
   those outputs: every notebook a reader downloads has the output of every cell that prints.
 - No build runs a notebook. A kernel running each notebook from the top prints, cell by cell,
-  exactly the outputs the file holds, with the same cell numbers (publish/notebook_cache.py keeps
+  exactly the outputs the file holds, with the same cell numbers (publish/harness/notebook_cache.py keeps
   the run under a key made of the notebook's bytes and the kernel's environment, so that it runs
   again exactly when its output could change: its cells import numpy or torch only and read
   nothing else).
@@ -35,13 +35,15 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, katex_math, notebook_cache
-from publish import notebooks as nbs
-from publish.exercises import load_all as load_exercises
-from publish.katex_math import KatexError
-from publish.notebook_hooks import clean, plain
-from publish.producers import generate
-from publish.snippets import recorded_versions, shown_whole
+from publish import DOCS, ROOT
+from publish.generate import notebooks as nbs
+from publish.generate.exercises import load_all as load_exercises
+from publish.generate.producers import generate
+from publish.generate.snippets import recorded_versions, shown_whole
+from publish.harness import notebook_cache
+from publish.markdown import katex_math
+from publish.markdown.katex_math import KatexError
+from publish.mkdocs.notebook_pages import clean, plain
 from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
@@ -229,7 +231,7 @@ def test_notebook_shows_what_the_page_includes(name):
 def test_a_figures_title_is_text_in_the_notebook():
     """A figure's title (it may hold an example's title, from a spec) lands in Markdown escaped
     (publish.escape.md_text): shown as typed, never markup."""
-    from publish.registry import pending
+    from publish.generate.registry import pending
 
     path = "docs/generated/zz/figure.md"
     svg = '<svg role="img"><title>weights of “a *b* &lt;i&gt;x&lt;/i&gt; [c](d)”</title></svg>'
@@ -252,7 +254,7 @@ INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re
 @pytest.mark.parametrize("name", PAGES)
 def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
-    page's order, each cell the file as the page shows it whole (publish.snippets.shown_whole: no
+    page's order, each cell the file as the page shows it whole (publish.generate.snippets.shown_whole: no
     line for the build): no second copy of code that could drift."""
     included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
     expected = [
@@ -635,7 +637,7 @@ def test_clean_removes_the_template_and_renders_math():
 
 def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
     """A Markdown cell's "width $d$:" keeps the colon with the formula (span.nowrap, as
-    publish/katex_math.py does on the pages); a long formula does not; a short one of several
+    publish/markdown/katex_math.py does on the pages); a long formula does not; a short one of several
     boxes is kept whole (the class nowrap on its own element), one of one box needs nothing."""
     long = r"q \cdot k = q_1 k_1 + q_2 k_2 + q_3 k_3"
     out = clean(f'<div class="jp-RenderedMarkdown"><p>width $d$: and ${long}$. End</p></div>')
@@ -649,13 +651,13 @@ def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
 
 @pytest.mark.tooling
 def test_the_lean_exporter_renders_the_page_nbconverts_exporter_renders():
-    """The build's exporter (publish.notebook_hooks._lean_exporter) skips two passes whose work
+    """The build's exporter (publish.mkdocs.notebook_pages._lean_exporter) skips two passes whose work
     clean() undoes: the page is the same, but for the blank lines around it. One page's notebook
     and one worked example's, and an image, which clean() refuses without alt text."""
     script = (
         "import json, sys\n"
         "from mkdocs_jupyter import nbconvert2\n"
-        "from publish import notebook_hooks as nh\n"
+        "from publish.mkdocs import notebook_pages as nh\n"
         "kw = dict(execute=False, no_prompt=True, highlight_extra_classes='highlight', include_requirejs=False,\n"
         "          custom_mathjax_url='')\n"
         "files = sys.argv[1:]\n"
@@ -692,13 +694,13 @@ def _notebooks_in(tmp_path: Path, *names: str) -> Path:
 
 @pytest.mark.tooling
 def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
-    """publish/notebook_render.py renders the notebook pages beside the build: with the link back
+    """publish/mkdocs/notebook_render.py renders the notebook pages beside the build: with the link back
     to its page added, a page's HTML, table of contents and title are what the build makes of it
     in its own process (mkdocs-jupyter's render, then clean())."""
     from mkdocs_jupyter import nbconvert2
     from mkdocs_jupyter import plugin as jupyter_plugin
 
-    from publish import notebook_hooks, notebook_render
+    from publish.mkdocs import notebook_pages, notebook_render
 
     config = _plugin_config()
     docs = _notebooks_in(tmp_path, "masking.ipynb")
@@ -713,20 +715,20 @@ def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
     finally:
         renderer.stop()
     assert result is not None, "the second process wrote no page"
-    notebook_hooks.on_config(None)  # the build's exporter
+    notebook_pages.on_config(None)  # the build's exporter
     options = {key: config[key] for key in notebook_render.NB2HTML_OPTIONS}
     expected = clean(nbconvert2.nb2html(src, execute=False, **options), "masking.ipynb", article, addresses)
-    got = notebook_hooks.with_download_link(result["content"], result["mark"], "masking.ipynb", article)
+    got = notebook_pages.with_download_link(result["content"], result["mark"], "masking.ipynb", article)
     assert got == expected
     assert 'href="../../masking/"' in got and "Download the notebook (masking.ipynb)" in got
     html = nbconvert2.nb2html(src, execute=False, **options)  # named as the page shows its headings
-    toc_tokens, title = notebook_hooks.retitled(*jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"]), html)
+    toc_tokens, title = notebook_pages.retitled(*jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"]), html)
     assert (result["toc_tokens"], result["title"]) == (json.loads(json.dumps(toc_tokens)), title)
 
 
 @pytest.mark.tooling
 def test_the_second_process_renders_the_notebooks_mkdocs_jupyter_renders_in_the_builds_order(tmp_path):
-    from publish import notebook_render
+    from publish.mkdocs import notebook_render
 
     config = _plugin_config()
     docs = tmp_path / "docs"
@@ -742,7 +744,7 @@ def test_a_page_the_second_process_does_not_render_is_left_to_the_build(tmp_path
     """A notebook it cannot render, a notebook that is not a page of the build, or a process that
     stops: no page from it (the build renders those itself, and raises their errors there), and no
     wait past the process's end."""
-    from publish import notebook_render
+    from publish.mkdocs import notebook_render
 
     config = _plugin_config()
     docs = _notebooks_in(tmp_path, "masking.ipynb", "scaling.ipynb")
@@ -778,7 +780,7 @@ def test_a_rebuild_takes_again_the_pages_that_still_hold_and_renders_the_others(
     """Under `mkdocs serve` (one process, a build after each edit) a notebook page of the last
     build is used again while its notebook, the addresses of the pages it links to and the code
     that renders it are unchanged; a second process renders the others, and only them."""
-    from publish import notebook_render
+    from publish.mkdocs import notebook_render
 
     config = _plugin_config()
     docs = _notebooks_in(tmp_path, "masking.ipynb", "scaling.ipynb")
@@ -826,7 +828,7 @@ def test_a_rebuild_takes_again_the_pages_that_still_hold_and_renders_the_others(
 def test_a_notebook_that_cannot_be_read_is_left_to_the_process_and_not_kept(tmp_path):
     """start() reads each notebook before the process does; one it cannot read (here a folder that
     has a notebook's name) does not stop it, and has no key, so no page of it is kept."""
-    from publish import notebook_render
+    from publish.mkdocs import notebook_render
 
     config = _plugin_config()
     docs = _notebooks_in(tmp_path, "masking.ipynb")
@@ -886,7 +888,7 @@ def test_mkdocs_serve_renders_again_only_the_notebook_that_was_edited(tmp_path):
     docs = _notebooks_in(tmp_path, "masking.ipynb", "scaling.ipynb")
     for name in ("index", "masking", "scaling"):
         (docs / f"{name}.md").write_text(f"# {name.title()}\n\nText.\n", encoding="utf-8")
-    hook = ROOT / "overrides/hooks/notebooks.py"
+    hook = ROOT / "publish/mkdocs/hooks/notebook_pages.py"
     (tmp_path / "mkdocs.yml").write_text(
         "site_name: t\nplugins:\n  - mkdocs-jupyter:\n      include: ['notebooks/*.ipynb']\n"
         "      execute: false\n      cache: false\n      include_requirejs: false\n"
@@ -909,12 +911,12 @@ def test_mkdocs_serve_renders_again_only_the_notebook_that_was_edited(tmp_path):
 def test_the_code_fingerprint_sees_an_edit_of_the_rendering_code(tmp_path, monkeypatch):
     """The fingerprint of a notebook page's code covers the publish package and KaTeX's script,
     and changes when one of its files is edited."""
-    from publish import notebook_render
-    from publish.katex_math import KATEX_JS
+    from publish.markdown.katex_math import KATEX_JS
+    from publish.mkdocs import notebook_render
 
     version, stats = notebook_render.code_fingerprint()
     covered = {Path(name) for name, *_ in stats}
-    assert {ROOT / "publish/notebook_hooks.py", ROOT / "publish/katex_math.py", KATEX_JS} <= covered
+    assert {ROOT / "publish/mkdocs/notebook_pages.py", ROOT / "publish/markdown/katex_math.py", KATEX_JS} <= covered
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.py").write_text("x = 1\n", encoding="utf-8")
     monkeypatch.setattr(notebook_render, "_PUBLISH", tmp_path)
@@ -946,8 +948,8 @@ def test_no_build_runs_a_notebook():
     assert JUPYTER["allow_errors"] is False
     assert JUPYTER["include_source"] is True  # the download: the saved notebook, outputs and all
     assert JUPYTER["include_requirejs"] is False
-    assert "overrides/hooks/notebooks.py" in MKDOCS["hooks"]
-    assert "notebook_cache" not in (ROOT / "overrides/hooks/notebooks.py").read_text(encoding="utf-8")
+    assert "publish/mkdocs/hooks/notebook_pages.py" in MKDOCS["hooks"]
+    assert "notebook_cache" not in (ROOT / "publish/mkdocs/hooks/notebook_pages.py").read_text(encoding="utf-8")
 
 
 def _printed(nb) -> list[tuple[str, int | None, str, list[str]]]:
@@ -1084,7 +1086,7 @@ def test_a_real_kernel_that_dies_at_start_fails_quietly_after_its_tries(tmp_path
     (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "dying", "language": "python"}))
     path = _one_cell(tmp_path, "print(1)")
     script = (
-        "import sys; from pathlib import Path; from publish import notebook_cache as c\n"
+        "import sys; from pathlib import Path; from publish.harness import notebook_cache as c\n"
         "c.KERNEL_ATTEMPTS = 2  # two are enough to see a second kernel started, and quicker\n"
         "try:\n"
         f"    c.Cache(Path({str(tmp_path / 'cache')!r}), 'dying').ensure([Path({str(path)!r})])\n"

@@ -1,9 +1,9 @@
-"""publish/page_weight.py (a hook on every built page): the templates' indentation goes, white space
+"""publish/mkdocs/page_weight/__init__.py (a hook on every built page): the templates' indentation goes, white space
 that is content stays, and mkdocstrings' stylesheet stays only where its output is."""
 
 from __future__ import annotations
 
-from publish.page_weight import collapse_indentation, lighter, without_unused_mkdocstrings_css
+from publish.mkdocs.page_weight import collapse_indentation, lighter, without_unused_mkdocstrings_css
 
 CSS = '    <link rel="stylesheet" href="../assets/_mkdocstrings.css">\n'
 

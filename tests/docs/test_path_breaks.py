@@ -1,4 +1,4 @@
-"""publish.path_breaks: a file path in a table cell, and a long name elsewhere, get line-break
+"""publish.markdown.path_breaks: a file path in a table cell, and a long name elsewhere, get line-break
 opportunities between their parts, and nothing else changes (tests/browser/test_phone.py checks
 how they break on a phone)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import markdown
 
-from publish.path_breaks import break_paths
+from publish.markdown.path_breaks import break_paths
 
 
 def test_a_path_in_a_cell_breaks_after_slashes_and_underscores():
@@ -29,7 +29,7 @@ def test_only_table_cells_and_only_paths_change():
 
 def test_the_extension_runs_in_markdown_and_leaves_the_text_as_typed():
     source = "| File | What |\n|---|---|\n| `docs/a_b/<i>.md` | x |\n"
-    html = markdown.markdown(source, extensions=["tables", "publish.path_breaks"])
+    html = markdown.markdown(source, extensions=["tables", "publish.markdown.path_breaks"])
     assert "<code>docs/<wbr>a_<wbr>b/<wbr>&lt;i&gt;.md</code>" in html
 
 

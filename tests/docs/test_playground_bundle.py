@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from publish import GENERATED, ROOT, producers, registry
+from publish import GENERATED, ROOT
 from publish import files as publish_files
-from publish import playground_bundle as pb
-from publish.registry import name_of, with_banner
-from publish.sources.playground import RELPATH, _presets_json
-from publish.update import stale_generated
+from publish.generate import playground_bundle as pb
+from publish.generate import producers, registry
+from publish.generate.playground import RELPATH, _presets_json
+from publish.generate.registry import name_of, with_banner
+from publish.generate.update import stale_generated
 from selfattn_ref import examples
 
 BUNDLE = pb.bundle_path(pb.ENTRY)
@@ -36,7 +37,7 @@ def test_the_bundle_is_gathered_and_git_ignores_it(gathered):
     text = gathered[BUNDLE]
     first = text.splitlines()[0]
     assert first == (
-        "// Generated from docs/assets/playground/app.js by publish.playground_bundle:playground_bundle "
+        "// Generated from docs/assets/playground/app.js by publish.generate.playground_bundle:playground_bundle "
         "(make update); do not edit."
     ), first
     presets = GENERATED / RELPATH
@@ -134,10 +135,13 @@ def test_the_command_does_not_overwrite_a_file_it_did_not_write(tmp_path, monkey
     # the command writes inside the repository only (publish.files): here, inside this test's folder
     monkeypatch.setattr(publish_files, "atomic_write", functools.partial(publish_files.atomic_write, root=tmp_path))
     assert pb.main([]) == 1
-    assert "was not written by publish.playground_bundle:playground_bundle" in capsys.readouterr().err
+    assert "was not written by publish.generate.playground_bundle:playground_bundle" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "// someone's own main.bundle.js\n"
     assert pb.main(["--check"]) == 1
     out.unlink()
     assert pb.main([]) == 0 and pb.main(["--check"]) == 0
     first = out.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Generated from ") and "by publish.playground_bundle:playground_bundle (make" in first
+    assert (
+        first.startswith("// Generated from ")
+        and "by publish.generate.playground_bundle:playground_bundle (make" in first
+    )

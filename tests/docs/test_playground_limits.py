@@ -1,5 +1,5 @@
 """The playground's limits file lists the code points a token may not hold and the combining marks
-as ranges (publish/playground_limits.py). They are computed by asking the rule once per run of
+as ranges (publish/generate/playground_limits.py). They are computed by asking the rule once per run of
 code points of one general category, and once for each code point it decides on its own
 (selfattn_ref.examples.rules.TOKEN_RULED_ONE_BY_ONE): here every code point is asked, and the
 ranges must be the same."""
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from publish.playground_limits import code_point_ranges
+from publish.generate.playground_limits import code_point_ranges
 from selfattn_ref.examples.rules import TOKEN_RULED_ONE_BY_ONE, is_combining_mark, token_char_refused
 
 

@@ -15,9 +15,9 @@ import re
 import numpy as np
 import pytest
 
-from publish import GENERATED, ROOT, producers, registry
-from publish.sources import playground
-from publish.update import stale_generated
+from publish import GENERATED, ROOT
+from publish.generate import playground, producers, registry
+from publish.generate.update import stale_generated
 from selfattn_ref import examples
 
 from pages import PAGES, page_id
@@ -60,7 +60,7 @@ def test_the_presets_follow_the_examples_given(text):
 def test_file_is_plain_json(text):
     assert not text.startswith("<!--")  # a comment header would make it invalid JSON
     data = json.loads(text)  # its provenance is a key, which the playground does not read
-    assert data.pop("_generated_by") == "publish.sources.playground:_presets_json"
+    assert data.pop("_generated_by") == "publish.generate.playground:_presets_json"
     assert data == playground.presets()
 
 
@@ -119,7 +119,8 @@ def test_a_build_does_not_overwrite_a_presets_file_it_did_not_write(tmp_path, mo
     import dataclasses
     import functools
 
-    from publish import files, update
+    from publish import files
+    from publish.generate import update
 
     path = tmp_path / "docs" / "generated" / "playground" / "presets.json"
     path.parent.mkdir(parents=True)
@@ -134,6 +135,6 @@ def test_a_build_does_not_overwrite_a_presets_file_it_did_not_write(tmp_path, mo
     with pytest.raises(update.UpdateError, match=r"presets.json exists and was not written by `make update`"):
         update.write_gathered([])
     assert path.read_text(encoding="utf-8") == '{"mine": true}\n'
-    path.write_text('{"_generated_by": "publish.sources.playground:_presets_json", "presets": []}\n', encoding="utf-8")
+    path.write_text('{"_generated_by": "publish.generate.playground:_presets_json", "presets": []}\n', encoding="utf-8")
     assert update.write_gathered([]) == [path]
     assert path.read_text(encoding="utf-8") == new

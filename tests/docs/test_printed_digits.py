@@ -16,9 +16,9 @@ import re
 
 import pytest
 
-from publish import example_pages as ep
 from publish.fmt import num
-from publish.tables import example_files
+from publish.generate import example_pages as ep
+from publish.generate.tables import example_files
 from selfattn_ref import examples
 from selfattn_ref.examples.digits import DIGITS, FEWER
 

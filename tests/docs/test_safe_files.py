@@ -13,8 +13,8 @@ import pytest
 from test_hostile_specs import tree
 from test_worked_examples import repo_copy, run_in
 
-from publish import registry
 from publish.files import UnsafePath, atomic_write, remove, unsafe
+from publish.generate import registry
 from selfattn_ref._validate import excerpt
 from selfattn_ref.cli import EXIT_USAGE
 
@@ -128,7 +128,7 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
     copy = repo_copy(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
-    bannered = registry.banner("publish.tables:example_files", "md") + "\n\n| a |\n"
+    bannered = registry.banner("publish.generate.tables:example_files", "md") + "\n\n| a |\n"
     (outside / "old.md").write_text(bannered, encoding="utf-8")
     (outside / "notebook.ipynb").write_text("{}", encoding="utf-8")
     (copy / "docs/generated/zz").symlink_to(outside)
@@ -144,7 +144,9 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
     ), out
     assert tree(outside) == outside_before
     # The up-to-date test lists what update left alone: the tree is not what update would make it.
-    listed = "from publish.update import ROOT, stale_generated as s; [print(p.relative_to(ROOT)) for p in s()[1]]"
+    listed = (
+        "from publish.generate.update import ROOT, stale_generated as s; [print(p.relative_to(ROOT)) for p in s()[1]]"
+    )
     proc = run_in(copy, sys.executable, "-c", listed)
     assert proc.returncode == 0, proc.stderr
     assert {"docs/generated/zz/old.md", "docs/examples/zz_link.md"} <= set(proc.stdout.split()), proc.stdout

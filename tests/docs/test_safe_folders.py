@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from publish import ROOT, katex_fonts
+from publish import ROOT
 from publish.files import UnsafePath, UnsafeRead, check_folder, named, read_text, unsafe_folder, unsafe_sources
-from publish.notebook_cache import Cache
+from publish.harness.notebook_cache import Cache
+from publish.mkdocs.page_weight import katex_fonts
 from selfattn_ref._validate import excerpt
 
 pytestmark = pytest.mark.tooling

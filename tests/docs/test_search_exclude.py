@@ -1,13 +1,13 @@
-"""publish/search_exclude.py marks code outputs and tables of numbers for Material's search to skip,
+"""publish/markdown/search_exclude.py marks code outputs and tables of numbers for Material's search to skip,
 and nothing else."""
 
 import re
 
 import markdown
 
-from publish.number_tables import is_number_table
+from publish.markdown.number_tables import is_number_table
 
-EXTENSIONS = ["tables", "pymdownx.superfences", "publish.search_exclude"]
+EXTENSIONS = ["tables", "pymdownx.superfences", "publish.markdown.search_exclude"]
 
 
 def _html(text: str) -> str:

@@ -56,7 +56,7 @@ def test_strict_build_fails_on_broken_links(copy_build):
 
 def test_strict_build_prints_no_warning(strict_build):
     """Nothing the project could prevent: no WARNING line at all (the notebooks' kernels used to
-    print one each about their plain-TCP transport; publish/jupyter_config.py)."""
+    print one each about their plain-TCP transport; publish/harness/jupyter_config.py)."""
     output = strict_build.proc.stdout + strict_build.proc.stderr
     warnings = [line for line in output.splitlines() if "WARNING" in line or "Warning:" in line]
     assert not warnings, "the build printed:\n" + "\n".join(warnings)
@@ -65,7 +65,7 @@ def test_strict_build_prints_no_warning(strict_build):
 @pytest.mark.slow
 def test_math_is_rendered_when_the_site_is_built(strict_build):
     """Every formula of every page (notebooks and worked examples included) holds KaTeX's HTML
-    (publish/katex_math.py), no TeX is left for a script, and no page loads KaTeX's JavaScript,
+    (publish/markdown/katex_math.py), no TeX is left for a script, and no page loads KaTeX's JavaScript,
     which the built site does not even hold; the pages with math load katex.min.css."""
     site = strict_build.dir
     pages = sorted(site.rglob("*.html"))

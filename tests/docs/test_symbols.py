@@ -1,6 +1,6 @@
 """Layer 3: one notation, complete. Every symbol of every page's math (the Markdown's $...$ and $$
 blocks, with the generated tables it includes) has an entry on the Notation page, and each symbol
-has one entry: one meaning (publish/symbols.py). Each check is shown to fail on a planted symbol."""
+has one entry: one meaning (publish/audit/symbols.py). Each check is shown to fail on a planted symbol."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import DOCS, symbols
+from publish import DOCS
+from publish.audit import symbols
 
 from pages import PAGES, expand, page_id
 

@@ -1,5 +1,5 @@
 """Layer 3: the words of the pages, beside the numbers: one notation, and links that land where
-they say (publish/wording.py). Each check is also shown to fail on a planted mistake."""
+they say (publish/audit/wording.py). Each check is also shown to fail on a planted mistake."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from publish import DOCS, ROOT, wording
+from publish import DOCS, ROOT
+from publish.audit import wording
 
 from pages import PAGES, page_id
 
@@ -46,7 +47,7 @@ def test_the_other_texts_a_reader_meets_use_no_retired_variant(path):
     """The exercises, the examples' specs, the playground's scripts and the notebooks, for the rules
     retired everywhere (a notebook is made from its page: a stale one fails here too)."""
     found = wording.reader_text_problems(path.read_text(encoding="utf-8"), _root_rel(path), RULES)
-    assert not found, "retired wording (see publish/retired.toml):\n" + "\n".join(map(str, found))
+    assert not found, "retired wording (see publish/audit/retired.toml):\n" + "\n".join(map(str, found))
 
 
 def test_the_other_texts_include_each_kind():

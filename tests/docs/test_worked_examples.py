@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from publish import DOCS, ROOT, files, katex_fonts, producers, registry, scaffold, update
+from publish import DOCS, ROOT, files
 from publish import cli as publish_cli
-from publish import example_pages as ep
 from publish.fmt import cell, is_integral, num
-from publish.sources import contributing
+from publish.generate import example_pages as ep
+from publish.generate import producers, registry, scaffold, spec_messages, update
+from publish.mkdocs.page_weight import katex_fonts
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 
@@ -50,13 +51,13 @@ def test_every_example_has_a_page_scripts_and_a_notebook(slug):
 
 def test_the_gallery_is_the_same_whichever_examples_there_are_and_the_build_adds_the_table():
     """The gallery page holds no example (a new example's pull request does not rewrite it): the
-    extension publish.gallery puts the table there, a row per example in reading order."""
+    extension publish.markdown.gallery puts the table there, a row per example in reading order."""
     import markdown
 
     text = (ep.PAGES_DIR / "index.md").read_text(encoding="utf-8")
     assert text == ep.index() and ep.GALLERY_MARKER in text.splitlines()
     assert not [slug for slug in SLUGS if f"]({slug}.md)" in text]
-    html = markdown.Markdown(extensions=["tables", "publish.gallery"]).convert(text)
+    html = markdown.Markdown(extensions=["tables", "publish.markdown.gallery"]).convert(text)
     rows = BeautifulSoup(html, "html.parser").select("table tbody tr")
     assert [tr.a["href"] for tr in rows] == [f"{ex.slug}.md" for ex in ep.in_reading_order(examples.load_all())]
     assert ep.GALLERY_MARKER not in html
@@ -278,7 +279,7 @@ def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subproce
     Python writes its compiled modules in the copy even where PYTHONDONTWRITEBYTECODE is set (as
     `make test` lets it, Makefile), so that the commands after the first do not compile the project
     again; a build takes its subset KaTeX fonts from the repository's cache, whose key is the font
-    and the characters (publish/katex_fonts.py), not subsetting the 20 fonts again."""
+    and the characters (publish/mkdocs/page_weight/katex_fonts.py), not subsetting the 20 fonts again."""
     environ = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     environ.update({"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1"})
     environ.update({katex_fonts.CACHE_DIR_ENV: str(ROOT / katex_fonts.CACHE_DIR), **env})
@@ -289,7 +290,7 @@ def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subproce
 def broken_clone(tmp_path_factory):
     """A copy whose examples include a ragged spec (the case the page shows second)."""
     copy = repo_copy(tmp_path_factory.mktemp("broken"))
-    what, line, message = contributing.cases()[1]
+    what, line, message = spec_messages.cases()[1]
     assert what == "Ragged embeddings"
     base = (copy / "selfattn_ref/examples/the_cat_sat.toml").read_text(encoding="utf-8")
     text = base.replace('title = "The cat sat"', 'title = "The river bank"').replace("[0, 1, 0, 1],  # cat", line)
@@ -322,7 +323,7 @@ def test_a_bad_spec_stops_make_update(broken_clone):
 
 
 def test_the_messages_on_the_page_are_the_checks_own():
-    cases = contributing.cases()
+    cases = spec_messages.cases()
     assert [what for what, _, _ in cases] == [
         "A misspelt key",
         "Ragged embeddings",
@@ -503,7 +504,7 @@ def test_two_examples_added_on_two_branches_merge_without_a_conflict(tmp_path, m
     The scripts' runs are stubbed (what a script prints changes no file's name), and the repository
     holds only the files the two examples write, not a copy of the project: the two plans take most
     of its few seconds."""
-    from publish import snippets
+    from publish.generate import snippets
 
     monkeypatch.setattr(
         update, "_run_pending", lambda todo: [snippets.Result(p, f"{p.stem}\n", "", 0) for p, _ in todo]

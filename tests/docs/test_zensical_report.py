@@ -55,7 +55,7 @@ def test_the_report_measures_what_zensical_loses(builds):
     assert "- pages: MkDocs 3, Zensical 2; missing from Zensical: 1" in lines
     assert "    notebooks/: 1 (notebooks/a/index.html)" in lines
     assert "Zensical copies the 1 notebooks as raw .ipynb files instead" in text
-    assert "    worked examples no longer in the nav: 1 (the hook example_hooks.py lists them)" in lines
+    assert "    worked examples no longer in the nav: 1 (publish/mkdocs/worked_examples.py lists them)" in lines
     assert "- pages in both: 2; with a difference in their content: 0" in lines
     assert "- links to notebooks in the pages' content, MkDocs: 1 to a page" in lines
     assert "- links to notebooks in the pages' content, Zensical: 1 to a raw .ipynb" in lines

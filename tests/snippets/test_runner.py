@@ -1,4 +1,4 @@
-"""The snippet runner's fork server (publish/snippets.py) gives each snippet what a fresh
+"""The snippet runner's fork server (publish/generate/snippets.py) gives each snippet what a fresh
 interpreter would: the same output as a run in a new process, nothing left by the snippet before,
 the blocked modules blocked, and the exit status and traceback of a failure."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from publish import snippets as sn
+from publish.generate import snippets as sn
 
 PROBE = """\
 import os, sys
