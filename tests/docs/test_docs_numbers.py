@@ -454,6 +454,9 @@ def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
 # --- issue 30: the audit in every build ---------------------------------------------------------
 
 
+AUDIT_HOOK = "overrides/hooks/numbers_audit.py"  # stops a strict build on a wrong number (publish/claims.py)
+
+
 def claims_entry() -> str:
     """The publish.claims entry of mkdocs.yml as written, its !ENV settings and all."""
     lines = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
@@ -466,22 +469,30 @@ def claims_entry() -> str:
     return "\n".join(entry)
 
 
-def build_page(tmp_path: Path, text: str, monkeypatch, strict: bool = True, **env: str):
-    """`mkdocs build` (in this process) of a site of one page, ``text``, with the extension as
-    mkdocs.yml configures it and ``env`` set: (the warnings logged, then mkdocs' refusal if it
-    aborted; the page's HTML or None)."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort
-
+def one_page_site(tmp_path: Path, text: str, monkeypatch, config: str = "", **env: str) -> Path:
+    """The mkdocs.yml of a site of one page, ``text``, with the extension and its hook as mkdocs.yml
+    configures them, ``config`` added, and ``env`` set."""
     for name in ("NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE"):
         monkeypatch.delenv(name, raising=False)  # the suite's own setting (conftest.py) left out
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     (tmp_path / "docs").mkdir(exist_ok=True)
     (tmp_path / "docs" / "page.md").write_text(text, encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"site_name: audit\nplugins: []\nmarkdown_extensions:\n{claims_entry()}\n", encoding="utf-8")
+    site = tmp_path / "mkdocs.yml"
+    head = f"site_name: audit\nplugins: []\nhooks: [{ROOT / AUDIT_HOOK}]\n"
+    site.write_text(f"{head}markdown_extensions:\n{claims_entry()}\n{config}", encoding="utf-8")
+    return site
+
+
+def build_page(tmp_path: Path, text: str, monkeypatch, strict: bool = True, **env: str):
+    """`mkdocs build` (in this process) of a site of one page, ``text``, with the extension and its
+    hook as mkdocs.yml configures them and ``env`` set: (the warnings logged, then mkdocs' refusal if it
+    aborted; the page's HTML or None)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    config = one_page_site(tmp_path, text, monkeypatch, **env)
     records = []
     handler = logging.Handler(logging.WARNING)
     handler.emit = records.append
@@ -500,15 +511,53 @@ def test_a_wrong_number_fails_the_strict_build_with_one_message(tmp_path, monkey
     wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
     warnings, html = build_page(tmp_path, wrong, monkeypatch)
     page = (tmp_path / "docs" / "page.md").resolve()
-    assert warnings[0] == (
-        f"numbers audit: {page}:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code "
-        "gives 66.5% for it (0.665241), not 76.5%"
-    ), warnings
-    assert warnings[1:] == ["Abort: Aborted with 1 warnings in strict mode!"], warnings
+    assert warnings == [
+        "numbers audit: 1 problem, on which a strict build stops (each names the file to edit and its line):\n"
+        f"  {page}:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code "
+        "gives 66.5% for it (0.665241), not 76.5%",
+        "Abort: Aborted with a BuildError!",
+    ], warnings
     warnings, html = build_page(tmp_path, PAGE, monkeypatch)  # the page put right: no warning
     assert warnings == [] and "numbers-audit" not in html
     warnings, html = build_page(tmp_path, wrong, monkeypatch, strict=False)
     assert len(warnings) == 1 and "76.5%" in html and "numbers-audit" not in html  # no box outside `make serve`
+
+
+def cli_build(tmp_path: Path, text: str, monkeypatch, *args: str, config: str = "") -> tuple[int, str]:
+    """``mkdocs build *args`` as typed on the command line (in this process: MkDocs' own command, its
+    flags and logging) of :func:`one_page_site`: (exit status, output)."""
+    from click.testing import CliRunner
+    from mkdocs.__main__ import cli
+    from mkdocs.commands import build
+
+    site = one_page_site(tmp_path, text, monkeypatch, config)
+    logger = logging.getLogger("mkdocs")  # what the command sets for the process, put back after it
+    kept = logger.level, logger.propagate, list(logger.handlers), list(build.log.filters)
+    try:
+        result = CliRunner().invoke(cli, ["build", "-f", str(site), "-d", str(tmp_path / "site"), *args])
+    finally:
+        logger.setLevel(kept[0])
+        logger.propagate = kept[1]
+        logger.handlers[:], build.log.filters[:] = kept[2], kept[3]
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    "args, config",
+    [(["--strict", "-q"], ""), (["--strict", "-v"], ""), (["-q"], "strict: true\n"), ([], "strict: true\n")],
+    ids=["--strict -q", "--strict -v", "strict: true, -q", "strict: true"],
+)
+def test_a_wrong_number_stops_a_strict_build_at_any_log_level(tmp_path, monkeypatch, args, config):
+    """MkDocs' --quiet drops warnings before strict mode counts them (mkdocs/mkdocs#4126): the audit
+    stops a strict build itself, with an error that no log level hides, naming the page and line."""
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    status, output = cli_build(tmp_path, wrong, monkeypatch, *args, config=config)
+    assert status == 1, output
+    assert "page.md:9: 76.5%: the sentence claims bank_of_river weights[bank, bank]" in output, output
+    assert "Aborted with a BuildError!" in output, output
+    assert not (tmp_path / "site" / "page" / "index.html").exists()  # stopped before a page was written
+    status, output = cli_build(tmp_path, PAGE, monkeypatch, *args, config=config)
+    assert status == 0 and "numbers audit" not in output, output
 
 
 def test_make_serve_shows_the_problems_at_the_top_of_the_page(tmp_path, monkeypatch):
