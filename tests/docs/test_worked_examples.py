@@ -280,11 +280,9 @@ def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subproce
 def broken_clone(tmp_path_factory):
     """A copy whose examples include a ragged spec (the case the page shows second)."""
     copy = repo_copy(tmp_path_factory.mktemp("broken"))
-    what, line, message = contributing.cases()[1]
-    assert what == "Ragged embeddings"
-    base = (copy / "selfattn_ref/examples/the_cat_sat.toml").read_text(encoding="utf-8")
-    text = base.replace('title = "The cat sat"', 'title = "The river bank"').replace("[0, 1, 0, 1],  # cat", line)
-    (copy / "selfattn_ref/examples/river_bank.toml").write_text(text, encoding="utf-8")
+    (what, _, files), (_, _, message) = contributing.broken()[1], contributing.cases()[1]
+    assert what == "Ragged embeddings" and list(files) == [contributing.NAME]
+    (copy / "selfattn_ref/examples" / contributing.NAME).write_text(files[contributing.NAME], encoding="utf-8")
     return copy, message
 
 
@@ -328,6 +326,39 @@ def test_the_messages_on_the_page_are_the_checks_own():
             r"('\w+'|unknown key|not valid TOML \(.*\)\. A comma is probably)",
             message,
         ), (what, message)
+
+
+SPEC_EDITS = {  # what a contributor may do to any example's spec: none of it is the page's business
+    "decimals": lambda text: re.sub(r"^decimals = \d+", "decimals = 3", text, flags=re.M),
+    "comment spacing": lambda text: text.replace("],  #", "], #").replace("  # ", "    # "),
+    "title": lambda text: re.sub(r'^title = "', 'title = "Another ', text, count=1, flags=re.M),
+    "rows on one line": lambda text: re.sub(r"\],\s*(#[^\n]*)?\n\s*\[", "], [", text),
+}
+
+
+@pytest.mark.parametrize("edit", [*SPEC_EDITS, "the_cat_sat.toml removed"])
+def test_an_edit_of_any_example_spec_leaves_the_pages_messages_whole(tmp_path, monkeypatch, edit):
+    """The page's messages of bad specs (docs/add-an-example.md) break a spec that
+    publish/sources/contributing.py owns, not one that contributors edit: an edit of any example's
+    spec (issue 51: the_cat_sat.toml's decimals, a comment's spacing) changes none of the broken
+    lines, and crashes neither `make update` nor the build. The one case that needs another
+    example (a title it has) takes that example's spec as it is."""
+    for path in examples.EXAMPLES_DIR.glob("*.toml"):
+        text = path.read_text(encoding="utf-8")
+        (tmp_path / path.name).write_text(text if edit not in SPEC_EDITS else SPEC_EDITS[edit](text), encoding="utf-8")
+    if edit not in SPEC_EDITS:
+        (tmp_path / "the_cat_sat.toml").unlink()
+    before = contributing.cases()
+    monkeypatch.setattr(examples, "EXAMPLES_DIR", tmp_path)
+    taken = examples.load_all()[0] if edit not in SPEC_EDITS else examples.load("the_cat_sat")
+    after = contributing.cases()
+    assert after[:-1] == before[:-1]  # the owned spec's cases: the same lines, the same messages
+    what, line, message = after[-1]
+    assert what == "A title that another example has" and line == f"title = {json.dumps(taken.title)}", after[-1]
+    files = sorted([f"selfattn_ref/examples/{taken.path.name}", contributing.SHOWN])  # the second names the first
+    assert message.startswith(f"{files[1]}, line ") and f"'title' {taken.title!r} is also the title of" in message
+    assert f"the title of {files[0]}, line " in message, message
+    assert message.endswith("every example has a page of its own, so titles must differ"), message
 
 
 def test_the_pages_key_table_states_the_checks_limits():
