@@ -51,8 +51,10 @@ def on_config(config):
     if stale:
         names = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
         raise PluginError(
-            f"{len(stale)} generated file(s) of the worked examples are missing or out of date with "
-            f"selfattn_ref/examples/*.toml ({names}); run `make update`"
+            f"{len(stale)} generated file(s) of the worked examples are missing or not what `make update` "
+            f"writes from selfattn_ref/examples/*.toml: {names}. After an edit of a spec, run `make update`. "
+            "A generated file is never edited by hand: `make update` rewrites it from its spec, and an edit "
+            "made in it is lost: make the change in the spec (selfattn_ref/examples/<name>.toml)"
         )
     try:  # the playground's presets and bundle, gathered from every example (git ignores them)
         write_gathered(every)

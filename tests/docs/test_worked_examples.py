@@ -361,6 +361,66 @@ def test_an_edit_of_any_example_spec_leaves_the_pages_messages_whole(tmp_path, m
     assert message.endswith("every example has a page of its own, so titles must differ"), message
 
 
+def hand_edited(monkeypatch, slug: str = "the_cat_sat") -> tuple[Path, int, str]:
+    """As if a contributor had typed into ``slug``'s page: what `make update` writes for it (the
+    registry's text) differs from the file at one line, the file left as it is. (path, line, what
+    the file has there)."""
+    real = registry.generate
+    path = ep.page_path(slug)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lineno = next(i for i, line in enumerate(lines, 1) if line.startswith("- Numbers are rounded to"))
+
+    def generate(every, **kwargs):
+        out = real(every, **kwargs)
+        if path in out:
+            out[path] = out[path].replace(lines[lineno - 1], "- Numbers are rounded as the spec says.", 1)
+        return out
+
+    monkeypatch.setattr(registry, "generate", generate)
+    return path, lineno, lines[lineno - 1]
+
+
+def test_a_stale_generated_page_stops_the_build_naming_the_line_and_the_spec(monkeypatch):
+    """Issue 51: after an edit of a generated page the build said only "out of date, run make
+    update", and make update then discarded the edit. The build names the file and the line, and
+    says that the change belongs in the spec, which make update writes the page from."""
+    from mkdocs.exceptions import PluginError
+
+    from publish import example_hooks
+
+    path, lineno, had = hand_edited(monkeypatch)
+    config = type("Config", (), {"config_file_path": str(ROOT / "mkdocs.yml")})()
+    with pytest.raises(PluginError) as stopped:
+        example_hooks.on_config(config)
+    message = str(stopped.value)
+    assert (
+        f"docs/examples/the_cat_sat.md (line {lineno} is {had!r}, where `make update` writes "
+        "'- Numbers are rounded as the spec says.')"
+    ) in message, message
+    assert (
+        "After an edit of a spec, run `make update`. A generated file is never edited by hand: `make update` "
+        "rewrites it from its spec, and an edit made in it is lost: make the change in the spec "
+        "(selfattn_ref/examples/<name>.toml)"
+    ) in message, message
+
+
+def test_make_update_says_which_hand_edit_it_replaces_and_where_it_belongs(monkeypatch, capsys):
+    """It rewrote a generated page edited by hand without a word: it says what it replaces, where,
+    and where the change belongs (once per spec, its page first)."""
+    path, lineno, had = hand_edited(monkeypatch)
+    written = {}
+    monkeypatch.setattr(update, "_atomic_write", lambda p, text: written.__setitem__(p, text))
+    new = registry.generate(examples.load_all(), per_example_only=True)[path]
+    update.apply(update.Plan(writes={path: new}), verbose=True)
+    assert written == {path: new}
+    assert capsys.readouterr().out.splitlines() == [
+        "wrote docs/examples/the_cat_sat.md",
+        f"replaced what 1 file(s) generated from selfattn_ref/examples/the_cat_sat.toml held (docs/examples/"
+        f"the_cat_sat.md: line {lineno} is {had!r}, where `make update` writes '- Numbers are rounded as the spec "
+        "says.'): an edit made by hand in a generated file is lost; make it in selfattn_ref/examples/the_cat_sat.toml",
+    ]
+
+
 def test_the_pages_key_table_states_the_checks_limits():
     """The limits the page types by hand are the ones load_file enforces."""
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (.+) \|$", WALKTHROUGH.read_text(), re.M)}
