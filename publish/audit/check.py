@@ -67,13 +67,7 @@ def bindings(page: Page, line: Line, text: str | None = None) -> tuple[list[Bind
         claim = "{{" + m.group(1) + "}}"
         span = _target(visible, m.start())
         if span is None:
-            errors.append(
-                (
-                    claim,
-                    "a claim follows the number it binds, or the $math$, `code` or [list] whose numbers it binds",
-                    [],
-                )
-            )
+            errors.append((claim, _placement(visible, m.start(), claim), []))
             continue
         bound = [t for t in tokens if span[0] <= t.start and t.end <= span[1]]
         try:
@@ -93,6 +87,22 @@ def bindings(page: Page, line: Line, text: str | None = None) -> tuple[list[Bind
             continue
         out += [Binding(t, e) for t, e in zip(bound, entries, strict=True)]
     return out, errors
+
+
+def _placement(visible: str, at: int, claim: str) -> str:
+    """What to write for a claim at ``at`` that follows no number, math, code or list: the number
+    (or the math, code or list) before it joined to it, or else where a claim goes."""
+    what = "a claim follows the number it binds with nothing between them"
+    before = visible[:at].rstrip()
+    if _target(before, len(before)) is not None:  # only a space between
+        kind = {"$": "$math$", "`": "`code`", "]": "[list]"}.get(before[-1:])
+        if kind is None:
+            return f"{what}: write {number_tokens(before)[-1].text.strip()}{claim}"
+        return f"{what}: write it right after the {kind}, with no space"
+    return (
+        f"{what}: write the number right before it (NUMBER{claim}), or put the claim right after the $math$, "
+        "`code` or [list] whose numbers it binds"
+    )
 
 
 def _target(visible: str, at: int) -> tuple[int, int] | None:

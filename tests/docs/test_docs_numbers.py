@@ -306,7 +306,19 @@ def test_audit_names_page_line_number_the_claim_and_the_codes_value(old, new, ex
             "names the source 'man_bites_dog', which is not one of audit.sources",
         ),
         ("<!-- audit source: bank_of_river -->\n", "", "names no source"),
-        ("66.5%{{weights[bank, bank]}}", "66.5% {{weights[bank, bank]}}", "a claim follows the number it binds"),
+        (
+            "66.5%{{weights[bank, bank]}}",
+            "66.5% {{weights[bank, bank]}}",
+            "{{weights[bank, bank]}}: a claim follows the number it binds with nothing between them: "
+            "write 66.5%{{weights[bank, bank]}}",
+        ),
+        (
+            "66.5%{{weights[bank, bank]}} of its focus",
+            "most of its focus {{weights[bank, bank]}}",
+            "{{weights[bank, bank]}}: a claim follows the number it binds with nothing between them: write the "
+            "number right before it (NUMBER{{weights[bank, bank]}}), or put the claim right after the $math$, "
+            "`code` or [list] whose numbers it binds",
+        ),
         (
             "; _; weights[bank, of]",
             "; _; weights[bank, river]",
