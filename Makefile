@@ -40,7 +40,7 @@ help:
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
 	@echo "make zensical build the site with Zensical (site-zensical/) and list what differs from MkDocs"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
-	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~40 min)"
+	@echo 'make bench    time the build, serve, tests, page loads, playground and growth; one table (about an hour); options in BENCH_ARGS: make bench BENCH_ARGS="--quick" (one run of each), not make bench --quick (an option of make itself)'
 
 venv: $(STAMP)
 

@@ -187,3 +187,14 @@ def test_make_serve_shows_wrong_numbers_on_the_page(tmp_path):
     proc = make(tmp_path, "serve", f"VENV={venv}")
     assert proc.returncode == 0, proc.stderr.decode()
     assert calls(log) == [["true", "unset"]]
+
+
+def test_make_help_and_the_readme_say_how_to_give_the_bench_its_options(tmp_path):
+    """Issue 51: `make bench --quick` is make's own option, which make refuses ("unrecognized
+    option"), and neither the README nor `make help` named BENCH_ARGS."""
+    proc = make(tmp_path, "help")
+    assert proc.returncode == 0, proc.stderr.decode()
+    [line] = [line for line in proc.stdout.decode().splitlines() if line.startswith("make bench")]
+    assert 'BENCH_ARGS="--quick"' in line and "not make bench --quick" in line, line
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'make bench BENCH_ARGS="--quick"' in readme and "`.venv/bin/python bench/run.py --help`" in readme
