@@ -26,7 +26,7 @@ from mkdocs.exceptions import PluginError
 
 from publish import ROOT
 from publish import example_pages as ep
-from publish.update import UpdateError, check_slugs, stale_examples, write_gathered
+from publish.update import UpdateError, check_specs, stale_examples, write_gathered
 
 # MkDocs loads a hook from its file, outside any package: the imports are absolute, and
 # on_config checks that they found the package of the project being built.
@@ -44,7 +44,7 @@ def on_config(config):
         )
     try:
         every = examples.load_all()
-        check_slugs(every)
+        check_specs(every)
     except examples.SpecError as exc:
         raise PluginError(f"bad worked-example spec: {exc}") from None
     stale = stale_examples(every)

@@ -45,9 +45,13 @@ class Plan:
     ran: int = 0
 
 
-def check_slugs(every: list[examples.Example]) -> None:
-    """SpecError if an example's slug is reserved (a page, a folder, a topic's tables)."""
+def check_specs(every: list[examples.Example]) -> None:
+    """What the publishing tools check of the specs beyond the loader, each a SpecError: a slug that
+    is reserved (a page, a folder, a topic's tables), a description's link to no page of the site."""
+    from .example_pages import check_links  # noqa: PLC0415 - a producer: imported with the others
+
     producers.load()  # the topics' folders are known from their registrations
+    check_links(every)
     reserved = registry.reserved_slugs()
     for ex in every:
         if ex.slug.lower() in reserved:
@@ -132,7 +136,7 @@ def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[P
     """(files whose text differs from what the code gives now, generated files no longer produced
     and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
     every = examples.load_all() if every is None else every
-    check_slugs(every)
+    check_specs(every)
     want = producers.generate(every)
     changed = {p: t for p, t in want.items() if unsafe(p) or _differs(p, t)}  # unsafe: update says why
     refused: dict[Path, str] = {}
@@ -223,7 +227,7 @@ def plan(
     """Everything a run would write, computed without writing. ``only``: run these snippets only
     (a new example's); ``extra``: more files to write first (a new example's spec)."""
     every = examples.load_all() if every is None else every
-    check_slugs(every)
+    check_specs(every)
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
     want = producers.generate(every)
@@ -368,7 +372,7 @@ __all__ = [
     "Plan",
     "UpdateError",
     "apply",
-    "check_slugs",
+    "check_specs",
     "described",
     "first_difference",
     "plan",

@@ -248,10 +248,11 @@ class SharedBuild:
 def pytest_sessionstart(session):
     """A bad worked-example spec stops the whole run at once, with the message naming the file,
     the key and the line (the tests parametrized over the examples could not be collected)."""
+    from publish.example_pages import check_links  # the tests import it anyway: no cost of its own
     from selfattn_ref import examples
 
     try:
-        examples.load_all()
+        check_links(examples.load_all())  # and a description's link to no page, as make update and the build
     except examples.SpecError as exc:
         raise pytest.UsageError(f"bad worked-example spec: {exc}") from None
 

@@ -185,6 +185,32 @@ def examples_dir(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.mark.parametrize(
+    "target, shown",
+    [("../maskin.md", "docs/maskin.md"), ("river_bnk.md#step-1", "docs/examples/river_bnk.md"),
+     ("../../README.md", "README.md"),
+     ("../generated/the_cat_sat/weights.md", "docs/generated/the_cat_sat/weights.md")],
+)  # fmt: skip
+def test_a_description_link_to_no_page_is_refused_naming_the_spec_key_and_line(examples_dir, target, shown):
+    """Issue 51: a description's link to a missing page passed the spec check, and the build then
+    failed naming the generated page. The spec check (make update, the build, the tests) names the
+    spec file, the key and the line, and the links that do lead to a page pass."""
+    base = (examples_dir / "the_cat_sat.toml").read_text(encoding="utf-8").replace('"The cat sat"', '"The river bank"')
+    good = "See [Masking](../masking.md), [The cat sat](the_cat_sat.md#the-input) and [this](river_bank.md)."
+    path = examples_dir / "river_bank.toml"
+    path.write_text(base.replace("walks through it.", f"walks through it.\n{good}"), encoding="utf-8")
+    update.check_specs(examples.load_all())
+    text = base.replace("walks through it.", f"walks through it.\nA [link]({target}) to nothing.")
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index(f"A [link]({target}) to nothing.") + 1
+    with pytest.raises(examples.SpecError) as refused:
+        update.check_specs(examples.load_all())
+    assert str(refused.value) == (
+        f"{path}, line {line}: 'description' links to {target!r}, and {shown} is no page of the site: link a page "
+        "of docs/ by its path from docs/examples/, as ../masking.md, or another example's page, as the_cat_sat.md"
+    )
+
+
 def test_new_example_from_the_two_heads_keeps_its_heads(examples_dir):
     path, text, ex = scaffold.prepare("two_more", title="Two more heads", base="the_cat_sat_two_heads")
     assert ex.heads == 2 and "\n# Heads of multi-head attention, 1 to 4," in text and "\nheads = 2\n" in text
