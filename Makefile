@@ -103,6 +103,8 @@ update: venv
 # starts with a dash is still a value), and it says what is wrong with them.
 example: venv
 	@if [ -z "$$NAME" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
+	@# make drops the spaces after the = of NAME=value on its command line: its own argv (Linux's /proc) says.
+	@[ ! -r "/proc/$$PPID/cmdline" ] || while IFS= read -r -d '' arg; do 	  if [[ "$$arg" =~ ^(NAME|TITLE|FROM)=[[:space:]] ]]; then v="$${BASH_REMATCH[1]}"; 	    echo "$$v begins with a space, which make drops from a value given on its command line: give $$v without it (a value is taken as typed)"; exit 2; fi; 	done < "/proc/$$PPID/cmdline"
 	@args=(); [ -z "$$TITLE" ] || args+=(--title="$$TITLE"); [ -z "$$FROM" ] || args+=(--from="$$FROM"); \
 	  set -x; $(PY) -m publish new-example "$${args[@]}" -- "$$NAME"
 

@@ -238,3 +238,24 @@ def test_make_help_and_the_readme_name_the_port(tmp_path):
     [line] = [line for line in proc.stdout.decode().splitlines() if line.startswith("make serve")]
     assert "PORT=8001" in line, line
     assert "(on another port: make serve PORT=8001)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("variable", ["TITLE", "NAME", "FROM"])
+def test_make_example_refuses_a_value_make_would_cut(tmp_path, variable):
+    """Issue 51: make drops the spaces right after the = of a value on its command line, so
+    TITLE="  The river bank" gave the title "The river bank", without a word. The value is taken as
+    typed or refused: the Makefile reads make's own command line (/proc) and says why."""
+    venv, log = recorder(tmp_path)
+    values = {"NAME": "river_bank", "TITLE": "The river bank", "FROM": "the_cat_sat"}
+    values[variable] = "  " + values[variable]
+    proc = make(tmp_path, "example", f"VENV={venv}", *(f"{k}={v}" for k, v in values.items()))
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stdout.decode() == (
+        f"{variable} begins with a space, which make drops from a value given on its command line: "
+        f"give {variable} without it (a value is taken as typed)\n"
+    )
+    assert calls(log) == []
+    # in the environment, make keeps the spaces: the command gets them, and says what it makes of them
+    proc = make(tmp_path, "example", f"VENV={venv}", env=values)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log)[0][-1] == values["NAME"] and f"--title={values['TITLE']}" in calls(log)[0]
