@@ -84,9 +84,24 @@ def _needs(item) -> set[str]:
 WITH_SNIPPETS = {"package/test_reversal.py"}
 
 
+@functools.cache
+def _every_example() -> tuple[frozenset[str], tuple[str, ...]]:
+    """(the tests that check every worked example at once, tests/quick_checks.py; every example's name)."""
+    from selfattn_ref import examples
+
+    from quick_checks import EVERY_EXAMPLE
+
+    return frozenset(EVERY_EXAMPLE), tuple(examples.available())
+
+
 def pytest_itemcollected(item):
     """The xdist group of each test, set as it is collected (pytest-xdist reads the groups in its
-    own pytest_collection_modifyitems, which would run before a conftest's)."""
+    own pytest_collection_modifyitems, which would run before a conftest's); and a test that checks
+    every worked example at once answers to each one's name, so that `pytest -k <slug>`, the quick
+    check of a worked example (CONTRIBUTING.md), runs it with the tests parametrized by that example."""
+    every, slugs = _every_example()
+    if item.nodeid.split("[")[0] in every:
+        item.extra_keyword_matches.update(slugs)
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
     shares = path.startswith("snippets/") or path in WITH_SNIPPETS
     if shares and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
