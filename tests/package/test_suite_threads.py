@@ -27,7 +27,7 @@ def test_what_the_tests_start_inherits_it():
     assert int(out) == int(os.environ["OMP_NUM_THREADS"])
 
 
-def test_a_worker_leaves_pytests_last_collections_little_to_walk():
+def test_a_worker_leaves_pytests_last_collections_little_to_walk(pytestconfig):
     """Issue 51: passing runs ended with a PytestUnraisableExceptionWarning about a KeyboardInterrupt
     in a garbage collector's callback. pytest's five full collections at a worker's end walked every
     object the tests made (6 s on a busy 2-core machine), and execnet sends SIGINT to a worker still
@@ -36,7 +36,8 @@ def test_a_worker_leaves_pytests_last_collections_little_to_walk():
     import gc
     from types import SimpleNamespace
 
-    [conftest] = [m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == str(CONFTEST)]
+    plugins = pytestconfig.pluginmanager.get_plugins()  # (sys.modules' "conftest" may be another folder's)
+    [conftest] = [m for m in plugins if getattr(m, "__file__", None) and Path(m.__file__).resolve() == CONFTEST]
     made = [[i] for i in range(100_000)]  # what the tests made and keep to the end
     assert len(gc.get_objects()) > len(made)
     conftest.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))  # the run's own process: nothing
