@@ -174,11 +174,14 @@ def test_the_gallery_lists_every_example_in_the_nav(strict_build):
 
 @pytest.fixture
 def examples_dir(tmp_path, monkeypatch):
-    """A copy of the examples folder that new_example and load_all use instead of the package's."""
+    """A copy of the examples folder that new_example and load_all use instead of the package's,
+    without an example named or titled as the one these tests make, the walk-through's river_bank:
+    a contributor who followed the walk-through has one, and the tests failed on it."""
     folder = tmp_path / "examples"
     folder.mkdir()
-    for path in examples.EXAMPLES_DIR.glob("*.toml"):
-        shutil.copy(path, folder / path.name)
+    for ex in examples.load_all():
+        if ex.slug != "river_bank" and ex.title.casefold() != "the river bank":
+            shutil.copy(ex.path, folder / ex.path.name)
     monkeypatch.setattr(examples, "EXAMPLES_DIR", folder)
     # the commands write inside the repository only (publish.files): here, inside this test's folder
     monkeypatch.setattr(update, "_atomic_write", functools.partial(files.atomic_write, root=tmp_path))
