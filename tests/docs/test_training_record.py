@@ -29,7 +29,10 @@ def test_the_key_follows_the_files_and_folders_it_names(tmp_path):
 
 def test_the_key_reads_the_code_not_its_docstrings_comments_or_layout(tmp_path):
     """An edited docstring or comment trains nothing again (the language model's run takes 20 s)."""
-    code = '"""A module."""\n\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n\n\nclass C:\n    """Doc."""\n'
+    code = (
+        '"""A module."""\n\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n\n\n'
+        'class C:\n    """Doc."""\n'
+    )
     path = tmp_path / "m.py"
     path.write_text(code, encoding="utf-8")
     key = tr.content_key(tmp_path, ["m.py"], None)
