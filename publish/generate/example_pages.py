@@ -29,6 +29,7 @@ import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
+from selfattn_ref.examples.rules import description_parts
 
 from .. import DOCS, ROOT, SNIPPETS
 from ..audit.wording import repository
@@ -56,6 +57,30 @@ def snippet_path(slug: str, library: str):
 
 def notebook_path(slug: str):
     return NOTEBOOKS_DIR / f"{slug}.ipynb"
+
+
+def check_links(every: list[examples.Example]) -> None:
+    """SpecError for a link of a description that leads to no page of the site: the link checks
+    of the rules (selfattn_ref.examples.rules) see only its form, and the build then failed naming
+    the generated page. A page is one of the navigation's (mkdocs.yml), or an example's of ``every``;
+    the message names the spec, the key and the line."""
+    from ..audit.wording import nav  # noqa: PLC0415 - mkdocs.yml read only for a description that links
+
+    pages = None
+    for ex in every:
+        for part in (part for parts in description_parts(ex.description or "") for part in parts):
+            if part.kind != "link":
+                continue
+            if pages is None:
+                pages = {(DOCS / p).resolve() for _, p in nav()} | {page_path(e.slug).resolve() for e in every}
+            target = (PAGES_DIR / part.target.split("#")[0]).resolve()
+            if target not in pages:
+                shown = target.relative_to(ROOT).as_posix() if target.is_relative_to(ROOT) else str(target)
+                raise examples.SpecError(
+                    f"{examples.spec_location(ex.path, 'description', part.target)}: 'description' links to "
+                    f"{part.target!r}, and {shown} is no page of the site: link a page of docs/ by its path from "
+                    "docs/examples/, as ../masking.md, or another example's page, as the_cat_sat.md"
+                )
 
 
 def spec_relpath(ex: examples.Example) -> str:

@@ -2,6 +2,8 @@
 this folder). mkdocs.yml names the files of ``publish/mkdocs/hooks/``, a few lines each that wire in
 these modules (MkDocs loads a hook from its file, outside any package):
 
+- ``strict_audit``: a strict build stops on the numbers audit's problems, whatever the log level
+  (hook ``hooks/strict_audit.py``, the first);
 - ``worked_examples``: the output folder and the sources checked before anything is read, the specs
   checked, a stale generated file refused, the worked examples listed in the nav, their edit
   buttons pointed at their specs (hook ``hooks/worked_examples.py``);

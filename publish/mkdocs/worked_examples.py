@@ -33,7 +33,7 @@ from mkdocs.plugins import event_priority
 from publish import ROOT
 from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources
 from publish.generate import example_pages as ep
-from publish.generate.update import UpdateError, check_slugs, stale_examples, write_gathered
+from publish.generate.update import UpdateError, check_specs, stale_examples, write_gathered
 from publish.mkdocs.page_weight import katex_fonts
 
 # MkDocs loads a hook from its file, outside any package: the imports are absolute, and
@@ -68,15 +68,17 @@ def on_config(config):
     check_folders(config)
     try:
         every = examples.load_all()
-        check_slugs(every)
+        check_specs(every)
     except examples.SpecError as exc:
         raise PluginError(f"bad worked-example spec: {exc}") from None
     stale = stale_examples(every)
     if stale:
         names = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
         raise PluginError(
-            f"{len(stale)} generated file(s) of the worked examples are missing or out of date with "
-            f"selfattn_ref/examples/*.toml ({names}); run `make update`"
+            f"{len(stale)} generated file(s) of the worked examples are missing or not what `make update` "
+            f"writes from selfattn_ref/examples/*.toml: {names}. After an edit of a spec, run `make update`. "
+            "A generated file is never edited by hand: `make update` rewrites it from its spec, and an edit "
+            "made in it is lost: make the change in the spec (selfattn_ref/examples/<name>.toml)"
         )
     try:  # the playground's presets and bundle, gathered from every example (git ignores them)
         write_gathered(every)

@@ -145,6 +145,16 @@ def _where_text(text: str, path: Path, key: str, found: str) -> str:
     return f"{path}, line {entry.line}"
 
 
+def spec_location(path: Path, key: str, found: str = "") -> str:
+    """``path, line N``: where ``found`` is written in the value of ``key`` in the spec file ``path``
+    (else the key's line), for a check made outside the loader (the publishing tools' own, such as
+    where a description's links lead), so that its message names the line as the loader's do."""
+    try:
+        return _where_text(Path(path).read_text(encoding="utf-8"), path, key, found)
+    except (OSError, UnicodeDecodeError):
+        return str(path)
+
+
 def _where_token(text: str, path: Path, token: str) -> str:
     """``path, line N``: the line of the token ``token`` (a TOML string) in 'tokens', else its key's."""
     quoted = [q + token + q for q in "\"'"] if token else []

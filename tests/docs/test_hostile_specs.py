@@ -665,7 +665,7 @@ def test_an_interrupted_update_fails_the_staleness_check_and_a_failed_one_writes
     driver = textwrap.dedent(
         """
         import json, sys
-        from publish import update
+        from publish.generate import update
         from selfattn_ref import examples
         p = update.plan()
         assert any(path.suffix == ".out" for path in p.writes), "the change changes a recording"

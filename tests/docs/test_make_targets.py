@@ -9,8 +9,8 @@ what proves that the target works, not to what it would take to redo other tests
 
 - test-fast: files of each layer collected (--collect-only): no browser test nor one marked slow
   is selected, and the other tests of a file with slow ones are;
-- serve: started, and stopped once it logs "Serving on" (the first build is done), in a network
-  namespace of its own where the system allows one (its port, 8000, is fixed);
+- serve: started on a free port (PORT=), and stopped once it logs "Serving on" (the first build is
+  done);
 - zensical: compared with the strict build the suite has made (ZENSICAL_ARGS="--mkdocs-site");
 - bench --quick: one figure, one page, of that same build (--only pages --pages --site).
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -154,18 +155,16 @@ def test_make_zensical_prints_its_gap_report(clone, strict_build):
     assert (copy / "site-zensical" / "sitemap.xml").read_text(encoding="utf-8").count("<loc>") > 20
 
 
-def _namespaced() -> list[str]:
-    """`unshare -rn` (a user and network namespace of its own: its port 8000 is nobody else's)
-    where the system allows it; else nothing, and the port must be free."""
-    unshare = shutil.which("unshare")
-    if unshare and subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode == 0:
-        return [unshare, "-rn"]
-    return []
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def test_make_serve_serves_after_its_first_build(clone):
     copy, env = clone
-    cmd = [*_namespaced(), "make", "--no-print-directory", "serve", f"VENV={VENV}"]
+    port = _free_port()  # PORT= (8000 is make serve's own, and may be taken)
+    cmd = ["make", "--no-print-directory", "serve", f"VENV={VENV}", f"PORT={port}"]
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
     proc = subprocess.Popen(cmd, cwd=copy, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)  # fmt: skip
@@ -173,12 +172,12 @@ def test_make_serve_serves_after_its_first_build(clone):
     try:
         for line in proc.stdout:
             lines.append(line.rstrip())
-            if "Serving on http://127.0.0.1:8000/" in line:
+            if f"Serving on http://127.0.0.1:{port}/" in line:
                 break
     finally:
         stop_group(proc)
     log = "\n".join(lines)
-    assert any("Serving on http://127.0.0.1:8000/" in line for line in lines), f"`make serve` did not serve:\n{log}"
+    assert any(f"Serving on http://127.0.0.1:{port}/" in line for line in lines), f"`make serve` did not serve:\n{log}"
     assert not [line for line in lines if "ERROR" in line or "WARNING" in line], log
 
 

@@ -102,6 +102,19 @@ def test_notebook_file_is_generated_and_current(name, generated):
     )
 
 
+def made(name: str) -> nbformat.NotebookNode:
+    """The page's notebook as `make update` writes it from the page as it is now. The tests of what
+    a notebook holds read it, not the saved file: after an edit of the page they check the notebook
+    the page gets, and test_notebook_file_is_generated_and_current alone says that the saved one is
+    out of date and to run `make update` (it was also "lacks the page's link", and the like)."""
+    return _made(name, nbs.page_path(name).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _made(name: str, page: str) -> nbformat.NotebookNode:  # keyed on the page's text
+    return nbformat.reads(nbs.dumps(nbs.notebook(NOTEBOOKS[name])), as_version=4)
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_notebook_is_valid_and_saved_as_jupyter_saves_it(name):
     text = (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_text(encoding="utf-8")
@@ -148,7 +161,7 @@ def test_notebook_reads_like_its_page(name):
     """The page's headings, in order, and its sentences are the notebook's Markdown cells, in plain
     Markdown that Jupyter shows (no include, tab, admonition, link to a page of the site or claim
     of the numbers audit left: the reader sees "66.5%", as on the page)."""
-    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    nb = made(name)
     markdown = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     page = (DOCS / f"{name}.md").read_text(encoding="utf-8")
     page = page.split('!!! tip "This page as a notebook"')[0]
@@ -214,7 +227,7 @@ def test_notebook_shows_what_the_page_includes(name):
     code (never an empty block), a table that sits in a list item out of the list (nbconvert's
     Markdown would show it as raw text), a figure as a line with its title, and the exercises as
     questions with folded hints and solutions instead of the page's form."""
-    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    nb = made(name)
     markdown = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert not EMPTY_FENCE.search(markdown), EMPTY_FENCE.search(markdown).group(0)
     assert not INDENTED_TABLE.search(markdown), INDENTED_TABLE.search(markdown).group(0)
@@ -263,7 +276,7 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
         if s.endswith("_numpy.py")
         or (s.endswith("_torch.py") and not (ROOT / s.replace("_torch.py", "_numpy.py")).exists())
     ]
-    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    nb = made(name)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     # The imports once, first; then each snippet without its imports.
     texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
@@ -304,10 +317,28 @@ def test_every_link_of_the_page_is_a_link_to_the_site_in_its_notebook(name):
     page = (DOCS / f"{name}.md").read_text(encoding="utf-8").split('!!! tip "This page as a notebook"')[0]
     links = [(w, t) for w, t in MD_LINK.findall(FENCED.sub("", page)) if not t.startswith(("http://", "https://"))]
     assert links, f"docs/{name}.md has no link to another page"
-    markdown = _words(_markdown_cells(nbs.NOTEBOOKS_DIR / f"{name}.ipynb"))
+    markdown = _words("\n\n".join(c.source for c in made(name).cells if c.cell_type == "markdown"))
     for words, target in links:
         want = f"[{_words(nbs.without_claims(words))}]({nbs.link_address(target, name)})"
         assert want in markdown, f"notebooks/{name}.ipynb lacks the page's link {want}"
+
+
+def test_after_an_edit_of_a_page_the_notebook_tests_say_to_run_make_update(tmp_path, monkeypatch):
+    """Issue 51: after a link was added to a page, its notebook's content tests failed too, with
+    "notebooks/masking.ipynb lacks the page's link" and no word of `make update`. They check the
+    notebook the page gets now; the one test that fails is the one that says to run it."""
+    edited = (DOCS / "masking.md").read_text(encoding="utf-8")
+    heading = next(line for line in edited.split("\n") if line.startswith("# "))
+    edited = edited.replace(heading, f"{heading}\n\nIts symbols are listed on [the page of symbols](notation.md).", 1)
+    (tmp_path / "masking.md").write_text(edited, encoding="utf-8")
+    monkeypatch.setitem(globals(), "DOCS", tmp_path)
+    monkeypatch.setattr(nbs, "page_path", lambda page: tmp_path / f"{page}.md")
+    test_every_link_of_the_page_is_a_link_to_the_site_in_its_notebook("masking")
+    test_notebook_reads_like_its_page("masking")
+    path = nbs.NOTEBOOKS_DIR / "masking.ipynb"
+    stale = r"notebooks/masking\.ipynb differs from what the page .* run `make update`"
+    with pytest.raises(AssertionError, match=stale):
+        test_notebook_file_is_generated_and_current("masking", {path: nbs.dumps(nbs.notebook(NOTEBOOKS["masking"]))})
 
 
 def test_no_link_of_a_notebook_is_relative():
@@ -858,7 +889,7 @@ _THREE_BUILDS = """
 import json, sys
 import mkdocs.commands.build as build
 from mkdocs.config import load_config
-from publish import notebook_render
+from publish.mkdocs import notebook_render
 given = []
 init = notebook_render.Renderer.__init__
 def counted(self, job, *args, **kwargs):
