@@ -1105,18 +1105,20 @@ def test_every_column_and_button_reachable_at_375px(browser, site):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_with_the_teaching_parts_open(site, browser, scheme):
-    """An explanation open, a step shown, a task done, repeated words: axe's rules in the light scheme,
-    its colour rules in the dark one."""
+    """An explanation open, a field's origin shown, a step shown, a task done, the positions added,
+    repeated words: axe's rules in the light scheme, its colour rules in the dark one."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     watch = Watch().attach(page)
     words = ["the", "cat", "sat", "on", "the", "mat"]
     X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 1]]
     problems = []
-    for fragment in ["#preset=learned", link({**state_of("bank_of_river"), "words": words, "X": X})]:
+    twice = link({**state_of("bank_of_river"), "words": words, "X": X})
+    for fragment in ["#preset=learned&positions=sinusoidal", twice]:
         open_playground(page, site, fragment)
         open_details(page)
         page.check("#pg-causal")  # a task done
+        page.focus("#pg-x-1-0")  # where a field's number comes from
         click_cell(page, "pg-weights", 1, 0)
         page.click("#pg-step-next")
         page.click("#pg-step-next")
