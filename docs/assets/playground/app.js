@@ -590,7 +590,6 @@ class Playground {
       this.explainClose,
     );
     this.explained = null; // {table, i, j} of the cell explained
-
     // What the reader asked for, read out by screen readers (explanations, steps, tasks done).
     this.live = h("div", { class: "pg-sr", id: "pg-live", role: "status", "aria-live": "polite" });
 
