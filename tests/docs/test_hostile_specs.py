@@ -172,7 +172,7 @@ def assert_shown_as_typed(ex: examples.Example, page_html: str, gallery_html: st
     # the tokens: the embeddings table's row labels and the focus sentences
     table = soup.find("table")
     assert [_text(td) for td in table.select("tbody td strong")] == list(ex.tokens)
-    focus = [li for li in soup.find_all("li") if li.find("strong") and ("attend" in li.get_text() or "attention" in li.get_text())]
+    focus = [li for li in soup.find_all("li") if li.find("strong") and re.search(r"attend|attention", li.get_text())]
     assert [_text(li.find("strong")) for li in focus] == list(ex.tokens)
     # the gallery's row: a link with the title, the tokens as text
     row = BeautifulSoup(gallery_html, "html.parser").select("tbody tr")[0]
