@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import yaml
-
+from ..source.pages import split_front_matter
 from .claims import CLAIM, CLOSE, OPEN
 from .quantities import quantities
 
@@ -46,18 +45,6 @@ class Page:
     name: str
     spec: PageSpec
     lines: tuple[Line, ...]
-
-
-_FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
-
-
-def split_front_matter(text: str) -> tuple[dict, int, str]:
-    """(front matter as a dict, number of lines it takes, the rest)."""
-    m = _FRONT.match(text)
-    if not m:
-        return {}, 0, text
-    meta = yaml.safe_load(m.group(1)) or {}
-    return meta, m.group(0).count("\n"), text[m.end() :]
 
 
 def page_spec(meta: dict, page: str) -> PageSpec:

@@ -36,7 +36,7 @@ from .wording import prose
 # Names written as several letters; any other run of letters is that many symbols (QK is Q and K).
 NAMES = ("PE", "pos")
 # Letters that number things (queries, keys, steps, pairs), in a subscript an index, not a label:
-# the Notation page lists each (tests/docs/test_symbols.py holds the two equal).
+# the Notation page lists each (tests/content/test_symbols.py holds the two equal).
 INDICES = ("i", "j", "l", "m", "p", "t")
 # Words of prose inside a formula.
 PROSE = ("if", "or", "otherwise", "visible", "and", "for")

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from markdown.extensions.toc import slugify
 
 from .. import DOCS
-from .wording import Finding, nav, prose
+from ..source.mkdocs_yml import nav
+from .wording import Finding, prose
 
 GLOSSARY = DOCS / "glossary.md"
 GLOSSARY_PAGE = "glossary.md"

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from .. import DOCS, ROOT
+from ..source.mkdocs_yml import nav
+from ..source.pages import FRONT_MATTER, heading
 from .claims import CLAIM
 
 RETIRED_FILE = Path(__file__).with_name("retired.toml")
@@ -88,7 +88,6 @@ def load_retired(path: Path = RETIRED_FILE) -> list[Retired]:
 
 # --- reading a page ---------------------------------------------------------------------------
 
-_FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _INCLUDE = re.compile(r"^\s*--8<--")
 _COMMENT = re.compile(r"<!--.*?-->")
@@ -105,7 +104,7 @@ def prose(text: str) -> list[tuple[int, str, list[str]]]:
     out = []
     lines = text.split("\n")
     start = 0
-    m = _FRONT.match(text)
+    m = FRONT_MATTER.match(text)
     if m:
         start = m.group(0).count("\n")
     fence = None
@@ -233,49 +232,6 @@ def reader_text_problems(text: str, path: str, rules: list[Retired] | None = Non
 
 
 # --- links ----------------------------------------------------------------------------------------
-
-
-class _Loader(yaml.SafeLoader):
-    """mkdocs.yml as the build reads it with no environment set: `!ENV [NAME, default]` is the default."""
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-
-
-def nav(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> list[tuple[str, str]]:
-    """(title, page under docs/) of every Markdown page of the navigation, in reading order."""
-    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _Loader)
-    out: list[tuple[str, str]] = []
-
-    def walk(items, title=None):
-        for item in items:
-            if isinstance(item, dict):
-                for key, value in item.items():
-                    walk(value if isinstance(value, list) else [value], key)
-            elif isinstance(item, str) and item.endswith(".md"):
-                out.append((title or item, item))
-
-    walk(config.get("nav") or [])
-    return out
-
-
-def repository(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> str:
-    """The project's repository, as mkdocs.yml's edit_uri names it (https://github.com/<owner>/<name>):
-    the site sets no repo_url, with which Material would fetch the repository's stars from an outside
-    API on every page view, so the pages that tell a reader to clone it link it themselves."""
-    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _Loader)
-    m = re.match(r"(https://github\.com/[\w.-]+/[\w.-]+)/edit/", str(config.get("edit_uri", "")))
-    if not m:
-        raise ValueError(
-            f"mkdocs.yml: edit_uri must be https://github.com/<owner>/<name>/edit/..., got {config.get('edit_uri')!r}"
-        )
-    return m.group(1)
-
-
-def heading(text: str) -> str | None:
-    """The page's title: its first level-1 heading."""
-    m = re.search(r"^# (.+)$", _FRONT.sub("", text, count=1), re.M)
-    return m.group(1).strip() if m else None
 
 
 def _norm(s: str) -> str:

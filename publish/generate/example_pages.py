@@ -32,9 +32,9 @@ from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
 from selfattn_ref.examples.rules import description_parts
 
 from .. import DOCS, ROOT, SNIPPETS
-from ..audit.wording import repository
 from ..escape import md_description, md_text, nb_text, py_string
 from ..fmt import num
+from ..source.mkdocs_yml import repository
 from .notebooks import _code, _markdown, _ran, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
@@ -64,7 +64,7 @@ def check_links(every: list[examples.Example]) -> None:
     of the rules (selfattn_ref.examples.rules) see only its form, and the build then failed naming
     the generated page. A page is one of the navigation's (mkdocs.yml), or an example's of ``every``;
     the message names the spec, the key and the line."""
-    from ..audit.wording import nav  # noqa: PLC0415 - mkdocs.yml read only for a description that links
+    from ..source.mkdocs_yml import nav  # noqa: PLC0415 - mkdocs.yml read only for a description that links
 
     pages = None
     for ex in every:

@@ -80,10 +80,10 @@ from selfattn_ref.examples import _toml
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from .. import DOCS, ROOT
-from ..audit.page import split_front_matter
 from ..escape import md_text
 from ..files import UnsafeRead, named, read_text
 from ..fmt import num
+from ..source.pages import split_front_matter
 from .registry import generated, name_of
 from .tables import operand
 

@@ -20,7 +20,7 @@ Each code cell's output is its snippet's recorded run (the ``.out`` file the pag
 same code, which the snippet tests compare with a fresh run), and the cells are numbered as one
 run from the top leaves them: the notebook is saved as executed, and the build renders it without
 running it (mkdocs.yml). That a kernel running the notebook from the top prints exactly these
-outputs is a test of its own (tests/docs/test_notebooks.py, through publish/harness/notebook_cache.py).
+outputs is a test of its own (tests/content/test_notebooks.py, through publish/harness/notebook_cache.py).
 
 The files are deterministic: cell ids are the cell's place and the snippet's name, and the JSON is
 written the way nbformat writes it (one-space indent, sorted keys).
@@ -28,7 +28,6 @@ written the way nbformat writes it (one-space indent, sorted keys).
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import posixpath
@@ -40,6 +39,8 @@ from .. import DOCS, ROOT
 from ..audit.claims import CLAIM
 from ..audit.page import CODE_SPAN
 from ..escape import md_text, nb_markdown
+from ..source.mkdocs_yml import site_url
+from ..source.pages import FRONT_MATTER
 from .registry import current, generated_file, name_of
 from .snippets import SCRIPT_SECTION, fence_info, shown_whole
 from .tables import NOTEBOOK_ONLY
@@ -166,7 +167,6 @@ def without_claims(line: str) -> str:
     return "".join([*out, CLAIM.sub("", line[at:])])
 
 
-_FRONT = re.compile(r"\A---\n.*?\n---\n", re.S)
 LIBRARY_TABS = {"NumPy", "PyTorch"}
 SELF_NOTE = "This page as a notebook"  # the page's pointer to this notebook: left out of it
 # Notes about the site's page itself (its tabs, what is folded where), left out of the notebook too.
@@ -281,7 +281,7 @@ def _generated_include(path: str, pad: str) -> list[str]:
 
 def page_parts(page: str) -> list[tuple[str, str]]:
     """The page in order, as ("markdown", text) and ("code", snippet path) parts: the notebook's cells."""
-    text = _FRONT.sub("", page_path(page).read_text(encoding="utf-8"), count=1)
+    text = FRONT_MATTER.sub("", page_path(page).read_text(encoding="utf-8"), count=1)
     chosen = {b.snippet for b in notebook_snippets(page)}
     lines = _flatten(text.splitlines())
     parts: list[tuple[str, str]] = []
@@ -358,19 +358,6 @@ def page_parts(page: str) -> list[tuple[str, str]]:
 # A link of the page is, in its notebook, a link to the site's page at its published address: a
 # downloaded .ipynb, opened in Jupyter, has no site beside it. (On the site's notebook pages the hook
 # turns these addresses back into links within the build: publish.mkdocs.notebook_pages.)
-
-
-@functools.cache
-def site_url() -> str:
-    """The site's address as published: mkdocs.yml's ``site_url`` with no SITE_URL set, ending in "/"."""
-    import yaml
-
-    from ..audit.wording import _Loader  # mkdocs.yml as the build reads it with no environment set
-
-    url = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)["site_url"]
-    if not re.match(r"https://[^/\s]+/", url):
-        raise ValueError(f"mkdocs.yml: site_url must be an https:// address, got {url!r}")
-    return url if url.endswith("/") else url + "/"
 
 
 def page_address(path: str) -> str:

@@ -3,14 +3,14 @@
 
 No build runs a notebook: each is saved with its outputs, its snippets' recorded runs
 (publish/generate/notebooks.py). The tests run every notebook from the top in a kernel, as a reader does,
-and hold what each cell prints to what the file shows (tests/docs/test_notebooks.py); this module
+and hold what each cell prints to what the file shows (tests/content/test_notebooks.py); this module
 runs them and keeps what they printed, so that the same notebook in the same environment is run
 once and not at every test run.
 
 The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
 and the kernel's environment (the versions of Python, NumPy, PyTorch, the kernel and its client).
 Nothing else can reach the output: a notebook's code cells are the pages' snippet files, as the
-pages show them (tests/docs/test_notebooks.py), and a snippet is standalone, importing numpy or torch
+pages show them (tests/content/test_notebooks.py), and a snippet is standalone, importing numpy or torch
 only, never selfattn_ref nor a file of the repository. A changed cell, a changed NumPy: a new key,
 and the notebook runs again; a run is never reused for a notebook or environment that did not
 make it. The cache entry also holds its notebook's cells, checked against the notebook on every

@@ -10,7 +10,7 @@ mkdocs.yml under ``markdown_extensions`` as ``publish.markdown.numbers_audit``, 
   file as it is on disk, and log each problem as a warning, the page, the line, the number, the
   claim and the code's value (:class:`publish.audit.Problem`), on MkDocs' logger: ``mkdocs serve``
   prints it. The test suite sets it off for its builds, since it audits every page itself
-  (tests/docs/test_docs_numbers.py): a wrong number is reported once.
+  (tests/content/test_docs_numbers.py): a wrong number is reported once.
 - ``on_page`` (default false; ``NUMBERS_AUDIT_ON_PAGE``, which ``make serve`` sets): show the same
   problems in a warning box at the top of the page, under its title, where the contributor looks.
 - ``report``: what receives each page's problems (default: the warnings above). A strict MkDocs

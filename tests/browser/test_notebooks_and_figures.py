@@ -99,7 +99,7 @@ def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: 
     assert download.suggested_filename == f"{name}.ipynb"
     saved = tmp_path / download.suggested_filename
     download.save_as(saved)
-    # the executed notebook (tests/docs/test_notebooks.py holds its cells and outputs to the page's)
+    # the executed notebook (tests/content/test_notebooks.py holds its cells and outputs to the page's)
     assert saved.read_bytes() == (site.dir / "notebooks" / name / f"{name}.ipynb").read_bytes()
     cells = json.loads(saved.read_text(encoding="utf-8"))["cells"]
     assert all(c["outputs"] for c in cells if c["cell_type"] == "code" and c["id"] != "imports"), name

@@ -50,7 +50,6 @@ def test_the_check_finds_an_import_of_the_publishing_tools(tmp_path):
     assert imported_modules(bad) == {"numpy", "publish"}
 
 
-@pytest.mark.tooling
 def test_importing_every_module_loads_neither_publish_nor_any_project_folder():
     """In a fresh interpreter whose path holds only the repository root: import every module of the
     package (the NumPy ones first, which must not load torch either)."""

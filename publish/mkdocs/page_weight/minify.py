@@ -7,7 +7,7 @@ are what a contributor reads and edits); only the built site's copies, written b
 are rewritten, and only when the result is smaller. A build without the hook (Zensical) ships them
 as written, heavier, not different. rjsmin keeps strings, template literals and regular expressions
 as they are; the browser tests run the minified copies (exercises, linked tabs, search on demand,
-scrolling boxes, the playground's loader), and tests/docs/test_minify.py parses each one in V8."""
+scrolling boxes, the playground's loader), and tests/tools/test_minify.py parses each one in V8."""
 
 from __future__ import annotations
 

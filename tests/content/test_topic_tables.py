@@ -1,6 +1,6 @@
 """The generated tables of topic pages show the figures of selfattn_ref.topics, read from the
 files the pages include (docs/generated/<topic>/). That the files are what ``make update`` writes
-now is tests/docs/test_docs_numbers.py's check; this one holds their figures to the package's."""
+now is tests/content/test_docs_numbers.py's check; this one holds their figures to the package's."""
 
 from __future__ import annotations
 

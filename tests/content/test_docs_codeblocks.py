@@ -710,7 +710,7 @@ def test_every_block_the_site_offers_to_run_is_a_script_the_tests_run(strict_bui
     for path in sorted(strict_build.dir.rglob("index.html")):
         page = path.relative_to(strict_build.dir).as_posix()
         if page.startswith("notebooks/"):
-            continue  # a notebook's cells run in its kernel (tests/docs/test_notebooks.py)
+            continue  # a notebook's cells run in its kernel (tests/content/test_notebooks.py)
         count, found = offered_python_problems(path.read_text(encoding="utf-8"), page, shown)
         offered += count
         problems += found

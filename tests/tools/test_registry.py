@@ -1,6 +1,8 @@
 """The registry of generated files (publish/generate/registry.py): every generated file names the function
 that wrote it, that function is registered, `make update` and the build read the registry, and no
-module of `publish` or `selfattn_ref` imports itself through a circle of imports."""
+module of `publish` or `selfattn_ref` imports itself through a circle of imports; the folders of
+publish/ import one another as the layout says (who runs the code: every build, MkDocs only, the
+tests only)."""
 
 from __future__ import annotations
 
@@ -129,6 +131,78 @@ def test_the_circle_check_names_a_circle(tmp_path):
     (pkg / "c.py").write_text("import pkg.a\nx = 1\n")
     (pkg / "d.py").write_text("from . import a\n")  # imports into the circle, is not in it
     assert circles(tmp_path, ("pkg",)) == [["pkg.a", "pkg.sub.b", "pkg.c", "pkg.a"]]
+
+
+# --- the layout: who runs what (issue 52) ---------------------------------------------------------
+
+# (modules, what they may not import, directly or through others, and why)
+LAYOUT = (
+    (
+        ("publish.markdown", "publish.generate", "publish.audit", "publish.source"),
+        "publish.mkdocs",
+        "what every build runs (Zensical's too) and make update leans on nothing only MkDocs runs",
+    ),
+    (
+        tuple(
+            f"publish.{p.name}"
+            for p in sorted((ROOT / "publish").iterdir())
+            if p.name not in ("harness", "__pycache__")
+        ),
+        "publish.harness",
+        "no tool leans on what only the tests and the bench run",
+    ),
+)
+
+
+def layout_breaches(root: Path, packages: tuple[str, ...], rules=LAYOUT) -> list[str]:
+    """Each module of a rule's folders that reaches (imports, directly or through other modules) a
+    module of what the rule forbids, as the path of imports that gets there, with the rule's why."""
+    known = module_names(root, packages)
+    graph = {name: sorted(imports_of(name, path, known)) for name, path in known.items()}
+    found = []
+    for starts, forbidden, why in rules:
+        inside = (forbidden, f"{forbidden}.")
+        for name in sorted(n for n in known if n.startswith(starts) and not n.startswith(inside)):
+            paths, queue = {name: [name]}, [name]
+            while queue:
+                v = queue.pop(0)
+                hit = next((w for w in graph[v] if w == forbidden or w.startswith(f"{forbidden}.")), None)
+                if hit:
+                    found.append(f"{' -> '.join([*paths[v], hit])}: {why}")
+                    break
+                for w in graph[v]:
+                    if w not in paths:
+                        paths[w] = [*paths[v], w]
+                        queue.append(w)
+    return found
+
+
+def test_the_folders_of_publish_say_who_runs_their_code():
+    """publish/markdown, generate, audit and source import nothing of publish/mkdocs (a Zensical
+    build runs them without it), and no module but publish/harness's own imports publish/harness."""
+    assert not layout_breaches(ROOT, ("publish",)), "\n".join(layout_breaches(ROOT, ("publish",)))
+
+
+def test_the_layout_check_names_a_breach_through_another_module(tmp_path):
+    """The check can fail: an extension that imports, through a generator, a module of the hooks'
+    folder; and a tool that imports the harness inside a function."""
+    for folder in ("p", "p/markdown", "p/generate", "p/mkdocs", "p/harness"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "p/markdown/ext.py").write_text("from ..generate import gen\n")
+    (tmp_path / "p/generate/gen.py").write_text("def f():\n    from p.mkdocs import hook\n")
+    (tmp_path / "p/mkdocs/hook.py").write_text("from p.harness import browser\n")  # allowed: its own rule only
+    (tmp_path / "p/harness/browser.py").write_text("")
+    rules = (
+        (("p.markdown", "p.generate"), "p.mkdocs", "MkDocs only"),
+        (("p.markdown", "p.generate"), "p.harness", "tests"),
+    )
+    assert layout_breaches(tmp_path, ("p",), rules) == [
+        "p.generate.gen -> p.mkdocs.hook: MkDocs only",
+        "p.markdown.ext -> p.generate.gen -> p.mkdocs.hook: MkDocs only",
+        "p.generate.gen -> p.mkdocs.hook -> p.harness.browser: tests",
+        "p.markdown.ext -> p.generate.gen -> p.mkdocs.hook -> p.harness.browser: tests",
+    ]
 
 
 def test_the_registry_imports_no_producer():

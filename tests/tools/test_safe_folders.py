@@ -24,8 +24,6 @@ from publish.harness.notebook_cache import Cache
 from publish.mkdocs.page_weight import katex_fonts
 from selfattn_ref._validate import excerpt
 
-pytestmark = pytest.mark.tooling
-
 
 @pytest.fixture
 def tree(tmp_path):

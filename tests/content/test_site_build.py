@@ -3,7 +3,7 @@
 The validation settings in mkdocs.yml turn a link to a missing page or anchor, a link MkDocs
 cannot resolve and an absolute link into warnings, which --strict makes fatal. The second test
 proves that they bite: a copy of the project with one extra page holding one bad link of each kind
-(tests/docs/conftest.py builds it, for test_hostile_specs.py too).
+(tests/support/copy_build.py builds it, for test_hostile_specs.py too).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from copy_build import BAD_LINKS, LINK_CHECK_PAGE
 
 REPO = Path(__file__).resolve().parents[2]
 NAV_PAGES = ["index.html", "real-numbers/index.html", "queries-keys-values/index.html",
@@ -26,26 +27,10 @@ def test_strict_build_succeeds(strict_build):
     assert not missing, f"the build has no {missing}"
 
 
-BAD_LINKS = {
-    "a missing page": "[a page](no-such-page.md)",
-    "a missing anchor": "[a section](index.md#no-such-section)",
-    "an unrecognized link": "[a folder](real-numbers/)",
-    "an absolute link": "[home](/index.md)",
-}
-
-
-LINK_CHECK_PAGE = "zz-link-check.md"  # an extra page, left out of the nav
-
-
-def link_check_page() -> str:
-    lines = "\n".join(f"- {kind}: {link}" for kind, link in BAD_LINKS.items())
-    return f"# Link check\n\n{lines}\n"
-
-
 @pytest.mark.slow
 def test_strict_build_fails_on_broken_links(copy_build):
     """A copy of the project with an extra page (left out of the nav) with four bad links: the build
-    fails, naming each one. (The copy, tests/docs/conftest.py's, also holds test_hostile_specs'
+    fails, naming each one. (The copy, tests/support/copy_build.py's, also holds test_hostile_specs'
     spec, whose pages give no warning: that test checks that every warning names this page.)"""
     output = copy_build.output
     assert copy_build.build.returncode != 0, f"a page with broken links passed mkdocs build --strict:\n{output}"

@@ -1,14 +1,17 @@
-"""Fixtures of the docs layer that several of its files share.
+"""The copy of the project that three slow tests share (a pytest plugin, loaded by tests/conftest.py),
+of two layers: content (the walk-through of docs/add-an-example.md, the strict build's bad links) and
+tools (a hostile spec).
 
 One copy of the project, changed as three tests need it, is updated and built with
 ``mkdocs build --strict`` once per run, instead of once per test (each build of a copy took
 some 30 s of one core, and each `make update` in one 5 to 10 s):
 
-- test_worked_examples.py's walk-through runs the commands of docs/add-an-example.md in it, as a
-  newcomer would: scaffold an example, edit its spec, regenerate, preview (the strict build), test;
-- test_hostile_specs.py adds its hostile worked-example spec before the Regenerate step, and reads
-  its pages in the built site;
-- test_site_build.py adds its page of bad links (outside the nav) then too.
+- the walk-through (walkthrough.py, judged by tests/content/test_worked_examples.py) runs the
+  commands of docs/add-an-example.md in it, as a newcomer would: scaffold an example, edit its spec,
+  regenerate, preview (the strict build), test;
+- tests/tools/test_hostile_specs.py adds its hostile worked-example spec before the Regenerate
+  step, and reads its pages in the built site;
+- tests/content/test_site_build.py adds its page of bad links (outside the nav) then too.
 
 The changes touch different files and the build reads them all. The bad links fail the strict
 build, with warnings that name their page; MkDocs writes the whole site first (it stops on the
@@ -35,6 +38,21 @@ def pytest_itemcollected(item):
         item.add_marker(pytest.mark.xdist_group("copy-build"))
 
 
+# The page of bad links the copy's build holds (tests/content/test_site_build.py judges it).
+BAD_LINKS = {
+    "a missing page": "[a page](no-such-page.md)",
+    "a missing anchor": "[a section](index.md#no-such-section)",
+    "an unrecognized link": "[a folder](real-numbers/)",
+    "an absolute link": "[home](/index.md)",
+}
+LINK_CHECK_PAGE = "zz-link-check.md"  # an extra page, left out of the nav
+
+
+def link_check_page() -> str:
+    lines = "\n".join(f"- {kind}: {link}" for kind, link in BAD_LINKS.items())
+    return f"# Link check\n\n{lines}\n"
+
+
 @dataclass(frozen=True)
 class CopyBuild:
     copy: Path  # the copy of the project
@@ -42,7 +60,7 @@ class CopyBuild:
     update: subprocess.CompletedProcess  # `python -m publish update` in the copy (the Regenerate step)
     build: subprocess.CompletedProcess  # `mkdocs build --strict` of the copy
     link_page: str  # the page of bad links, under docs/
-    walkthrough: object  # test_worked_examples.Walkthrough: each of the page's commands, as it ran
+    walkthrough: object  # walkthrough.Walkthrough: each of the page's commands, as it ran
 
     @property
     def output(self) -> str:
@@ -85,9 +103,10 @@ def copy_build(tmp_path_factory) -> CopyBuild:
     (zz_hostile.toml) and the page of bad links (docs/zz-link-check.md) added before its
     Regenerate step; then built. Should the walk-through stop early, the copy is still updated and
     built for the other two tests."""
-    from test_hostile_specs import hostile_spec_text
-    from test_site_build import LINK_CHECK_PAGE, link_check_page
-    from test_worked_examples import repo_copy, run_in, run_walkthrough
+    from hostile_specs import hostile_spec_text
+    from walkthrough import run_walkthrough
+
+    from publish.harness.repo_copy import repo_copy, run_in
 
     copy = repo_copy(tmp_path_factory.mktemp("copy-build"))
     added = []

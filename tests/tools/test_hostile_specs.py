@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import hashlib
 import json
 import os
 import re
@@ -31,16 +30,16 @@ import pytest
 import text_strategies
 import yaml
 from bs4 import BeautifulSoup
+from hostile_specs import BASE, BUILD_TITLE, BUILD_TOKENS, spec_text, tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_worked_examples import repo_copy, run_in
 
 from publish import GENERATED, ROOT, audit
-from publish.audit import wording
-from publish.escape import toml_string
 from publish.generate import example_pages as ep
 from publish.generate import playground, producers, registry, scaffold
 from publish.generate.playground_limits import limits_module
+from publish.harness.repo_copy import repo_copy, run_in
+from publish.source import mkdocs_yml
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 from selfattn_ref.examples import SpecError, rules
@@ -48,9 +47,7 @@ from selfattn_ref.examples.rules import LIMITS, description_parts, title_problem
 
 # What a spec can hold is checked by the tools (publish/, selfattn_ref.examples): no page or spec a
 # contributor writes can fail these tests, so `make test-fast` leaves them to `make test`.
-pytestmark = pytest.mark.tooling
 
-BASE = examples.load("the_cat_sat")
 SPEC = examples.EXAMPLES_DIR / "zz_hostile.toml"  # never written: the text is checked as this file
 
 
@@ -146,7 +143,7 @@ def shown_description(description: str) -> list[str]:
 
 def assert_shown_as_typed(ex: examples.Example, page_html: str, gallery_html: str) -> None:
     soup = BeautifulSoup(page_html, "html.parser")
-    repository = wording.repository()  # the one link off the site, which the page itself writes
+    repository = mkdocs_yml.repository()  # the one link off the site, which the page itself writes
     for el in soup.find_all(True):  # no element carries a script, or a link off the site
         for name, value in el.attrs.items():
             assert not name.lower().startswith("on"), (el.name, name)
@@ -293,24 +290,6 @@ def test_the_notebook_pages_read_math_and_its_escapes_as_mathjax_does():
     assert soup.find("p").get_text().startswith("$x$ and ") and len(soup.select(".katex")) == 2
 
 
-def spec_text(title: str, tokens: list[str], description: str | None = None, **values: str) -> str:
-    """The scaffold of new-example (from the_cat_sat) with the given title, tokens and description
-    written into it the way a contributor would (TOML strings), and other keys' values replaced."""
-    text = scaffold.template("zz_hostile", title, BASE)
-    n = len(tokens)
-    rows = "[\n" + "".join(f"  [{', '.join(['1'] * 4)}],\n" for _ in range(n)) + "]"
-    text = re.sub(
-        r"^tokens = .*$", lambda m: f"tokens = [{', '.join(toml_string(t) for t in tokens)}]", text, flags=re.M
-    )
-    text = re.sub(r"^embeddings = \[\n(?:.*\n)*?\]", lambda m: f"embeddings = {rows}", text, flags=re.M)
-    if description is not None:
-        text = re.sub(r'^description = """\n.*?\n"""', lambda m: f"description = {toml_string(description)}", text,
-                      flags=re.M | re.S)  # fmt: skip
-    for key, value in values.items():
-        text = re.sub(rf"^{key} = .*$", lambda m, k=key, v=value: f"{k} = {v}", text, flags=re.M)
-    return text
-
-
 def check_end_to_end(title: str, tokens: list[str], description: str) -> None:
     """Through new-example's template, the loader, the generators and Markdown: either the spec is
     refused with the file, key and line, or every context shows the text as typed."""
@@ -417,7 +396,8 @@ def test_a_hostile_description_shows_as_typed(description):
 MARKUP = list("<>&\"'`*_{}[]()#!|$\\-+=:.~^/ ;") + ["\r", "\n", "\x00", "\t", "\u2028", "\u202e", "é"]
 FRAGMENTS = ["<script>", "</title>", "&lt;", "&#60;", "--8<--", "{: onclick=x}", "javascript:", "](", "![",
              "$x$", "\\(", "```", "!!!", "===", "|", "[a](../masking.md)", "*x*", "`c`", "<!--"]  # fmt: skip
-# With every Unicode class the rules refuse, combining marks and numbers the audit reads (tests/text_strategies.py).
+# With every Unicode class the rules refuse, combining marks and numbers the audit reads
+# (tests/support/text_strategies.py).
 hostile_text = st.lists(st.one_of(st.sampled_from(MARKUP), st.sampled_from(FRAGMENTS), st.text("abXY9", max_size=3),
                                   text_strategies.any_char, st.sampled_from(text_strategies.NUMBERISH)),
                         min_size=1, max_size=12).map("".join)  # fmt: skip
@@ -483,15 +463,6 @@ def test_scripts_hold_spec_values_as_literals_even_past_the_checks():
 
 # --- files: a copy of the repository, as a contributor's clone -----------------------------------------
 # (repo_copy and run_in: test_worked_examples.py's, for every copy of the docs layer)
-
-
-def tree(copy: Path) -> dict[str, str]:
-    """Every file of the copy (but caches) by path, with a hash of its bytes."""
-    return {
-        p.relative_to(copy).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(copy.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts
-    }
 
 
 UNDECODABLE = {  # argv as Python holds bytes it could not decode (surrogateescape): b"\xff", latin-1 "café"
@@ -759,19 +730,10 @@ def test_the_site_scan_finds_handlers_and_scripts():
 
 # --- one full strict build with a hostile spec ----------------------------------------------------------
 
-BUILD_TITLE = 'Hdr { onclick="window.__p=1" } *x* _y_ $z$ #h ~~s~~ http://e.co'
-BUILD_TOKENS = ["_x_", "$y$", "#h", "{:x}", "&lt;b&gt;", "日本", "🙂", "\u0642\u064e", "\u00e9"]
-BUILD_DESCRIPTION = "Prose with a < b, &amp; and $x$ and _u_; *em*, `<code>`-free `code` and [a page](../masking.md)."
-
-
-def hostile_spec_text() -> str:
-    """The spec of the strict build below (tests/docs/conftest.py's copy_build writes it)."""
-    return spec_text(BUILD_TITLE, BUILD_TOKENS, BUILD_DESCRIPTION.replace("`<code>`-free ", ""))
-
 
 @pytest.mark.slow
 def test_a_hostile_spec_builds_a_site_that_shows_it_as_typed(copy_build):
-    """`make update` and `mkdocs build --strict` of a copy holding the hostile spec (tests/docs/conftest.py's,
+    """`make update` and `mkdocs build --strict` of a copy holding the hostile spec (tests/support/copy_build.py's,
     which test_site_build's page of bad links shares: one build for both, and for the walk-through).
     The build fails on the warnings of those links, which all name that page, and on nothing else:
     without it, the build passes."""

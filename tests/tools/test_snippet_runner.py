@@ -30,7 +30,6 @@ def _both(path, monkeypatch):
     return forked, fresh
 
 
-@pytest.mark.tooling
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
 def test_a_forked_run_is_a_fresh_interpreters_run(tmp_path, monkeypatch, kind):
     path = tmp_path / f"probe_{kind}.py"
@@ -44,7 +43,6 @@ def test_a_forked_run_is_a_fresh_interpreters_run(tmp_path, monkeypatch, kind):
     assert again.stdout == fresh.stdout
 
 
-@pytest.mark.tooling
 def test_unseeded_generators_differ_from_run_to_run_as_in_new_interpreters(tmp_path):
     """A snippet that forgot to seed prints other numbers on each run, as it would for a reader, so
     that its recording cannot match: a fork of one server does not freeze the server's state."""
@@ -59,7 +57,6 @@ def test_unseeded_generators_differ_from_run_to_run_as_in_new_interpreters(tmp_p
         assert len({run[i] for run in runs}) == 3, runs
 
 
-@pytest.mark.tooling
 def test_failures_keep_their_status_and_traceback(tmp_path):
     raises = tmp_path / "raises_numpy.py"
     raises.write_text("print('before')\nraise ValueError('named')\n", encoding="utf-8")

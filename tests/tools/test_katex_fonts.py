@@ -119,7 +119,6 @@ def test_the_built_site_ships_every_font_cut_to_its_math(strict_build):
     assert sum(cut != whole for cut, whole in cuts) >= 15, "most fonts are cut"
 
 
-@pytest.mark.tooling
 def test_a_subset_is_the_same_bytes_every_time():
     whole = (VENDORED / "KaTeX_Caligraphic-Bold.woff2").read_bytes()
     chars = with_scripts({"A"})

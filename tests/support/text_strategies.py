@@ -1,7 +1,7 @@
 """Hypothesis strategies for spec text (titles, tokens, descriptions) and playground words: each
 Unicode class that selfattn_ref/examples/rules.py refuses, drawn on purpose, mixed with text it
 accepts. The package tests (tests/package/test_spec_rules.py), the rendering tests
-(tests/docs/test_hostile_specs.py) and the playground's parity test in Chromium
+(tests/tools/test_hostile_specs.py) and the playground's parity test in Chromium
 (tests/browser/test_playground_text.py) draw from the same pools.
 """
 

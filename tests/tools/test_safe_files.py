@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_hostile_specs import tree
-from test_worked_examples import repo_copy, run_in
+from hostile_specs import tree
 
 from publish.files import UnsafePath, atomic_write, remove, unsafe
 from publish.generate import registry
+from publish.harness.repo_copy import repo_copy, run_in
 from selfattn_ref._validate import excerpt
 from selfattn_ref.cli import EXIT_USAGE
 

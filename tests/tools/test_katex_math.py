@@ -143,7 +143,7 @@ def test_extension_replaces_arithmatex_tex_with_katex_html():
 
 def test_in_page_keeps_the_mathml_out_of_the_search_index():
     rendered, page = render(r"\sqrt{d_k}"), in_page(r"\sqrt{d_k}")
-    # (and shorter: no xmlns, shorter inline styles; tests/docs/test_katex_markup.py)
+    # (and shorter: no xmlns, shorter inline styles; tests/tools/test_katex_markup.py)
     assert page.startswith(rendered.split("<math ")[0] + '<math data-search-exclude="">') and page != rendered
     soup = BeautifulSoup(page, "html.parser")
     assert soup.select("[data-search-exclude]") == soup.select("math")  # only the MathML, once

@@ -7,8 +7,8 @@ it (no .venv, no build, no caches), with this venv (VENV=) and the copy's own pa
 path (PYTHONPATH=); lint, test-fast and bench only read, and run in the repository. Each is cut to
 what proves that the target works, not to what it would take to redo other tests' work:
 
-- test-fast: files of each layer collected (--collect-only): no browser test nor one marked slow
-  is selected, and the other tests of a file with slow ones are;
+- test-fast: collected (--collect-only): the layers package, snippets and content, without the
+  tests marked slow (the other tests of a file with slow ones are selected);
 - serve: started on a free port (PORT=), and stopped once it logs "Serving on" (the first build is
   done);
 - zensical: compared with the strict build the suite has made (ZENSICAL_ARGS="--mkdocs-site");
@@ -21,7 +21,6 @@ They run after the strict build (the notebooks it executed are then in the repos
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -29,15 +28,13 @@ from pathlib import Path
 
 import pytest
 
+from publish.harness.repo_copy import fresh_clone
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from common import stop_group  # noqa: E402  (bench/common.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.executable).parent.parent
-IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "site", "site-offline", "site-zensical", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache",
-    ".hypothesis", "node_modules",
-)  # fmt: skip
 TIMEOUT = 600  # s for one target
 
 pytestmark = [pytest.mark.slow, pytest.mark.targets, pytest.mark.xdist_group("make-targets")]
@@ -67,8 +64,7 @@ def venv_is_set_up():
 def clone(tmp_path_factory, strict_build) -> tuple[Path, dict[str, str]]:
     """A copy of the repository as a fresh clone holds it, and the environment to run make in it:
     its own package first on the path."""
-    copy = tmp_path_factory.mktemp("make-targets") / "clone"
-    shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
+    copy = fresh_clone(tmp_path_factory.mktemp("make-targets"))
     env = {"PYTHONPATH": str(copy)}
     return copy, env
 
@@ -79,21 +75,21 @@ def test_make_lint():
 
 
 def test_make_test_fast_leaves_out_the_browser_layer_and_the_slow_tests():
-    """Its command line, on a file of each layer and one with slow tests: the browser layer's
-    tests and those marked slow are not selected; the rest of that file is."""
-    files = ["tests/package/test_cli.py", "tests/docs/test_bench.py", "tests/browser/test_search.py",
-             "tests/docs/test_worked_examples.py"]  # fmt: skip
-    addopts = " ".join(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *files])
+    """Its command line, collecting: the folders tests/package, tests/snippets and tests/content,
+    not tests/browser nor tests/tools, and of those not the tests marked slow (the rest of a file
+    with slow tests is selected)."""
+    addopts = " ".join(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"])
     out = make("test-fast", ROOT, env={"PYTEST_ADDOPTS": addopts})
     ids = [line for line in out.splitlines() if "::" in line]
-    assert {i.split("::")[0] for i in ids} == {files[0], files[1], files[3]}, out[-2000:]
+    layers = {"/".join(i.split("/")[:2]) for i in ids}
+    assert layers == {"tests/package", "tests/snippets", "tests/content"}, out[-2000:]
     assert not [i for i in ids if "test_the_walkthrough_adds_a_checked_page" in i], out[-2000:]
     assert [i for i in ids if "test_the_pages_claim_sample_is_the_line_it_says_it_is" in i], out[-2000:]
 
 
 def test_make_test_leaves_out_only_these_targets():
     """`make test` collects every layer, browser included, but not this file (make test-targets)."""
-    files = ["tests/package/test_cli.py", "tests/browser/test_search.py", "tests/docs/test_make_targets.py"]
+    files = ["tests/package/test_cli.py", "tests/browser/test_search.py", "tests/tools/test_make_targets.py"]
     addopts = " ".join(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *files])
     out = make("test", ROOT, env={"PYTEST_ADDOPTS": addopts})
     ids = [line for line in out.splitlines() if "::" in line]

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
-import shlex
 import shutil
-import subprocess
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,17 +18,12 @@ from publish import DOCS, ROOT, files
 from publish import cli as publish_cli
 from publish.fmt import cell, is_integral, num
 from publish.generate import example_pages as ep
-from publish.generate import producers, registry, scaffold, spec_messages, update
-from publish.mkdocs.page_weight import katex_fonts
+from publish.generate import registry, scaffold, spec_messages, update
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 
 SLUGS = examples.available()
 WALKTHROUGH = DOCS / "add-an-example.md"
-IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "site", "site-offline", "site-zensical", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis",
-    "*-pytest-*.pyc",
-)  # fmt: skip
 
 
 # --- the generated files ---------------------------------------------------------------------
@@ -290,65 +280,6 @@ def test_new_example_from_an_unknown_example(examples_dir, capsys):
 # --- a bad spec stops everything, naming the file, the key and the line ---------------------------
 
 
-def repo_copy(tmp_path: Path) -> Path:
-    """A copy of the repository as a contributor's clone would hold it (no .git, no venv, no build).
-
-    With Python's compiled modules (__pycache__/), where the repository has them: each is used only
-    while its source has the time and size it was compiled from (which copytree keeps), and names
-    the file it is loaded from. Not pytest's rewritten test modules (IGNORED), which would name the
-    repository's files in the tracebacks of the tests run in the copy."""
-    copy = tmp_path / "clone"
-    shutil.copytree(ROOT, copy, ignore=IGNORED, symlinks=True)
-    return copy
-
-
-def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subprocess.CompletedProcess:
-    """Run a command in the copy with this interpreter's environment, importing the copy's package.
-
-    Python writes its compiled modules in the copy even where PYTHONDONTWRITEBYTECODE is set (as
-    `make test` lets it, Makefile), so that the commands after the first do not compile the project
-    again; a build takes its subset KaTeX fonts from the repository's cache, whose key is the font
-    and the characters (publish/mkdocs/page_weight/katex_fonts.py), not subsetting the 20 fonts again."""
-    environ = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    environ.update({"PYTHONPATH": str(copy), "NO_MKDOCS_2_WARNING": "1"})
-    environ.update({katex_fonts.CACHE_DIR_ENV: str(ROOT / katex_fonts.CACHE_DIR), **env})
-    return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
-
-
-@pytest.fixture(scope="module")
-def broken_clone(tmp_path_factory):
-    """A copy whose examples include a ragged spec (the case the page shows second)."""
-    copy = repo_copy(tmp_path_factory.mktemp("broken"))
-    (what, _, files), (_, _, message) = spec_messages.broken()[1], spec_messages.cases()[1]
-    assert what == "Ragged embeddings" and list(files) == [spec_messages.NAME]
-    (copy / "selfattn_ref/examples" / spec_messages.NAME).write_text(files[spec_messages.NAME], encoding="utf-8")
-    return copy, message
-
-
-@pytest.mark.tooling
-def test_a_bad_spec_stops_the_build(broken_clone):
-    copy, message = broken_clone
-    proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
-    assert proc.returncode != 0
-    assert f"{copy}/{message}" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
-
-
-@pytest.mark.tooling
-def test_a_bad_spec_stops_the_tests(broken_clone):
-    copy, message = broken_clone
-    proc = run_in(copy, sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/package/test_cli.py")
-    assert proc.returncode == pytest.ExitCode.USAGE_ERROR
-    assert f"bad worked-example spec: {copy}/{message}" in proc.stderr
-
-
-@pytest.mark.tooling
-def test_a_bad_spec_stops_make_update(broken_clone):
-    copy, message = broken_clone
-    proc = run_in(copy, sys.executable, "-m", "publish", "update")
-    assert proc.returncode == EXIT_USAGE
-    assert proc.stderr == f"error: bad worked-example spec: {copy}/{message}\n"
-
-
 def test_the_messages_on_the_page_are_the_checks_own():
     cases = spec_messages.cases()
     assert [what for what, _, _ in cases] == [
@@ -429,7 +360,7 @@ def test_a_stale_generated_page_stops_the_build_naming_the_line_and_the_spec(mon
     from publish.mkdocs import worked_examples
 
     path, lineno, had = hand_edited(monkeypatch)
-    monkeypatch.setattr(worked_examples, "check_folders", lambda config: None)  # (tests/docs/test_safe_folders.py)
+    monkeypatch.setattr(worked_examples, "check_folders", lambda config: None)  # (tests/tools/test_safe_folders.py)
     config = type("Config", (), {"config_file_path": str(ROOT / "mkdocs.yml")})()
     with pytest.raises(PluginError) as stopped:
         worked_examples.on_config(config)
@@ -479,86 +410,12 @@ def test_the_pages_key_table_states_the_checks_limits():
     assert f"a [seed](glossary.md#seed) from 0 to {LIMITS['seed']}" in WALKTHROUGH.read_text()
 
 
-# --- the walk-through of docs/add-an-example.md ----------------------------------------------------
-
-
-def walkthrough() -> tuple[list[tuple[str, str]], str]:
-    """(the shell commands of the page in order, as (title, command)), and the spec it shows."""
-    text = WALKTHROUGH.read_text(encoding="utf-8")
-    blocks = re.findall(r'^```(\w+) title="([^"]+)"\n(.*?)^```', text, re.S | re.M)
-    commands = [(title, body.strip()) for lang, title, body in blocks if lang == "bash"]
-    specs = [body for lang, title, body in blocks if lang == "toml"]
-    assert len(specs) == 1, "the page shows one spec file"
-    return commands, specs[0]
-
-
-# The tests that cover a worked example (their ids name its slug); the built-site ones need a
-# second build, which the walk-through checks itself below.
-WALKTHROUGH_TESTS = [
-    "tests/snippets/test_examples.py",
-    "tests/snippets/test_recordings.py",
-    "tests/docs/test_docs_numbers.py",
-    "tests/docs/test_docs_codeblocks.py",
-    "tests/docs/test_playground_presets.py",
-    "tests/docs/test_worked_examples.py",
-    "--deselect",
-    "tests/docs/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
-]
-
-
-@dataclass
-class Walkthrough:
-    """What running the walk-through's commands in a copy gave (run_walkthrough)."""
-
-    commands: list[tuple[str, str]]  # the page's shell commands, (title, command)
-    spec: str  # the spec file the page shows
-    ran: list[tuple[str, list[str], subprocess.CompletedProcess]] = field(default_factory=list)  # (title, args, run)
-    slug: str | None = None  # the example the Scaffold step made
-    gathered: list[Path] = field(default_factory=list)  # the copy's gathered files
-    after_scaffold: dict[Path, str | None] = field(default_factory=dict)  # their text right after it
-    again: subprocess.CompletedProcess | None = None  # `python -m publish update` right after it
-
-    def run(self, title: str) -> subprocess.CompletedProcess | None:
-        return next((proc for t, _, proc in self.ran if t == title), None)
-
-
-def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthrough:
-    """The commands of docs/add-an-example.md, run as a newcomer would in ``copy`` (a fresh clone:
-    the gathered files are removed, as git ignores them), each recorded; it stops at the first
-    command that fails, but for the strict build, whose outcome the tests judge. Between the edit
-    of the spec and the Regenerate step, ``before_regenerate(copy)`` may add to the copy (the
-    other tests that share its build, tests/docs/conftest.py)."""
-    commands, spec = walkthrough()
-    w = Walkthrough(commands, spec)
-    producers.load()
-    w.gathered = [copy / p.relative_to(ROOT) for p in registry.gathered_paths()]
-    for path in w.gathered:  # as a fresh clone has them: not at all (git ignores them)
-        path.unlink(missing_ok=True)
-    for title, command in commands:
-        args = shlex.split(command)
-        if title == "Regenerate":
-            before_regenerate(copy)
-        if title == "Preview":  # `make serve`: what it serves is the strict build of the site
-            proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
-        elif title == "Test":  # `make test`: the tests that cover a worked example, for this one
-            proc = run_in(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
-                          "-k", str(w.slug), *WALKTHROUGH_TESTS)  # fmt: skip
-        else:
-            proc = run_in(copy, sys.executable, *args[1:])
-        w.ran.append((title, args, proc))
-        if proc.returncode != 0 and title != "Preview":
-            break
-        if title == "Scaffold":
-            w.slug = args[args.index("new-example") + 1] if "new-example" in args else None
-            w.after_scaffold = {p: p.read_text(encoding="utf-8") if p.is_file() else None for p in w.gathered}
-            w.again = run_in(copy, sys.executable, "-m", "publish", "update")
-            (copy / "selfattn_ref" / "examples" / f"{w.slug}.toml").write_text(spec, encoding="utf-8")  # step 2
-    return w
+# --- the walk-through of docs/add-an-example.md (run by tests/support/walkthrough.py) ---------------
 
 
 @pytest.mark.slow
 def test_the_walkthrough_adds_a_checked_page(copy_build):
-    """The page's commands in a copy of the repository (tests/docs/conftest.py runs them, and adds
+    """The page's commands in a copy of the repository (tests/support/copy_build.py runs them, and adds
     the changes of the tests that share the copy's build before the Regenerate step)."""
     w, copy = copy_build.walkthrough, copy_build.copy
     assert [title for title, _ in w.commands] == ["Scaffold", "Regenerate", "Preview", "Test"]
@@ -606,59 +463,3 @@ def test_the_pages_claim_sample_is_the_line_it_says_it_is():
     so the audit of that page checks it."""
     [sample] = re.findall(r"^```markdown\n(.*?)\n```", WALKTHROUGH.read_text(encoding="utf-8"), re.S | re.M)
     assert sample in (WALKTHROUGH.parent / "real-numbers.md").read_text(encoding="utf-8").splitlines()
-
-
-# --- two contributors, two examples ---------------------------------------------------------------
-
-
-def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
-    config = ["-c", "user.name=test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=base"]
-    return subprocess.run(["git", *config, *args], cwd=repo, capture_output=True, text=True, timeout=60)
-
-
-@pytest.mark.tooling
-def test_two_examples_added_on_two_branches_merge_without_a_conflict(tmp_path, monkeypatch):
-    """What `make example` writes for two new examples, each from the same commit, computed as it
-    computes it (update.plan, nothing written to the repository): the only files both write are
-    the gathered ones, which git ignores; committed on two branches of a git repository holding
-    those files as they are now (and .gitignore), the branches merge without a conflict.
-
-    The scripts' runs are stubbed (what a script prints changes no file's name), and the repository
-    holds only the files the two examples write, not a copy of the project: the two plans take most
-    of its few seconds."""
-    from publish.generate import snippets
-
-    monkeypatch.setattr(
-        update, "_run_pending", lambda todo: [snippets.Result(p, f"{p.stem}\n", "", 0) for p, _ in todo]
-    )
-    writes = {}
-    for slug in ("zz_alpha", "zz_beta"):
-        path, text, ex = scaffold.prepare(slug)
-        only = [ep.snippet_path(slug, lib) for lib in ep.LIBRARIES]
-        p = update.plan([*examples.load_all(), ex], only=only, extra={path: text})
-        assert not p.removals, p.removals
-        writes[slug] = p.writes
-    both = set(writes["zz_alpha"]) & set(writes["zz_beta"])
-    assert both == set(registry.gathered_paths()), sorted(registry.relative(p) for p in both)
-
-    repo = tmp_path / "repo"
-    for path in {*writes["zz_alpha"], *writes["zz_beta"], ROOT / ".gitignore"}:
-        if path.is_file():
-            (repo / path.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, repo / path.relative_to(ROOT))
-    repo.mkdir(exist_ok=True)
-    assert _git(repo, "init", "-q").returncode == 0
-    for command in (("add", "-A"), ("commit", "-q", "-m", "base")):
-        assert _git(repo, *command).returncode == 0
-    for slug in ("zz_alpha", "zz_beta"):
-        assert _git(repo, "checkout", "-q", "-b", slug, "base").returncode == 0
-        for path, text in writes[slug].items():
-            (repo / path.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
-            (repo / path.relative_to(ROOT)).write_text(text, encoding="utf-8")
-        for command in (("add", "-A"), ("commit", "-q", "-m", f"Add {slug}")):
-            assert _git(repo, *command).returncode == 0
-    merge = _git(repo, "merge", "-q", "--no-edit", "zz_alpha")
-    assert merge.returncode == 0, merge.stdout + merge.stderr + _git(repo, "diff", "--name-only").stdout
-    tracked = set(_git(repo, "ls-files").stdout.split())
-    assert {"selfattn_ref/examples/zz_alpha.toml", "selfattn_ref/examples/zz_beta.toml"} <= tracked
-    assert not {registry.relative(p) for p in registry.gathered_paths()} & tracked

@@ -9,13 +9,14 @@ import pytest
 
 from publish import DOCS, ROOT
 from publish.audit import wording
+from publish.source import mkdocs_yml
 
 from pages import PAGES, page_id
 
 RULES = wording.load_retired()
 PAGE_RULES = [r for r in RULES if r.where != "code"]  # read in a page's prose and math
 CODE_RULES = [r for r in RULES if r.where == "code"]  # read in the code and output a page shows
-NAV = wording.nav()
+NAV = mkdocs_yml.nav()
 
 
 def _rel(page) -> str:
@@ -266,7 +267,7 @@ def test_a_bad_retired_rule_is_reported(tmp_path):
 _CLONE = re.compile(
     r"(?i)\bclone\b|\b(?:copy|clone) of (?:\[)?the repository\b|\bfrom (?:a clone of )?(?:\[)?the repository\b"
 )
-repository = wording.repository
+repository = mkdocs_yml.repository
 
 
 def clone_without_link(text: str, repo: str) -> list[int]:

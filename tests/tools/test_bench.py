@@ -19,6 +19,8 @@ import common  # noqa: E402
 import lighthouse  # noqa: E402
 import run  # noqa: E402
 
+from publish.harness import server  # noqa: E402 - the bench's static server (and the suite's)
+
 
 def test_without_node_the_lighthouse_figure_says_what_is_missing(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
@@ -103,17 +105,17 @@ def test_the_phone_budget_is_score_90_lcp_2_5_s_and_tbt_200_ms_with_bare_materia
 def test_the_compressing_server_compresses_a_file_once_and_again_when_it_changes(tmp_path):
     page = tmp_path / "a.html"
     page.write_text("<p>" + "attention " * 500 + "</p>", encoding="utf-8")
-    first = common._gzipped(page)
-    assert common._gzipped(page) is first  # the same bytes object: not compressed again
+    first = server._gzipped(page)
+    assert server._gzipped(page) is first  # the same bytes object: not compressed again
     page.write_text("<p>" + "changed " * 600 + "</p>", encoding="utf-8")
-    assert gzip.decompress(common._gzipped(page)).decode().startswith("<p>changed")
+    assert gzip.decompress(server._gzipped(page)).decode().startswith("<p>changed")
 
 
 def test_the_suite_figures_time_the_makefiles_selections(tmp_path):
     """The [suite] figure runs what `make test` and `make test-fast` select, read from the Makefile;
     a Makefile without such a command is named."""
     assert run.MAKE_TEST == ("-m", "not targets")
-    assert run.MAKE_TEST_FAST == ("-m", "not browser and not slow and not tooling and not targets")
+    assert run.MAKE_TEST_FAST == ("-m", "not slow", "tests/package", "tests/snippets", "tests/content")
     other = tmp_path / "Makefile"
     other.write_text('test-fast: venv\n\t$(PY) -m pytest -n auto -m "not browser"\n', encoding="utf-8")
     assert run.make_selection("test-fast", other) == ("-m", "not browser")
