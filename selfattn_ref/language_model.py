@@ -3,7 +3,7 @@
 
 The model, as GPT-2 arranges it, at the sizes of the trained weights (:func:`load`):
 
-1. Each word becomes its id, its place in the vocabulary (d_vocab = 42 words), and the id picks a
+1. Each word becomes its id, its place in the vocabulary (d_vocab = 43 words), and the id picks a
    row of the token embedding (d_vocab, d_model); the row of its position, from a learned position
    embedding (n_ctx, d_model), is added: X = embeddings + positions.
 2. Two transformer blocks (:func:`selfattn_ref.transformer_block`, pre-norm, with a causal mask so
