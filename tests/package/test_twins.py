@@ -46,6 +46,8 @@ NUMPY_ONLY = {
     "selfattn_ref.corpus": "the language model's corpus: text, ids and counts, with seeded integer arithmetic; the "
     "PyTorch model reads the same ids (torch.from_numpy)",
     "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
+    "selfattn_ref.topics.language_model": "what the language model's heads do, measured once in NumPy from forward's "
+    "weights and evaluate's scores (both have twins, held equal)",
 }
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
