@@ -101,3 +101,15 @@ def test_the_loss_curve_falls_from_chance():
     assert 3.5 < curve[0]["train_loss"] < 4.5  # about ln 43 = 3.76 before training: each word about as likely
     assert curve[-1]["train_loss"] < 0.55 and curve[-1]["held_out_loss"] < 0.55
     assert json.loads(json.dumps(curve)) == curve
+
+
+def test_the_held_out_curve_flattens_without_turning_up():
+    """What the page may say of the curve: the held-out loss falls with the training loss and ends
+    within 0.01 of its lowest point and of the training loss (no held-out loss rising as the
+    training loss falls, the mark of sentences learnt by heart)."""
+    curve = RECORD["run"]["curve"]
+    lowest = min(p["held_out_loss"] for p in curve)
+    last = curve[-1]
+    assert last["held_out_loss"] - lowest < 0.01
+    assert abs(last["held_out_loss"] - last["train_loss"]) < 0.01
+    assert all(p["held_out_loss"] < 0.6 for p in curve if p["step"] >= 100)
