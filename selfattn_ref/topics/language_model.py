@@ -11,6 +11,8 @@
   the adjective, the previous word, the first word; for "bank": the thing carried, its article, the
   previous word, the first word), as a mean weight and as the share of sentences in which that word
   gets the head's largest weight.
+- :func:`attention_overall` measures, over every word of any sentences, each head's mean weight on
+  the previous word, on the word itself and on the first word of the sentence.
 - :func:`removal` measures what removing one head (:func:`selfattn_ref.language_model.without_heads`)
   does to the word after "bank" or "it": its loss and accuracy over the group, with every head and
   with each head removed in turn.
@@ -36,7 +38,7 @@ from .. import corpus
 from .. import language_model as lm
 from .._validate import value_text
 
-__all__ = ["HeadShares", "attention", "removal", "sentences_of"]
+__all__ = ["HeadShares", "attention", "attention_overall", "removal", "sentences_of"]
 
 # The words each kind's decisive word ("bank", "it") is measured attending to.
 MEASURES = {
@@ -102,15 +104,38 @@ def _group(sentences) -> tuple[str, list[corpus.Sentence]]:
     return kinds.pop(), sentences
 
 
+def _weights_of(sentences, weights) -> tuple[list[corpus.Sentence], np.ndarray]:
+    """The sentences and every head's weights on them, (B, num_blocks, num_heads, n, n), padded
+    to the longest (the causal mask keeps the padding, last, out of every real word)."""
+    w = lm._weights(weights)
+    sentences, ids = lm._padded(sentences, w)
+    return sentences, np.stack([b.weights for b in lm._forward(ids, w)[3]], axis=1)
+
+
+def attention_overall(sentences=None, weights=None) -> dict[str, np.ndarray]:
+    """Each head's mean weight over every word of ``sentences`` (corpus Sentences; None: the held-out
+    ones) from the second on, for ``weights`` (None: the trained ones): ``"previous"``, on the word
+    just before it; ``"itself"``, on itself; ``"first"``, on the first word of its sentence. Each
+    array (num_blocks, num_heads)."""
+    sentences, A = _weights_of(corpus.held_out() if sentences is None else sentences, weights)
+    rows = [(i, q) for i, s in enumerate(sentences) for q in range(1, len(s.words))]
+    if not rows:
+        raise ValueError("sentences: every sentence has one word; no word has a word before it")
+    b, q = np.array(rows).T  # the sentence and the position of every word measured
+    return {
+        "previous": A[b, :, :, q, q - 1].mean(axis=0),
+        "itself": A[b, :, :, q, q].mean(axis=0),
+        "first": A[b, :, :, q, 0].mean(axis=0),
+    }
+
+
 def attention(sentences, weights=None) -> dict[str, HeadShares]:
     """Where each head puts the weight of the decisive word ("bank" or "it") of ``sentences`` (a
     group, all bank or all it sentences: see :func:`sentences_of`), for ``weights`` (None: the
     trained ones): ``{word: HeadShares}`` for each word of :data:`MEASURES`, each array
     (num_blocks, num_heads)."""
     kind, sentences = _group(sentences)
-    w = lm._weights(weights)
-    _, ids = lm._padded(sentences, w)
-    A = np.stack([b.weights for b in lm._forward(ids, w)[3]], axis=1)  # (B, num_blocks, num_heads, n, n)
+    sentences, A = _weights_of(sentences, weights)  # (B, num_blocks, num_heads, n, n)
     found: dict[str, list] = {word: [] for word in MEASURES[kind]}
     for i, s in enumerate(sentences):
         row = A[i, :, :, s.query, : s.query + 1]  # (num_blocks, num_heads, query + 1): what the word reads

@@ -238,17 +238,6 @@ def test_numpy_and_torch_score_the_held_out_sentences_alike():
     assert lm.evaluate([one])["all"] == corpus.score([one], [P])["all"]
 
 
-def test_attention_shares_are_means_of_the_weights():
-    held = corpus.held_out()
-    shares = lm.attention_shares(held)
-    assert set(shares) == {"previous", "itself", "first", "bank → thing", "it → noun", "it → adjective"}
-    assert all(v.shape == (2, 2) and ((0 <= v) & (v <= 1)).all() for v in shares.values())
-    it = [s for s in held if s.kind == "it"]
-    expected = np.mean([lm.forward(list(s.words)).blocks[0].weights[0, s.query, s.cue] for s in it])
-    assert shares["it → noun"][0, 0] == pytest.approx(expected, abs=1e-12)
-    assert set(lm.attention_shares([s for s in held if s.kind == "sat"])) == {"previous", "itself", "first"}
-
-
 # --- bad input -------------------------------------------------------------------------------------
 
 

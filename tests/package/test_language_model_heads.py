@@ -86,6 +86,16 @@ def test_attention_is_the_mean_of_the_forward_pass_weights():
     assert all(v.mean.shape == v.most.shape == (2, 2) for v in bank.values())
 
 
+def test_attention_overall_is_the_mean_over_every_word_but_the_first():
+    few = list(HELD[:3]) + list(heads.sentences_of("it")[:3])
+    measured = heads.attention_overall(few)
+    rows = [(lm.forward(list(s.words)).blocks, q) for s in few for q in range(1, len(s.words))]
+    for name, at in (("previous", lambda q: q - 1), ("itself", lambda q: q), ("first", lambda q: 0)):
+        expected = np.mean([[[b.weights[h, q, at(q)] for h in range(2)] for b in blocks] for blocks, q in rows], axis=0)
+        np.testing.assert_allclose(measured[name], expected, rtol=0, atol=1e-12)
+    assert set(heads.attention_overall()) == {"previous", "itself", "first"}
+
+
 def test_removal_is_the_models_score_after_the_word_with_a_head_removed():
     group = heads.sentences_of("bank", "money")
     measured = heads.removal(group)

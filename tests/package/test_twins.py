@@ -52,12 +52,7 @@ NUMPY_ONLY = {
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
 # Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
-NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {
-    "selfattn_ref.language_model": {
-        "attention_shares": "what each head attends to, measured once in NumPy for the pages from forward's weights "
-        "(forward has a twin, held equal)",
-    },
-}
+NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
 TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
     "selfattn_ref.torch.language_model": {
         "LanguageModel": "the model as torch.nn modules; the NumPy module writes it out with the package's functions",
