@@ -31,8 +31,8 @@ playground's JavaScript can draw the same numbers). The generator's odds are kno
 given by :func:`every_sentence` and :func:`next_word_odds`, so the best any model can do is known too.
 
 The sentences the model is tested on (:func:`held_out`) are whole sentences that the training
-corpus (:func:`training`) never contains: a quarter of the distinct sentences of each kind and
-form, drawn from the seed, and always the sentences the pages show (:data:`SHOWN`).
+corpus (:func:`training`) never contains: a quarter of the distinct sentences of each kind, sense
+and form, drawn from the seed, and always the sentences the pages show (:data:`SHOWN`).
 
 Words are lower case; :func:`words` splits a text on runs of ASCII white space, lower-cases the
 letters A to Z (only those: every word of the vocabulary is ASCII) and makes a final "." a word of
