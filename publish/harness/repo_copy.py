@@ -21,7 +21,7 @@ from pathlib import Path
 from publish import ROOT
 from publish.mkdocs.page_weight import katex_fonts
 
-# --- the tests' copy (was tests/docs/test_worked_examples.py) ----------------------------------------
+# --- the tests' copy (the walk-through's, the bad specs', the safe files' and the hostile specs' tests) -------------
 
 IGNORED = shutil.ignore_patterns(
     ".git", ".venv", "site", "site-offline", "site-zensical", ".pytest_cache", ".cache", ".ruff_cache", ".hypothesis",
@@ -54,7 +54,7 @@ def run_in(copy: Path, *args: str, timeout: float = 900, **env: str) -> subproce
     return subprocess.run(list(args), cwd=copy, env=environ, capture_output=True, text=True, timeout=timeout)
 
 
-# --- the make-targets tests' copy (was tests/docs/test_make_targets.py) ------------------------------
+# --- the make-targets tests' copy (tests/tools/test_make_targets.py) --------------------------------------
 
 CLONE_IGNORED = shutil.ignore_patterns(
     ".git", ".venv", "site", "site-offline", "site-zensical", "__pycache__", ".pytest_cache", ".cache", ".ruff_cache",
@@ -70,7 +70,7 @@ def fresh_clone(dest: Path) -> Path:
     return copy
 
 
-# --- the bench's copy (was bench/common.py) ----------------------------------------------------------
+# --- the bench's copy (bench/common.py's temporary_copy) ----------------------------------------------
 
 
 def project_files(repo: Path = ROOT) -> list[str]:

@@ -41,7 +41,7 @@ from test_playground import (
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
 from publish.fmt import cell, is_integral, num, vector
-from publish.generate.tables import example_files
+from publish.generate.tables import example_files, operand
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
@@ -627,7 +627,9 @@ def check_made_of(slug: str, ex: examples.Example, positions: bool, tables: list
                 u, v = X[i], W[:, j]
                 integral = is_integral(u) and is_integral(v)
                 pairs = zip(u, v, strict=True)
-                terms = " + ".join(f"{cell(a, dec, integral)}×{cell(b, dec, integral)}" for a, b in pairs)
+                terms = " + ".join(
+                    f"{operand(cell(a, dec, integral))}×{operand(cell(b, dec, integral))}" for a, b in pairs
+                )
                 total = getattr(st, name)[i, j] if not positions else float(u @ v)
                 assert lines[2] == f"{tok[i]} · c{j + 1} of {Wname} = {terms} = {cell(total, dec, integral)}", where
                 assert arithmetic_problems(lines[2].split(" = ", 1)[1]) == [], where
