@@ -1,7 +1,7 @@
 """Every path README.md and CONTRIBUTING.md name is a file or folder of the repository, and so is
 every path the files that run commands name (the Makefile, CI's, a pre-commit config if there is one).
 
-A path is a word that starts with a top-level folder of the repository (``tests/docs/x.py``,
+A path is a word that starts with a top-level folder of the repository (``tests/content/x.py``,
 ``.github/workflows/ci.yml``, ``docs/generated/``), anywhere in the text, code blocks included,
 or a file name in inline code (``worked_examples.py``), which must be some file's name. A
 placeholder (``<slug>``, ``*``, the running example ``river_bank``) stands for any name: some file
