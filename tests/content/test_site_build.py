@@ -108,3 +108,13 @@ def test_the_offline_shim_is_only_on_the_offline_build(strict_build):
     pages = [p for p in strict_build.dir.rglob("*.html") if "assets" not in p.parts]
     assert pages and not [p for p in pages if "iframe-worker" in p.read_text(encoding="utf-8")]
     assert (strict_build.dir / "assets/vendor/iframe-worker/shim.js").is_file()  # the offline build's copy
+
+
+def test_no_training_record_is_shipped(strict_build):
+    """A training run's record (its figures, under docs/generated/) is for the build, not the reader:
+    mkdocs.yml's exclude_docs keeps each one out of the site (the language model's was shipped)."""
+    records = sorted(p.relative_to(REPO / "docs") for p in (REPO / "docs/generated").rglob("*.json"))
+    records = [p for p in records if '"key"' in (REPO / "docs" / p).read_text(encoding="utf-8")[:400]]
+    assert len(records) >= 3, records  # word order, reversal, language model
+    shipped = [str(p) for p in records if (strict_build.dir / p).exists()]
+    assert not shipped, f"add these to exclude_docs in mkdocs.yml: {shipped}"
