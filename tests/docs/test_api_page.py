@@ -69,11 +69,21 @@ NO_ARRAYS = {
     "selfattn_ref.examples.digits.number_text": "a number in, its text out",
     "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
+    "selfattn_ref.kv_cache.kv_cache_shape": "a model's sizes (integers) in, a shape (integers) out",
+    "selfattn_ref.kv_cache.kv_cache_bytes": "a model's sizes (integers) in, a number of bytes out",
+    "selfattn_ref.topics.kv_cache.size": "a model's sizes in, its cache's counts (integers) out",
+    "selfattn_ref.topics.kv_cache.gpt2_small": "GPT-2 small's cache: counts (integers)",
+    "selfattn_ref.topics.kv_cache.mistral_7b": "Mistral 7B's cache: counts (integers)",
+    "selfattn_ref.topics.grouped_query.mistral_7b": "Mistral 7B's cache, three ways: bytes (integers)",
+    "selfattn_ref.topics.flash_attention.memory": "entries counted at GPT-2 small's size (integers)",
+    "selfattn_ref.topics.sliding_window.entries": "two sizes in, a count out",
+    "selfattn_ref.topics.sliding_window.reach": "three sizes in, a count of tokens out",
+    "selfattn_ref.topics.sliding_window.mistral_7b": "Mistral 7B's window: counts (integers)",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the
 # dimension names they use; or "any shape". Not a tuple of values: "(output, weights)".
-DIM = r"(?:\.\.\.|\d+|[nmdBN]|d_\w+|batch|samples|trials|num_heads)"
+DIM = r"(?:\.\.\.|\d+|[nmdBN]|d_\w+|batch|samples|trials|num_heads|num_kv_heads)"
 SHAPE = re.compile(rf"\({DIM}(?:, {DIM})+\)|\({DIM},\)|\(\.\.\.\)|\bany shape\b")
 
 
