@@ -15,7 +15,7 @@ import torch.nn.functional as F
 import selfattn_ref as ref
 import selfattn_ref.torch as tref
 from selfattn_ref import batched
-from selfattn_ref.topics import batched_heads
+from selfattn_ref.topics import batched_heads, masking, mistakes
 from selfattn_ref.torch import batched as tbatched
 
 from snippet_checks import close
@@ -198,3 +198,34 @@ def test_the_sites_padded_batch():
     assert b.steps.weights[1, :, 2, 2].max() == 0 and b.causal_only.weights[1, :, 2, 2].min() > 0
     # the numbers: "cat" in the short sentence, head 2, reads "The" and itself
     assert [f"{x:.4f}" for x in b.steps.weights[1, 1, 1]] == ["0.1956", "0.8044", "0.0000"]
+
+
+# --- the mistakes lab: the padding mask on the wrong axis, and read with the opposite convention -----
+
+
+def test_a_padding_mask_broadcast_on_the_queries_axis_is_a_bug():
+    m = mistakes.padding_axis()
+    p = masking.padding()
+    close(m.right, p.weights)
+    real = np.array([[True] * 3, [True, True, False]])  # the real query rows
+    close(m.wrong[real], m.unmasked[real])  # the real tokens still read the pad
+    assert m.wrong[1, 0, 2] > 0.2 and m.right[1, 0, 2] == 0
+    assert np.isnan(m.wrong[1, 2]).all()  # the pad's row has no key at all: 0/0
+
+
+def test_the_sites_mask_given_as_multihead_attentions_key_padding_mask_is_a_bug():
+    """nn.MultiheadAttention leaves out the keys where key_padding_mask is True; given the site's mask
+    (True = may attend) it drops the real tokens, as computed in the lab."""
+    m = mistakes.inverted_padding()
+    p = masking.padding()
+    mha = torch.nn.MultiheadAttention(4, 1, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.eye(4, dtype=torch.float64).repeat(3, 1))
+        mha.out_proj.weight.copy_(torch.eye(4, dtype=torch.float64))
+    x = torch.from_numpy(p.X)
+    for mask, want in ((~p.mask[:, 0], m.right), (p.mask[:, 0], m.wrong)):
+        _, weights = mha(x, x, x, key_padding_mask=torch.from_numpy(mask), average_attn_weights=False)
+        got = weights[:, 0].detach().numpy()
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        close(np.nan_to_num(got), np.nan_to_num(want))
+    assert np.isnan(m.wrong[0]).all() and m.wrong[1, :, 2].tolist() == [1.0, 1.0, 1.0]
