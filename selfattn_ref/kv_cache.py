@@ -8,7 +8,14 @@ from the earlier steps, and attends with its one query. A causal mask makes the 
 earlier row ever depends on a later token, so nothing kept goes stale. :func:`kv_cache_steps` runs
 both and counts the multiply-adds of each step's matrix products as it performs them
 (:class:`selfattn_ref._checks.MultiplyAdds`); :func:`kv_cache_shape` and :func:`kv_cache_bytes` give
-the cache's size for a whole model, with :data:`GPT2_SMALL`'s sizes.
+the cache's size for a whole model.
+
+Published sizes, with their sources (:class:`ModelSize`): GPT-2 small (:data:`GPT2_SMALL`) has 12
+layers of width 768 with 12 heads and a context of 1,024 tokens (Radford et al. 2019, "Language Models
+are Unsupervised Multitask Learners", Table 2 and section 2.3; the head count is the released model's
+hparams.json, n_head 12). Mistral 7B (:data:`MISTRAL_7B`) has 32 layers of width 4,096 with 32 query
+heads, 8 key-value heads, a context of 8,192 tokens and a sliding window of 4,096 (Jiang et al. 2023,
+"Mistral 7B", Table 1).
 
 The layer is one multi-head causal self-attention layer (:func:`selfattn_ref.multi_head_attention`
 with the causal mask), optionally with rotary position embeddings. Its inputs at every position are

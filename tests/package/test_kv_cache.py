@@ -162,3 +162,16 @@ def test_a_rotary_position_off_by_one_in_the_cache():
     close(m.right, run.steps[2].weights[0])
     assert np.abs(m.off_by_one - m.right).max() > 0.05 and np.abs(m.restarted - m.right).max() > 0.05
     assert [f"{x:.4f}" for x in m.right] == ["0.0729", "0.2866", "0.6405"]
+
+
+def test_the_docstring_states_the_published_sizes_and_their_sources():
+    doc = " ".join(kv_cache.__doc__.split())
+    g, m = kv_cache.GPT2_SMALL, kv_cache.MISTRAL_7B
+    assert (
+        f"{g.layers} layers of width {g.d_model} with {g.num_heads} heads and a context of {g.context:,} tokens" in doc
+    )
+    assert (
+        f"{m.layers} layers of width {m.d_model:,} with {m.num_heads} query heads, {m.num_kv_heads} key-value heads, "
+        f"a context of {m.context:,} tokens and a sliding window of {m.window:,}" in doc
+    )
+    assert "Radford et al. 2019" in doc and "Jiang et al. 2023" in doc and "n_head 12" in doc
