@@ -16,6 +16,7 @@ from functools import cache
 import numpy as np
 
 from .. import examples
+from .._validate import value_text
 from ..attention import scaled_dot_product_attention
 from ..kv_cache import GPT2_SMALL
 from ..online_softmax import OnlineSoftmax, online_softmax_attention
@@ -39,12 +40,16 @@ class Tiled:
     decimals: int
 
 
-@cache
-def tiled(tile: int) -> Tiled:
+def tiled(tile) -> Tiled:
     """bank_of_river (n = 3, d = 4, unscaled) in tiles of ``tile`` keys (1 or 2, :data:`TILES`), with
     the plain softmax's weights (n, n) and output (n, d)."""
-    if tile not in TILES:
-        raise ValueError(f"tile must be one of {TILES}, got {tile!r}")
+    if isinstance(tile, bool) or not isinstance(tile, int) or tile not in TILES:
+        raise ValueError(f"tile must be one of {TILES}, got {value_text(tile)}")
+    return _tiled(tile)
+
+
+@cache
+def _tiled(tile: int) -> Tiled:
     ex = examples.load(SLUG)
     online = online_softmax_attention(ex.E, ex.E, ex.E, tile, scale=1.0)
     output, weights = scaled_dot_product_attention(ex.E, ex.E, ex.E, scale=1.0)

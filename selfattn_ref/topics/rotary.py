@@ -20,6 +20,8 @@ from functools import cache
 import numpy as np
 
 from .. import examples
+from .._checks import as_positions
+from .._validate import as_float_array, check_size, value_text
 from ..attention import scaled_dot_product_attention, scores
 from ..rotary import BASE, PAIRINGS, rotary_angles, rotary_embedding
 
@@ -43,12 +45,20 @@ class Turned:
     decimals: int
 
 
-@cache
-def turned(slug: str) -> Turned:
+def _one_of(value, name: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value_text(value)}")
+    return value
+
+
+def turned(slug) -> Turned:
     """The example ``slug`` (one of :data:`SENTENCES`) turned for positions 0..n - 1: angles (n, d/2)
     and the vectors (n, d) in both pairings."""
-    if slug not in SENTENCES:
-        raise ValueError(f"slug must be one of {SENTENCES}, got {slug!r}")
+    return _turned(_one_of(slug, "slug", SENTENCES))
+
+
+@cache
+def _turned(slug: str) -> Turned:
     ex = examples.load(slug)
     n, d = ex.E.shape
     positions = np.arange(n)
@@ -78,12 +88,14 @@ class Sentence:
     mean: np.ndarray  # (d,): the outputs' average over the words
 
 
-@cache
-def sentence(slug: str, pairing: str = "interleaved") -> Sentence:
+def sentence(slug, pairing="interleaved") -> Sentence:
     """The example ``slug`` with its queries and keys turned (``pairing`` as in
     :func:`selfattn_ref.rotary.rotary_embedding`), unscaled: scores and weights (n, n), output (n, d)."""
-    if pairing not in PAIRINGS:
-        raise ValueError(f"pairing must be one of {PAIRINGS}, got {pairing!r}")
+    return _sentence(_one_of(slug, "slug", SENTENCES), _one_of(pairing, "pairing", PAIRINGS))
+
+
+@cache
+def _sentence(slug: str, pairing: str) -> Sentence:
     t = turned(slug)
     X = t.interleaved if pairing == "interleaved" else t.halves
     output, weights = scaled_dot_product_attention(X, X, t.E, scale=1.0)
@@ -97,13 +109,22 @@ def relative_scores(q, k, starts, offsets, base=BASE, pairing="interleaved") -> 
     Returns (len(starts), len(offsets)): row a, column r. Each column is one number repeated, to
     rounding: the score depends on the distance r only.
     """
-    starts = np.asarray(list(starts), dtype=np.int64)
-    offsets = np.asarray(list(offsets), dtype=np.int64)
-    keys_at = starts[:, None] + offsets[None, :]  # (a, r): the key's position
+    q = as_float_array(q, "q", ndim=1)[None, :]  # (1, d)
+    k = as_float_array(k, "k", ndim=1)[None, :]
+    if q.shape != k.shape:
+        raise ValueError(f"q and k must have the same width, got q {q.shape[1:]} and k {k.shape[1:]}")
+    starts = as_positions(starts, None)  # (a,)
+    bad = ValueError(f"offsets must be a list of integers, got {value_text(offsets)}")
+    try:
+        offsets = np.asarray(offsets)
+    except (TypeError, ValueError, OverflowError):  # ragged
+        raise bad from None
+    if offsets.ndim != 1 or offsets.size == 0 or not np.issubdtype(offsets.dtype, np.integer):
+        raise bad
+    check_size((len(starts), len(offsets), q.shape[1]), "the turned keys (starts, offsets, d)", q=q, k=k)
+    keys_at = starts[:, None] + offsets.astype(np.int64)[None, :]  # (a, r): the key's position
     if (keys_at < 0).any():
         raise ValueError("starts and offsets must give no negative position (a + r >= 0)")
-    q = np.asarray(q, dtype=np.float64)[None, :]  # (1, d)
-    k = np.asarray(k, dtype=np.float64)[None, :]
     Q = rotary_embedding(np.repeat(q, len(starts), axis=0), starts, base=base, pairing=pairing)  # (a, d)
     K = rotary_embedding(np.repeat(k, keys_at.size, axis=0), keys_at.ravel(), base=base, pairing=pairing)
     return np.einsum("ad,ard->ar", Q, K.reshape(len(starts), len(offsets), -1))  # (a, r)

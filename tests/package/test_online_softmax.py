@@ -97,3 +97,9 @@ def test_bad_input(pkg):
         pkg.online_softmax_attention(E, E, E[:2], 1)
     with pytest.raises(ValueError, match=r"Q \(3, 4\), K \(3, 4\) and scale 0.5 are too large"):
         pkg.online_softmax_attention(E * 1e160, E * 1e160, E, 1)
+
+
+def test_the_topics_bad_input():
+    for tile in (3, True, [1], 1.0):
+        with pytest.raises(ValueError, match=r"tile must be one of \(1, 2\), got"):
+            flash_attention.tiled(tile)

@@ -151,3 +151,18 @@ def test_bad_input(pkg):
         pkg.pairing_permutation(5)
     with pytest.raises(ValueError, match=r"X \(1, 2\) is too large: the turned pairs overflow"):
         pkg.rotary_embedding([[1.5e308, 1.5e308]], [1])
+
+
+def test_the_topics_bad_input():
+    with pytest.raises(ValueError, match=r"slug must be one of \('dog_bites_man', 'man_bites_dog'\), got \['x'\]"):
+        topic.turned(["x"])
+    with pytest.raises(ValueError, match="pairing must be one of"):
+        topic.sentence("dog_bites_man", "neox")
+    with pytest.raises(ValueError, match=r"q and k must have the same width, got q \(2,\) and k \(3,\)"):
+        topic.relative_scores([1.0, 0.0], [1.0, 0.0, 0.0], [0], [0])
+    with pytest.raises(ValueError, match="offsets must be a list of integers, got 0.5"):
+        topic.relative_scores([1.0, 0.0], [1.0, 0.0], [0], 0.5)
+    with pytest.raises(ValueError, match=r"starts and offsets must give no negative position \(a \+ r >= 0\)"):
+        topic.relative_scores([1.0, 0.0], [1.0, 0.0], [0], [-1])
+    with pytest.raises(ValueError, match="positions must be a list of one or more integers"):
+        topic.relative_scores([1.0, 0.0], [1.0, 0.0], [0.5], [0])
