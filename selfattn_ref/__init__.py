@@ -5,10 +5,10 @@ signatures in PyTorch. Beside the math of the first pages, attention as models r
 batched heads (``batched``), the KV cache (``kv_cache``), FlashAttention's online softmax
 (``online_softmax``), grouped-query attention (``grouped_query``), rotary position embeddings
 (``rotary``), cross-attention (``cross_attention``) and the sliding window (``masks``). The
-worked examples are data in ``selfattn_ref/examples/``, read by ``selfattn_ref.examples``. The computations a page quotes beyond the worked examples are in
-``selfattn_ref.topics`` (one module a page), and training runs that need PyTorch's autograd in
-``selfattn_ref.training``. The package imports nothing but NumPy (and PyTorch for ``torch``
-and ``training``).
+worked examples are data in ``selfattn_ref/examples/``, read by ``selfattn_ref.examples``. The
+computations a page quotes beyond the worked examples are in ``selfattn_ref.topics`` (one module a
+page), and training runs that need PyTorch's autograd in ``selfattn_ref.training``. The package
+imports nothing but NumPy (and PyTorch for ``torch`` and ``training``).
 """
 
 from .attention import mix, project, scaled_dot_product_attention, scores, self_attention, softmax
