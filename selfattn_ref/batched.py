@@ -11,7 +11,10 @@ mask as a buffer.
 The code names the sizes as such code does: ``B`` sentences (the batch), ``T`` tokens each (the
 site's n), ``C`` the width of a vector (d_model) and ``h`` heads of ``C // h`` entries (d_head).
 The comments give the shape after each line, ``# (B, h, T, d_head)``. Vectors are rows, as
-everywhere on the site: ``X @ W_Q`` is ``torch.nn.Linear`` with weight ``W_Q.T``.
+everywhere on the site: ``X @ W_Q`` is ``torch.nn.Linear`` with weight ``W_Q.T``. Masks are True where
+a query may attend to a key, as in ``torch.nn.functional.scaled_dot_product_attention``;
+``torch.nn.MultiheadAttention``'s ``key_padding_mask`` and ``attn_mask`` are True where a key is left
+out, the other way round.
 """
 
 from __future__ import annotations

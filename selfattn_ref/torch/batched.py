@@ -12,6 +12,11 @@ site's n), ``C`` the width of a vector (d_model) and ``h`` heads of ``C // h`` e
 The comments give the shape after each line, ``# (B, h, T, d_head)``. Vectors are rows: ``X @ W_Q``
 is ``torch.nn.Linear`` with weight ``W_Q.T``, so ``qkv.weight`` is ``cat(W_Q.T, W_K.T, W_V.T)``, the
 layout of ``torch.nn.MultiheadAttention``'s ``in_proj_weight``, and ``proj.weight`` is ``W_O.T``.
+
+Masks are True where a query may attend to a key, as everywhere on the site and in
+``torch.nn.functional.scaled_dot_product_attention``'s boolean ``attn_mask``.
+``torch.nn.MultiheadAttention`` takes them the other way round: its ``key_padding_mask`` (batch, n)
+and ``attn_mask`` (n, n) are True where a key is left out, so it gets ``~pad`` and ``~causal``.
 """
 
 from __future__ import annotations
