@@ -72,9 +72,10 @@ def test_which_mask_applies_where():
     close(L.weights.sum(axis=-1), np.ones((2, 1, 4)))
 
 
-def test_target_words_read_the_source_words_they_translate():
+def test_target_words_read_the_source_words_that_share_their_features():
     w = topic.layers().direct_weights[0, 0]  # (n, m): Le, chat, est, assis over The, cat, sat
-    assert [int(np.argmax(w[i])) for i in (1, 3)] == [1, 2]  # chat reads cat most, assis sat
+    assert int(np.argmax(w[3])) == 2  # assis reads sat most
+    # chat reads cat and sat alike (sat's vector holds cat's features), The least
     assert [f"{x:.4f}" for x in w[1]] == ["0.1554", "0.4223", "0.4223"]
 
 
