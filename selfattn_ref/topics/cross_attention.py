@@ -2,7 +2,8 @@
 site's examples, and the RNN decoder's attention it replaced.
 
 The source batch is the one of docs/masking.md: "The cat sat" and "The cat" + ``[PAD]``. The target
-batch is its French, "Le chat est assis" and "Le chat" + two pads, with made-up vectors: each of
+batch is in French, "Le chat est assis" ("the cat is sitting", four words for three) and "Le chat" +
+two pads, with made-up vectors: each of
 "Le", "chat" and "assis" has the vector of the English word it translates ("The", "cat", "sat"), and
 "est" a vector of its own. In a trained model the two languages' vectors are learned apart, and W_Q
 and W_K learn which target words should read which source words; here the projections are the
@@ -37,7 +38,7 @@ from .masking import PAD, PAD_VECTOR
 
 SOURCE = "the_cat_sat"  # the source sentence's tokens and vectors
 SOURCE_LENGTHS = (3, 2)  # "The cat sat", "The cat" + [PAD]
-TARGET = ("Le", "chat", "est", "assis")  # "The cat sat" in French
+TARGET = ("Le", "chat", "est", "assis")  # "the cat is sitting": four target words for three source words
 TARGET_LENGTHS = (4, 2)  # "Le chat est assis", "Le chat" + [PAD] [PAD]
 EST = np.array([0.0, 0.0, 1.0, 1.0])  # (d,): the made-up vector of "est", the one word with no English twin
 TRANSLATES = {"Le": "The", "chat": "cat", "assis": "sat"}  # a target word gets its English word's vector
