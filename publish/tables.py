@@ -77,13 +77,34 @@ def _out_dims(ex: examples.Example, d: int) -> list[str]:
     return _dims(d) if ex.projections == "none" else [f"c{j + 1}" for j in range(d)]
 
 
+def operand(number: str) -> str:
+    """A number as an operand of written-out arithmetic: a negative one in parentheses, so that no
+    sign follows another, "0.144×(-0.030) + (-0.947)×0.656", not "0.144×-0.030 + -0.947×0.656".
+    Every worked line of the site writes its operands so (publish/retired.toml holds it)."""
+    return f"({number})" if number.startswith(("-", "\u2212")) else number
+
+
 def _dot_line(a: str, b: str, u, v, decimals: int) -> str:
     integral = is_integral(u) and is_integral(v)
     pairs = zip(u, v, strict=True)
-    terms = " + ".join(f"{cell(x, decimals, integral)}×{cell(y, decimals, integral)}" for x, y in pairs)
+    terms = " + ".join(
+        f"{operand(cell(x, decimals, integral))}×{operand(cell(y, decimals, integral))}" for x, y in pairs
+    )
     total = float(np.dot(u, v))
     # The first token starts a list item: md_line, so that "9." or "-" stays text, not a list.
     return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral)}"
+
+
+def mix_lines(weights, V, output, tokens, decimals: int) -> str:
+    """One token's mix written out, a code block of lines ``+ 0.245 × [1, 1, 0, 0]   (river)``:
+    its weights (n,) times the value vectors V (n, d_v), added, ``= output`` (d_v,)."""
+    width = max(len(num(w, decimals)) for w in weights)
+    body = [
+        f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"
+        for j, w in enumerate(weights)
+    ]
+    body.append(f"= {vector(output, decimals)}")
+    return "```text\n" + "\n".join(body) + "\n```\n"
 
 
 def printed(ex: examples.Example, st: examples.Steps) -> list[np.ndarray]:
@@ -171,17 +192,12 @@ def _attention_files(ex, st, out_cols, prefix: str, where: str = "", head: int |
         files[f"softmax_{i}.md"] = "\n".join(lines) + "\n"
     # The mix written out per row: weights times value vectors, added column by column.
     for i in range(len(tok)):
-        width = max(len(num(w, dec)) for w in st.weights[i])
-        body = [
-            f"{'  ' if j == 0 else '+ '}{num(w, dec):>{width}} × {vector(st.V[j], dec)}   ({tok[j]})"
-            for j, w in enumerate(st.weights[i])
-        ]
-        body.append(f"= {vector(st.output[i], dec)}")
-        files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
+        files[f"mix_{i}.md"] = mix_lines(st.weights[i], st.V, st.output[i], tok, dec)
         cols = []
         for k in range(st.V.shape[1]):
             terms_ = " + ".join(
-                f"{num(w, dec)} × {cell(st.V[j, k], dec, is_integral(st.V))}" for j, w in enumerate(st.weights[i])
+                f"{num(w, dec)} × {operand(cell(st.V[j, k], dec, is_integral(st.V)))}"
+                for j, w in enumerate(st.weights[i])
             )
             cols.append(f"- {out_cols[k]}: {terms_} = {num(st.output[i, k], dec)}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"

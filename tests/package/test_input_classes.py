@@ -45,7 +45,7 @@ def ones(*shape):
 
 def find(pkg, name):
     """The function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
-    for module in ("", ".attention", ".rnn", ".topics.scaling", ".rotary", ".kv_cache"):
+    for module in ("", ".attention", ".rnn", ".topics.scaling", ".rotary", ".kv_cache", ".language_model"):
         mod = importlib.import_module(pkg.__name__ + module)
         if hasattr(mod, name):
             return getattr(mod, name)
@@ -113,6 +113,7 @@ CALLS = {
         "b_2": (ones(4), "array"),
         **{g: (ones(4), "array") for g in ("gamma_1", "gamma_2")},
         **{b: (np.zeros(4), "array") for b in ("beta_1", "beta_2")},
+        "mask": (M33, "mask"),
     },
     "largest_weight_experiment": {
         "dims": ((2,), "dims"),
@@ -182,6 +183,15 @@ CALLS = {
         "num_heads": (2, "count"),
         "mask": (np.ones((3, 2), bool), "mask"),
     },
+    # the language model's functions that take arrays (its others take text: tests/package/test_language_model.py)
+    "next_word_probabilities": {
+        "logits": (ones(2, 42), "array"),
+        "temperature": (0.5, "scale"),
+        "top_k": (3, "count"),
+    },
+    "greedy": {"probabilities": (np.full(42, 1 / 42), "array")},
+    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.5, "scale")},
+    "ranked": {"probabilities": (np.full(42, 1 / 42), "array"), "k": (5, "count")},
 }
 NOT_LISTED = {"compare": "selfattn_ref.topics.rnn_comparison.compare counts with integers, and has no twin"}
 # The modules of attention at scale (issue 54): every public function of theirs has a case above.
@@ -347,7 +357,7 @@ BAD = {
     },
 }
 # None is a value they take (an argument's name, or (function, argument) where None means "all" there only)
-OPTIONAL = {"b", "h0", ("causal_self_attention", "lengths"), ("rotary_embedding", "positions")}
+OPTIONAL = {"b", "h0", "top_k", ("causal_self_attention", "lengths"), ("rotary_embedding", "positions")}
 
 
 def _with(name: str, arg: str, value) -> dict:
@@ -421,8 +431,16 @@ def test_every_public_function_is_listed():
     for name in AT_SCALE:
         module = importlib.import_module(f"selfattn_ref.{name}")
         public |= {n for n in module.__all__ if inspect.isfunction(getattr(module, n))}
+    language_model = importlib.import_module("selfattn_ref.language_model")
+    functions = [getattr(language_model, n) for n in language_model.__all__]
+    public |= {  # those that take arrays
+        f.__name__
+        for f in functions
+        if inspect.isfunction(f) and {"logits", "probabilities"} & set(inspect.signature(f).parameters)
+    }
     public = {n for n in public if not n.startswith("_")}
     assert {"rotary_angles", "kv_cache_bytes", "causal_self_attention"} <= public
+    assert {"next_word_probabilities", "greedy", "sample", "ranked"} <= public
     assert public - set(CALLS) - set(NOT_LISTED) == set()
 
 

@@ -40,6 +40,12 @@ NUMPY_ONLY = {
     "selfattn_ref.examples.digits": "how a number is printed (at most 15 digits): text from numbers, the same for both",
     "selfattn_ref.topics.mistakes": "the numbers docs/mistakes.md quotes, right and deliberately wrong, computed "
     "once in NumPy; the page's PyTorch snippets are held equal to them",
+    "selfattn_ref.topics.real_numbers": "the money sentence docs/real-numbers.md quotes, computed once with the "
+    "steps of the worked examples (examples.run); tests/package/test_topics.py holds it equal to the twin's "
+    "self_attention",
+    "selfattn_ref.corpus": "the language model's corpus: text, ids and counts, with seeded integer arithmetic; the "
+    "PyTorch model reads the same ids (torch.from_numpy)",
+    "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
     "selfattn_ref.topics.batched_heads": "the site's padded batch, computed once with causal_self_attention "
     "(which has a twin)",
     "selfattn_ref.topics.kv_cache": "the site's example and published models' cache sizes, computed once with "
@@ -57,11 +63,22 @@ NUMPY_ONLY = {
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
 # Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
-NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
+NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {
+    "selfattn_ref.language_model": {
+        "attention_shares": "what each head attends to, measured once in NumPy for the pages from forward's weights "
+        "(forward has a twin, held equal)",
+    },
+}
 TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
     "selfattn_ref.torch.batched": {
         "CausalSelfAttention": "a torch.nn.Module, the form the layer takes in a model's code (NumPy has no modules): "
-        "causal_self_attention runs the same lines in both packages"
+        "causal_self_attention runs the same lines in both packages",
+    },
+    "selfattn_ref.torch.language_model": {
+        "LanguageModel": "the model as torch.nn modules; the NumPy module writes it out with the package's functions",
+        "Block": "one of its blocks, as torch.nn modules",
+        "model": "builds a LanguageModel from the NumPy package's Weights",
+        "weights_of": "reads a LanguageModel's Weights back (training ends with it)",
     },
 }
 

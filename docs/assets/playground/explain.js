@@ -211,14 +211,20 @@ function claim(lines, text) {
   return { line: lines.length - 1, text };
 }
 
+/** A number as an operand of written-out arithmetic: a negative one in parentheses (publish/tables.py, operand). */
+function operand(text) {
+  return /^[-\u2212]/u.test(text) ? `(${text})` : text;
+}
+
 /**
  * The dot product written out as the example pages write it (docs/generated/<slug>/dot_products.md):
- * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are.
+ * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are, a negative
+ * factor in parentheses: "0.144×(-0.030)".
  */
 export function dotLine(a, b, u, v, total, decimals) {
   const integral = isIntegral(u) && isIntegral(v);
   const f = (x) => cell(x, decimals, integral);
-  const terms = u.map((x, t) => `${f(x)}×${f(v[t])}`).join(" + ");
+  const terms = u.map((x, t) => `${operand(f(x))}×${operand(f(v[t]))}`).join(" + ");
   return { text: `${a} · ${b} = ${terms} = ${f(total)}`, arithmetic: `${terms} = ${f(total)}` };
 }
 
@@ -228,7 +234,7 @@ export function dotLine(a, b, u, v, total, decimals) {
  */
 export function columnLine(name, weights, values, V, value, decimals) {
   const fv = formatter(V, decimals);
-  const terms = weights.map((w, j) => `${num(w, decimals)} × ${fv(values[j])}`).join(" + ");
+  const terms = weights.map((w, j) => `${num(w, decimals)} × ${operand(fv(values[j]))}`).join(" + ");
   return { text: `${name}: ${terms} = ${num(value, decimals)}`, arithmetic: `${terms} = ${num(value, decimals)}` };
 }
 
@@ -585,7 +591,7 @@ export const TASKS = Object.freeze([
   {
     id: "sharp",
     text: "Make a word that may look at two or more words put more than 99% of its weight on just one of them (hint: large numbers make large scores).",
-    done: "Large scores make the softmax choose one word almost alone.",
+    done: "Scores far apart make the softmax choose one word almost alone.",
     check(state, r) {
       return r.heads.some((a) =>
         a.weights.some((row, i) => {
