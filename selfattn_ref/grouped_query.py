@@ -38,15 +38,15 @@ __all__ = ["grouped_query_attention", "repeat_kv"]
 def repeat_kv(K, groups) -> np.ndarray:
     """Each key (or value) head repeated ``groups`` times in a row, so that every query head has one.
 
-    K: (..., num_kv_heads, n, d_head) -> (..., num_kv_heads·groups, n, d_head): heads 0, 0, ...,
-    1, 1, ..., each ``groups`` times (``torch.repeat_interleave(K, groups, dim=-3)``, the
-    ``repeat_kv`` of Llama's code), not 0, 1, 0, 1 (``K.repeat``), which would pair the query heads
-    with the wrong keys.
+    K: (..., num_kv_heads, n, d_head) -> (..., num_heads, n, d_head), num_heads = num_kv_heads ·
+    groups: heads 0, 0, ..., 1, 1, ..., each ``groups`` times
+    (``torch.repeat_interleave(K, groups, dim=-3)``, the ``repeat_kv`` of Llama's code), not
+    0, 1, 0, 1 (``K.repeat``), which would pair the query heads with the wrong keys.
     """
     K = as_float_array(K, "K", min_ndim=3)
     groups = positive_integer(groups, "groups")
     check_size((*K.shape[:-3], K.shape[-3] * groups, *K.shape[-2:]), "the repeated heads", K=K)
-    return np.repeat(K, groups, axis=-3)  # (..., num_kv_heads·groups, n, d_head)
+    return np.repeat(K, groups, axis=-3)  # (..., num_heads, n, d_head)
 
 
 def grouped_query_attention(X, W_Q, W_K, W_V, W_O, num_heads, num_kv_heads, mask=None) -> tuple[np.ndarray, np.ndarray]:

@@ -52,9 +52,9 @@ class CacheStep:
     """One step of :func:`kv_cache_steps`: the token at ``position`` (counting from 1) joins."""
 
     position: int  # the new token's position, counting from 1: the cache holds this many tokens after the step
-    K_cache: np.ndarray  # (num_heads, position, d_head): the keys kept after this step, one row per token so far
-    V_cache: np.ndarray  # (num_heads, position, d_head): the values kept
-    weights: np.ndarray  # (num_heads, position): the new token's weights over the tokens so far, with the cache
+    K_cache: np.ndarray  # (num_heads, n_k, d_head), n_k = position: the keys kept, one row per token so far
+    V_cache: np.ndarray  # (num_heads, n_k, d_head): the values kept
+    weights: np.ndarray  # (num_heads, n_k): the new token's weights over the tokens so far, with the cache
     output: np.ndarray  # (d_model,): the new token's output, with the cache
     recomputed: np.ndarray  # (d_model,): the same row, from the layer run on the whole text so far
     multiply_adds: dict  # the step's matrix products with the cache: {what they compute: multiply-adds}
@@ -84,16 +84,16 @@ def _check_layer(X, W_Q, W_K, W_V, W_O, num_heads, rope_base):
 
 
 def _attend(q, k, v, count: MultiplyAdds, mask, operands: dict) -> tuple[np.ndarray, np.ndarray]:
-    """softmax(q kᵀ / √d_head, masked) v, counted: q (h, n_q, d_head), k and v (h, m, d_head),
-    mask (n_q, m) or None. Returns the heads' outputs (h, n_q, d_head) and weights (h, n_q, m)."""
+    """softmax(q kᵀ / √d_head, masked) v, counted: q (h, n_q, d_head), k and v (h, n_k, d_head),
+    mask (n_q, n_k) or None. Returns the heads' outputs (h, n_q, d_head) and weights (h, n_q, n_k)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        S = count.matmul(q, np.swapaxes(k, -2, -1), "scores") / math.sqrt(q.shape[-1])  # (h, n_q, m)
+        S = count.matmul(q, np.swapaxes(k, -2, -1), "scores") / math.sqrt(q.shape[-1])  # (h, n_q, n_k)
     finite(S, "in the heads, the scaled scores overflow", **{n: operands[n] for n in ("X", "W_Q", "W_K")})
     if mask is not None:
         S = np.where(mask, S, -np.inf)
-    A = softmax(S, axis=-1)  # (h, n_q, m)
+    A = softmax(S, axis=-1)  # (h, n_q, n_k)
     with np.errstate(over="ignore", invalid="ignore"):
-        return count.matmul(A, v, "weights times values"), A  # (h, n_q, d_head), (h, n_q, m)
+        return count.matmul(A, v, "weights times values"), A  # (h, n_q, d_head), (h, n_q, n_k)
 
 
 def _project(x, W: dict, h: int, count: MultiplyAdds, operands: dict):
@@ -127,10 +127,11 @@ def kv_cache_steps(X, W_Q, W_K, W_V, W_O, num_heads, rope_base=None) -> CacheRun
     rotary position embeddings (10,000 in the RoFormer paper), turning each query and key by its
     position (numbered from 0) before it is used or kept.
 
-    Step t (t = 1..n) with the cache: the query, key and value of token t (1, d_model) each; its key
-    and value appended to the cache, (num_heads, t - 1, d_head) -> (num_heads, t, d_head); its query
-    attends over the cache; the heads joined and multiplied by W_O. Without it: the layer on tokens
-    1..t, (t, d_model), with the causal mask, all t rows, of which the last is kept. Both count the
+    Step t (t = 1..n) with the cache: the query, key and value of token t, (1, d_model) each; its key
+    and value appended to the cache, which then holds a row for each of the t tokens so far,
+    (num_heads, n_k, d_head) with n_k = t; its query attends over the cache; the heads joined and
+    multiplied by W_O. Without it: the layer on tokens 1..t, t rows of d_model entries, with the
+    causal mask, all t rows, of which the last is kept. Both count the
     multiply-adds of their matrix products as they perform them: with the cache 4·d_model² + 2·t·d_model,
     without it 4·t·d_model² + 2·t²·d_model (the t × t scores, masked ones included). Returns
     :class:`CacheRun`; its ``largest_difference`` is rounding, a few units in the last place of float64.
@@ -169,11 +170,11 @@ class ModelSize:
     """The sizes of a published model that fix its KV cache, and where they are published."""
 
     name: str
-    layers: int  # attention layers, each with a cache of its own
+    num_blocks: int  # its blocks (the papers' layers), each an attention layer with a cache of its own
     d_model: int  # the width of a vector
     num_heads: int  # query heads
     num_kv_heads: int  # key and value heads (num_heads without grouped-query attention)
-    context: int  # the most tokens it reads at once
+    n_ctx: int  # its context: the most tokens it reads at once
     source: str  # where the figures are published
     window: int | None = None  # its sliding window in tokens, where it has one (None: it attends to the whole context)
 
@@ -183,11 +184,11 @@ class ModelSize:
 # of 1,024 tokens (same paper, section 2.3) and 12 heads (the released model's hparams.json: n_head 12).
 GPT2_SMALL = ModelSize(
     "GPT-2 small",
-    layers=12,
+    num_blocks=12,
     d_model=768,
     num_heads=12,
     num_kv_heads=12,
-    context=1024,
+    n_ctx=1024,
     source="Radford et al. 2019, Table 2 and section 2.3; the released model's hparams.json (n_head 12)",
 )
 
@@ -198,41 +199,41 @@ GPT2_SMALL = ModelSize(
 # num_attention_heads 32, num_key_value_heads 8, sliding_window 4096).
 MISTRAL_7B = ModelSize(
     "Mistral 7B",
-    layers=32,
+    num_blocks=32,
     d_model=4096,
     num_heads=32,
     num_kv_heads=8,
-    context=8192,
+    n_ctx=8192,
     source="Jiang et al. 2023, Table 1; the released config.json",
     window=4096,
 )
 
 
-def _sizes(layers, num_kv_heads, context, d_head) -> tuple[int, ...]:
-    given = {"layers": layers, "num_kv_heads": num_kv_heads, "context": context, "d_head": d_head}
+def _sizes(num_blocks, num_kv_heads, n_ctx, d_head) -> tuple[int, ...]:
+    given = {"num_blocks": num_blocks, "num_kv_heads": num_kv_heads, "n_ctx": n_ctx, "d_head": d_head}
     return tuple(positive_integer(value, name) for name, value in given.items())
 
 
-def kv_cache_shape(layers, num_kv_heads, context, d_head) -> tuple[int, ...]:
-    """The shape of a model's whole KV cache: (layers, 2, num_kv_heads, context, d_head).
+def kv_cache_shape(num_blocks, num_kv_heads, n_ctx, d_head) -> tuple[int, ...]:
+    """The shape of a model's whole KV cache: (num_blocks, 2, num_kv_heads, n_ctx, d_head).
 
-    For each layer, keys and values (the 2), for each key-value head, one row of d_head numbers per
-    token, up to ``context`` tokens: the arrays :func:`kv_cache_steps` builds up, ``K_cache`` and
-    ``V_cache`` (num_heads, t, d_head), for every layer at a full context. Only a shape: nothing is
-    allocated.
+    For each block (each attention layer), keys and values (the 2), for each key-value head, one row
+    of d_head numbers per token, up to ``n_ctx`` tokens: the arrays :func:`kv_cache_steps` builds up,
+    ``K_cache`` and ``V_cache`` (num_heads, n_k, d_head), for every block with n_k = n_ctx, a full
+    context. Only a shape: nothing is allocated.
     """
-    layers, num_kv_heads, context, d_head = _sizes(layers, num_kv_heads, context, d_head)
-    return (layers, 2, num_kv_heads, context, d_head)
+    num_blocks, num_kv_heads, n_ctx, d_head = _sizes(num_blocks, num_kv_heads, n_ctx, d_head)
+    return (num_blocks, 2, num_kv_heads, n_ctx, d_head)
 
 
-def kv_cache_bytes(layers, num_kv_heads, context, d_head, bytes_per_number) -> int:
+def kv_cache_bytes(num_blocks, num_kv_heads, n_ctx, d_head, bytes_per_number) -> int:
     """The bytes of a model's whole KV cache: the entries of :func:`kv_cache_shape` times
     ``bytes_per_number`` (2 for float16 or bfloat16, 4 for float32, 8 for float64).
 
     The figures are for one sequence; a batch of sentences needs one cache each. :data:`GPT2_SMALL`
     holds the sizes of GPT-2 small and their sources.
     """
-    shape = kv_cache_shape(layers, num_kv_heads, context, d_head)
+    shape = kv_cache_shape(num_blocks, num_kv_heads, n_ctx, d_head)
     size = positive_integer(bytes_per_number, "bytes_per_number")
     if size not in (1, 2, 4, 8):
         raise ValueError(f"bytes_per_number must be 1, 2, 4 or 8 (the size of a number), got {value_text(size)}")

@@ -11,9 +11,9 @@ identity and the heads one, scaled by 1/√d, so that the weights can be read fr
 
 Three layers attend, each with its mask (:func:`layers`):
 
-- the encoder, source to source (m × m): the source's padding mask;
+- the encoder, source to source (n_k × n_k): the source's padding mask;
 - the decoder, target to target (n × n): the causal mask and the target's padding mask;
-- cross-attention, target to source (n × m): the source's padding mask only, with the decoder's
+- cross-attention, target to source (n × n_k): the source's padding mask only, with the decoder's
   outputs as queries and the encoder's as keys and values; and, to read it word by word, the target's
   vectors as queries and the source's as keys and values (``direct_weights``).
 
@@ -48,21 +48,21 @@ TRANSLATES = {"Le": "The", "chat": "cat", "assis": "sat"}  # a target word gets 
 class Layers:
     """The padded source and target batches through the three attention layers of an encoder-decoder."""
 
-    source: tuple[tuple[str, ...], ...]  # each padded with PAD to m tokens
+    source: tuple[tuple[str, ...], ...]  # each padded with PAD to n_k tokens
     target: tuple[tuple[str, ...], ...]  # each padded with PAD to n tokens
-    X_source: np.ndarray  # (batch, m, d)
+    X_source: np.ndarray  # (batch, n_k, d)
     X_target: np.ndarray  # (batch, n, d)
-    encoder_mask: np.ndarray  # (batch, m, m): the source's padding mask, on every row
+    encoder_mask: np.ndarray  # (batch, n_k, n_k): the source's padding mask, on every row
     decoder_mask: np.ndarray  # (batch, n, n): the causal mask and the target's padding mask
-    cross_mask: np.ndarray  # (batch, n, m): the source's padding mask, on every target row
-    memory: np.ndarray  # (batch, m, d): the encoder's output
-    encoder_weights: np.ndarray  # (batch, 1, m, m)
+    cross_mask: np.ndarray  # (batch, n, n_k): the source's padding mask, on every target row
+    memory: np.ndarray  # (batch, n_k, d): the encoder's output
+    encoder_weights: np.ndarray  # (batch, 1, n_k, n_k)
     decoder: np.ndarray  # (batch, n, d): the decoder's self-attention output, the queries' side
     decoder_weights: np.ndarray  # (batch, 1, n, n)
     output: np.ndarray  # (batch, n, d): cross-attention's output
-    weights: np.ndarray  # (batch, 1, n, m): cross-attention's weights, one row per target token
+    weights: np.ndarray  # (batch, 1, n, n_k): cross-attention's weights, one row per target token
     direct_output: np.ndarray  # (batch, n, d): cross-attention of the target's vectors over the source's
-    direct_weights: np.ndarray  # (batch, 1, n, m): its weights, before either sentence is mixed by self-attention
+    direct_weights: np.ndarray  # (batch, 1, n, n_k): its weights, before either sentence is mixed by self-attention
 
 
 def _batch(sentences, vectors: dict) -> np.ndarray:
@@ -77,17 +77,17 @@ def layers() -> Layers:
     ex = examples.load(SOURCE)
     english = dict(zip(ex.tokens, ex.E, strict=True))
     vectors = english | {PAD: PAD_VECTOR, "est": EST} | {t: english[s] for t, s in TRANSLATES.items()}
-    m, n = len(ex.tokens), len(TARGET)
-    source = tuple((*ex.tokens[:k], *[PAD] * (m - k)) for k in SOURCE_LENGTHS)
+    n_k, n = len(ex.tokens), len(TARGET)
+    source = tuple((*ex.tokens[:k], *[PAD] * (n_k - k)) for k in SOURCE_LENGTHS)
     target = tuple((*TARGET[:k], *[PAD] * (n - k)) for k in TARGET_LENGTHS)
     X_s, X_t = _batch(source, vectors), _batch(target, vectors)  # (2, 3, 4), (2, 4, 4)
     I = np.eye(ex.E.shape[1])  # noqa: E741 - the identity
-    source_keys = padding_mask(list(SOURCE_LENGTHS), m)  # (batch, 1, m)
-    encoder_mask = np.broadcast_to(source_keys, (len(source), m, m))
+    source_keys = padding_mask(list(SOURCE_LENGTHS), n_k)  # (batch, 1, n_k)
+    encoder_mask = np.broadcast_to(source_keys, (len(source), n_k, n_k))
     memory, encoder_weights = multi_head_attention(X_s, I, I, I, I, 1, mask=encoder_mask)
     decoder = causal_self_attention(X_t, I, I, I, I, 1, lengths=list(TARGET_LENGTHS))
     decoder_mask = causal_mask(n)[None] & padding_mask(list(TARGET_LENGTHS), n)  # (batch, n, n)
-    cross_mask = np.broadcast_to(source_keys, (len(source), n, m))
+    cross_mask = np.broadcast_to(source_keys, (len(source), n, n_k))
     output, weights = cross_attention(decoder.output, memory, I, I, I, I, 1, mask=source_keys)
     direct_output, direct_weights = cross_attention(X_t, X_s, I, I, I, I, 1, mask=source_keys)
     return Layers(

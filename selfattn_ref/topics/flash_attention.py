@@ -73,7 +73,7 @@ def memory() -> Memory:
     """One head of GPT-2 small (n = 1,024 tokens, d_head = 64) on seeded random queries, keys and
     values, in tiles of :data:`MEMORY_TILE` keys: the entries the tiles hold, counted from the arrays
     the run makes, against the n × n scores they never make."""
-    n, d_head = GPT2_SMALL.context, GPT2_SMALL.d_model // GPT2_SMALL.num_heads
+    n, d_head = GPT2_SMALL.n_ctx, GPT2_SMALL.d_model // GPT2_SMALL.num_heads
     Q, K, V = np.random.default_rng(MEMORY_SEED).standard_normal((3, n, d_head))
     run = online_softmax_attention(Q, K, V, MEMORY_TILE)
     return Memory(n, d_head, MEMORY_TILE, run.scores_entries, run.largest_held)

@@ -5,7 +5,7 @@ the site's example, and the cache they save.
 matrix: head 1 reads the features x1 and x3, head 2 x2 and x4) and one key-value head shared by
 both, multi-query attention: W_K = W_V are the first two columns of that matrix, so the shared keys
 and values are head 1's. Head 1 attends as it does with its own keys; head 2 now compares its
-queries (x2, x4) with keys made of x1 and x3. The cache per token is counted from the arrays the
+queries, made of x2 and x4, with keys made of x1 and x3. The cache per token is counted from the arrays the
 layer makes, and for Mistral 7B (8 key-value heads for 32 query heads) from
 :func:`selfattn_ref.kv_cache.kv_cache_bytes`.
 """
@@ -37,7 +37,7 @@ class Shared:
     W_V: np.ndarray  # (d_model, num_kv_heads·d_head)
     K: np.ndarray  # (num_kv_heads, n, d_head): the keys kept, one head
     V: np.ndarray  # (num_kv_heads, n, d_head): the values kept
-    K_repeated: np.ndarray  # (num_heads, n, d_head): the keys each query head uses, repeat_kv(K, 2)
+    K_repeated: np.ndarray  # (num_heads, n, d_head): the keys each query head uses, K's head repeated by repeat_kv
     weights: np.ndarray  # (num_heads, n, n): multi-query
     output: np.ndarray  # (n, d_model): multi-query, W_O the identity
     weights_multi_head: np.ndarray  # (num_heads, n, n): each head with its own keys and values
@@ -99,6 +99,6 @@ def mistral_7b() -> Saved:
     d_head = m.d_model // m.num_heads
 
     def size(kv_heads: int) -> int:
-        return kv_cache_bytes(m.layers, kv_heads, m.context, d_head, 2)
+        return kv_cache_bytes(m.num_blocks, kv_heads, m.n_ctx, d_head, 2)
 
     return Saved(m.name, m.num_heads, m.num_kv_heads, size(m.num_kv_heads), size(m.num_heads), size(1))

@@ -28,7 +28,8 @@ BYTES = {"float16": 2, "float32": 4}  # the sizes of a number the page counts in
 @cache
 def run() -> CacheRun:
     """ "The cat sat" (n = 3, d_model = 4) one token at a time, with and without the cache: each
-    step's cache (num_heads, t, d_head), weights (num_heads, t), outputs (d_model,) and multiply-adds."""
+    step's cache (num_heads, n_k, d_head), weights (num_heads, n_k) over the n_k tokens so far, outputs
+    (d_model,) and multiply-adds."""
     ex = examples.load(SLUG)
     return kv_cache_steps(ex.E, ex.W_Q, ex.W_K, ex.W_V, np.eye(ex.E.shape[1]), NUM_HEADS)
 
@@ -47,9 +48,9 @@ class CacheSize:
 
     model: ModelSize
     d_head: int  # d_model / num_heads
-    shape: tuple  # (layers, 2, num_kv_heads, context, d_head)
+    shape: tuple  # (num_blocks, 2, num_kv_heads, n_ctx, d_head)
     numbers: int  # the entries of that shape
-    numbers_per_token: int  # the entries one more token adds: 2 · layers · num_kv_heads · d_head
+    numbers_per_token: int  # the entries one more token adds: 2 · num_blocks · num_kv_heads · d_head
     bytes: dict  # {"float16": bytes, "float32": bytes}
     bytes_per_token: dict  # the same, for one token
 
@@ -60,16 +61,16 @@ def size(model: ModelSize) -> CacheSize:
     if not isinstance(model, ModelSize):
         raise ValueError(f"model must be a ModelSize (selfattn_ref.kv_cache), got {type(model).__name__}")
     d_head = model.d_model // model.num_heads
-    shape = kv_cache_shape(model.layers, model.num_kv_heads, model.context, d_head)
-    one = kv_cache_shape(model.layers, model.num_kv_heads, 1, d_head)
+    shape = kv_cache_shape(model.num_blocks, model.num_kv_heads, model.n_ctx, d_head)
+    one = kv_cache_shape(model.num_blocks, model.num_kv_heads, 1, d_head)
     return CacheSize(
         model,
         d_head,
         shape,
         int(np.prod(shape)),
         int(np.prod(one)),
-        {k: kv_cache_bytes(model.layers, model.num_kv_heads, model.context, d_head, b) for k, b in BYTES.items()},
-        {k: kv_cache_bytes(model.layers, model.num_kv_heads, 1, d_head, b) for k, b in BYTES.items()},
+        {k: kv_cache_bytes(model.num_blocks, model.num_kv_heads, model.n_ctx, d_head, b) for k, b in BYTES.items()},
+        {k: kv_cache_bytes(model.num_blocks, model.num_kv_heads, 1, d_head, b) for k, b in BYTES.items()},
     )
 
 

@@ -215,8 +215,8 @@ class Pairing:
     """ "dog bites man"'s scores with rotary positions: turned in the pairing the vectors are laid out
     for, in the other one, and in the other one after reordering the entries."""
 
-    right: np.ndarray  # (n, n): interleaved pairs (x1, x2), (x3, x4), the layout of the weights
-    wrong: np.ndarray  # (n, n): halves (x1, x3), (x2, x4) on the same vectors
+    right: np.ndarray  # (n, n): interleaved pairs, x1 with x2 and x3 with x4, the layout of the weights
+    wrong: np.ndarray  # (n, n): halves, x1 with x3 and x2 with x4, on the same vectors
     reordered: np.ndarray  # (n, n): halves after the entries are put in pairing_permutation's order: right again
 
 
@@ -293,7 +293,7 @@ class SharedHeads:
     """Four query heads sharing two key-value heads, each repeated in a row and tiled."""
 
     right: np.ndarray  # (num_heads, n, n): heads 1, 2 use key head 1; heads 3, 4 key head 2 (repeat_interleave)
-    wrong: np.ndarray  # (num_heads, n, n): heads 1, 3 use key head 1; heads 2, 4 key head 2 (repeat, tiled)
+    wrong: np.ndarray  # (num_heads, n, n): heads 1, 3 use key head 1; heads 2, 4 key head 2 (tiled, as K.repeat does)
 
 
 @cache

@@ -37,11 +37,11 @@ class Turned:
     tokens: tuple[str, ...]
     positions: np.ndarray  # (n,): 0, 1, 2
     E: np.ndarray  # (n, d): the vectors before
-    angles: np.ndarray  # (n, d_pairs): the angle of each pair at each position, d_pairs = d/2
-    cos: np.ndarray  # (n, d_pairs)
-    sin: np.ndarray  # (n, d_pairs)
-    interleaved: np.ndarray  # (n, d): turned, pairs (x1, x2) and (x3, x4)
-    halves: np.ndarray  # (n, d): turned, pairs (x1, x3) and (x2, x4)
+    angles: np.ndarray  # (n, d/2): the angle of each pair at each position
+    cos: np.ndarray  # (n, d/2)
+    sin: np.ndarray  # (n, d/2)
+    interleaved: np.ndarray  # (n, d): turned, x1 paired with x2 and x3 with x4
+    halves: np.ndarray  # (n, d): turned, x1 paired with x3 and x2 with x4
     decimals: int
 
 
@@ -146,8 +146,8 @@ class DistanceCheck:
 @cache
 def distance_check() -> DistanceCheck:
     """:func:`relative_scores` of dog (query) and man (key), from "dog bites man", for the starts
-    :data:`STARTS` and the distances :data:`OFFSETS` (back and forward), in both pairings: two grids
-    (starts, offsets)."""
+    :data:`STARTS` and the distances :data:`OFFSETS` (back and forward), in both pairings: two grids,
+    a row for each start and a column for each distance."""
     ex = examples.load("dog_bites_man")
     vec = dict(zip(ex.tokens, ex.E, strict=True))
     grids = {p: relative_scores(vec["dog"], vec["man"], STARTS, OFFSETS, pairing=p) for p in PAIRINGS}

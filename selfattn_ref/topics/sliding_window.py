@@ -62,7 +62,7 @@ def cat_sat() -> Windowed:
 
 def entries(n, window) -> int:
     """The scores a sliding window of ``window`` keys lets through in an n × n matrix, counted row by
-    row: row i lets through its last min(i + 1, window) keys. Equal to the True entries of
+    row: row i lets through its last i + 1 keys, or ``window`` of them when that is fewer. Equal to the True entries of
     :func:`selfattn_ref.masks.sliding_window_mask` (n, n), without making it; the causal mask's
     count is ``entries(n, n)``, n(n + 1)/2."""
     n, window = positive_integer(n, "n"), positive_integer(window, "window")
@@ -70,14 +70,14 @@ def entries(n, window) -> int:
     return int(np.minimum(np.arange(1, n + 1), window).sum())
 
 
-def reach(n, window, layers) -> int:
-    """How many tokens back the last of n tokens can read after ``layers`` layers of sliding-window
-    attention, found by chaining the (n, n) masks: key j reaches query i through L layers when a
-    path of L allowed steps leads from j to i. At most n - 1."""
-    n, layers = positive_integer(n, "n"), positive_integer(layers, "layers")
+def reach(n, window, num_blocks) -> int:
+    """How many tokens back the last of n tokens can read after ``num_blocks`` blocks (layers) of
+    sliding-window attention, found by chaining the (n, n) masks: key j reaches query i through L
+    layers when a path of L allowed steps leads from j to i. At most n - 1."""
+    n, num_blocks = positive_integer(n, "n"), positive_integer(num_blocks, "num_blocks")
     mask = sliding_window_mask(n, window).astype(np.int64)  # (n, n), checks n and window
     reached = mask
-    for _ in range(layers - 1):
+    for _ in range(num_blocks - 1):
         reached = np.minimum(reached @ mask, 1)  # (n, n): 1 where a path of one more layer exists
     return int(n - 1 - np.argmax(reached[-1] > 0))  # the farthest key the last query reaches
 
@@ -86,14 +86,14 @@ def reach(n, window, layers) -> int:
 class Saved:
     """What Mistral 7B's window saves at its context, for one sequence."""
 
-    context: int
+    n_ctx: int  # its context
     window: int
-    layers: int
+    num_blocks: int  # its blocks (layers)
     entries_causal: int  # scores per head and layer with the causal mask alone
     entries_window: int  # with the window
     cache_bytes_causal: int  # the KV cache at the whole context, float16
     cache_bytes_window: int  # with only the last `window` tokens kept
-    reach: int  # tokens back the last token can read through all layers: layers · (window - 1)
+    reach: int  # tokens back the last token can read through all its blocks: num_blocks · (window - 1)
 
 
 @cache
@@ -103,12 +103,12 @@ def mistral_7b() -> Saved:
     m = MISTRAL_7B
     d_head = m.d_model // m.num_heads
     return Saved(
-        m.context,
+        m.n_ctx,
         m.window,
-        m.layers,
-        entries(m.context, m.context),
-        entries(m.context, m.window),
-        kv_cache_bytes(m.layers, m.num_kv_heads, m.context, d_head, 2),
-        kv_cache_bytes(m.layers, m.num_kv_heads, min(m.context, m.window), d_head, 2),
-        m.layers * (m.window - 1),
+        m.num_blocks,
+        entries(m.n_ctx, m.n_ctx),
+        entries(m.n_ctx, m.window),
+        kv_cache_bytes(m.num_blocks, m.num_kv_heads, m.n_ctx, d_head, 2),
+        kv_cache_bytes(m.num_blocks, m.num_kv_heads, min(m.n_ctx, m.window), d_head, 2),
+        m.num_blocks * (m.window - 1),
     )

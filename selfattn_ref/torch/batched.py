@@ -3,7 +3,7 @@
 The twin of :mod:`selfattn_ref.batched`, and the same layer as a ``torch.nn.Module``,
 :class:`CausalSelfAttention`, in the form of nanoGPT's module of that name: its query, key and value
 weights in one ``torch.nn.Linear`` (``qkv``, nanoGPT's ``c_attn``), its output projection in another
-(``proj``, nanoGPT's ``c_proj``), and the causal mask kept as a buffer of ``context`` × ``context``,
+(``proj``, nanoGPT's ``c_proj``), and the causal mask kept as a buffer of ``n_ctx`` × ``n_ctx``,
 cut to the length of the batch. Both run the same lines (:func:`causal_self_attention` with the
 caller's matrices, the module with its parameters), so both are differentiable.
 
@@ -135,27 +135,27 @@ class CausalSelfAttention(torch.nn.Module):
     """Multi-head causal self-attention as a ``torch.nn.Module``: nanoGPT's layer, without biases
     or dropout.
 
-    ``d_model`` is the width of a vector, ``num_heads`` divides it, ``context`` is the most tokens a
-    sentence may have (GPT-2's is 1,024). The parameters are ``qkv.weight`` (3·d_model, d_model),
-    ``cat(W_Q.T, W_K.T, W_V.T)``, and ``proj.weight`` (d_model, d_model), ``W_O.T``: a
-    ``torch.nn.Linear`` multiplies by its weight transposed. The buffer ``causal`` (1, 1, context,
-    context) is the causal mask, made once and moved with the module (``.to(device)``), and never
-    trained. :meth:`forward` gives the output, :meth:`steps` every step, as
-    :func:`causal_self_attention` does with the same weights.
+    ``d_model`` is the width of a vector, ``num_heads`` divides it, ``n_ctx`` is the most tokens a
+    sentence may have (GPT-2's is 1,024; nanoGPT calls it ``block_size``). The parameters are
+    ``qkv.weight`` (3·d_model, d_model), ``cat(W_Q.T, W_K.T, W_V.T)``, and ``proj.weight``
+    (d_model, d_model), ``W_O.T``: a ``torch.nn.Linear`` multiplies by its weight transposed. The
+    buffer ``causal`` (1, 1, n_ctx, n_ctx) is the causal mask, made once and moved with the module
+    (``.to(device)``), and never trained. :meth:`forward` gives the output, :meth:`steps` every
+    step, as :func:`causal_self_attention` does with the same weights.
     """
 
-    def __init__(self, d_model, num_heads, context, dtype=torch.float64):
+    def __init__(self, d_model, num_heads, n_ctx, dtype=torch.float64):
         super().__init__()
         d_model = positive_integer(d_model, "d_model")
         self.num_heads = divides(num_heads, d_model, "num_heads", f"d_model ({value_text(d_model)})")
-        context = positive_integer(context, "context")
-        check_size((context, context), f"with context = {value_text(context)}, the causal buffer (n, n)")
+        n_ctx = positive_integer(n_ctx, "n_ctx")
+        check_size((n_ctx, n_ctx), f"with n_ctx = {value_text(n_ctx)}, the causal buffer (n_ctx, n_ctx)")
         self.qkv = torch.nn.Linear(d_model, 3 * d_model, bias=False, dtype=dtype)
         self.proj = torch.nn.Linear(d_model, d_model, bias=False, dtype=dtype)
-        self.register_buffer("causal", causal_mask(context)[None, None])  # (1, 1, context, context)
+        self.register_buffer("causal", causal_mask(n_ctx)[None, None])  # (1, 1, n_ctx, n_ctx)
 
     @classmethod
-    def from_weights(cls, W_Q, W_K, W_V, W_O, num_heads, context) -> CausalSelfAttention:
+    def from_weights(cls, W_Q, W_K, W_V, W_O, num_heads, n_ctx) -> CausalSelfAttention:
         """The module with the given (d_model, d_model) matrices as its parameters (copied), in
         their dtype: float32 if all are float32, else float64."""
         first = as_float_tensor(W_Q, "W_Q", ndim=2)
@@ -166,20 +166,20 @@ class CausalSelfAttention(torch.nn.Module):
             "(d_model, d_model)",
         )
         Ws = common_dtype(*W.values())
-        layer = cls(first.shape[0], num_heads, context, dtype=Ws[0].dtype)
+        layer = cls(first.shape[0], num_heads, n_ctx, dtype=Ws[0].dtype)
         with torch.no_grad():
             layer.qkv.weight.copy_(torch.cat([M.T for M in Ws[:3]]))  # (3·d_model, d_model)
             layer.proj.weight.copy_(Ws[3].T)  # (d_model, d_model)
         return layer
 
     def steps(self, X, lengths=None) -> CausalSteps:
-        """Every step on X (batch, n, d_model), n at most ``context``, sentence b real in its first
+        """Every step on X (batch, n, d_model), n at most ``n_ctx``, sentence b real in its first
         ``lengths[b]`` tokens (all with ``lengths`` None). Returns :class:`CausalSteps`."""
         C = self.proj.weight.shape[0]
         X = as_float_tensor(X, "X", ndim=3)
-        context = self.causal.shape[-1]
-        if X.shape[-1] != C or X.shape[1] > context:
-            raise ValueError(f"X must have shape (batch, n, {C}) with n at most {context}, got {shape(X)}")
+        n_ctx = self.causal.shape[-1]
+        if X.shape[-1] != C or X.shape[1] > n_ctx:
+            raise ValueError(f"X must have shape (batch, n, {C}) with n at most {n_ctx}, got {shape(X)}")
         B, T = X.shape[0], X.shape[1]
         check_size((B, self.num_heads, T, T), "the heads' scores (batch, num_heads, n, n)", X=X)
         X = X.to(self.proj.weight.dtype)

@@ -36,9 +36,9 @@ class CacheStep:
     """One step of :func:`kv_cache_steps`: the token at ``position`` (counting from 1) joins."""
 
     position: int  # the new token's position, counting from 1: the cache holds this many tokens after the step
-    K_cache: torch.Tensor  # (num_heads, position, d_head): the keys kept after this step, one row per token so far
-    V_cache: torch.Tensor  # (num_heads, position, d_head): the values kept
-    weights: torch.Tensor  # (num_heads, position): the new token's weights over the tokens so far, with the cache
+    K_cache: torch.Tensor  # (num_heads, n_k, d_head), n_k = position: the keys kept, one row per token so far
+    V_cache: torch.Tensor  # (num_heads, n_k, d_head): the values kept
+    weights: torch.Tensor  # (num_heads, n_k): the new token's weights over the tokens so far, with the cache
     output: torch.Tensor  # (d_model,): the new token's output, with the cache
     recomputed: torch.Tensor  # (d_model,): the same row, from the layer run on the whole text so far
     multiply_adds: dict  # the step's matrix products with the cache: {what they compute: multiply-adds}
@@ -69,14 +69,14 @@ def _check_layer(X, W_Q, W_K, W_V, W_O, num_heads, rope_base):
 
 
 def _attend(q, k, v, count: MultiplyAdds, mask, operands: dict) -> tuple[torch.Tensor, torch.Tensor]:
-    """softmax(q kᵀ / √d_head, masked) v, counted: q (h, n_q, d_head), k and v (h, m, d_head),
-    mask (n_q, m) or None. Returns the heads' outputs (h, n_q, d_head) and weights (h, n_q, m)."""
-    S = count.matmul(q, k.transpose(-2, -1), "scores") / math.sqrt(q.shape[-1])  # (h, n_q, m)
+    """softmax(q kᵀ / √d_head, masked) v, counted: q (h, n_q, d_head), k and v (h, n_k, d_head),
+    mask (n_q, n_k) or None. Returns the heads' outputs (h, n_q, d_head) and weights (h, n_q, n_k)."""
+    S = count.matmul(q, k.transpose(-2, -1), "scores") / math.sqrt(q.shape[-1])  # (h, n_q, n_k)
     finite(S, "in the heads, the scaled scores overflow", **{n: operands[n] for n in ("X", "W_Q", "W_K")})
     if mask is not None:
         S = S.masked_fill(~mask, -math.inf)
-    A = softmax(S, axis=-1)  # (h, n_q, m)
-    return count.matmul(A, v, "weights times values"), A  # (h, n_q, d_head), (h, n_q, m)
+    A = softmax(S, axis=-1)  # (h, n_q, n_k)
+    return count.matmul(A, v, "weights times values"), A  # (h, n_q, d_head), (h, n_q, n_k)
 
 
 def _project(x, W: dict, h: int, count: MultiplyAdds, operands: dict):
@@ -108,10 +108,11 @@ def kv_cache_steps(X, W_Q, W_K, W_V, W_O, num_heads, rope_base=None) -> CacheRun
     rotary position embeddings (10,000 in the RoFormer paper), turning each query and key by its
     position (numbered from 0) before it is used or kept.
 
-    Step t (t = 1..n) with the cache: the query, key and value of token t (1, d_model) each; its key
-    and value appended to the cache, (num_heads, t - 1, d_head) -> (num_heads, t, d_head); its query
-    attends over the cache; the heads joined and multiplied by W_O. Without it: the layer on tokens
-    1..t, (t, d_model), with the causal mask, all t rows, of which the last is kept. Both count the
+    Step t (t = 1..n) with the cache: the query, key and value of token t, (1, d_model) each; its key
+    and value appended to the cache, which then holds a row for each of the t tokens so far,
+    (num_heads, n_k, d_head) with n_k = t; its query attends over the cache; the heads joined and
+    multiplied by W_O. Without it: the layer on tokens 1..t, t rows of d_model entries, with the
+    causal mask, all t rows, of which the last is kept. Both count the
     multiply-adds of their matrix products as they perform them: with the cache 4·d_model² + 2·t·d_model,
     without it 4·t·d_model² + 2·t²·d_model (the t × t scores, masked ones included). Returns
     :class:`CacheRun`; its ``largest_difference`` is rounding, a few units in the last place of float64.

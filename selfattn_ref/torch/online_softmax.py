@@ -1,7 +1,7 @@
 """FlashAttention's online softmax in PyTorch, the twin of :mod:`selfattn_ref.online_softmax`:
 attention over the keys one tile at a time.
 
-The plain computation makes the whole matrix of scores, n queries × m keys, before its softmax.
+The plain computation makes the whole matrix of scores, n queries × n_k keys, before its softmax.
 FlashAttention (Dao et al. 2022) never makes it: it reads the keys and values in tiles of ``tile``
 keys and keeps, for each query, three things that summarise the tiles read so far: the largest
 score seen (the running maximum m), the total of e^(score - m) over those keys (the running
@@ -9,7 +9,7 @@ total l), and the sum of e^(score - m) times each key's value (the running outpu
 divided by l). When a tile brings a larger maximum, the total and the output so far are multiplied
 by e^(old m - new m), which puts them on the new maximum's scale; after the last tile, O / l is the
 output, exactly the softmax's weighted sum. The largest array it holds is one tile of scores,
-n × tile, where the plain softmax holds n × m.
+n × tile, where the plain softmax holds n × n_k.
 
 :func:`online_softmax_attention` returns each tile's state and the result. FlashAttention also cuts
 the queries into blocks, each independent of the others; here every query is in one block, so that
@@ -57,17 +57,17 @@ class OnlineSoftmax:
     tiles: tuple  # one Tile per tile of keys, in order
     output: torch.Tensor  # (n, d_v): the last running output divided by the last running total
     logsumexp: torch.Tensor  # (n,): m + ln l, the natural logarithm of each row's total of e^score
-    weights: torch.Tensor  # (n, m): e^(score - logsumexp), tile by tile: the softmax of the scores
+    weights: torch.Tensor  # (n, n_k): e^(score - logsumexp), tile by tile: the softmax of the scores
     largest_held: int  # the most entries any step holds besides the output: 2 · n · tile + 3 · n at most
-    scores_entries: int  # n · m: the entries of the matrix of scores it never makes (and of the weights)
+    scores_entries: int  # n · n_k: the entries of the matrix of scores it never makes (and of the weights)
 
 
 # --8<-- [start:online_softmax_attention]
 def online_softmax_attention(Q, K, V, tile, scale=None) -> OnlineSoftmax:
     """Attention over the keys in tiles of ``tile`` keys, with a running maximum, total and output.
 
-    Q: (n, d), K: (m, d), V: (m, d_v); tile: how many keys a tile holds (the last may hold fewer);
-    scale: the factor applied to the scores, 1/√d when None (as
+    Q: (n, d_k), K: (n_k, d_k), V: (n_k, d_v); tile: how many keys a tile holds (the last may hold fewer);
+    scale: the factor applied to the scores, 1/√d_k when None (as
     :func:`selfattn_ref.torch.scaled_dot_product_attention`, whose output and weights it gives, to
     rounding). For each tile of keys: its scores S (n, tile); the new running maximum
     m = max(old m, the tile's largest); rescale = e^(old m - m); the terms e^(S - m);
@@ -84,16 +84,16 @@ def online_softmax_attention(Q, K, V, tile, scale=None) -> OnlineSoftmax:
     tile = positive_integer(tile, "tile")
     given = as_scale(scale)
     scale = 1.0 / math.sqrt(Q.shape[1]) if given is None else given
-    n, m, d_v = Q.shape[0], K.shape[0], V.shape[1]
-    check_size((n, min(tile, m)), "a tile of scores (n, tile)", Q=Q, K=K)
-    check_size((n, m), "the weights (n, m)", Q=Q, K=K)
+    n, n_k, d_v = Q.shape[0], K.shape[0], V.shape[1]
+    check_size((n, min(tile, n_k)), "a tile of scores (n, tile)", Q=Q, K=K)
+    check_size((n, n_k), "the weights (n, n_k)", Q=Q, K=K)
     Q, K, V = common_dtype(Q, K, V)
     running_max = torch.full((n,), -math.inf, dtype=Q.dtype)  # (n,): nothing seen yet
     running_total = torch.zeros(n, dtype=Q.dtype)  # (n,)
     running_output = torch.zeros((n, d_v), dtype=Q.dtype)  # (n, d_v)
     tiles = []
-    for start in range(0, m, tile):
-        stop = min(start + tile, m)
+    for start in range(0, n_k, tile):
+        stop = min(start + tile, n_k)
         S = Q @ K[start:stop].T * float(scale)  # (n, b): this tile's scores only
         finite(S, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=float(scale))
         tile_max = S.amax(dim=1)  # (n,)
@@ -126,8 +126,8 @@ def online_softmax_attention(Q, K, V, tile, scale=None) -> OnlineSoftmax:
         running_max, running_total, running_output = new_max, new_total, new_output
     output = running_output / running_total[:, None]  # (n, d_v)
     logsumexp = running_max + torch.log(running_total)  # (n,)
-    weights = torch.cat([torch.exp(t.scores - logsumexp[:, None]) for t in tiles], dim=1)  # (n, m)
-    return OnlineSoftmax(tuple(tiles), output, logsumexp, weights, max(t.held for t in tiles), n * m)
+    weights = torch.cat([torch.exp(t.scores - logsumexp[:, None]) for t in tiles], dim=1)  # (n, n_k)
+    return OnlineSoftmax(tuple(tiles), output, logsumexp, weights, max(t.held for t in tiles), n * n_k)
 
 
 # --8<-- [end:online_softmax_attention]

@@ -11,9 +11,9 @@ The values are not turned.
 
 Which entries make a pair is a convention, ``pairing``:
 
-- ``"interleaved"``: entries (0, 1), (2, 3), ... as in the paper (its eq. 34) and in Meta's Llama
+- ``"interleaved"``: entries 0 and 1, 2 and 3, ... as in the paper (its eq. 34) and in Meta's Llama
   code, which reads each pair as one complex number;
-- ``"halves"``: entries (p, p + d/2), the first half against the second, as in GPT-NeoX and the
+- ``"halves"``: entries p and p + d/2, the first half against the second, as in GPT-NeoX and the
   Llama code of Hugging Face's transformers (``rotate_half``).
 
 Both turn pair p by the same angle, and both give scores that depend on the distance only, but they
@@ -39,7 +39,7 @@ def rotary_angles(positions, d, base=BASE) -> torch.Tensor:
     """The angle by which each pair of entries turns at each position, in radians.
 
     positions: (n,) integers from 0; d: the (even) width of the vectors, which have d/2 pairs.
-    Returns (n, d_pairs) with d_pairs = d/2: entry [i, p] is positions[i] · base^(-2p/d), so pair 0
+    Returns (n, d/2), a column for each pair: entry [i, p] is positions[i] · base^(-2p/d), so pair 0
     turns by the position itself (one radian per step) and each later pair more slowly, the last
     almost base times more slowly. At d = 4 the two pairs turn by pos and pos / 100, the angles of
     the sinusoidal encoding at d = 4.
@@ -60,9 +60,9 @@ def rotary_embedding(X, positions=None, base=BASE, pairing="interleaved") -> tor
 
     X: (..., n, d) queries or keys, d even; positions: (n,) integers from 0, the position of each
     row (0, 1, ..., n - 1 when None; a KV cache passes the positions of the new tokens). Returns
-    (..., n, d). With ``pairing="interleaved"`` the pair p is entries (2p, 2p + 1), with
-    ``"halves"`` it is entries (p, p + d/2); either way a pair (a, b) at angle θ becomes
-    (a·cos θ - b·sin θ, a·sin θ + b·cos θ).
+    (..., n, d). With ``pairing="interleaved"`` the pair p is entries 2p and 2p + 1, with
+    ``"halves"`` it is entries p and p + d/2; either way a pair of entries a and b at angle θ
+    becomes a·cos θ - b·sin θ and a·sin θ + b·cos θ.
 
     Why a score depends on the distance only: turning a pair by θ is multiplying it by a rotation
     matrix R(θ), and R(α)ᵀ R(β) = R(β - α), so (q R(α)ᵀ) · (k R(β)ᵀ) = q · (k R(β - α)ᵀ), one
@@ -96,8 +96,8 @@ def pairing_permutation(d) -> torch.Tensor:
     d: the (even) width. Returns (d,) indices ``perm``, the even entries then the odd ones
     (0, 2, 4, ..., 1, 3, 5, ...), such that for any X (..., n, d)
     ``rotary_embedding(X[..., perm], pairing="halves")`` equals
-    ``rotary_embedding(X, pairing="interleaved")[..., perm]``: pair p, entries (2p, 2p + 1), lands
-    on entries (p, p + d/2). Reordering the columns of W_Q and W_K so is how a model's weights move
+    ``rotary_embedding(X, pairing="interleaved")[..., perm]``: pair p, entries 2p and 2p + 1, lands
+    on entries p and p + d/2. Reordering the columns of W_Q and W_K so is how a model's weights move
     from one convention to the other.
     """
     d = positive_integer(d, "d")

@@ -112,7 +112,10 @@ NO_ARRAYS = {
 # A shape as the docstrings write it, (n, d), (..., n, n_k), (d_a,), (...), (batch, 1, n), (n - 1, d_in),
 # in the dimension names they use (docs/notation.md, "Sizes" and "Shapes in code"; tests/docs/test_symbols.py
 # holds them to it); or "any shape". Not a tuple of values: "(output, weights)".
-DIM = r"(?:\.\.\.|\d+|n(?: - 1)?|n_k|[dBNC]|d_\w+|batch|length|samples|trials|n_ctx|num_blocks|num_heads)"
+DIM = (
+    r"(?:\.\.\.|\d+|n(?: - 1)?|n_k|[dBNCT]|d_\w+|batch|length|samples|trials|n_ctx|num_blocks|num_heads"
+    r"|num_kv_heads|tile)"
+)
 SHAPE = re.compile(rf"\({DIM}(?:, {DIM})+\)|\({DIM},\)|\(\.\.\.\)|\bany shape\b")
 
 

@@ -125,7 +125,7 @@ def test_equal_to_torch_multihead_attention(steps):
 
 
 def test_the_module_keeps_the_causal_mask_as_a_buffer(steps):
-    layer = tbatched.CausalSelfAttention.from_weights(*W, HEADS, context=8)
+    layer = tbatched.CausalSelfAttention.from_weights(*W, HEADS, n_ctx=8)
     assert set(dict(layer.named_buffers())) == {"causal"} and tuple(layer.causal.shape) == (1, 1, 8, 8)
     assert "causal" in layer.state_dict() and "causal" not in dict(layer.named_parameters())
     assert not any(p.shape == (8, 8) for p in layer.parameters())

@@ -117,7 +117,7 @@ def test_the_cache_size_is_the_cache_the_run_builds(runs):
 def test_published_models_cache_sizes():
     """GPT-2 small: keys and values, 12 layers, 1,024 tokens, 768 numbers (12 heads of 64) each."""
     g = topic.gpt2_small()
-    assert (g.model.layers, g.model.d_model, g.model.num_heads, g.model.context) == (12, 768, 12, 1024)
+    assert (g.model.num_blocks, g.model.d_model, g.model.num_heads, g.model.n_ctx) == (12, 768, 12, 1024)
     assert g.numbers == 2 * 12 * 1024 * 768 == 18_874_368
     assert g.bytes == {"float16": 37_748_736, "float32": 75_497_472}  # 36 MiB and 72 MiB
     assert g.numbers_per_token == 2 * 12 * 768 and g.bytes_per_token == {"float16": 36_864, "float32": 73_728}
@@ -145,7 +145,7 @@ def test_bad_input(pkg):
         pkg.kv_cache_steps(X, *W, HEADS, rope_base=-1.0)
     with pytest.raises(ValueError, match=r"bytes_per_number must be 1, 2, 4 or 8 \(the size of a number\), got 3"):
         pkg.kv_cache_bytes(12, 12, 1024, 64, 3)
-    with pytest.raises(ValueError, match="context must be a positive integer, got 0"):
+    with pytest.raises(ValueError, match="n_ctx must be a positive integer, got 0"):
         pkg.kv_cache_shape(12, 12, 0, 64)
     with pytest.raises(ValueError, match=r"X \(6, 8\), W_Q \(8, 8\) and W_K \(8, 8\) are too large"):
         pkg.kv_cache_steps(X * 1e160, *W, HEADS)
@@ -168,10 +168,11 @@ def test_the_docstring_states_the_published_sizes_and_their_sources():
     doc = " ".join(kv_cache.__doc__.split())
     g, m = kv_cache.GPT2_SMALL, kv_cache.MISTRAL_7B
     assert (
-        f"{g.layers} layers of width {g.d_model} with {g.num_heads} heads and a context of {g.context:,} tokens" in doc
+        f"{g.num_blocks} layers of width {g.d_model} with {g.num_heads} heads and a context of {g.n_ctx:,} tokens"
+        in doc
     )
     assert (
-        f"{m.layers} layers of width {m.d_model:,} with {m.num_heads} query heads, {m.num_kv_heads} key-value heads, "
-        f"a context of {m.context:,} tokens and a sliding window of {m.window:,}" in doc
+        f"{m.num_blocks} layers of width {m.d_model:,} with {m.num_heads} query heads, {m.num_kv_heads} key-value "
+        f"heads, a context of {m.n_ctx:,} tokens and a sliding window of {m.window:,}" in doc
     )
     assert "Radford et al. 2019" in doc and "Jiang et al. 2023" in doc and "n_head 12" in doc

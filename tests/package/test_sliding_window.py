@@ -43,7 +43,7 @@ def test_what_it_saves_is_counted():
             assert topic.entries(n, window) == int(ref.sliding_window_mask(n, window).sum()), (n, window)
         assert topic.entries(n, n) == n * (n + 1) // 2  # the causal mask's
     m = topic.mistral_7b()
-    assert (m.context, m.window, m.layers) == (8192, 4096, 32)
+    assert (m.n_ctx, m.window, m.num_blocks) == (8192, 4096, 32)
     assert m.entries_causal == 8192 * 8193 // 2 == 33_558_528
     assert m.entries_window == 4096 * 4097 // 2 + 4096 * 4096 == 25_167_872  # the first 4,096 rows, then full bands
     assert m.cache_bytes_window * 2 == m.cache_bytes_causal == 2**30  # the cache keeps half the tokens
