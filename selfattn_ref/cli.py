@@ -538,7 +538,7 @@ def add_next(subparsers) -> None:
 examples:
   {PROG} next "she took the money to the bank"
       the word after bank, when the thing carried is money
-  {PROG} next "the bank of the" --heads
+  {PROG} next "near the street the animal was cold so it" --heads
       each head's weights too
   {PROG} next "the animal near the street was cold so it" --top 3 --temperature 2
       the three most probable words at temperature 2 (flatter)

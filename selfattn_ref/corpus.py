@@ -1,19 +1,29 @@
 """The corpus the site's small language model learns from: short English sentences that the package
 writes itself, from a seed, with no download.
 
-Three kinds of sentence, over a vocabulary of :data:`VOCABULARY` (42 words, "." among them):
+Three kinds of sentence, over a vocabulary of :data:`VOCABULARY` (43 words, "." among them):
 
-- **bank** sentences: "she took the money to the bank on friday ." and "we carried the net to the bank
-  of the river .". The word after "bank" is "of" when the thing carried is a river thing, a
-  boat, fish or net, and "on" when it is a money thing, money, cash or a cheque: the previous word, "bank",
-  cannot tell which; the thing carried, four words back, can.
-- **it** sentences: "the dog near the field was cold so it shivered .". "it" is the first noun, the
-  one after the first "the"; what it did depends on what that noun is (an animal: shivered when
-  cold, shook when wet; a place: froze, flooded) and on the adjective. A second noun ("near the
-  field") may stand between them, of either kind. One of the places is "the bank of the river"
-  ("the bank of the river was wet so it flooded ."), with no second noun.
-- **sat** sentences: "the cat sat ." or "the cat sat near the river .", where the context decides
-  nothing that the previous word does not.
+- **bank** sentences: "she took the money to the bank on friday ." and "we carried the wet net back
+  to the bank of the river .". The word after "bank" is "of" when the thing carried is a river
+  thing, a boat, fish or net, and "on" when it is a money thing, money, cash or a cheque: the
+  previous word, "bank", cannot tell which; the thing carried can. It stands 3 words before "bank",
+  or 4 (with "back"), at position 3, or 4 (after an adjective, "cold" or "wet"), so that neither
+  its position nor its distance from "bank" finds it: :attr:`Sentence.form` says which distance.
+- **it** sentences, in two forms (:attr:`Sentence.form`): "the dog near the field was cold so it
+  shivered ." (``"referent first"``) and "near the field the dog was cold so it shivered ."
+  (``"referent second"``). "it" refers to the noun before "was" that no "near" governs, its
+  *referent*; the other noun, "near the ...", is the *distractor*. What "it" did depends on what
+  the referent is (an animal: shivered when cold, shook when wet; a place: froze, flooded) and on
+  the adjective, so the word after "it" shows which noun the model took it to be. The distractor
+  is an animal or a place with even odds, whatever the referent is, so that it says nothing about
+  the word after "it"; when it is of the other kind ("the street near the animal was cold so it
+  froze .") reading the wrong noun gives the wrong word. The referent stands at position 1 in the
+  first form and 4 in the second, the distractor at 4 and 2, and "it" at 8: no one position, and
+  no one distance from "it", holds the referent in both forms. (A rule that reads words as well as
+  positions still can: "the noun at position 1, else the one at 4". The forms rule out position
+  alone, not every rule.)
+- **sat** sentences: "the cat sat ." or "the cat sat near the river .", where no word is decided
+  by a word further back.
 
 Every choice is drawn from :class:`SeededRandom`, a 32-bit generator written out in integers
 (mulberry32), so the same seed gives the same text on any machine and in any language (the
@@ -21,17 +31,21 @@ playground's JavaScript can draw the same numbers). The generator's odds are kno
 given by :func:`every_sentence` and :func:`next_word_odds`, so the best any model can do is known too.
 
 The sentences the model is tested on (:func:`held_out`) are whole sentences that the training
-corpus (:func:`training`) never contains: a quarter of each kind's distinct sentences, drawn from
-the seed, and always the sentences the pages show (:data:`SHOWN`).
+corpus (:func:`training`) never contains: a quarter of the distinct sentences of each kind, sense
+and form, drawn from the seed, and always the sentences the pages show (:data:`SHOWN`).
 
-Words are lower case; :func:`words` splits a text on white space, lower-cases it and makes a final
-"." a word of its own; a word outside the vocabulary is a ValueError naming the nearest words that
-are in it.
+Words are lower case; :func:`words` splits a text on runs of ASCII white space, lower-cases the
+letters A to Z (only those: every word of the vocabulary is ASCII) and makes a final "." a word of
+its own; a word outside the vocabulary is a ValueError naming the nearest words that are in it.
+These rules, and the generator's, are written for a port to JavaScript: see
+:mod:`selfattn_ref.language_model`.
 """
 
 from __future__ import annotations
 
 import math
+import re
+import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -69,12 +83,10 @@ RIVER_THINGS = ("boat", "fish", "net")
 MONEY_THINGS = ("money", "cash", "cheque")
 DAYS = ("monday", "friday")
 ANIMALS = ("cat", "dog", "bird", "animal")
-PLACES = ("street", "road", "field", "garden", "bank")
-# A noun that "it" may refer to is written as itself, but for "bank", which is "the bank of the river"
-# (and, as a sentence of 11 words, has no second noun: "near the ..." would make it 14).
-PHRASE = {"bank": ("bank", "of", "the", "river")}
-SECOND = tuple(n for n in (*ANIMALS, *PLACES) if n not in PHRASE)  # the nouns that may stand "near the ..."
-ADJECTIVES = ("cold", "wet")
+PLACES = ("street", "road", "field", "garden")
+# The forms of an it sentence: the referent before the distractor, or after it.
+IT_FORMS = ("referent first", "referent second")
+ADJECTIVES = ("cold", "wet")  # how the referent of "it" was; in a bank sentence, how the thing carried was
 # What "it" did, by what "it" is and how it was.
 DID = {
     ("animal", "cold"): "shivered",
@@ -82,7 +94,7 @@ DID = {
     ("place", "cold"): "froze",
     ("place", "wet"): "flooded",
 }
-SAT_NEAR = ("river", "road", "street")
+SAT_NEAR = ("river", "road", "street", "field", "garden")
 
 # The kinds of sentence and how often the generator writes each: (kind, sense) -> share.
 KINDS = {
@@ -95,12 +107,14 @@ KINDS = {
 
 VOCABULARY: tuple[str, ...] = tuple(
     sorted(
-        {".", "the", "to", "bank", "of", "river", "on", "near", "was", "so", "it", "sat"}
+        {".", "the", "to", "back", "bank", "of", "river", "on", "near", "was", "so", "it", "sat"}
         | {*SUBJECTS, *CARRIED, *RIVER_THINGS, *MONEY_THINGS, *DAYS, *ANIMALS, *PLACES, *ADJECTIVES, *DID.values()}
     )
 )
 _ID = {w: i for i, w in enumerate(VOCABULARY)}
-CONTEXT = 12  # the most words the model reads at once (its learned positions); the longest sentence has 11
+_SPACE = re.compile("[ \t\n\v\f\r]+")  # ASCII white space: JavaScript's /[ \t\n\v\f\r]+/
+_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)  # A-Z to a-z, nothing else
+CONTEXT = 13  # the most words the model reads at once (its learned positions): the longest sentence's
 
 # The published corpus: these settings and nothing else.
 SEED = 53
@@ -110,8 +124,12 @@ HELD_OUT_SHARE = 0.25  # of each kind's distinct sentences
 SHOWN = (
     "she took the money to the bank on friday .",
     "she took the boat to the bank of the river .",
+    "she took the wet money back to the bank on friday .",
+    "she took the wet boat back to the bank of the river .",
     "the animal near the street was cold so it shivered .",
     "the street near the animal was cold so it froze .",
+    "near the street the animal was cold so it shivered .",
+    "near the animal the street was cold so it froze .",
     "the cat sat near the river .",
 )
 
@@ -122,7 +140,8 @@ class Sentence:
 
     ``query`` is the position (counting from 0) of the word whose next word the context decides,
     "bank" or "it", and ``cue`` the position of the word that decides it: the thing carried, or the
-    noun "it" refers to (None in a "sat" sentence).
+    noun "it" refers to, its referent (None in a "sat" sentence). ``distractor`` is the position
+    of the other noun of an it sentence, the one "it" does not refer to (None in the others).
     """
 
     words: tuple[str, ...]
@@ -130,24 +149,44 @@ class Sentence:
     sense: str | None  # "river" or "money" (bank), "animal" or "place" (it), None (sat)
     query: int | None  # the position of "bank" or "it"
     cue: int | None  # the position of the thing carried, or of the noun "it" refers to
+    distractor: int | None = None  # the position of the other noun of an it sentence
 
     @property
     def text(self) -> str:
         return " ".join(self.words)
 
+    @property
+    def form(self) -> str | None:
+        """How the sentence places its cue: in a bank sentence ``"3 back"`` or ``"4 back"`` (the
+        thing carried, counted back from "bank"); in an it sentence one of :data:`IT_FORMS`; None
+        in a sat sentence."""
+        if self.kind == "bank":
+            return f"{self.query - self.cue} back"
+        if self.kind == "it":
+            return IT_FORMS[0] if self.cue < self.distractor else IT_FORMS[1]
+        return None
 
-def _bank(subject: str, verb: str, thing: str, day: str | None) -> Sentence:
+
+def _bank(subject: str, verb: str, adjective: str | None, thing: str, back: bool, day: str | None) -> Sentence:
     sense = "river" if thing in RIVER_THINGS else "money"
     tail = ("of", "the", "river") if sense == "river" else ("on", day)
-    words = (subject, verb, "the", thing, "to", "the", "bank", *tail, ".")
-    return Sentence(words, "bank", sense, words.index("bank"), 3)
+    carried = (*((adjective,) if adjective else ()), thing, *(("back",) if back else ()))
+    words = (subject, verb, "the", *carried, "to", "the", "bank", *tail, ".")
+    return Sentence(words, "bank", sense, words.index("bank"), words.index(thing))
 
 
-def _it(noun: str, other: str | None, adjective: str) -> Sentence:
+def _it(noun: str, other: str, form: str, adjective: str) -> Sentence:
     sense = "animal" if noun in ANIMALS else "place"
-    near = ("near", "the", other) if other else ()
-    words = ("the", *PHRASE.get(noun, (noun,)), *near, "was", adjective, "so", "it", DID[sense, adjective], ".")
-    return Sentence(words, "it", sense, words.index("it"), 1)
+    head = ("the", noun, "near", "the", other) if form == IT_FORMS[0] else ("near", "the", other, "the", noun)
+    words = (*head, "was", adjective, "so", "it", DID[sense, adjective], ".")
+    return Sentence(words, "it", sense, words.index("it"), words.index(noun), words.index(other))
+
+
+def _distractors(noun: str, same: bool) -> tuple[str, ...]:
+    """The nouns that may stand "near the ..." in an it sentence whose referent is ``noun``: the
+    other nouns of its kind (``same``) or the nouns of the other kind."""
+    mine, theirs = (ANIMALS, PLACES) if noun in ANIMALS else (PLACES, ANIMALS)
+    return tuple(n for n in mine if n != noun) if same else theirs
 
 
 def _sat(animal: str, place: str | None) -> Sentence:
@@ -198,13 +237,15 @@ def _draw(rng: SeededRandom) -> Sentence:
             break
     if kind == "bank":
         subject, verb = rng.choice(SUBJECTS), rng.choice(CARRIED)
+        adjective = rng.choice(ADJECTIVES) if rng.below(2) else None
         thing = rng.choice(RIVER_THINGS if sense == "river" else MONEY_THINGS)
-        return _bank(subject, verb, thing, rng.choice(DAYS) if sense == "money" else None)
+        back = bool(rng.below(2))
+        return _bank(subject, verb, adjective, thing, back, rng.choice(DAYS) if sense == "money" else None)
     if kind == "it":
         noun = rng.choice(ANIMALS if sense == "animal" else PLACES)
-        near = rng.below(2)  # drawn for every noun, so that the stream does not depend on which
-        other = rng.choice([n for n in SECOND if n != noun]) if near and noun not in PHRASE else None
-        return _it(noun, other, rng.choice(ADJECTIVES))
+        form = rng.choice(IT_FORMS)
+        other = rng.choice(_distractors(noun, same=bool(rng.below(2))))  # its kind first, even odds
+        return _it(noun, other, form, rng.choice(ADJECTIVES))
     place = rng.choice(SAT_NEAR) if rng.below(2) else None
     return _sat(rng.choice(ANIMALS), place)
 
@@ -234,16 +275,21 @@ def every_sentence() -> tuple[tuple[Sentence, float], ...]:
         if kind == "bank":
             things = RIVER_THINGS if sense == "river" else MONEY_THINGS
             days = (None,) if sense == "river" else DAYS
-            p = share / (len(SUBJECTS) * len(CARRIED) * len(things) * len(days))
-            out += [(_bank(s, v, t, d), p) for s in SUBJECTS for v in CARRIED for t in things for d in days]
+            p = share / (len(SUBJECTS) * len(CARRIED) * len(things) * len(days)) / 2  # back or not: 1/2
+            for adjective in (None, *ADJECTIVES):
+                q = p / 2 if adjective is None else p / 2 / len(ADJECTIVES)
+                out += [
+                    (_bank(s, v, adjective, t, back, d), q)
+                    for s in SUBJECTS for v in CARRIED for t in things for back in (False, True) for d in days
+                ]  # fmt: skip
         elif kind == "it":
             nouns = ANIMALS if sense == "animal" else PLACES
             for noun in nouns:
-                others = [] if noun in PHRASE else [n for n in SECOND if n != noun]
-                for other in (None, *others):
-                    near = 1 if not others else 1 / 2 if other is None else 1 / 2 / len(others)
-                    p = share / len(nouns) * near / len(ADJECTIVES)
-                    out += [(_it(noun, other, a), p) for a in ADJECTIVES]
+                for form in IT_FORMS:
+                    for same in (True, False):
+                        others = _distractors(noun, same)
+                        p = share / len(nouns) / len(IT_FORMS) / 2 / len(others) / len(ADJECTIVES)
+                        out += [(_it(noun, other, form, a), p) for other in others for a in ADJECTIVES]
         else:
             for animal in ANIMALS:
                 for place in (None, *SAT_NEAR):
@@ -260,8 +306,9 @@ def _check_seed(seed) -> int:
 def _held_out(seed: int) -> tuple[Sentence, ...]:
     rng = SeededRandom(seed ^ 0x5EED)  # a stream of its own, not the training corpus's
     chosen: list[Sentence] = []
-    for kind in KINDS:
-        group = [s for s, _ in every_sentence() if (s.kind, s.sense) == kind]
+    strata = dict.fromkeys((s.kind, s.sense, s.form) for s, _ in every_sentence())
+    for stratum in strata:
+        group = [s for s, _ in every_sentence() if (s.kind, s.sense, s.form) == stratum]
         order = list(range(len(group)))
         for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, from the seed
             j = rng.below(i + 1)
@@ -274,9 +321,10 @@ def _held_out(seed: int) -> tuple[Sentence, ...]:
 
 
 def held_out(seed: int = SEED) -> tuple[Sentence, ...]:
-    """The held-out sentences: for each kind of :data:`KINDS`, a share :data:`HELD_OUT_SHARE` of its
-    distinct sentences (rounded up), drawn with ``seed``, the sentences of :data:`SHOWN` among them;
-    each once, in the order of :func:`every_sentence`. The training corpus never holds one."""
+    """The held-out sentences: for each kind of :data:`KINDS` and each of its forms
+    (:attr:`Sentence.form`), a share :data:`HELD_OUT_SHARE` of its distinct sentences (rounded up),
+    drawn with ``seed``, the sentences of :data:`SHOWN` among them; each once, in the order of
+    :func:`every_sentence`. The training corpus never holds one."""
     return _held_out(_check_seed(seed))
 
 
@@ -302,24 +350,27 @@ def training(seed: int = SEED, size: int = TRAIN_SIZE) -> tuple[Sentence, ...]:
 
 
 def _distance(a: str, b: str) -> int:
-    """Levenshtein's edit distance: the fewest letters to insert, delete or replace."""
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        row = [i]
-        for j, cb in enumerate(b, 1):
-            row.append(min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = row
-    return previous[-1]
+    """The edit distance of ``a`` and ``b``: the fewest characters to insert, delete or replace,
+    or pairs of neighbours to swap ("bnak" is 1 from "bank"), no character edited twice (the
+    "optimal string alignment" distance)."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)  # a swap of neighbours
+    return d[-1][-1]
 
 
 def nearest(word: str, k: int = 3) -> list[str]:
-    """The ``k`` words of the vocabulary nearest to ``word`` by edit distance (the fewest letters
-    inserted, deleted or replaced), the nearest first, ties in the vocabulary's order."""
+    """The ``k`` words of the vocabulary nearest to ``word`` (its letters A to Z lower-cased, its
+    first 40 characters) by edit distance (the fewest characters inserted, deleted or replaced, or
+    neighbours swapped), the nearest first, ties in the vocabulary's order."""
     if not isinstance(word, str):
         raise ValueError(f"word must be text, got {value_text(word)}")
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 1 <= k <= len(VOCABULARY):
         raise ValueError(f"k must be an integer from 1 to {len(VOCABULARY)}, got {value_text(k)}")
-    probe = word.lower()[:40]
+    probe = word.translate(_LOWER)[:40]
     return sorted(VOCABULARY, key=lambda w: (_distance(probe, w), _ID[w]))[: int(k)]
 
 
@@ -328,16 +379,17 @@ def _shown(word: str) -> str:
 
 
 def words(text, limit: int = CONTEXT) -> tuple[str, ...]:
-    """The words of ``text`` as the model reads them: ``text`` is a string, split on white space and
-    lower-cased, with a "." at the end of a word made a word of its own ("river." is "river", "."),
-    or a sequence of words taken as they are. At least one word and at most ``limit``
+    """The words of ``text`` as the model reads them: ``text`` is a string, split on runs of ASCII
+    white space (space, tab, line feed, vertical tab, form feed, carriage return) with the letters A
+    to Z lower-cased, and a "." at the end of a word made a word of its own ("river." is "river",
+    "."), or a sequence of words taken as they are. At least one word and at most ``limit``
     (:data:`CONTEXT`, the positions the model has), each in :data:`VOCABULARY`; a word that is not
     is a ValueError naming it, its position and the nearest words that are."""
     if isinstance(limit, (bool, np.bool_)) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be a positive integer, got {value_text(limit)}")
     if isinstance(text, str):
         typed: list[str] = []  # as typed, for the messages; the model reads them lower-cased
-        for w in text.split():
+        for w in (w for w in _SPACE.split(text) if w):
             typed += [w[:-1], "."] if len(w) > 1 and w.endswith(".") else [w]
     elif isinstance(text, (list, tuple)) and all(isinstance(w, str) for w in text):
         typed = list(text)
@@ -347,7 +399,7 @@ def words(text, limit: int = CONTEXT) -> tuple[str, ...]:
         raise ValueError(f"text holds no word; give at least one of the model's {len(VOCABULARY)} words")
     if len(typed) > limit:
         raise ValueError(f"text has {len(typed)} words; the model reads at most {limit}")
-    found = [w.lower() if isinstance(text, str) else w for w in typed]
+    found = [w.translate(_LOWER) if isinstance(text, str) else w for w in typed]
     for i, (w, lower) in enumerate(zip(typed, found, strict=True), 1):
         if lower not in _ID:
             near = ", ".join(repr(n) for n in nearest(lower))
@@ -384,7 +436,7 @@ def _sentences(sentences, name: str = "sentences") -> list[Sentence]:
 
 def bigram_counts(sentences) -> np.ndarray:
     """How often each word follows each word in ``sentences`` (a list of :class:`Sentence`): an
-    int64 array (d_vocab, d_vocab), row the word, column the word after it (d_vocab = 42 words)."""
+    int64 array (d_vocab, d_vocab), row the word, column the word after it (d_vocab = 43 words)."""
     counts = np.zeros((len(VOCABULARY), len(VOCABULARY)), dtype=np.int64)
     for s in _sentences(sentences):
         for a, b in zip(s.words, s.words[1:], strict=False):

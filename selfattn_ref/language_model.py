@@ -3,7 +3,7 @@
 
 The model, as GPT-2 arranges it, at the sizes of the trained weights (:func:`load`):
 
-1. Each word becomes its id, its place in the vocabulary (d_vocab = 42 words), and the id picks a
+1. Each word becomes its id, its place in the vocabulary (d_vocab = 43 words), and the id picks a
    row of the token embedding (d_vocab, d_model); the row of its position, from a learned position
    embedding (n_ctx, d_model), is added: X = embeddings + positions.
 2. Two transformer blocks (:func:`selfattn_ref.transformer_block`, pre-norm, with a causal mask so
@@ -13,13 +13,53 @@ The model, as GPT-2 arranges it, at the sizes of the trained weights (:func:`loa
 
 :func:`forward` returns every intermediate of that path, for one sentence; :func:`next_word_probabilities`
 applies a temperature and top-k to logits; :func:`greedy` and :func:`sample` pick a word;
-:func:`generate` runs the loop word by word; :func:`without_heads` removes heads;
-:func:`evaluate` scores the model on sentences and :func:`attention_shares` measures what each head
-attends to. The weights were trained here, in PyTorch (:mod:`selfattn_ref.training.language_model`),
-and are kept as package data, ``selfattn_ref/language_model.json``: every tensor as its float32
-numbers, so NumPy, PyTorch and JavaScript read exactly the same values. The PyTorch twin,
-:mod:`selfattn_ref.torch.language_model`, is made of ``torch.nn`` modules; a test holds the two
-equal on these weights.
+:func:`generate` runs the loop word by word; :func:`without_heads` removes heads; :func:`evaluate`
+scores the model on sentences (what each head does is measured in
+:mod:`selfattn_ref.topics.language_model`). The weights were trained here, in PyTorch
+(:mod:`selfattn_ref.training.language_model`), and are kept as package data,
+``selfattn_ref/language_model.json``: every tensor as its float32 numbers, so NumPy, PyTorch and
+JavaScript read exactly the same values. The PyTorch twin, :mod:`selfattn_ref.torch.language_model`,
+is made of ``torch.nn`` modules; a test holds the two equal on these weights.
+
+**The rules a port must follow** (the playground's JavaScript; every rule is this package's, and
+these are all of them):
+
+- *The weights*: the file's ``vocabulary`` (the ids are its places: "." is 0, the others in
+  alphabetical order), ``num_heads``, and each tensor as :data:`FORMAT` says; n_ctx is the rows of
+  ``position_embedding``. Row vectors: a projection is ``x · W``.
+- *Words* (:func:`selfattn_ref.corpus.words`): split the text on runs of the six ASCII white-space
+  characters (space, tab, line feed, vertical tab, form feed, carriage return; JavaScript
+  ``/[ \t\n\v\f\r]+/``) and drop empty pieces; a piece longer than one character that ends in "."
+  is the piece without it, then "."; lower-case the letters A to Z and nothing else. 1 to n_ctx
+  words, each in the vocabulary. An unknown word's message names the 3 nearest words
+  (:func:`selfattn_ref.corpus.nearest`): its first 40 characters, A to Z lower-cased, against each
+  word by the optimal string alignment distance (insert, delete, replace, or swap two neighbours,
+  each 1), the nearest first, ties in the vocabulary's order.
+- *The forward pass* (:func:`forward`), in float64: X = token rows + position rows 0 to n - 1; per
+  block, N = the layer norm of X (:func:`selfattn_ref.block.layer_norm`: the mean and the
+  variance divided by d_model, ε = 1e-5, then · γ + β), and each head h of width d_head = d_model /
+  num_heads takes columns h·d_head to (h + 1)·d_head - 1 of N·W_Q, N·W_K and N·W_V, scores Q·Kᵀ /
+  √d_head with -∞ above the diagonal, softmax by rows (the row's largest score subtracted first),
+  weights · V; the heads side by side times W_O, added to X, give Z; then Z + (ReLU(layer norm of
+  Z · W_1 + b_1) · W_2 + b_2) is the block's output. Then the final layer norm, and final · W_out +
+  b_out, the logits.
+- *Temperature and top-k* (:func:`next_word_probabilities`): the logits divided by the temperature
+  (an error if a quotient is not finite); with top-k, the k ids with the largest logits are kept, a
+  tie going to the smaller id (order the ids by logit, largest first, then by id), and the others
+  get probability 0; softmax of what is kept.
+- *Greedy* (:func:`greedy`): the id of the largest probability, a tie going to the smaller id.
+- *Sampling* (:func:`sample`): with a number u in [0, 1), the first id, counting from 0, whose
+  running total of probability (float64 additions, in id order) exceeds u; if rounding leaves u at
+  or above the last total, the last id whose probability is above 0.
+- *The seeded numbers* (:class:`selfattn_ref.corpus.SeededRandom`): mulberry32, 32-bit integer
+  arithmetic (JavaScript's ``Math.imul`` and ``>>>``), each number the 32-bit result / 2^32.
+- *The loop* (:func:`generate`): read the words so far, take the last row's logits, apply the
+  temperature and top-k, choose (greedy, or :func:`sample` with the next number of
+  ``SeededRandom(seed)``, one number a word), append the word; stop after "." or after
+  ``max_words`` words (by default, until n_ctx words are read).
+
+Sums in another order change a probability's last bits (about 1e-16), not these rules: a seeded
+word can differ only if u falls that close to a running total.
 """
 
 from __future__ import annotations
@@ -43,7 +83,6 @@ __all__ = [
     "GenerationStep",
     "Steps",
     "Weights",
-    "attention_shares",
     "evaluate",
     "forward",
     "from_record",
@@ -449,38 +488,3 @@ def evaluate(sentences, weights=None) -> dict[str, corpus.Score]:
     w = _weights(weights)
     sentences, ids = _padded(sentences, w)
     return _scored(sentences, softmax(_forward(ids, w)[-1]))
-
-
-def attention_shares(sentences, weights=None) -> dict[str, np.ndarray]:
-    """What each head attends to, on average over ``sentences``: for each measure, an array
-    (num_blocks, num_heads) of mean attention weights.
-
-    - ``"previous"``: a word's weight on the word just before it (every word from the second on);
-    - ``"itself"``: a word's weight on itself (the same words);
-    - ``"first"``: a word's weight on the first word of its sentence (the same words);
-    - ``"bank → thing"``: in bank sentences, the weight of "bank" on the thing carried;
-    - ``"it → noun"``: in it sentences, the weight of "it" on the noun it refers to;
-    - ``"it → adjective"``: and on the adjective ("cold", "wet").
-    A measure with no word to take it from (no bank sentence, say) is left out.
-    """
-    w = _weights(weights)
-    sentences, ids = _padded(sentences, w)
-    A = np.stack([b.weights for b in _forward(ids, w)[3]], axis=1)  # (B, blocks, heads, n, n)
-    sums: dict[str, list] = {}
-
-    def add(name: str, values: np.ndarray) -> None:
-        total = sums.setdefault(name, [0.0, 0])
-        total[0] = total[0] + values
-        total[1] += 1
-
-    for i, s in enumerate(sentences):
-        for q in range(1, len(s.words)):
-            add("previous", A[i, :, :, q, q - 1])
-            add("itself", A[i, :, :, q, q])
-            add("first", A[i, :, :, q, 0])
-        if s.kind == "bank":
-            add("bank → thing", A[i, :, :, s.query, s.cue])
-        if s.kind == "it":
-            add("it → noun", A[i, :, :, s.query, s.cue])
-            add("it → adjective", A[i, :, :, s.query, s.query - 2])
-    return {name: total / count for name, (total, count) in sums.items()}

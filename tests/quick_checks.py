@@ -20,11 +20,13 @@ TESTS = Path(__file__).resolve().parent
 # Each as "tests/<file>::<function>".
 EVERY_EXAMPLE = (
     "tests/browser/test_playground.py::test_editing_recalculates_every_step",
+    "tests/browser/test_playground.py::test_examples_a_contributor_adds",
     "tests/browser/test_playground.py::test_projection_choices",
     "tests/browser/test_playground_heads.py::test_projections_of_other_widths_open_and_round_trip",
     "tests/browser/test_playground_teaching.py::test_explanations_equal_numpy",
     "tests/browser/test_playground_teaching.py::test_explanations_are_the_pages_worked_lines",
     "tests/browser/test_playground_teaching.py::test_every_explanation_adds_up_at_every_rounding",
+    "tests/browser/test_playground_teaching.py::test_every_number_explains_itself_and_wraps",
     "tests/docs/test_docs_numbers.py::test_there_are_pages",
     "tests/docs/test_docs_numbers.py::test_generated_tables_are_up_to_date",
     "tests/docs/test_docs_numbers.py::test_every_generated_table_the_pages_include_exists",

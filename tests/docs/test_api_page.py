@@ -107,6 +107,8 @@ NO_ARRAYS = {
     "selfattn_ref.training.language_model.experiment": "the published Run",
     "selfattn_ref.training.language_model.parameters": "a count",
     "selfattn_ref.bpe.split": "a word in, its tokens (text) out",
+    "selfattn_ref.topics.language_model.sentences_of": "a kind, sense, form and Sentences in, Sentences out",
+    "selfattn_ref.topics.language_model.removal": "Sentences and Weights in, Scores by head removed out",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, n_k), (d_a,), (...), (batch, 1, n), (n - 1, d_in),

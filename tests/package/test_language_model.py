@@ -22,12 +22,12 @@ W = lm.load()
 SENTENCES = [
     "she took the money to the bank",
     "she took the boat to the bank",
-    "the bank of the",
+    "she took the wet boat back to the bank of the",
     "the animal near the street was cold so it",
-    "the street near the animal was cold so it",
+    "near the animal the street was cold so it",
     "the",
     "the dog near the garden was wet so it shook . the",  # 11 words, and "." inside
-    "the cat sat near the river . . . . . .",  # the whole context, 12 words
+    "the cat sat near the river . . . . . . .",  # the whole context, 13 words
 ]
 TIGHT = {"rtol": 0, "atol": 1e-12}
 
@@ -41,9 +41,9 @@ def assert_close(a, b):
 
 def test_the_trained_weights_have_the_models_sizes_and_are_float32_numbers():
     assert W.vocabulary == corpus.VOCABULARY
-    assert (W.d_model, W.num_heads, len(W.blocks), W.context) == (16, 2, 2, 12)
-    assert W.blocks[0].W_1.shape == (16, 64) and W.W_out.shape == (16, 42)
-    assert W.parameters == 8042
+    assert (W.d_model, W.num_heads, len(W.blocks), W.context) == (16, 2, 2, 13)
+    assert W.blocks[0].W_1.shape == (16, 64) and W.W_out.shape == (16, 43)
+    assert W.parameters == 8091
     for a in [W.token_embedding, W.position_embedding, W.W_out, *(b.W_Q for b in W.blocks)]:
         assert a.dtype == np.float64 and np.array_equal(a.astype(np.float32).astype(np.float64), a)
     assert lm.rounded(W).W_out is not W.W_out and np.array_equal(lm.rounded(W).W_out, W.W_out)
@@ -126,15 +126,20 @@ def test_the_model_is_causal():
 
 def test_the_bank_and_it_contrasts():
     """What the corpus is built for, on sentences the model never trained on: the thing carried
-    decides the word after bank, the noun that "it" refers to decides what it did."""
+    decides the word after bank, 3 or 4 words back, and the noun that "it" refers to decides what
+    it did, first or second of the two nouns."""
 
     def top(text):
         return lm.ranked(lm.forward(text).probabilities[-1], 1)[0]
 
     assert top("she took the money to the bank")[0] == "on" and top("she took the boat to the bank")[0] == "of"
+    assert top("she took the wet money back to the bank")[0] == "on"
+    assert top("she took the wet boat back to the bank")[0] == "of"
     assert top("the animal near the street was cold so it")[0] == "shivered"
     assert top("the street near the animal was cold so it")[0] == "froze"
-    assert top("the bank of the") == ("river", pytest.approx(0.9922, abs=1e-4))
+    assert top("near the street the animal was cold so it")[0] == "shivered"
+    assert top("near the animal the street was cold so it")[0] == "froze"
+    assert top("she took the boat to the bank of the") == ("river", pytest.approx(0.9970, abs=1e-4))
 
 
 # --- from logits to words ----------------------------------------------------------------------
@@ -152,7 +157,7 @@ def test_temperature_and_top_k(pkg):
     top2 = np.asarray(pkg.next_word_probabilities(logits, 1.0, top_k=2))
     assert np.count_nonzero(top2) == 2 and set(np.flatnonzero(top2)) == set(order[:2])
     assert_close(top2[order[:2]], p1[order[:2]] / p1[order[:2]].sum())
-    ties = np.zeros(42)
+    ties = np.zeros(len(corpus.VOCABULARY))
     assert list(np.flatnonzero(np.asarray(pkg.next_word_probabilities(ties, top_k=3)))) == [0, 1, 2]  # ties by id
     batch = np.asarray(pkg.next_word_probabilities(np.stack([logits, ties]), 0.7, 5))
     assert_close(batch[0], np.asarray(pkg.next_word_probabilities(logits, 0.7, 5)))
@@ -160,10 +165,10 @@ def test_temperature_and_top_k(pkg):
 
 @pytest.mark.parametrize("pkg", [lm, tlm], ids=["numpy", "torch"])
 def test_greedy_sample_and_ranked(pkg):
-    p = np.array([0.1, 0.0, 0.6, 0.3] + [0.0] * 38)
+    p = np.array([0.1, 0.0, 0.6, 0.3] + [0.0] * (len(corpus.VOCABULARY) - 4))
     assert pkg.greedy(p) == 2
     assert [pkg.sample(p, u) for u in (0.0, 0.0999, 0.1, 0.6999, 0.7, 0.9999)] == [0, 0, 2, 2, 3, 3]
-    assert pkg.ranked(p, 3) == [("bank", 0.6), ("bird", 0.3), (".", 0.1)]
+    assert pkg.ranked(p, 3) == [("back", 0.6), ("bank", 0.3), (".", 0.1)]
     with pytest.raises(ValueError, match=r"^u must be a number from 0 to 1 \(1 excluded\), got 1"):
         pkg.sample(p, 1)
     with pytest.raises(ValueError, match=r"^probabilities must be one row \(d_vocab,\) of numbers from 0 that sum"):
@@ -188,8 +193,8 @@ def test_generation_is_greedy_or_seeded_and_the_same_in_both_packages():
     again = lm.generate("the", seed=53, temperature=1.5)
     assert [g.word for g in again] == [g.word for g in sampled]
     assert len(lm.generate("the", max_words=2)) <= 2
-    full = lm.generate("the cat sat near the river . . . . .", seed=1)
-    assert len(full) <= 1  # one word fits in the context of 12
+    full = lm.generate("the cat sat near the river . . . . . .", seed=1)
+    assert len(full) <= 1  # one word fits in the context of 13
 
 
 # --- removing a head -----------------------------------------------------------------------------
@@ -233,17 +238,6 @@ def test_numpy_and_torch_score_the_held_out_sentences_alike():
     assert lm.evaluate([one])["all"] == corpus.score([one], [P])["all"]
 
 
-def test_attention_shares_are_means_of_the_weights():
-    held = corpus.held_out()
-    shares = lm.attention_shares(held)
-    assert set(shares) == {"previous", "itself", "first", "bank → thing", "it → noun", "it → adjective"}
-    assert all(v.shape == (2, 2) and ((0 <= v) & (v <= 1)).all() for v in shares.values())
-    it = [s for s in held if s.kind == "it"]
-    expected = np.mean([lm.forward(list(s.words)).blocks[0].weights[0, s.query, s.cue] for s in it])
-    assert shares["it → noun"][0, 0] == pytest.approx(expected, abs=1e-12)
-    assert set(lm.attention_shares([s for s in held if s.kind == "sat"])) == {"previous", "itself", "first"}
-
-
 # --- bad input -------------------------------------------------------------------------------------
 
 
@@ -252,17 +246,17 @@ def test_attention_shares_are_means_of_the_weights():
     ("call", "message"),
     [
         (lambda m: m.forward("the bnak"), "word 2, 'bnak', is not in the model's vocabulary; the nearest words are"),
-        (lambda m: m.forward("the " * 13), "text has 13 words; the model reads at most 12"),
+        (lambda m: m.forward("the " * 14), "text has 14 words; the model reads at most 13"),
         (lambda m: m.forward("the", weights="W"), "weights must be the language model's Weights"),
-        (lambda m: m.next_word_probabilities(np.zeros(42), 0), "temperature must be a positive finite number, got 0"),
-        (lambda m: m.next_word_probabilities(np.zeros(42), top_k=43), "top_k must be None or an integer from 1 to 42"),
+        (lambda m: m.next_word_probabilities(np.zeros(43), 0), "temperature must be a positive finite number, got 0"),
+        (lambda m: m.next_word_probabilities(np.zeros(43), top_k=44), "top_k must be None or an integer from 1 to 43"),
         (lambda m: m.next_word_probabilities([1e308, 0.0], 0.5), "logits / temperature overflows"),
-        (lambda m: m.generate("the", max_words=12), "max_words: the text has 1 word and the model reads at most 12"),
+        (lambda m: m.generate("the", max_words=13), "max_words: the text has 1 word and the model reads at most 13"),
         (lambda m: m.generate("the", max_words=0), "max_words must be a positive integer, got 0"),
         (lambda m: m.generate("the", seed=-1), "seed must be an integer from 0 to 4,294,967,295, got -1"),
-        (lambda m: m.generate("the", top_k=0), "top_k must be None or an integer from 1 to 42, got 0"),
+        (lambda m: m.generate("the", top_k=0), "top_k must be None or an integer from 1 to 43, got 0"),
         (lambda m: m.evaluate(["the cat"]), "sentences must be a non-empty list of corpus Sentences"),
-        (lambda m: m.ranked(np.full(42, 1 / 42), 0), "k must be an integer from 1 to 42, got 0"),
+        (lambda m: m.ranked(np.full(43, 1 / 43), 0), "k must be an integer from 1 to 43, got 0"),
     ],
 )
 def test_bad_input_is_one_clear_message_the_same_in_both(pkg, call, message):

@@ -51,8 +51,8 @@ def test_the_weights_file_is_float32_in_base64_as_its_format_says():
     entry = WEIGHTS["tensors"]["W_out"]
     raw = base64.b64decode(entry["float32"])
     values = struct.unpack(f"<{len(raw) // 4}f", raw)
-    assert entry["shape"] == [16, 42] and len(values) == 16 * 42
-    assert np.array_equal(np.array(values).reshape(16, 42), lm.load().W_out)
+    assert entry["shape"] == [16, 43] and len(values) == 16 * 43
+    assert np.array_equal(np.array(values).reshape(16, 43), lm.load().W_out)
     assert WEIGHTS["vocabulary"] == list(corpus.VOCABULARY) and WEIGHTS["num_heads"] == 2
     assert [sorted(b) for b in WEIGHTS["blocks"]] == [sorted(f for f in lm.BlockWeights.__dataclass_fields__)] * 2
 
@@ -72,7 +72,7 @@ def test_the_recorded_figures_are_what_the_library_computes_from_the_weights():
             assert r["positions"] == s.positions and r["accuracy"] == s.accuracy, (who, group)
             assert r["loss"] == pytest.approx(s.loss, rel=1e-12), (who, group)
     settings = RECORD["run"]["settings"]
-    assert settings["parameters"] == lm.load().parameters == 8042
+    assert settings["parameters"] == lm.load().parameters == 8091
     assert RECORD["run"]["corpus"]["held_out_sentences"] == len(held_out)
 
 
@@ -86,8 +86,10 @@ def test_the_model_beats_the_bigram_baseline_on_held_out_sentences():
     assert model["all"]["loss"] < bigram["all"]["loss"] - 0.3
     assert model["all"]["accuracy"] > bigram["all"]["accuracy"] + 0.1
     for group in ("after bank", "after it"):  # where the previous word cannot tell and the context can
-        assert model[group]["accuracy"] == 1.0 and bigram[group]["accuracy"] < 0.4
-        assert model[group]["loss"] < 0.01 < 0.69 < bigram[group]["loss"]
+        assert model[group]["accuracy"] == 1.0 and bigram[group]["accuracy"] <= 2 / 3
+        assert model[group]["loss"] < 0.01 < 0.68 < bigram[group]["loss"]
+    for group in ("bank", "it", "sat"):  # and on every kind of sentence, by a clear margin
+        assert model[group]["loss"] < bigram[group]["loss"] - 0.3
     for group in corpus.GROUPS:  # no model beats the generator's own odds
         assert model[group]["loss"] >= best[group]["loss"]
 
@@ -96,6 +98,18 @@ def test_the_loss_curve_falls_from_chance():
     curve = RECORD["run"]["curve"]
     steps = [p["step"] for p in curve]
     assert steps[0] == 0 and steps[-1] == RECORD["run"]["settings"]["steps"] and steps == sorted(steps)
-    assert 3.5 < curve[0]["train_loss"] < 4.5  # about ln 42 = 3.74 before training: each word about as likely
-    assert curve[-1]["train_loss"] < 0.5 < curve[0]["train_loss"]
+    assert 3.5 < curve[0]["train_loss"] < 4.5  # about ln 43 = 3.76 before training: each word about as likely
+    assert curve[-1]["train_loss"] < 0.55 and curve[-1]["held_out_loss"] < 0.55
     assert json.loads(json.dumps(curve)) == curve
+
+
+def test_the_held_out_curve_flattens_without_turning_up():
+    """What the page may say of the curve: the held-out loss falls with the training loss and ends
+    within 0.01 of its lowest point and of the training loss (no held-out loss rising as the
+    training loss falls, the mark of sentences learnt by heart)."""
+    curve = RECORD["run"]["curve"]
+    lowest = min(p["held_out_loss"] for p in curve)
+    last = curve[-1]
+    assert last["held_out_loss"] - lowest < 0.01
+    assert abs(last["held_out_loss"] - last["train_loss"]) < 0.01
+    assert all(p["held_out_loss"] < 0.6 for p in curve if p["step"] >= 100)

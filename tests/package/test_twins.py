@@ -46,6 +46,8 @@ NUMPY_ONLY = {
     "selfattn_ref.corpus": "the language model's corpus: text, ids and counts, with seeded integer arithmetic; the "
     "PyTorch model reads the same ids (torch.from_numpy)",
     "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
+    "selfattn_ref.topics.language_model": "what the language model's heads do, measured once in NumPy from forward's "
+    "weights and evaluate's scores (both have twins, held equal)",
     "selfattn_ref.topics.batched_heads": "the site's padded batch, computed once with causal_self_attention "
     "(which has a twin)",
     "selfattn_ref.topics.kv_cache": "the site's example and published models' cache sizes, computed once with "
@@ -63,12 +65,7 @@ NUMPY_ONLY = {
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
 # Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
-NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {
-    "selfattn_ref.language_model": {
-        "attention_shares": "what each head attends to, measured once in NumPy for the pages from forward's weights "
-        "(forward has a twin, held equal)",
-    },
-}
+NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
 TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
     "selfattn_ref.torch.batched": {
         "CausalSelfAttention": "a torch.nn.Module, the form the layer takes in a model's code (NumPy has no modules): "
