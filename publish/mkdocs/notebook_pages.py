@@ -38,7 +38,7 @@ import shutil
 import tempfile
 
 import markupsafe
-from bs4 import BeautifulSoup, Comment, NavigableString
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 from publish.markdown import code_markup, katex_math, path_breaks
 
@@ -92,11 +92,11 @@ def _slot_mark(html: str) -> str:
     raise ValueError("a notebook holds every private-use character of the Basic Multilingual Plane")
 
 
-def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
-    """Each formula of the Markdown cells replaced by a slot (its number between two ``mark``);
+def _mark_math(cells: list[Tag], mark: str) -> list[str]:
+    """Each formula of the Markdown ``cells`` replaced by a slot (its number between two ``mark``);
     returns the formulas' HTML (pymdownx.arithmatex's wrapper around KaTeX's output), slot by slot."""
     rendered: list[str] = []
-    for cell in soup.find_all(class_="jp-RenderedMarkdown"):
+    for cell in cells:
         for node in list(cell.find_all(string=True)):
             if not isinstance(node, NavigableString) or isinstance(node, Comment):
                 continue
@@ -132,12 +132,14 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
     return rendered
 
 
-def _with_code(soup: BeautifulSoup, pre) -> None:
-    """``<pre>...</pre>`` as ``<pre><code>...</code></pre>``, the markup Material styles and copies."""
-    code = soup.new_tag("code")
-    for child in list(pre.contents):
-        code.append(child.extract())
-    pre.append(code)
+def _with_code(soup: BeautifulSoup, pre: Tag) -> Tag:
+    """``<pre>...</pre>`` as ``<pre><code>...</code></pre>``, the markup Material styles and copies;
+    the new ``<pre>`` (the old one, renamed, is the ``<code>``: moving a highlighted block's
+    thousand spans one by one into a new element took a fifth of the cleaning)."""
+    outer = soup.new_tag("pre", attrs=pre.attrs)
+    pre.name, pre.attrs = "code", {}
+    pre.wrap(outer)
+    return outer
 
 
 def _name_after_cell(pre, part: str) -> None:
@@ -152,7 +154,44 @@ def _name_after_cell(pre, part: str) -> None:
 
 
 _STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S | re.I)
-_CELL_ID = re.compile(r"^cell-id=")
+_TEMPLATE_TAGS = {"style", "script", "clipboard-copy"}
+_TEMPLATE_CLASSES = {"zeroclipboard-container", "clipboard-copy-txt"}  # the copy widget and its copy of the code
+_WRAPPERS = {"jp-Cell-inputWrapper", "jp-OutputArea-output"}
+
+
+def _walk(soup: BeautifulSoup) -> dict[str, list]:
+    """What :func:`clean` changes, by kind, in document order, found in one walk over the page (a
+    search of the tree for each kind took a third of the cleaning): the template's styles, scripts
+    and copy widget, comments, the wrappers with a tabindex, images, cells with nbconvert's ids,
+    code blocks, outputs with Material's code styles, heading anchors, links, Markdown cells."""
+    found: dict[str, list] = {kind: [] for kind in ("template", "comment", "tabindex", "img", "cell", "highlight",
+                                                    "output", "anchor", "link", "markdown")}  # fmt: skip
+    for node in soup.descendants:
+        if not isinstance(node, Tag):
+            if isinstance(node, Comment):
+                found["comment"].append(node)
+            continue
+        classes = node.get("class") or ()
+        if node.name in _TEMPLATE_TAGS or not _TEMPLATE_CLASSES.isdisjoint(classes):
+            found["template"].append(node)
+        if node.has_attr("tabindex") and not _WRAPPERS.isdisjoint(classes):
+            found["tabindex"].append(node)
+        if node.name == "img":
+            found["img"].append(node)
+        if "jp-Cell" in classes and node.get("id", "").startswith("cell-id="):
+            found["cell"].append(node)
+        if "highlight" in classes:
+            found["highlight"].append(node)
+            if "jp-OutputArea-output" in classes:
+                found["output"].append(node)
+        if node.name == "a":
+            if "anchor-link" in classes:
+                found["anchor"].append(node)
+            if node.has_attr("href"):
+                found["link"].append(node)
+        if "jp-RenderedMarkdown" in classes:
+            found["markdown"].append(node)
+    return found
 
 
 def clean(
@@ -171,57 +210,56 @@ def clean(
     # 590 kB of it as HTML would take longer than running a notebook.
     mark = _slot_mark(html)  # (the slots of _mark_math)
     soup = BeautifulSoup(_STYLE.sub("", html), "html.parser")
-    # find_all rather than CSS selectors (soupsieve): the same elements, in a fraction of the time.
-    for tag in soup.find_all(["style", "script", "clipboard-copy"]):
-        tag.decompose()
-    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
-        comment.extract()
-    for tag in soup.find_all(class_=["zeroclipboard-container", "clipboard-copy-txt"]):
-        tag.decompose()
+    found = _walk(soup)
+    for node in found.pop("template") + found.pop("comment"):
+        if not node.decomposed:  # (not in what went before it)
+            node.decompose()
+    # What was inside them is gone too: no pass below sees it, as none saw it when each searched the tree.
+    found = {kind: [node for node in nodes if not node.decomposed] for kind, nodes in found.items()}
     # Cell wrappers are not controls: JupyterLab's tabindex would stop the keyboard at each one.
-    for tag in soup.find_all(class_=["jp-Cell-inputWrapper", "jp-OutputArea-output"], tabindex=True):
+    for tag in found["tabindex"]:
         del tag["tabindex"]
-    if (img := soup.find("img", alt=False)) is not None:  # nbconvert would say "No description has been provided"
+    # nbconvert would say "No description has been provided".
+    if img := next((img for img in found["img"] if not img.has_attr("alt")), None):
         raise ValueError(f"{notebook or 'a notebook'}: an image without alt text ({str(img)[:80]})")
     # nbconvert's cell ids ("cell-id=01-name") as valid CSS identifiers ("cell-01-name"). Material
     # names each code block after its closest element with an id (for the copy button's target),
     # so each <pre> gets one of its own: the code and the output of a cell are two blocks.
-    for cell in soup.find_all(class_="jp-Cell", id=_CELL_ID):
+    for cell in found["cell"]:
         cell["id"] = "cell-" + cell["id"].removeprefix("cell-id=")
-    for area in soup.find_all(class_="jp-InputArea"):
-        for block in area.find_all(class_="highlight"):
-            for pre in block.find_all("pre", recursive=False):
-                _with_code(soup, pre)
-                _name_after_cell(pre, "code")
-    for output in soup.find_all(class_="jp-OutputArea-output"):
-        if "highlight" not in output.get("class", []):
+    for block in found["highlight"]:
+        if block.find_parent(class_="jp-InputArea") is None:
             continue
+        for pre in block.find_all("pre", recursive=False):
+            _name_after_cell(_with_code(soup, pre), "code")
+    for output in found["output"]:
         pre = output.find("pre", recursive=False)
         if pre is not None:
-            _with_code(soup, pre)
+            pre = _with_code(soup, pre)
             _name_after_cell(pre, "output")
             title = soup.new_tag("span", attrs={"class": "filename"})
             title.string = "Output"
             pre.insert_before(title)
     # Material's permalink style (toc: permalink: true) for the cells' heading anchors.
-    for a in soup.find_all("a", class_="anchor-link"):
+    for a in found["anchor"]:
         a["class"] = ["headerlink"]
         a["title"] = "Permanent link"
-    _local_links(soup, dict(addresses))
-    formulas = _mark_math(soup, mark)
+    _local_links(found["link"], dict(addresses))
+    formulas = _mark_math(found["markdown"], mark)
     # The download link's place, after the introduction: put in once the page is a string again,
     # as the formulas are, so that no pass below reads its text (a worked example's title).
-    intro = soup.find(class_="jp-RenderedMarkdown")
-    (intro if intro is not None else soup).append(NavigableString(f"{mark}download{mark}"))
+    intro = found["markdown"][0] if found["markdown"] else soup
+    intro.append(NavigableString(f"{mark}download{mark}"))
     cleaned = code_markup.unwrap_plain_spans(str(soup))  # lighter, looks the same (see the module)
     cleaned = path_breaks.break_paths(cleaned)  # long names in the text break between parts, as on the pages
     cleaned = re.sub(f"{mark}(\\d+){mark}", lambda m: formulas[int(m.group(1))], cleaned)
     return cleaned.replace(f"{mark}download{mark}", _download_link(notebook, article) if notebook else "", 1)
 
 
-def _local_links(soup: BeautifulSoup, addresses: dict[str, str]) -> None:
-    """Each link to a published address of ``addresses`` as the URL it maps to, query and fragment kept."""
-    for a in soup.find_all("a", href=True) if addresses else ():
+def _local_links(links: list[Tag], addresses: dict[str, str]) -> None:
+    """Each of ``links`` that leads to a published address of ``addresses`` as the URL it maps to,
+    query and fragment kept."""
+    for a in links if addresses else ():
         href = a["href"]
         cut = min((i for i in (href.find("?"), href.find("#")) if i >= 0), default=len(href))
         local = addresses.get(href[:cut])
