@@ -1,9 +1,11 @@
-"""The site on a phone (375 px wide), in Chromium: wide math and tables that scroll show a cue at
+"""The site on a phone (375 px wide), in Chromium: wide math, tables and code that scroll show a cue at
 the edge that has more, the copy button sits above the first line of code, not on it, and the
 diagrams of the flow fit the screen at their own size, every text at 11 px or more, in both
 schemes."""
 
 from __future__ import annotations
+
+import base64
 
 import pytest
 
@@ -114,20 +116,94 @@ SHADOWS = {
 }  # fmt: skip
 
 
+# The boxes that scroll sideways: display math and tables (scrollable.js marks one that scrolls
+# data-scrollable) and code (Material gives one that scrolls a tab stop).
+SCROLLERS = ".md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap, .md-typeset pre > code"
+# Each visible box that scrolls sideways: its kind, whether it is marked so, and its background's
+# layers; the box itself gets data-cue-probe="<its index among them>".
+CUES_JS = f"""() => [...document.querySelectorAll('{SCROLLERS}')]
+  .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+  .map((e, i) => {{
+    e.setAttribute('data-cue-probe', i);
+    const code = e.matches('pre > code');
+    return {{kind: code ? 'code' : e.matches('div.arithmatex') ? 'math' : 'table',
+             marked: code ? e.hasAttribute('tabindex') : e.hasAttribute('data-scrollable'),
+             background: getComputedStyle(e).backgroundImage}};
+  }})"""
+# Scrolls box i to the middle of the screen and to ``left`` (a fraction of how far it scrolls), and
+# returns a strip across it, 20 px tall, at the middle of its part on screen.
+EDGES_JS = """([i, left]) => {
+  const e = document.querySelector(`[data-cue-probe="${i}"]`);
+  e.scrollIntoView({block: 'center'});
+  e.scrollLeft = left * (e.scrollWidth - e.clientWidth);
+  const r = e.getBoundingClientRect();
+  const top = Math.max(r.top, 60), bottom = Math.min(r.bottom, innerHeight);
+  return {x: Math.ceil(r.left), y: Math.round((top + bottom) / 2) - 10, width: Math.floor(r.width), height: 20};
+}"""
+NO_CUE = "[data-cue-probe] { background-image: none !important; }"
+EDGE = 8  # px: how much of each side of the strip is read
+# How much two screenshots of the same strip (PNG, base64, decoded by the browser) differ in the
+# EDGE px at its start and at its end: the largest difference of a colour channel.
+DIFFERENCE_JS = f"""async ([a, b]) => {{
+  const pixels = async (png) => {{
+    const image = await createImageBitmap(await (await fetch('data:image/png;base64,' + png)).blob());
+    const context = new OffscreenCanvas(image.width, image.height).getContext('2d');
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, image.width, image.height);
+  }};
+  const [p, q] = [await pixels(a), await pixels(b)];
+  const most = (from, to) => {{
+    let found = 0;
+    for (let y = 0; y < p.height; y++) for (let x = from; x < to; x++) for (let c = 0; c < 3; c++) {{
+      const k = 4 * (y * p.width + x) + c;
+      found = Math.max(found, Math.abs(p.data[k] - q.data[k]));
+    }}
+    return found;
+  }};
+  return {{start: most(1, {EDGE} + 1), end: most(p.width - {EDGE} - 1, p.width - 1)}};
+}}"""
+DITHER = 4  # colour levels: gradients are dithered, and the same one differs by a level or two
+
+
+def edges_with_and_without_cue(page, i: int, left: float) -> dict[str, bool]:
+    """Whether each side edge of box i, scrolled to ``left``, looks different with its cue than
+    without it (the same pixels but for the cue's layers)."""
+    clip = page.evaluate(EDGES_JS, [i, left])
+    shown = page.screenshot(clip=clip)
+    style = page.add_style_tag(content=NO_CUE)
+    hidden = page.screenshot(clip=clip)
+    style.evaluate("s => s.remove()")
+    pngs = [base64.b64encode(png).decode() for png in (shown, hidden)]
+    return {side: most > DITHER for side, most in page.evaluate(DIFFERENCE_JS, pngs).items()}
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", ["cheat-sheet/index.html", "positional-encoding/index.html", "notation/index.html"])
-def test_a_block_that_scrolls_shows_a_cue(phone, path, scheme):
+def test_a_block_that_scrolls_shows_a_cue(phone, scheme):
+    """Every formula, table and code block that scrolls sideways at 375 px has the edge shadows of
+    its scheme, and they show: for one box of each kind, the edge with more to show looks different
+    with the cue than without it, and an edge that is reached looks the same (its cover hides it).
+    (A screenshot costs a quarter of a second: one page, whose tables and code scroll.)"""
+    path = "positional-encoding/index.html"
     page = phone(path, scheme)
-    found = page.evaluate(
-        """() => [...document.querySelectorAll('.md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap')]
-            .filter(e => e.scrollWidth > e.clientWidth + 1)
-            .map(e => [e.hasAttribute('data-scrollable'), getComputedStyle(e).backgroundImage])"""
-    )
-    assert found, f"{path}: nothing scrolls sideways at 375 px, so the cue cannot be checked"
-    for marked, background in found:
-        assert marked, found
-        assert background.count("gradient(") == 4, background  # two covers, two shadows
-        assert all(shadow in background for shadow in SHADOWS[scheme]), background
+    found = page.evaluate(CUES_JS)
+    try:
+        assert {box["kind"] for box in found} >= {"table", "code"}, f"{path}: too few kinds scroll at 375 px: {found}"
+        for box in found:
+            assert box["marked"], box
+            assert box["background"].count("gradient(") == 4, box  # two covers, two shadows
+            assert all(shadow in box["background"] for shadow in SHADOWS[scheme]), box
+        for kind in sorted({box["kind"] for box in found}):
+            i = next(i for i, box in enumerate(found) if box["kind"] == kind)
+            at_start = edges_with_and_without_cue(page, i, 0)
+            at_end = edges_with_and_without_cue(page, i, 1)
+            assert at_start == {"start": False, "end": True}, f"{path}: the first {kind} that scrolls, at its start"
+            assert at_end == {"start": True, "end": False}, f"{path}: the first {kind} that scrolls, at its end"
+    finally:
+        page.evaluate(
+            """() => document.querySelectorAll('[data-cue-probe]').forEach(e => {
+              e.scrollLeft = 0; e.removeAttribute('data-cue-probe'); })"""
+        )
+        page.evaluate("() => scrollTo(0, 0)")
 
 
 FORMULA_PAGES = [
