@@ -249,10 +249,12 @@ def test_display_formulas_fit_a_phone(phone, path):
     assert [w for w in widths if w[0] > 1] == [], path
 
 
-# Formulas in table cells that run over more than one line (an inline box cut in two has a
-# rectangle on each line).
+# Formulas in table cells that run over more than one line: KaTeX's boxes (.base) on more than one
+# line (an inline formula cut in two has a rectangle on each line; one set inline-block, a single one).
 WRAPPED_CELL_FORMULAS_JS = """() => [...document.querySelectorAll('.md-typeset :is(td, th) .katex')]
-  .filter(k => k.checkVisibility() && k.getClientRects().length > 1)
+  .filter(k => k.checkVisibility() && (k.getClientRects().length > 1
+    || new Set([...k.querySelectorAll('.katex-html > .base')]
+      .map(b => Math.round(b.getBoundingClientRect().bottom))).size > 1))
   .map(k => k.querySelector('annotation').textContent)"""
 
 
@@ -261,6 +263,56 @@ def test_a_formula_in_a_table_stays_on_one_line(phone, path):
     page = phone(path)
     assert page.evaluate("() => document.querySelectorAll('.md-typeset td .katex').length") >= 10, path
     assert page.evaluate(WRAPPED_CELL_FORMULAS_JS) == [], path
+
+
+# Each visible table of the page: whether it is a table of entries (data-entries), how far its box
+# runs past the column, and for a table of entries: its headings, whether its rows are listed (a
+# row one under another, its header out of sight), and the cells whose text does not start with
+# their column's name (an empty cell shows nothing).
+LISTED_JS = """() => [...document.querySelectorAll('.md-typeset table')].filter(t => t.checkVisibility()).map(t => {
+  const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
+  const heads = [...t.rows[0].cells].map(c => c.textContent.trim());
+  const entries = t.hasAttribute('data-entries');
+  const rows = [...t.tBodies[0].rows];
+  const below = (a, b) => a.getBoundingClientRect().top >= b.getBoundingClientRect().bottom - 1;
+  const listed = entries && rows.length > 1 && t.tHead.getBoundingClientRect().height <= 1
+    && rows.every((r, i) => i === 0 || below(r, rows[i - 1]))
+    && [...rows[0].cells].every((c, i) => i === 0 || below(c, rows[0].cells[i - 1]));
+  const unnamed = !entries ? [] : rows.flatMap(r => [...r.cells].slice(1).filter(c => {
+    const name = getComputedStyle(c, '::before').content;
+    if (!c.textContent.trim()) return getComputedStyle(c).display !== 'none';
+    return name !== JSON.stringify(`${heads[c.cellIndex]}: `);
+  }).map(c => c.textContent.trim().slice(0, 30)));
+  return {entries, over: box.scrollWidth - box.clientWidth, heads: heads.join(' | '), listed, unnamed};
+})"""
+
+
+@pytest.mark.parametrize(
+    ("path", "scheme"),
+    [("notation/index.html", "light"), ("notation/index.html", "dark"), ("cheat-sheet/index.html", "light"),
+     ("examples/index.html", "light")],
+)  # fmt: skip
+def test_tables_of_words_fit_a_phone_and_tables_of_entries_are_listed(phone, path, scheme):
+    """At 320, 375 and 414 px no table of words scrolls sideways, with a column out of sight (side
+    by side, the notation's and the cheat sheet's tables of three columns were 400 to 560 px wide,
+    the gallery's of six 430): a table of entries lists its rows one under another, each cell after
+    the name of its column."""
+    page = phone(path, scheme)
+    try:
+        for width in (320, 375, 414):
+            page.set_viewport_size({"width": width, "height": PHONE["height"]})
+            page.evaluate(SETTLED_JS)
+            tables = page.evaluate(LISTED_JS)
+            entries = [t for t in tables if t["entries"]]
+            assert entries, f"{path}: no table of entries"
+            assert [t for t in tables if t["over"] > 1] == [], f"{path} at {width} px: tables that scroll sideways"
+            assert [t for t in entries if not t["listed"]] == [], f"{path} at {width} px: tables of entries not listed"
+            assert [t for t in entries if t["unnamed"]] == [], (
+                f"{path} at {width} px: cells without their column's name"
+            )
+    finally:
+        page.set_viewport_size(PHONE)
+        page.evaluate(SETTLED_JS)
 
 
 # Where each inline code of a table cell breaks across lines: the text before each break.

@@ -1,5 +1,6 @@
 """publish/number_tables.py marks the tables of numbers (data-numbers), which extra.css lets wait off
-screen, and no table of words, which a phone wraps by as much as its text."""
+screen, and no table of words, which a phone wraps by as much as its text; and the tables of entries
+(data-entries, each cell named by its column), which a phone lists row by row."""
 
 import markdown
 
@@ -22,3 +23,28 @@ def test_the_mark_goes_beside_the_search_exclusion_and_no_class_is_added():
     both = _html(NUMBERS + "\n" + WORDS, "publish.search_exclude", "publish.number_tables")
     assert both.count('<table data-numbers data-search-exclude="numbers">') == 1
     assert both.count("<table>") == 1 and "class=" not in both
+
+
+ENTRIES = '| symbol | name | "shape" |\n|---|---|---|\n| $X$ | the embeddings | n × d |\n| | | |\n'
+
+
+def test_a_table_of_entries_is_marked_and_each_cell_named_by_its_column():
+    """Three or more columns, the first with a heading: each body cell gets its column's heading
+    (escaped), which extra.css shows before it when a phone lists the rows."""
+    html = _html(ENTRIES, "publish.number_tables")
+    assert html.startswith("<table data-entries>"), html
+    assert '<td data-label="symbol">$X$</td>' in html and '<td data-label="name">the embeddings</td>' in html
+    assert html.count('data-label="&quot;shape&quot;"') == 2, html
+    assert "<th>symbol</th>" in html  # the headings themselves are left as they are
+
+
+def test_grids_tables_of_numbers_and_narrow_tables_are_not_entries():
+    """A grid of words (its corner empty), the RNN page's costs (numbers, some with thousands
+    separators, beside two columns of labels) and a table of two columns keep their columns."""
+    grid = "| | position 1 | position 2 |\n|---|---|---|\n| sentence 1 | The | cat |\n"
+    costs = (
+        "| measure | layer | n = 3 | n = 64 |\n|---|---|---:|---:|\n| steps | RNN | 3 | 4,096 |\n"
+        "| | self-attention | 1 | 1.5 |\n"
+    )
+    for text in (grid, costs, WORDS, NUMBERS):
+        assert "data-entries" not in _html(text, "publish.number_tables"), text
