@@ -122,13 +122,14 @@ SCROLLERS = ".md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap, .m
 # Each visible box that scrolls sideways: its kind, whether it is marked so, and its background's
 # layers; the box itself gets data-cue-probe="<its index among them>".
 CUES_JS = f"""() => [...document.querySelectorAll('{SCROLLERS}')]
+  .map(e => (e.removeAttribute('data-cue-probe'), e))
   .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
   .map((e, i) => {{
     e.setAttribute('data-cue-probe', i);
     const code = e.matches('pre > code');
     return {{kind: code ? 'code' : e.matches('div.arithmatex') ? 'math' : 'table',
              marked: code ? e.hasAttribute('tabindex') : e.hasAttribute('data-scrollable'),
-             background: getComputedStyle(e).backgroundImage}};
+             background: getComputedStyle(e).backgroundImage, fades: getComputedStyle(e).maskImage !== 'none'}};
   }})"""
 # Scrolls box i to the middle of the screen and to ``left`` (a fraction of how far it scrolls), and
 # returns a strip across it, 20 px tall, at the middle of its part on screen.
@@ -140,7 +141,16 @@ EDGES_JS = """([i, left]) => {
   const top = Math.max(r.top, 60), bottom = Math.min(r.bottom, innerHeight);
   return {x: Math.ceil(r.left), y: Math.round((top + bottom) / 2) - 10, width: Math.floor(r.width), height: 20};
 }"""
-NO_CUE = "[data-cue-probe] { background-image: none !important; }"
+NO_CUE = "[data-cue-probe] { background-image: none !important; mask-image: none !important; }"
+# The widths over which box i fades out at its start and at its end (px), scrolled to ``left``, once
+# the scroll-driven animation has followed.
+FADES_JS = """async ([i, left]) => {
+  const e = document.querySelector(`[data-cue-probe="${i}"]`);
+  e.scrollLeft = left * (e.scrollWidth - e.clientWidth);
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const style = getComputedStyle(e);
+  return [style.getPropertyValue('--fade-start'), style.getPropertyValue('--fade-end')].map(parseFloat);
+}"""
 EDGE = 8  # px: how much of each side of the strip is read
 # How much two screenshots of the same strip (PNG, base64, decoded by the browser) differ in the
 # EDGE px at its start and at its end: the largest difference of a colour channel.
@@ -179,26 +189,37 @@ def edges_with_and_without_cue(page, i: int, left: float) -> dict[str, bool]:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_block_that_scrolls_shows_a_cue(phone, scheme):
-    """Every formula, table and code block that scrolls sideways at 375 px has the edge shadows of
-    its scheme, and they show: for one box of each kind, the edge with more to show looks different
-    with the cue than without it, and an edge that is reached looks the same (its cover hides it).
-    (A screenshot costs a quarter of a second: one page, whose tables and code scroll.)"""
+    """Every formula, table and code block that scrolls sideways at 320, 375 and 414 px has the edge
+    shadows of its scheme and fades out toward the edge that has more to show, and they show: for one
+    box of each kind at 375 px, the edge with more looks different with the cue than without it, and
+    an edge that is reached looks the same (its cover hides the shadow, and the fade follows the
+    scrolling). (A screenshot costs a quarter of a second: one page, whose tables and code scroll.)"""
     path = "positional-encoding/index.html"
     page = phone(path, scheme)
-    found = page.evaluate(CUES_JS)
     try:
-        assert {box["kind"] for box in found} >= {"table", "code"}, f"{path}: too few kinds scroll at 375 px: {found}"
-        for box in found:
-            assert box["marked"], box
-            assert box["background"].count("gradient(") == 4, box  # two covers, two shadows
-            assert all(shadow in box["background"] for shadow in SHADOWS[scheme]), box
-        for kind in sorted({box["kind"] for box in found}):
+        for width in (320, 414, 375):
+            page.set_viewport_size({"width": width, "height": PHONE["height"]})
+            page.wait_for_timeout(250)  # scrollable.js measures again 200 ms after a resize
+            page.evaluate(SETTLED_JS)
+            found = page.evaluate(CUES_JS)
+            kinds = {box["kind"] for box in found}
+            assert kinds >= {"table", "code"}, f"{path}: too few kinds scroll at {width} px: {found}"
+            for box in found:
+                assert box["marked"] and box["fades"], (width, box)
+                assert box["background"].count("gradient(") == 4, (width, box)  # two covers, two shadows
+                assert all(shadow in box["background"] for shadow in SHADOWS[scheme]), (width, box)
+        for kind in sorted(kinds):
             i = next(i for i, box in enumerate(found) if box["kind"] == kind)
+            start, end = page.evaluate(FADES_JS, [i, 0])
+            assert start == 0 and end > 20, f"{path}: the first {kind} that scrolls fades over {start}, {end} px"
+            assert min(page.evaluate(FADES_JS, [i, 0.5])) > 20, f"{path}: the first {kind}, scrolled half-way"
+            assert page.evaluate(FADES_JS, [i, 1])[::-1] == [start, end], f"{path}: the first {kind}, at its end"
             at_start = edges_with_and_without_cue(page, i, 0)
             at_end = edges_with_and_without_cue(page, i, 1)
             assert at_start == {"start": False, "end": True}, f"{path}: the first {kind} that scrolls, at its start"
             assert at_end == {"start": True, "end": False}, f"{path}: the first {kind} that scrolls, at its end"
     finally:
+        page.set_viewport_size(PHONE)
         page.evaluate(
             """() => document.querySelectorAll('[data-cue-probe]').forEach(e => {
               e.scrollLeft = 0; e.removeAttribute('data-cue-probe'); })"""
@@ -223,10 +244,18 @@ TABLES_JS = """() => [...document.querySelectorAll('.md-typeset .md-typeset__scr
 )
 def test_tables_of_up_to_five_columns_fit_a_phone(phone, path):
     """A score or weight table (its row labels and up to four columns of numbers) fits the column
-    without scrolling: Material's 5rem minimum header width made a 3 x 3 table 400 px wide."""
-    tables = [t for t in phone(path).evaluate(TABLES_JS) if t["columns"] <= 5]
-    assert len(tables) >= 3, f"{path}: too few tables to check ({tables})"
-    assert [t for t in tables if t["over"] > 1] == [], path
+    without scrolling, at 375, 360 and 320 px: Material's 5rem minimum header width made a 3 x 3
+    table 400 px wide, and at 320 px twenty tables ran 2 to 40 px over with half as much side padding
+    as Material's."""
+    page = phone(path)
+    try:
+        for width in (PHONE["width"], 360, 320):
+            page.set_viewport_size({"width": width, "height": PHONE["height"]})
+            tables = [t for t in page.evaluate(TABLES_JS) if t["columns"] <= 5]
+            assert len(tables) >= 3, f"{path}: too few tables to check ({tables})"
+            assert [t for t in tables if t["over"] > 1] == [], (path, width)
+    finally:
+        page.set_viewport_size(PHONE)
 
 
 def test_a_row_with_its_mean_and_variance_fits_a_phone(phone):
