@@ -3,13 +3,17 @@ numbers (every body cell but the row's label a number, as publish/tables.py writ
 attribute ``data-numbers``, and a table of entries the attribute ``data-entries`` (attributes, not
 classes: Material styles only tables without one, table:not([class])).
 
-Only such tables are left unlaid out while off screen (content-visibility: auto in extra.css; not
-those beside a heatmap, whose width places it), with a placeholder of their rows' height: their
-rows hold short labels and numbers, one line each at any width (0.8rem and 2.28rem a row). A table of
-words (the notation, the cheat sheet, the comparison with an RNN) wraps its rows onto several
-lines on a phone, by as much as its text, which no stylesheet can know: such a table is laid out
-with the page, so the page is as long at load as it is, and a jump or the End key lands where it
-should.
+A table of numbers whose every cell is one word (its headings and row labels too: no space but a
+no-break one, or the corner that names the axes, "query ↓ key →", which extra.css holds on one line)
+also gets ``data-one-line``: each of its rows is one line at any width (0.8rem and
+2.28rem a row), so its height is known before it is laid out, and only such a table is left unlaid
+out while off screen (content-visibility: auto in extra.css; not one beside a heatmap, whose width
+places it), with a placeholder of its rows' height. A table whose headings or labels have words
+("mean weight on the partner", "h3 (The cat sat)", "pre-norm out"), like a table of words (the
+notation, the comparison with an RNN), wraps its rows onto more lines when a phone's column
+squeezes it, by as much as no stylesheet can know (the placeholder was 20 to 82 px short for 11
+tables at 375 px, and the page moved when they were shown): such a table is laid out with the page,
+so the page is as long at load as it is, and a jump or the End key lands where it should.
 
 A table of entries is a table of words whose rows are entries named by their first cell, with two or
 more things said of each (the notation's symbols, the cheat sheet's pages, the gallery's examples):
@@ -39,6 +43,8 @@ OPEN_CELL = re.compile(r"<td(?=[\s>])")
 MATHML = re.compile(r'<span class="katex-mathml">.*?</math></span>', re.S)
 # A number as a table of words may write one: with thousands separators, a ratio.
 AMOUNT = re.compile(r"[−+-]?\d{1,3}(,\d{3})*(\.\d+)?%?|[−+-]?\d+(\.\d+)?%?")
+# Where a line may break: a space of any kind but the no-break ones.
+BREAK = re.compile(r"[^\S\u00a0\u2007\u202f]")
 
 
 def is_number_table(body: str) -> bool:
@@ -69,6 +75,20 @@ def is_entries_table(body: str) -> bool:
     return 2 * sum(bool(AMOUNT.fullmatch(c)) for c in cells) < len(cells)
 
 
+# The corner of a grid that names its two axes ("query ↓ key →", publish/tables.py): held on one
+# line in a table of one line a row (extra.css), so it counts as one word.
+AXES = re.compile(r"\S+ ↓ \S+ →")
+
+
+def is_one_line(body: str) -> bool:
+    """Every cell of the table, headings and labels too, is one word (or the corner that names the
+    axes): a row cannot wrap."""
+    cells = [_text(c) for r in ROW.findall(body) for c in HEAD.findall(r) + CELL.findall(r)]
+    if cells and AXES.fullmatch(cells[0]):
+        cells = cells[1:]
+    return not any(BREAK.search(c) for c in cells)
+
+
 def _label(body: str) -> str:
     """Each body cell with its column's heading, data-label."""
     names = [html.escape(name, quote=True) for name in headings(body)]
@@ -83,7 +103,8 @@ def _label(body: str) -> str:
 def _mark(m: re.Match) -> str:
     attributes, body = m.groups()
     if is_number_table(body):
-        return f"<table data-numbers{attributes}>{body}</table>"
+        one_line = " data-one-line" if is_one_line(body) else ""
+        return f"<table data-numbers{one_line}{attributes}>{body}</table>"
     if is_entries_table(body):
         return f"<table data-entries{attributes}>{_label(body)}</table>"
     return m.group(0)

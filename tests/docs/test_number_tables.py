@@ -13,7 +13,7 @@ def _html(text: str, *extensions: str) -> str:
 
 
 def test_a_table_of_numbers_is_marked_and_a_table_of_words_is_not():
-    assert _html(NUMBERS, "publish.number_tables").startswith("<table data-numbers>")
+    assert _html(NUMBERS, "publish.number_tables").startswith("<table data-numbers data-one-line>")
     assert "data-numbers" not in _html(WORDS, "publish.number_tables")
 
 
@@ -21,7 +21,7 @@ def test_the_mark_goes_beside_the_search_exclusion_and_no_class_is_added():
     """With publish.search_exclude as mkdocs.yml orders them: both marks on the same table, and no
     class (Material styles only tables without one)."""
     both = _html(NUMBERS + "\n" + WORDS, "publish.search_exclude", "publish.number_tables")
-    assert both.count('<table data-numbers data-search-exclude="numbers">') == 1
+    assert both.count('<table data-numbers data-one-line data-search-exclude="numbers">') == 1
     assert both.count("<table>") == 1 and "class=" not in both
 
 
@@ -48,3 +48,17 @@ def test_grids_tables_of_numbers_and_narrow_tables_are_not_entries():
     )
     for text in (grid, costs, WORDS, NUMBERS):
         assert "data-entries" not in _html(text, "publish.number_tables"), text
+
+
+def test_a_table_of_numbers_of_one_word_a_cell_is_one_line_and_one_with_words_is_not():
+    """Only a table whose rows cannot wrap waits off screen with a placeholder of one line a row:
+    every cell one word (a no-break space holds two), or the corner that names the axes, which
+    extra.css holds on one line. A heading or a label of several words wraps on a phone."""
+    one_line = "| query ↓ key → | The | cat |\n|---|---:|---:|\n| The | 1 | 0.5 |\n| n\u00a0=\u00a03 | 2 | 3 |\n"
+    assert _html(one_line, "publish.number_tables").startswith("<table data-numbers data-one-line>")
+    heading = "| after step | mean weight on the partner |\n|---|---:|\n| 0 | 0.25 |\n"
+    label = "| state | u1 |\n|---|---:|\n| h3 (The cat sat) | 0.39 |\n"
+    corner = "| pre-norm out | x1 |\n|---|---:|\n| bank | 1.5 |\n"
+    for text in (heading, label, corner):
+        html = _html(text, "publish.number_tables")
+        assert html.startswith("<table data-numbers>"), html
