@@ -3,6 +3,7 @@ SHELL := /bin/bash
 VENV ?= .venv
 PYTHON ?= python3
 CHROMIUM ?= /usr/bin/chromium-headless-shell
+PORT ?= 8000
 # CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
 # runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
 TORCH_INDEX_URL ?=
@@ -14,7 +15,7 @@ export NO_MKDOCS_2_WARNING := 1
 # $(...), backticks, line breaks, a leading dash): make takes its raw value ($(value ...): no $ in it
 # is expanded), exports it, and a recipe reads it only from the environment, as "$$NAME" in double
 # quotes, so that neither make nor the shell reads it as code. Never write $(NAME) in a recipe.
-GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS
+GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS PORT
 $(foreach v,$(GIVEN),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 # VENV also names the file make checks (its stamp), so it is one word of plain path characters.
 _PATH_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
@@ -31,16 +32,16 @@ PY := $(BIN)/python
 .PHONY: help venv chromium serve test test-fast test-targets update example offline zensical build lint format lock clean vendor bench
 
 help:
-	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
+	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload); another port: make serve PORT=8001"
 	@echo "make test     build the environment, install Chromium if missing, run the tests"
-	@echo "make test-fast  the tests without the browser layer and those marked slow (quick iterations)"
+	@echo "make test-fast  the layers a page or a spec can fail (package, snippets, content), without the slow tests"
 	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
 	@echo "make zensical build the site with Zensical (site-zensical/) and list what differs from MkDocs"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
-	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~40 min)"
+	@echo 'make bench    time the build, serve, tests, page loads, playground and growth; one table (about an hour); options in BENCH_ARGS: make bench BENCH_ARGS="--quick" (one run of each), not make bench --quick (an option of make itself)'
 
 venv: $(STAMP)
 
@@ -52,7 +53,7 @@ $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@# The library is installed (editable); the publishing tools (publish/) and the MkDocs hooks
-	@# (overrides/hooks/) are not part of it, and import from the repository's root: a .pth file
+	@# (publish/mkdocs/hooks/) are not part of it, and import from the repository's root: a .pth file
 	@# puts that root on the venv's path, so `mkdocs` and `python -m publish` find them anywhere.
 	$(PY) -c 'import os, pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "selfattn-site-tools.pth").write_text(os.getcwd() + "\n")'
 	@touch "$$VENV/.installed"
@@ -64,9 +65,11 @@ chromium:
 	fi
 
 # SITE_URL makes the local server put the site at / (the published site_url has a sub-path);
-# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/claims.py).
+# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/markdown/numbers_audit.py).
 serve: venv
-	NUMBERS_AUDIT_ON_PAGE=true SITE_URL=http://127.0.0.1:8000/ $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	@if ! [[ "$$PORT" =~ ^[1-9][0-9]{0,4}$$ ]] || (( PORT > 65535 )); then \
+	  printf "PORT must be a port number from 1 to 65535, such as PORT=8001; got '%s'\n" "$$PORT"; exit 2; fi
+	NUMBERS_AUDIT_ON_PAGE=true SITE_URL="http://127.0.0.1:$$PORT/" $(BIN)/mkdocs serve --dev-addr "127.0.0.1:$$PORT" --livereload
 
 # Python may write its compiled bytecode (__pycache__/, gitignored) during the tests even where
 # PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update
@@ -76,17 +79,18 @@ test test-fast test-targets: export PYTHONDONTWRITEBYTECODE :=
 
 # On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
 # Every test but those that run the README's other make targets in a copy of the repository
-# (tests/docs/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
+# (tests/tools/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
 test: venv chromium
 	$(PY) -m pytest -n auto --dist loadgroup -m "not targets"
 
-# The suite without the browser layer and the tests marked slow (mostly those that copy and build
-# the project: the walk-through of docs/add-an-example.md, the hostile specs, the safe-files checks;
-# also the wheel's contents and every page's math) and those marked tooling (the tools' own tests,
-# publish/ and the notebooks' kernels, which no page or spec edit can fail), for quick iterations
-# while writing a page or a spec; `make test` and CI run them all.
+# The suite's layers that a page or a spec can fail (tests/package, tests/snippets, tests/content)
+# without those marked slow (mostly those that copy and build the project: the walk-through of
+# docs/add-an-example.md, the strict build's bad links; also the wheel's contents), for quick
+# iterations while writing a page or a spec. Left out: the browser layer (tests/browser) and the
+# tests of the tools themselves (tests/tools: publish/, the notebooks' kernels, the Makefile, bench/),
+# which no page or spec edit can fail; `make test` and CI run them all.
 test-fast: venv
-	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not slow and not tooling and not targets"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not slow" tests/package tests/snippets tests/content
 
 # The README's make targets, each run for real (a few minutes, one after another).
 test-targets: venv chromium
@@ -100,6 +104,8 @@ update: venv
 # starts with a dash is still a value), and it says what is wrong with them.
 example: venv
 	@if [ -z "$$NAME" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
+	@# make drops the spaces after the = of NAME=value on its command line: its own argv (Linux's /proc) says.
+	@[ ! -r "/proc/$$PPID/cmdline" ] || while IFS= read -r -d '' arg; do 	  if [[ "$$arg" =~ ^(NAME|TITLE|FROM)=[[:space:]] ]]; then v="$${BASH_REMATCH[1]}"; 	    echo "$$v begins with a space, which make drops from a value given on its command line: give $$v without it (a value is taken as typed)"; exit 2; fi; 	done < "/proc/$$PPID/cmdline"
 	@args=(); [ -z "$$TITLE" ] || args+=(--title="$$TITLE"); [ -z "$$FROM" ] || args+=(--from="$$FROM"); \
 	  set -x; $(PY) -m publish new-example "$${args[@]}" -- "$$NAME"
 

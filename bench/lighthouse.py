@@ -4,7 +4,7 @@ Lighthouse (npm's `lighthouse`, pinned to LIGHTHOUSE_VERSION) with its defaults 
 mobile form factor and screen, simulated throttling (slow 4G: 150 ms round trips, 1.6 Mbit/s
 down; the CPU 4× slower than this machine's), performance category only. The page is served
 from 127.0.0.1 and opened in Debian's Chromium headless shell (CHROME_PATH), with the flags the
-tests use (publish/chromium.py) and --headless; nothing else is reached.
+tests use (publish/harness/chromium.py) and --headless; nothing else is reached.
 
 node and npm are not part of the README's set-up: the bench installs Lighthouse itself into
 CACHE (.cache/ is gitignored) on first use, with npm from the npm registry, and says so when
@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common import CHROMIUM, CHROMIUM_ARGS, REPO, log
+
+from publish.files import unsafe_folder
 
 LIGHTHOUSE_VERSION = "12.8.2"
 CACHE = REPO / ".cache" / "bench" / f"lighthouse-{LIGHTHOUSE_VERSION}"
@@ -68,6 +70,8 @@ def _node() -> tuple[str, str]:
 def install() -> list[str]:
     """Lighthouse's command line (node and its script), installed into CACHE if it is not there."""
     node, npm = _node()
+    if problem := unsafe_folder(CACHE, REPO):  # .cache or .cache/bench a link: npm would install elsewhere
+        raise Missing(f"Lighthouse's folder {CACHE.relative_to(REPO)} is refused: {problem}")
     cli = CACHE / "node_modules" / "lighthouse" / "cli" / "index.js"
     package = CACHE / "node_modules" / "lighthouse" / "package.json"
     if not (cli.is_file() and json.loads(package.read_text(encoding="utf-8"))["version"] == LIGHTHOUSE_VERSION):

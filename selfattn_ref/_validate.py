@@ -68,6 +68,21 @@ def value_text(x, parens: bool = False) -> str:
     return text if len(text) <= 60 else f"{text[:57]}..."
 
 
+EXCERPT = 80  # the most characters of someone's text that a message quotes
+
+
+def excerpt(text, limit: int = EXCERPT) -> str:
+    """What a message quotes of text it could not read: one line, quoted, every character that is
+    not printable shown as its escape (``\\x00``, ``\\n``, ``\\u202e``: repr's), cut to ``limit``
+    characters of the escaped text with an ellipsis after the cut. Never more, whatever ``text``
+    holds (a whole file, a line of thousands of characters, control characters)."""
+    text = str(text)
+    shown = repr(text[: limit + 1])[1:-1]  # escaped (repr's quotes taken off): at least as long as the text
+    if len(shown) <= limit and len(text) <= limit:
+        return f"'{shown}'"
+    return f"'{shown[:limit].rstrip(chr(92))}…'"  # (a cut escape's lone backslash dropped)
+
+
 def _join(items: list[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -1,7 +1,7 @@
 """selfattn_ref is the library and nothing else: it imports nothing of the project outside itself
 (never the publishing tools, ``publish``), nothing but the standard library, NumPy and, in
 ``selfattn_ref.torch`` and ``selfattn_ref.training`` only, PyTorch; and the wheel built from the
-repository holds the library and its example data, nothing else."""
+repository holds the library and its data (the examples, the language model's weights), nothing else."""
 
 from __future__ import annotations
 
@@ -46,11 +46,10 @@ def test_imports_only_the_standard_library_numpy_and_torch(path):
 
 def test_the_check_finds_an_import_of_the_publishing_tools(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("import numpy as np\nfrom publish.tables import generated\nfrom . import attention\n")
+    bad.write_text("import numpy as np\nfrom publish.generate.tables import generated\nfrom . import attention\n")
     assert imported_modules(bad) == {"numpy", "publish"}
 
 
-@pytest.mark.tooling
 def test_importing_every_module_loads_neither_publish_nor_any_project_folder():
     """In a fresh interpreter whose path holds only the repository root: import every module of the
     package (the NumPy ones first, which must not load torch either)."""
@@ -100,7 +99,8 @@ def test_the_wheel_holds_only_the_library_and_its_data(tmp_path):
     assert not outside, f"the wheel holds files outside the library: {outside}"
     assert all(n.split("/")[0].startswith("selfattn_ref") for n in names)
     expected = {p.relative_to(REPO).as_posix() for p in SOURCES}
-    expected |= {p.relative_to(REPO).as_posix() for p in PACKAGE.rglob("*.toml")}
+    expected |= {p.relative_to(REPO).as_posix() for p in (*PACKAGE.rglob("*.toml"), *PACKAGE.rglob("*.json"))}
     assert expected <= set(names), f"missing from the wheel: {sorted(expected - set(names))}"
     assert {"selfattn_ref/examples/the_cat_sat.toml", "selfattn_ref/examples/rnn/the_cat_sat.toml"} <= set(names)
+    assert "selfattn_ref/language_model.json" in names  # the trained weights, which the library loads
     assert {n for n in names if n.startswith("selfattn_ref/")} == expected, "the wheel holds files the package lacks"

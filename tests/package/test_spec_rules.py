@@ -1,7 +1,7 @@
 """The worked examples' rules (selfattn_ref/examples/rules.py), as the loader applies them: a title,
 a token or a description that would be markup or code, and a number that a page could not print,
 are refused with the file, the key and the line (issue 16). The publishing tools' side (escaping,
-rendering, the files they write) is tests/docs/test_hostile_specs.py."""
+rendering, the files they write) is tests/tools/test_hostile_specs.py."""
 
 from __future__ import annotations
 
@@ -76,12 +76,16 @@ REFUSED = [
     ("comment", "T", ["a"], "Hi <!-- x -->", "'description' holds HTML"),
     ("autolink", "T", ["a"], "See <https://example.com>", "'description' holds HTML"),
     ("include", "T", ["a"], 'Intro\n\n--8<-- ".git/config"', "'description' holds an include"),
-    ("attr list", "T", ["a"], 'Para\n{: onclick="x" }', "'description' holds a brace"),
+    ("attr list", "T", ["a"], "Para\n{: .x }", "'description' holds a brace ('{: .x }'), which would make an "
+     "attribute list: write ( ) instead"),
+    ("a claim of the audit", "T", ["a"], "About 0.7{{weights[a, a]}}.", "'description' holds a claim of the numbers "
+     "audit ('{{weights[a, a]}}.'): a spec's text cannot say which quantity a number is, so write the number in "
+     "words, or leave it to the tables the page shows"),
     ("javascript link", "T", ["a"], "[x](javascript:alert(1))", "'description' holds a link that is not of the form"),
     ("http link", "T", ["a"], "[x](https://example.com)", "'description' links to 'https://example.com'"),
     ("image", "T", ["a"], "![x](../x.png)", "'description' holds an image"),
     ("control in description", "T", ["a"], "a\x1bb", "'description' holds U+001B, a control character"),
-]
+]  # fmt: skip
 
 
 # --- Unicode: what renders blank, is not text, or looks like another token (issue 27, item 4) -------
@@ -303,7 +307,7 @@ def test_whole_numbers_and_numbers_in_names_stay_allowed():
     assert ex.tokens == ("1", "2", "x3", "W_2", "v1.2.3", "e^0.5", "3.2.1")
 
 
-# --- properties: the Unicode classes, drawn (tests/text_strategies.py) ---------------------------------
+# --- properties: the Unicode classes, drawn (tests/support/text_strategies.py) ---------------------------------
 
 PROPERTY = settings(max_examples=60, deadline=None)
 

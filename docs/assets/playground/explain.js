@@ -17,12 +17,19 @@
 // arithmetic (arith.js): written at the decimals the reader chose, or, when a line would not
 // add up there ("1 ÷ 2 = 1" at 0 decimals), with as many more as it needs, saying so.
 //
+// Before the steps, the numbers they start from explain themselves too: a cell of Q, K or V is the
+// word's row of X times a column of W_Q, W_K or W_V, written out as the pages write a dot product;
+// a cell of W_Q, W_K or W_V says where it comes from (originText: NumPy's seeded draw, the spec
+// file, the identity, or the reader); with the positions added, a cell of PE is its sine or cosine
+// (positional.js) and a cell of X + PE the sum, as docs/positional-encoding.md writes them.
+//
 // r: a result of attention(); a head h: r.heads[h], which has {Q, K, V, scores, scaled, logits,
 // weights, output, mask, factor} (with one head, r.heads[0] is r); i a query (row), j a key
 // (column), c a column of the output. Counting is from 0 here; the labels shown count from 1.
 
 import { addsUpAsShown, holds } from "./arith.js";
 import { cell, isIntegral, num, vector } from "./format.js";
+import { divisor } from "./positional.js";
 
 const MORE_DECIMALS = 3; // at most this many more than the reader chose, to make a line hold
 const MAX_DECIMALS = 10; // never more than the playground offers
@@ -97,17 +104,46 @@ export function explainOutput(r, i, c) {
   return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c] };
 }
 
+/** A cell of Q, K or V (`name`): row i of X (with the positions, if added) times column c of W. */
+export function explainProjected(r, name, i, c) {
+  const W = r[`W_${name}`];
+  const column = W.map((row) => row[c]);
+  return { kind: "projected", name, i, c, x: r.X[i], column, W, value: r[name][i][c] };
+}
+
+/** A cell of PE: entry k of the encoding of position pos (both from 0), sin or cos of pos / 10000^(2p/d). */
+export function explainPosition(r, pos, k) {
+  const d = r.PE[0].length;
+  const p = Math.floor(k / 2);
+  const div = divisor(p, d);
+  return { kind: "position", i: pos, k, p, d, divisor: div, angle: pos / div, value: r.PE[pos][k] };
+}
+
+/** A cell of X + PE: entry k of word i's vector plus entry k of its position's encoding. */
+export function explainPositioned(r, i, k) {
+  return { kind: "positioned", i, k, e: r.embeddings[i], pe: r.PE[i], x: r.X[i], value: r.X[i][k] };
+}
+
 const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight };
 
-/** The explanation of a cell of one of the tables "scores", "scaled", "weights" (of head h), "output". */
+/**
+ * The explanation of a cell of one of the tables "scores", "scaled", "weights" (of head h),
+ * "output", "Q", "K", "V", "PE" and "XPE" (X + PE).
+ */
 export function explainCell(r, table, i, j, h = 0) {
-  return table === "output" ? explainOutput(r, i, j) : EXPLAIN[table](r, i, j, h);
+  if (table === "output") return explainOutput(r, i, j);
+  if (table === "Q" || table === "K" || table === "V") return explainProjected(r, table, i, j);
+  if (table === "PE") return explainPosition(r, i, j);
+  if (table === "XPE") return explainPositioned(r, i, j);
+  return EXPLAIN[table](r, i, j, h);
 }
 
 /**
  * The cells an explanation reads, as {table, i, j} (j null: the whole row i; i null: the whole
- * column j). Table names: "Q", "K", "V" (or "X", the words' vectors, when there are no
- * projections), "scores", "logits" (the scores the softmax reads), "weights"; the columns of Q,
+ * column j). Table names: "Q", "K", "V" (or "X", the vectors the steps read, when there are no
+ * projections), "scores", "logits" (the scores the softmax reads), "weights", "X" (a cell of Q, K
+ * or V reads its word's row of X, or of X + PE, and a column of "W_Q", "W_K" or "W_V"), "E" (the
+ * words' vectors as typed), "PE"; the columns of Q,
  * K and V are those of the whole matrices (a head's columns are a part of them); "scores",
  * "logits" and "weights" are those of head e.h.
  */
@@ -130,6 +166,16 @@ export function usedCells(e, projecting) {
       return [
         { table: "weights", h: e.h, i: e.i, j: null },
         { table: src("V"), i: null, j: e.c },
+      ];
+    case "projected":
+      return [
+        { table: "X", i: e.i, j: null },
+        { table: `W_${e.name}`, i: null, j: e.c },
+      ];
+    case "positioned":
+      return [
+        { table: "E", i: e.i, j: e.k },
+        { table: "PE", i: e.i, j: e.k },
       ];
     default:
       return [];
@@ -211,14 +257,20 @@ function claim(lines, text) {
   return { line: lines.length - 1, text };
 }
 
+/** A number as an operand of written-out arithmetic: a negative one in parentheses (publish/generate/tables.py, operand). */
+function operand(text) {
+  return /^[-\u2212]/u.test(text) ? `(${text})` : text;
+}
+
 /**
  * The dot product written out as the example pages write it (docs/generated/<slug>/dot_products.md):
- * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are.
+ * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are, a negative
+ * factor in parentheses: "0.144×(-0.030)".
  */
 export function dotLine(a, b, u, v, total, decimals) {
   const integral = isIntegral(u) && isIntegral(v);
   const f = (x) => cell(x, decimals, integral);
-  const terms = u.map((x, t) => `${f(x)}×${f(v[t])}`).join(" + ");
+  const terms = u.map((x, t) => `${operand(f(x))}×${operand(f(v[t]))}`).join(" + ");
   return { text: `${a} · ${b} = ${terms} = ${f(total)}`, arithmetic: `${terms} = ${f(total)}` };
 }
 
@@ -228,7 +280,7 @@ export function dotLine(a, b, u, v, total, decimals) {
  */
 export function columnLine(name, weights, values, V, value, decimals) {
   const fv = formatter(V, decimals);
-  const terms = weights.map((w, j) => `${num(w, decimals)} × ${fv(values[j])}`).join(" + ");
+  const terms = weights.map((w, j) => `${num(w, decimals)} × ${operand(fv(values[j]))}`).join(" + ");
   return { text: `${name}: ${terms} = ${num(value, decimals)}`, arithmetic: `${terms} = ${num(value, decimals)}` };
 }
 
@@ -383,6 +435,9 @@ function shift(claims, by) {
  */
 export function explanationText(e, r, labels, decimals, projecting) {
   const L = labels;
+  if (e.kind === "projected") return projectedText(e, r, L, decimals);
+  if (e.kind === "position") return positionText(e, L, decimals);
+  if (e.kind === "positioned") return positionedText(e, L, decimals);
   const many = r.heads.length > 1;
   const inHead = many ? `In head ${e.h + 1}, the` : "The";
   const a = r.heads[e.h];
@@ -404,8 +459,11 @@ export function explanationText(e, r, labels, decimals, projecting) {
     };
   }
   if (e.kind === "scaled") {
+    // The pages' names (docs/notation.md): S are the scores, S / √d_k the scaled scores.
     const d = many ? "d_head" : "d_k";
-    const title = `${inHead} score of ${L[e.i]} against ${L[e.j]} as the softmax reads it.`;
+    const word = scoreWord(a);
+    const what = e.scale ? `${word} of ${L[e.i]} against ${L[e.j]}, S / √${d}` : `${word} of ${L[e.i]} against ${L[e.j]}`;
+    const title = `${inHead} ${what}${a.mask !== null ? ", with the causal mask" : ""}.`;
     const build = (p) => {
       const fs = formatter(a.scores, p);
       const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
@@ -415,15 +473,15 @@ export function explanationText(e, r, labels, decimals, projecting) {
       if (e.scale) {
         const scaled = e.score * e.factor;
         lines.push(`score = ${fs(e.score)}`);
-        lines.push(`score ÷ √${d} = ${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`);
+        lines.push(`scaled score = score ÷ √${d} = ${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`);
         claims.push(claim(lines, `${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`));
       } else {
         lines.push(`score = ${fs(e.score)} (not divided: "Divide the scores by √d_k" is off)`);
       }
       if (e.masked) {
-        lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this score by −∞, so its weight will be 0.`);
+        lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this ${word} by −∞, so its weight will be 0.`);
       } else if (a.mask !== null) {
-        lines.push(`${L[e.j]} is not after ${L[e.i]}: the causal mask leaves this score as it is.`);
+        lines.push(`${L[e.j]} is not after ${L[e.i]}: the causal mask leaves this ${word} as it is.`);
       }
       return { lines, claims };
     };
@@ -451,15 +509,160 @@ export function explanationText(e, r, labels, decimals, projecting) {
   };
 }
 
-// --- one row, step by step --------------------------------------------------------------------
+// --- before the steps: Q, K and V, the matrices, the positions --------------------------------
 
-// The steps by the names every page gives them (docs/notation.md, "The steps, by name").
-export const STEPS = Object.freeze(["score", "scale", "mask", "normalize", "mix"]);
+/** The matrix Q, K or V is made with, as the pages write it: W_Q, W_K, W_V, or I (the identity). */
+function matrixName(r, name) {
+  return r.projections === "identity" ? "I" : `W_${name}`;
+}
+
+/** "The's vector", or "The's vector plus its position's encoding": what row i of X holds. */
+function vectorOf(r, word) {
+  return r.PE ? `${word}'s vector plus its position's encoding` : `${word}'s vector`;
+}
 
 /**
- * Row i of head h through the five steps, in order: score, scale, mask, normalize (the softmax),
- * mix. Each step:
- * {id, on, values} (values: the row after the step), with the terms the step needs.
+ * A cell of Q, K or V: the word's row of X times a column of W, written out as the pages write a
+ * dot product (dotLine): "The · c1 of W_Q = 1.0000×0.1524 + ... = 0.1440".
+ */
+function projectedText(e, r, L, decimals) {
+  const w = L[e.i];
+  const W = matrixName(r, e.name);
+  const col = columnName(e.c, true);
+  const X = r.PE ? "X + PE" : "X";
+  const role = { Q: "query", K: "key", V: "value" }[e.name];
+  const same = r.projections === "identity" ? ` I is the identity: this is entry x${e.c + 1} of the vector itself.` : "";
+  const title =
+    `${e.name} of ${w}, column ${col}: entry ${col} of ${w}'s ${role}, ${vectorOf(r, w)} times column ${col} of ${W}, ` +
+    `a dot product (${e.name} = X·${W}).${same}`;
+  const build = (p) => {
+    const line = dotLine(w, `${col} of ${W}`, e.x, e.column, e.value, p);
+    const lines = [`${w}'s vector, its row of ${X} = ${vector(e.x, p)}`, `column ${col} of ${W} = ${vector(e.column, p)}`, line.text];
+    return { lines, claims: [{ line: 2, text: line.arithmetic }] };
+  };
+  return { title, ...fitted(build, decimals) };
+}
+
+/** A number as a table of integers prints it when it is whole, else at p decimals. */
+function exact(x, p) {
+  return cell(x, p, Number.isInteger(x));
+}
+
+/**
+ * A cell of PE, as docs/positional-encoding.md writes the formula: PE_(pos, 2p) = sin(pos /
+ * 10000^(2p/d)) and PE_(pos, 2p + 1) = cos(...), positions, pairs and entries counted from 0.
+ */
+function positionText(e, L, decimals) {
+  const sine = e.k % 2 === 0;
+  const fn = sine ? "sin" : "cos";
+  const title =
+    `PE(${e.i}), entry x${e.k + 1}: the ${sine ? "sine" : "cosine"} of pair p = ${e.p} at the position of ${L[e.i]}, ` +
+    `pos = ${e.i} (positions, pairs and entries are counted from 0 here, as the paper counts them).`;
+  const build = (p) => {
+    const angle = exact(e.angle, p);
+    const lines = [
+      `PE_(pos, ${sine ? "2p" : "2p + 1"}) = ${fn}(pos / 10000^(2p/d)), with pos = ${e.i}, p = ${e.p} and d = ${e.d}`,
+      `10000^(${2 * e.p}/${e.d}) = ${exact(e.divisor, p)}`,
+      `${e.i} ÷ ${exact(e.divisor, p)} = ${angle}`,
+      `${fn}(${angle}) = ${num(e.value, p)}`,
+    ];
+    // The power and the sine or cosine hold at any rounding with a point (the value shown is the one
+    // rounded, and the angle's rounding moves a sine by no more than its own), not at none, where
+    // "cos(1) = 1" would claim an exact 1: then, said as arithmetic the audit reads, the value shown
+    // is the value to more places, which fails and takes more decimals.
+    const claims = [{ line: 2, text: lines[2] }];
+    for (const [line, x, shown] of [[1, e.divisor, exact(e.divisor, p)], [3, e.value, num(e.value, p)]]) {
+      if (!shown.includes(".") && !Number.isInteger(x)) claims.push({ line, text: `${shown} = ${num(x, p + 3)}`, implied: true });
+    }
+    return { lines, claims };
+  };
+  return { title, ...fitted(build, decimals) };
+}
+
+/** A cell of X + PE: the word's vector plus its position's, as docs/positional-encoding.md adds them. */
+function positionedText(e, L, decimals) {
+  const w = L[e.i];
+  const x = `x${e.k + 1}`;
+  const title = `X + PE of ${w}, entry ${x}: ${w}'s vector plus the encoding of its position, PE(${e.i}) (pos = ${e.i}, counted from 0).`;
+  const build = (p) => {
+    const sum = `${vector(e.e, p)} + ${vector(e.pe, p)} = ${vector(e.x, p)}`;
+    const one = `${cell(e.e[e.k], p, isIntegral(e.e))} + ${cell(e.pe[e.k], p, isIntegral(e.pe))} = ${cell(e.value, p, isIntegral(e.x))}`;
+    const lines = [`${w}'s vector + PE(${e.i}) = ${sum}`, `${x}: ${one}`];
+    return { lines, claims: [{ line: 0, text: sum }, { line: 1, text: one }] };
+  };
+  return { title, ...fitted(build, decimals) };
+}
+
+/**
+ * Where entry (i, j) of W_Q, W_K or W_V (`name`), or of X (`name` "X", the words' vectors: row i
+ * is the word labelled `label`), comes from, as {title, lines}. origin:
+ *   {from: "seeded", seed, std, d, title}: NumPy's draw, in the words of the learned-weights page
+ *     (CONTRIBUTING, "One name, one sentence, for the seeded weights"), of the example `title`;
+ *   {from: "given", title, slug}: the spec file of an example; {from: "identity"}: an entry of I;
+ *   {from: "example", title, slug}: a word's vector, from the spec file of an example;
+ *   {from: "new", what}: a new "word" or "dimension", which starts at 0;
+ *   {from: "link"}: a link's state; {from: "typed", text}: what the reader typed.
+ */
+export function originText(origin, name, i, j, value, decimals, label = "") {
+  const where = name === "X" ? `${label}, x${j + 1}` : `${name}, row x${i + 1}, column c${j + 1}`;
+  const shown = Number.isFinite(value) ? exact(value, decimals) : "";
+  const rounded = shown !== "" && Number(shown) !== value ? `, rounded to ${decimals} decimal${decimals === 1 ? "" : "s"} here (the playground computes with every digit)` : "";
+  if (origin.from === "seeded") {
+    const t = ["W_Q", "W_K", "W_V"].indexOf(name);
+    const { d, seed, std } = origin;
+    return {
+      title: `${where}: one of the seeded random stand-ins for the weights training would learn, drawn by NumPy, not typed.`,
+      lines: [
+        `rng = np.random.default_rng(${seed}), then rng.normal(0, ${std}, (${d}, ${d})) three times, in the order W_Q, W_K, W_V`,
+        `Each entry comes from a normal distribution with mean 0 and standard deviation ${std}.`,
+        `${name} is draw ${t + 1} of 3; NumPy fills it row by row, so this is its entry ${i * d + j + 1} of ${d * d}.`,
+        `${where} = ${shown}${rounded}`,
+        `(The seed, ${seed}, and the standard deviation are those of the spec file of “${origin.title}”.)`,
+      ],
+    };
+  }
+  if (origin.from === "given") {
+    return {
+      title: `${where}: given in the spec file of the example “${origin.title}”, not computed.`,
+      lines: [`${where} = ${shown}`, `(projections = "given": selfattn_ref/examples/${origin.slug}.toml writes W_Q, W_K and W_V out in full.)`],
+    };
+  }
+  if (origin.from === "identity") {
+    return {
+      title: `${where}: an entry of the identity matrix I, not computed (your matrices start from I, or grew by a row or a column of it).`,
+      lines: [
+        "I has 1 where the row and the column have the same number, and 0 elsewhere, so that x·I = x.",
+        `Row x${i + 1}, column c${j + 1}: ${i === j ? "the same number, so 1" : "not the same number, so 0"}.`,
+      ],
+    };
+  }
+  if (origin.from === "example") {
+    return {
+      title: `${where}: given in the spec file of the example “${origin.title}”, not computed.`,
+      lines: [`${where} = ${shown}`, `(selfattn_ref/examples/${origin.slug}.toml writes one vector per word, under embeddings.)`],
+    };
+  }
+  if (origin.from === "new") {
+    return { title: `${where}: a new ${origin.what} starts at 0; type over it.`, lines: [`${where} = ${shown}`] };
+  }
+  if (origin.from === "typed") {
+    // What was typed is echoed only when it is a number (a field refuses anything else, and says why).
+    const line = shown === "" ? "Not a number the playground can use yet: the message under the grid says why." : `${where} = ${String(origin.text).trim()}`;
+    return { title: `${where}: the number you typed.`, lines: [line] };
+  }
+  return { title: `${where}: as the link that opened the playground gives it.`, lines: [`${where} = ${shown}${rounded}`] };
+}
+
+// --- one row, step by step --------------------------------------------------------------------
+
+// The steps by the names every page gives them, in their order (docs/notation.md, "The steps,
+// by name"): without projections, as on the first page, "project" is off.
+export const STEPS = Object.freeze(["project", "score", "scale", "mask", "normalize", "mix"]);
+
+/**
+ * Row i of head h through the six steps, in order: project, score, scale, mask, normalize (the
+ * softmax), mix. Each step: {id, on, values} (values: the row after the step), with the terms the
+ * step needs.
  */
 export function rowSteps(r, i, { scale, causal }, h = 0) {
   const a = r.heads[h];
@@ -467,6 +670,7 @@ export function rowSteps(r, i, { scale, causal }, h = 0) {
   const scaled = a.scaled ? a.scaled[i] : scores;
   const t = softmaxTerms(a, i);
   return [
+    { id: "project", on: r.projected, x: r.X[i], e: r.embeddings[i], pe: r.PE ? r.PE[i] : null, q: r.Q[i], k: r.K[i], v: r.V[i], values: r.Q[i] },
     { id: "score", on: true, values: scores },
     { id: "scale", on: scale, before: scores, values: scaled, factor: a.factor, dk: a.Q[0].length },
     { id: "mask", on: causal, before: scaled, values: a.logits[i] },
@@ -485,7 +689,17 @@ export function alignedRows(labels, rows) {
   return [line("", labels), ...rows.map(([name, texts]) => line(name, texts))];
 }
 
-/** A step as {title, lines, decimals}, of head h. */
+/** The first line of the project step: row i of X, and with the positions "vector + PE(i) = ...". */
+function projectInput(step, w, i, p) {
+  if (step.pe === null) return { lines: [`x = ${vector(step.x, p)}   (${w}'s vector)`], claims: [] };
+  const sum = `${vector(step.e, p)} + ${vector(step.pe, p)} = ${vector(step.x, p)}`;
+  return { lines: [`x = ${w}'s vector + PE(${i}) = ${sum}`], claims: [{ line: 0, text: sum }] };
+}
+
+/**
+ * A step as {title, lines, decimals, rows}, of head h: rows, the indices of the lines that are the
+ * rows of a table (aligned under the words' labels: kept whole, where other lines may wrap).
+ */
 export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const L = labels;
   const w = L[i];
@@ -493,10 +707,37 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const many = r.heads.length > 1;
   const k = STEPS.indexOf(step.id) + 1;
   const head = `Step ${k} of ${STEPS.length}, ${step.id}${many ? ` (head ${h + 1})` : ""}: `;
-  const plain = (title, lines) => ({ title, lines, decimals });
+  const all = (lines) => lines.map((_, q) => q);
+  const plain = (title, lines) => ({ title, lines, decimals, rows: all(lines) });
   const fs = formatter(a.scores, decimals);
   const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
   const f = (x) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs)(x));
+  const word = scoreWord(a); // what the softmax reads: "score", or "scaled score" (docs/notation.md)
+  if (step.id === "project") {
+    if (!step.on) {
+      const title = `${head}off (no projections): Q = K = V = X, so ${w}'s query, key and value are its vector${step.pe ? " plus its position's encoding" : ""}.`;
+      return { title, ...fitted((p) => projectInput(step, w, i, p), decimals), rows: [] };
+    }
+    const W = (name) => matrixName(r, name);
+    const build = (p) => {
+      const first = projectInput(step, w, i, p);
+      const lines = [
+        ...first.lines,
+        `query: x·${W("Q")} = ${vector(step.q, p)}`,
+        `key:   x·${W("K")} = ${vector(step.k, p)}`,
+        `value: x·${W("V")} = ${vector(step.v, p)}`,
+      ];
+      return { lines, claims: first.claims };
+    };
+    const vec = `${w}'s vector${step.pe ? ", plus its position's encoding," : ""}`;
+    const formulas = `Q = X·${W("Q")}, K = X·${W("K")} and V = X·${W("V")}`;
+    const title =
+      r.projections === "identity"
+        ? `${head}${vec} times the identity I: its query, key and value, its rows of ${formulas}, are the vector itself.`
+        : `${head}${vec} times ${W("Q")}, ${W("K")} and ${W("V")}: its query, key and value, its rows of ${formulas} ` +
+          "(a number of Q, K or V shows its dot product).";
+    return { title, ...fitted(build, decimals), rows: [] };
+  }
   if (step.id === "score") {
     const what = projecting ? `${w}'s query against each word's key` : `${w}'s vector against each word's vector`;
     const cols = many ? ` on columns ${headColumns(r, h, "Q", projecting)}` : "";
@@ -512,16 +753,17 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
       const t = formatter(finite, p);
       const lines = alignedRows(L, [
         ["score", step.before.map(s)],
-        ["scaled", step.values.map(t)],
+        ["scaled score", step.values.map(t)],
       ]);
       const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q])} ÷ √${step.dk} = ${t(x)}` }));
       return { lines, claims };
     };
-    return { title: `${head}each score divided by √${d} = √${step.dk}.`, ...fitted(build, decimals) };
+    const out = fitted(build, decimals);
+    return { title: `${head}each score divided by √${d} = √${step.dk}: the scaled scores, S / √${d}.`, ...out, rows: [0, 1, 2] };
   }
   if (step.id === "mask") {
     if (!step.on) {
-      return plain(`${head}off (no causal mask): ${w} sees every word, itself included.`, alignedRows(L, [["score", step.values.map(f)]]));
+      return plain(`${head}off (no causal mask): ${w} sees every word, itself included.`, alignedRows(L, [[word, step.values.map(f)]]));
     }
     const hidden = step.values.filter((x) => x === -Infinity).length;
     const which =
@@ -533,21 +775,23 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
     return plain(
       `${head}${which} (the causal mask).`,
       alignedRows(L, [
-        ["before", step.before.map(f)],
-        ["masked", step.values.map(f)],
+        [word, step.before.map(f)],
+        ["masked score", step.values.map(f)],
       ]),
     );
   }
   if (step.id === "normalize") {
     const out = softmaxFitted(a, i, L, null, decimals, (text) => `Row ${w}: ${text}`);
     return {
-      title: `${head}the softmax: e to the power of each ${scoreWord(a)}, each divided by their total, so the weights add up to 1.`,
+      title: `${head}the softmax: e to the power of each ${word}, each divided by their total, so the weights add up to 1.`,
       ...out,
+      rows: [1, 2, 3, 4], // softmaxLines' table, after the line that introduces it
     };
   }
   const V = many ? `head ${h + 1}'s V (columns ${headColumns(r, h, "V", projecting)} of V)` : projecting ? "V" : "V (= X)";
   const out = mixText(L, step.weights, a.V, step.values, decimals, true);
-  return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out };
+  const rows = Array.from({ length: L.length + 1 }, (_, q) => q); // a line per word, and their sum
+  return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out, rows };
 }
 
 // --- try this -------------------------------------------------------------------------------
@@ -585,7 +829,7 @@ export const TASKS = Object.freeze([
   {
     id: "sharp",
     text: "Make a word that may look at two or more words put more than 99% of its weight on just one of them (hint: large numbers make large scores).",
-    done: "Large scores make the softmax choose one word almost alone.",
+    done: "Scores far apart make the softmax choose one word almost alone.",
     check(state, r) {
       return r.heads.some((a) =>
         a.weights.some((row, i) => {
