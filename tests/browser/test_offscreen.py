@@ -395,7 +395,7 @@ def test_following_a_link_to_a_place_on_the_page_moves_nothing(module_context, p
     what the reader did stays. Material's instant navigation fetched the page again on the first such
     link and put the copy in its place (the answer gone, the page moving 23 to 210 px as the copy's
     blocks were laid out); and formulas and tables of wrapping text had placeholders of another
-    height than theirs (same-page-links.js, extra.css, publish/number_tables.py)."""
+    height than theirs (same-page-links.js, extra.css, publish/markdown/number_tables.py)."""
     if "shifts" not in phones:
         phones["shifts"] = module_context(viewport=PHONE, skip_offscreen=True)
         phones["shifts"].add_init_script(SHIFTS)
