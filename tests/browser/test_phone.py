@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -51,13 +52,14 @@ SETTLED_JS = """() => document.fonts.ready
 
 @pytest.fixture(scope="module")
 def contexts(module_context):
-    """One browser context per colour scheme for the module (each test opens its own pages): the
-    site's files come from the context's cache after the first page."""
+    """One browser context per colour scheme for the module (each test opens its own pages), a
+    phone's: a touch screen, whose pointer cannot hover (Material then gives no code block a tab
+    stop). The site's files come from the context's cache after the first page."""
     made = {}
 
     def get(scheme: str):
         if scheme not in made:
-            made[scheme] = module_context(color_scheme=scheme)
+            made[scheme] = module_context(color_scheme=scheme, has_touch=True)
         return made[scheme]
 
     return get
@@ -116,9 +118,14 @@ SHADOWS = {
 }  # fmt: skip
 
 
-# The boxes that scroll sideways: display math and tables (scrollable.js marks one that scrolls
-# data-scrollable) and code (Material gives one that scrolls a tab stop).
+# The boxes that scroll sideways: display math, tables and code (scrollable.js marks one that
+# scrolls data-scrollable; Material's tab stop on code is only where the pointer can hover).
 SCROLLERS = ".md-typeset div.arithmatex, .md-typeset .md-typeset__scrollwrap, .md-typeset pre > code"
+# The visible boxes whose mark does not say whether they scroll (none once scrollable.js has
+# measured them at the window's width).
+MISMARKED_JS = f"""() => [...document.querySelectorAll('{SCROLLERS}')]
+  .filter(e => e.checkVisibility() && (e.scrollWidth > e.clientWidth + 1) !== e.hasAttribute('data-scrollable'))
+  .map(e => `${{e.tagName}} ${{e.scrollWidth}}/${{e.clientWidth}}: ${{e.textContent.trim().slice(0, 40)}}`)"""
 # Each visible box that scrolls sideways: its kind, whether it is marked so, and its background's
 # layers; the box itself gets data-cue-probe="<its index among them>".
 CUES_JS = f"""() => [...document.querySelectorAll('{SCROLLERS}')]
@@ -128,7 +135,7 @@ CUES_JS = f"""() => [...document.querySelectorAll('{SCROLLERS}')]
     e.setAttribute('data-cue-probe', i);
     const code = e.matches('pre > code');
     return {{kind: code ? 'code' : e.matches('div.arithmatex') ? 'math' : 'table',
-             marked: code ? e.hasAttribute('tabindex') : e.hasAttribute('data-scrollable'),
+             marked: e.hasAttribute('data-scrollable'),
              background: getComputedStyle(e).backgroundImage, fades: getComputedStyle(e).maskImage !== 'none'}};
   }})"""
 # Scrolls box i to the middle of the screen and to ``left`` (a fraction of how far it scrolls), and
@@ -187,23 +194,33 @@ def edges_with_and_without_cue(page, i: int, left: float) -> dict[str, bool]:
     return {side: most > DITHER for side, most in page.evaluate(DIFFERENCE_JS, pngs).items()}
 
 
+def wait_until_marked(page, where: str) -> None:
+    """Waits until every visible box that scrolls sideways is marked so and no other is (scrollable.js
+    measures math and tables 200 ms after a resize, and code as its size changes)."""
+    try:
+        page.wait_for_function(f"() => ({MISMARKED_JS})().length === 0", timeout=5_000)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"{where}: boxes whose mark does not say whether they scroll: {page.evaluate(MISMARKED_JS)}")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_block_that_scrolls_shows_a_cue(phone, scheme):
-    """Every formula, table and code block that scrolls sideways at 320, 375 and 414 px has the edge
-    shadows of its scheme and fades out toward the edge that has more to show, and they show: for one
-    box of each kind at 375 px, the edge with more looks different with the cue than without it, and
-    an edge that is reached looks the same (its cover hides the shadow, and the fade follows the
-    scrolling). (A screenshot costs a quarter of a second: one page, whose tables and code scroll.)"""
+    """Every formula, table and code block that scrolls sideways at 320, 414, 1280 and 375 px, on a
+    touch screen, is marked, has the edge shadows of its scheme and fades out toward the edge that has
+    more to show, and they show: for one box of each kind at 375 px, the edge with more looks
+    different with the cue than without it, and an edge that is reached looks the same (its cover
+    hides the shadow, and the fade follows the scrolling). (A screenshot costs a quarter of a second:
+    one page, whose tables and code scroll.)"""
     path = "positional-encoding/index.html"
     page = phone(path, scheme)
     try:
-        for width in (320, 414, 375):
+        for width, kinds_needed in ((320, {"table", "code"}), (414, {"table", "code"}), (1280, {"code"}),
+                                    (375, {"table", "code"})):  # fmt: skip
             page.set_viewport_size({"width": width, "height": PHONE["height"]})
-            page.wait_for_timeout(250)  # scrollable.js measures again 200 ms after a resize
-            page.evaluate(SETTLED_JS)
+            wait_until_marked(page, f"{path} at {width} px")
             found = page.evaluate(CUES_JS)
             kinds = {box["kind"] for box in found}
-            assert kinds >= {"table", "code"}, f"{path}: too few kinds scroll at {width} px: {found}"
+            assert kinds >= kinds_needed, f"{path}: too few kinds scroll at {width} px: {found}"
             for box in found:
                 assert box["marked"] and box["fades"], (width, box)
                 assert box["background"].count("gradient(") == 4, (width, box)  # two covers, two shadows
@@ -225,6 +242,7 @@ def test_a_block_that_scrolls_shows_a_cue(phone, scheme):
               e.scrollLeft = 0; e.removeAttribute('data-cue-probe'); })"""
         )
         page.evaluate("() => scrollTo(0, 0)")
+        wait_until_marked(page, f"{path} at {PHONE['width']} px, after the test")
 
 
 FORMULA_PAGES = [
@@ -296,8 +314,8 @@ def test_a_formula_in_a_table_stays_on_one_line(phone, path):
 
 # Each visible table of the page: whether it is a table of entries (data-entries), how far its box
 # runs past the column, and for a table of entries: its headings, whether its rows are listed (a
-# row one under another, its header out of sight), and the cells whose text does not start with
-# their column's name (an empty cell shows nothing).
+# row one under another, its header out of sight), the cells whose text does not start with
+# their column's name (an empty cell shows nothing), and those set to the right of their line.
 LISTED_JS = """() => [...document.querySelectorAll('.md-typeset table')].filter(t => t.checkVisibility()).map(t => {
   const box = t.closest('.md-typeset__scrollwrap') || t.parentElement;
   const heads = [...t.rows[0].cells].map(c => c.textContent.trim());
@@ -312,7 +330,9 @@ LISTED_JS = """() => [...document.querySelectorAll('.md-typeset table')].filter(
     if (!c.textContent.trim()) return getComputedStyle(c).display !== 'none';
     return name !== JSON.stringify(`${heads[c.cellIndex]}: `);
   }).map(c => c.textContent.trim().slice(0, 30)));
-  return {entries, over: box.scrollWidth - box.clientWidth, heads: heads.join(' | '), listed, unnamed};
+  const right = !entries ? [] : rows.flatMap(r => [...r.cells]).filter(c => c.textContent.trim()
+    && /right|end|center/.test(getComputedStyle(c).textAlign)).map(c => c.textContent.trim().slice(0, 30));
+  return {entries, over: box.scrollWidth - box.clientWidth, heads: heads.join(' | '), listed, unnamed, right};
 })"""
 
 
@@ -325,7 +345,8 @@ def test_tables_of_words_fit_a_phone_and_tables_of_entries_are_listed(phone, pat
     """At 320, 375 and 414 px no table of words scrolls sideways, with a column out of sight (side
     by side, the notation's and the cheat sheet's tables of three columns were 400 to 560 px wide,
     the gallery's of six 430): a table of entries lists its rows one under another, each cell after
-    the name of its column."""
+    the name of its column, at the start of its line (the notation's "The cat sat" column, set to the
+    right, stood apart from its entry)."""
     page = phone(path, scheme)
     try:
         for width in (320, 375, 414):
@@ -339,6 +360,7 @@ def test_tables_of_words_fit_a_phone_and_tables_of_entries_are_listed(phone, pat
             assert [t for t in entries if t["unnamed"]] == [], (
                 f"{path} at {width} px: cells without their column's name"
             )
+            assert [t["right"] for t in entries if t["right"]] == [], f"{path} at {width} px: cells set to the right"
     finally:
         page.set_viewport_size(PHONE)
         page.evaluate(SETTLED_JS)
