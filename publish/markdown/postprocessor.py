@@ -1,7 +1,7 @@
 """A Python-Markdown extension made of one postprocessor: a function from the page's HTML to its
 HTML, run once the raw HTML and the fenced blocks are back in it (Python-Markdown's ``raw_html``
 postprocessor has priority 30; a lower priority runs later). publish/markdown/code_markup.py and
-publish/markdown/html_comments.py are two."""
+publish/markdown/path_breaks.py are two."""
 
 from __future__ import annotations
 

@@ -50,6 +50,18 @@ def repository(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> str:
     return m.group(1)
 
 
+def markdown_extension(name: str, mkdocs_yml: Path = ROOT / "mkdocs.yml") -> dict:
+    """The options mkdocs.yml gives the Markdown extension ``name`` ({} if it lists it without
+    any); KeyError if it does not list it."""
+    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _Loader)
+    for item in config.get("markdown_extensions") or []:
+        if item == name:
+            return {}
+        if isinstance(item, dict) and name in item:
+            return dict(item[name] or {})
+    raise KeyError(f"mkdocs.yml lists no Markdown extension {name!r}")
+
+
 @functools.cache
 def site_url() -> str:
     """The site's address as published: mkdocs.yml's ``site_url`` with no SITE_URL set, ending in "/"."""
