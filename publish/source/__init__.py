@@ -1,5 +1,5 @@
 """The one reader of what people write: the pages (their front matter and title) and mkdocs.yml (as
-the build reads it with no environment set: ``!ENV [NAME, default]`` is the default). The tools that
+MkDocs' loader reads it, as published or in this environment). The tools that
 check and generate read these through here: :mod:`.pages`, :mod:`.mkdocs_yml`.
 
 Readers that are still copies elsewhere (issue 52, item 2, makes them this one):
@@ -10,6 +10,4 @@ Readers that are still copies elsewhere (issue 52, item 2, makes them this one):
   of them finds with its own expressions;
 - of the list of pages: tests/support/pages.py (``PAGES``, and a page with its ``--8<--``
   includes expanded as pymdownx.snippets expands them) and :func:`publish.audit.wording`'s titles;
-- of mkdocs.yml: tests/content/test_notebooks.py (``MKDOCS``), tests/tools/test_hostile_specs.py
-  (which reads each ``!ENV`` as None) and bench/common.py (``_env_loader``).
 """

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
 from bs4 import BeautifulSoup
 
 from publish import DOCS, ROOT
@@ -42,6 +41,7 @@ from publish.harness import notebook_cache
 from publish.markdown import katex_math
 from publish.markdown.katex_math import KatexError
 from publish.mkdocs.notebook_pages import clean, plain
+from publish.source import mkdocs_yml
 from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
@@ -51,12 +51,7 @@ NOTEBOOKS = {nb.page: nb for nb in nbs.NOTEBOOKS}
 PAGES = sorted(NOTEBOOKS)
 
 
-class _Loader(yaml.SafeLoader):
-    """mkdocs.yml as the build reads it with no environment set: `!ENV [NAME, default]` is the default."""
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-MKDOCS = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
+MKDOCS = mkdocs_yml.config()  # as published: each !ENV its default
 JUPYTER = next(p["mkdocs-jupyter"] for p in MKDOCS["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
 
 

@@ -28,7 +28,6 @@ from pathlib import Path
 import markdown
 import pytest
 import text_strategies
-import yaml
 from bs4 import BeautifulSoup
 from hostile_specs import BASE, BUILD_TITLE, BUILD_TOKENS, spec_text, tree
 from hypothesis import HealthCheck, given, settings
@@ -54,21 +53,11 @@ SPEC = examples.EXAMPLES_DIR / "zz_hostile.toml"  # never written: the text is c
 # --- rendering a page as the site does, without a build ---------------------------------------------
 
 
-class _Loader(yaml.SafeLoader):
-    pass
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: None)
-
-
 def _markdown() -> markdown.Markdown:
-    """Python-Markdown with mkdocs.yml's extensions (and MkDocs' own: toc, tables, fenced_code)."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
-    names, configs = ["toc", "tables", "fenced_code"], {}
-    for item in config["markdown_extensions"]:
-        name, conf = (item, {}) if isinstance(item, str) else next(iter(item.items()))
-        names.append(name)
-        configs[name] = dict(conf or {})
+    """Python-Markdown with mkdocs.yml's extensions, as the suite's builds read them (the numbers audit
+    off: NUMBERS_AUDIT=false, tests/conftest.py), and MkDocs' own: toc, tables, fenced_code."""
+    configs = mkdocs_yml.markdown_extensions(published=False)
+    names = ["toc", "tables", "fenced_code", *configs]
     configs["pymdownx.snippets"]["base_path"] = [str(ROOT)]
     return markdown.Markdown(extensions=list(dict.fromkeys(names)), extension_configs=configs)
 
