@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .. import DOCS, ROOT
 from ..source.mkdocs_yml import nav
-from ..source.pages import FRONT_MATTER, heading
+from ..source.pages import heading, split_front_matter
 from .claims import CLAIM
 
 RETIRED_FILE = Path(__file__).with_name("retired.toml")
@@ -103,10 +103,7 @@ def prose(text: str) -> list[tuple[int, str, list[str]]]:
     as prose or math: no front matter, fenced code, includes or HTML comments."""
     out = []
     lines = text.split("\n")
-    start = 0
-    m = FRONT_MATTER.match(text)
-    if m:
-        start = m.group(0).count("\n")
+    start = split_front_matter(text)[1]
     fence = None
     display = False
     in_comment = False

@@ -40,7 +40,7 @@ from ..audit.claims import CLAIM
 from ..audit.page import CODE_SPAN
 from ..escape import md_text, nb_markdown
 from ..source.mkdocs_yml import site_url
-from ..source.pages import FRONT_MATTER
+from ..source.pages import split_front_matter
 from .registry import current, generated_file, name_of
 from .snippets import SCRIPT_SECTION, fence_info, shown_whole
 from .tables import NOTEBOOK_ONLY
@@ -281,7 +281,7 @@ def _generated_include(path: str, pad: str) -> list[str]:
 
 def page_parts(page: str) -> list[tuple[str, str]]:
     """The page in order, as ("markdown", text) and ("code", snippet path) parts: the notebook's cells."""
-    text = FRONT_MATTER.sub("", page_path(page).read_text(encoding="utf-8"), count=1)
+    text = split_front_matter(page_path(page).read_text(encoding="utf-8"))[2]
     chosen = {b.snippet for b in notebook_snippets(page)}
     lines = _flatten(text.splitlines())
     parts: list[tuple[str, str]] = []
