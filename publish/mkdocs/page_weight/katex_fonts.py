@@ -6,7 +6,7 @@ A page with math downloads each KaTeX font its formulas use whole (Main-Regular 
 the build, when every page is written, this collects every character of the text of KaTeX's HTML
 (``<span class="katex-html">``, not the MathML beside it, which no KaTeX font draws) in every page
 and in the site's scripts and data files (where the playground could keep prerendered labels, as
-publish/mkdocs/page_weight/katex_css.py scans them), and subsets each font to that one set, plus the space and the
+the other cuts read them: publish/mkdocs/page_weight/site_files.py), and subsets each font to that one set, plus the space and the
 no-break space, plus the whole script (Latin letters, digits, Greek) of any letter in it (see
 ``SCRIPTS``): a character that one font's formulas need is kept in every font, which costs little
 and needs no knowledge of which KaTeX class picks which font. The subset keeps every glyph's
@@ -107,11 +107,11 @@ def _text(path) -> str:
 
 
 def used_characters(site: Path) -> set[str]:
-    """:func:`characters` of the site's pages, scripts and data files."""
-    files = [p for p in sorted(site.rglob("*")) if p.suffix in (".html", ".js", ".json") and p.is_file()]
-    return characters(
-        (_text(p) for p in files if p.suffix == ".html"), (_text(p) for p in files if p.suffix != ".html")
-    )
+    """:func:`characters` of the site's pages, scripts and data files (:mod:`.site_files`, the one
+    walk over the built site)."""
+    from . import site_files  # (it reads each file with characters())
+
+    return set(ALWAYS).union(*(facts.katex_chars for _, facts in site_files.read(site)))
 
 
 def with_scripts(chars: set[str]) -> set[str]:
