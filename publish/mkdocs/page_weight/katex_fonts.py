@@ -5,9 +5,9 @@ A page with math downloads each KaTeX font its formulas use whole (Main-Regular 
 28 kB, Math-Italic 16 kB, ...), though the site's math draws a few dozen of their characters. After
 the build, when every page is written, this collects every character of the text of KaTeX's HTML
 (``<span class="katex-html">``, not the MathML beside it, which no KaTeX font draws) in every page
-and in the site's scripts and data files (where the playground could keep prerendered labels, as
-the other cuts read them: publish/mkdocs/page_weight/site_files.py), and subsets each font to that one set, plus the space and the
-no-break space, plus the whole script (Latin letters, digits, Greek) of any letter in it (see
+and in the site's scripts and data files (where the playground could keep prerendered labels; the
+one walk over the site, site_files.py, reads them), and subsets each font to that one set, plus the
+space and the no-break space, plus the whole script (Latin letters, digits, Greek) of any letter in it (see
 ``SCRIPTS``): a character that one font's formulas need is kept in every font, which costs little
 and needs no knowledge of which KaTeX class picks which font. The subset keeps every glyph's
 advance width, the fonts' vertical metrics (hhea, OS/2), every OpenType layout feature and the
