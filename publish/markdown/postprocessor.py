@@ -16,7 +16,6 @@ from collections.abc import Callable
 from markdown import Extension
 from markdown.postprocessors import Postprocessor
 
-
 # Elements whose text a pass over the HTML leaves as it is: white space and "<" there are content
 # (a code block, a form's text, a script or a stylesheet, MathML, whose spaces KaTeX placed). None of
 # them nests in itself, so each ends at its first closing tag.
