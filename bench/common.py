@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))  # run as a script: the publishing tools beside th
 
 from publish.harness.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
 from publish.harness.chromium import CHROMIUM_ARGS  # noqa: E402
-from publish.harness.repo_copy import copy_repo, project_files  # noqa: E402, F401 - the scripts' names
+from publish.harness.repo_copy import project_files, repo_copy  # noqa: E402, F401 - the scripts' names
 from publish.harness.server import GzipHandler, QuietHandler, Server, start, static_server  # noqa: E402, F401
 from publish.source import mkdocs_yml  # noqa: E402
 
@@ -145,7 +145,7 @@ def temporary_copy(prefix: str) -> Iterator[Path]:
     """A copy of the repository in a temporary folder, removed afterwards; refuses to go on if
     the package would be imported from anywhere but the copy."""
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-        root = copy_repo(Path(tmp))
+        root = repo_copy(Path(tmp), compiled=False)
         where = package_location(root)
         if not where.is_relative_to(root.resolve()):
             raise RuntimeError(f"in the copy {root}, selfattn_ref is imported from {where}, not from the copy")
