@@ -18,7 +18,20 @@ from __future__ import annotations
 
 import re
 
+from mkdocs.exceptions import PluginError
+
 from publish.markdown.postprocessor import VERBATIM, outside_verbatim
+
+
+class ThemeChanged(PluginError):
+    """What a cut assumes of Material's or KaTeX's files or markup no longer holds (a new release):
+    the build stops with an error naming the assumption and where it is written, instead of
+    shipping a site the cut silently left heavier or broke. tests/tools/test_theme_assumptions.py
+    checks each assumption against the installed Material and the vendored KaTeX."""
+
+    def __init__(self, what: str, where: str):
+        super().__init__(f"{what} (the assumption is in {where}; see tests/tools/test_theme_assumptions.py)")
+
 
 # Where white space is content: the verbatim elements, and inline code (its spaces are the code's).
 KEEP = (*VERBATIM, "code")

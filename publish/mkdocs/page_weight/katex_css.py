@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...files import atomic_write
-from . import material_css, site_files
+from . import ThemeChanged, material_css, site_files
 
 CSS = Path("assets/vendor/katex/katex.min.css")
 
@@ -38,5 +38,6 @@ def subset(css: str, classes: set[str]) -> str:
 def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     path = site / CSS
-    if path.is_file():
-        atomic_write(path, subset(path.read_text(encoding="utf-8"), used_classes(site)), root=site)
+    if not path.is_file():
+        raise ThemeChanged(f"KaTeX's stylesheet is not at {CSS.as_posix()} in the built site", "katex_css.py, CSS")
+    atomic_write(path, subset(path.read_text(encoding="utf-8"), used_classes(site)), root=site)

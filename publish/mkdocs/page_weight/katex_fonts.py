@@ -41,6 +41,7 @@ from pathlib import Path
 
 from ... import ROOT
 from ...files import atomic_write, check_folder, read_bytes
+from . import ThemeChanged, site_files
 
 log = logging.getLogger("mkdocs.plugins.katex_fonts")
 
@@ -109,8 +110,6 @@ def _text(path) -> str:
 def used_characters(site: Path) -> set[str]:
     """:func:`characters` of the site's pages, scripts and data files (:mod:`.site_files`, the one
     walk over the built site)."""
-    from . import site_files  # (it reads each file with characters())
-
     return set(ALWAYS).union(*(facts.katex_chars for _, facts in site_files.read(site)))
 
 
@@ -267,9 +266,16 @@ def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     fonts = sorted((site / FONTS).glob("*.woff2"))
     if not fonts:
-        return
+        raise ThemeChanged(f"KaTeX's fonts are not {FONTS.as_posix()}/*.woff2 in the built site", "katex_fonts.py")
     folder = cache_folder(config)
-    chars = with_scripts(used_characters(site))
+    chars = used_characters(site)
+    if chars == ALWAYS and any("katex" in facts.classes for _, facts in site_files.read(site)):
+        raise ThemeChanged(
+            'the built site holds KaTeX\'s math (class katex) but no text in a <span class="katex-html">, '
+            "which is what the fonts are cut to",
+            "katex_fonts.py, _KATEX_HTML",
+        )
+    chars = with_scripts(chars)
     if early is not None and early != chars:
         log.warning(
             "KaTeX fonts: subset twice, because the characters of the pages' math differ from the written "

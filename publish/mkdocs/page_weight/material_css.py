@@ -59,7 +59,7 @@ from pathlib import Path
 import tinycss2
 
 from ...files import atomic_write
-from . import site_files
+from . import ThemeChanged, site_files
 
 STYLESHEETS = Path("assets/stylesheets")
 # Material's stylesheets as the build copies them from the theme (the hash is Material's).
@@ -410,11 +410,22 @@ def switching_rule(stylesheets: Iterable[str]) -> str:
 
 def narrow_switching(site: Path, palette: Path) -> None:
     """The palette's rule for a switching palette moved into SWITCHING_CSS for the elements that have
-    a transition (see SWITCHING); nothing changes when either file or the rule is not there."""
+    a transition (see SWITCHING). Nothing changes without SWITCHING_CSS, or when the rule was moved
+    already (``mkdocs serve --dirty`` keeps the files it wrote); ThemeChanged when Material's
+    palette does not hold the rule once, as _SWITCHING_RULE writes it."""
     own = site / SWITCHING_CSS
     css = palette.read_text(encoding="utf-8")
-    if not own.is_file() or len(_SWITCHING_RULE.findall(css)) != 1:
+    if not own.is_file():
         return
+    found = len(_SWITCHING_RULE.findall(css))
+    if found == 0 and SWITCHING in own.read_text(encoding="utf-8"):
+        return
+    if found != 1:
+        raise ThemeChanged(
+            f"Material's {palette.name} holds its rule for a switching palette {found} times, not once as "
+            f"'{_SWITCHING_RULE.pattern}'",
+            "publish/mkdocs/page_weight/material_css.py, _SWITCHING_RULE",
+        )
     sheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if p.is_file()]
     atomic_write(own, own.read_text(encoding="utf-8") + "\n" + switching_rule(sheets) + "\n", root=site)
     atomic_write(palette, _SWITCHING_RULE.sub("", css), root=site)
@@ -423,10 +434,12 @@ def narrow_switching(site: Path, palette: Path) -> None:
 def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     paths = stylesheets(site)
-    if paths:
-        use = used(site)
-        for path in paths:
-            atomic_write(path, _cut(path.read_text(encoding="utf-8"), use), root=site)
-        for path in paths:
-            if path.name.startswith("palette."):
-                narrow_switching(site, path)
+    if len(paths) != len(PATTERNS) or any(not p.match(pattern) for p, pattern in zip(paths, PATTERNS, strict=False)):
+        raise ThemeChanged(
+            f"Material's stylesheets in the built site are {[p.name for p in paths]}, not one each of {PATTERNS}",
+            "publish/mkdocs/page_weight/material_css.py, PATTERNS",
+        )
+    use = used(site)
+    for path in paths:
+        atomic_write(path, _cut(path.read_text(encoding="utf-8"), use), root=site)
+    narrow_switching(site, paths[1])
