@@ -35,6 +35,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import nbformat
+
 from .. import DOCS, ROOT
 from ..audit.claims import CLAIM
 from ..audit.page import CODE_SPAN
@@ -124,24 +126,12 @@ def notebook_snippets(page: str) -> list[Block]:
     return chosen
 
 
-def _lines(text: str) -> list[str]:
-    """A cell's source as nbformat stores it: lines, each but the last ending in a newline."""
-    return text.rstrip("\n").splitlines(keepends=True)
+def _markdown(cell_id: str, text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_markdown_cell(text.rstrip("\n"), id=cell_id)
 
 
-def _markdown(cell_id: str, text: str) -> dict:
-    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": _lines(text)}
-
-
-def _code(cell_id: str, text: str) -> dict:
-    return {
-        "cell_type": "code",
-        "execution_count": None,
-        "id": cell_id,
-        "metadata": {},
-        "outputs": [],
-        "source": _lines(text),
-    }
+def _code(cell_id: str, text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_code_cell(text.rstrip("\n"), id=cell_id)
 
 
 # --- the page as plain Markdown ----------------------------------------------------------------
@@ -407,7 +397,7 @@ def libraries(page: str) -> str:
     return "NumPy and PyTorch" if any(b.snippet.endswith("_torch.py") for b in notebook_snippets(page)) else "NumPy"
 
 
-def cells(nb: Notebook) -> list[dict]:
+def cells(nb: Notebook) -> list[nbformat.NotebookNode]:
     blocks = notebook_snippets(nb.page)
     if not blocks:
         raise ValueError(f"docs/{nb.page}.md includes no snippet the notebook could run")
@@ -440,37 +430,42 @@ def cells(nb: Notebook) -> list[dict]:
     return out
 
 
-def _ran(cell: dict, count: int, printed: str | None) -> dict:
+def _ran(cell: nbformat.NotebookNode, count: int, printed: str | None) -> nbformat.NotebookNode:
     """``cell`` as a run of the notebook from the top leaves it: the ``count``-th cell run, with what
     it ``printed`` (its snippet's recording) as its output; as never run if there is no recording yet."""
     if printed is None:
         return cell
-    cell["execution_count"] = count
+    cell.execution_count = count
     if printed:
-        cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": printed.splitlines(keepends=True)}]
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
     return cell
 
 
-def notebook(nb: Notebook) -> dict:
-    return {
-        "cells": cells(nb),
-        "metadata": {
+def new_notebook(cells: list, generated_by: str, generated_from: str) -> nbformat.NotebookNode:
+    """A notebook of the site (nbformat 4): Python 3's kernel, and the generated file's banner in its
+    metadata, under ``selfattn_ref``."""
+    return nbformat.v4.new_notebook(
+        cells=cells,
+        metadata={
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
             "selfattn_ref": {
-                "generated_by": name_of(notebook),
-                "generated_from": f"docs/{nb.page}.md and the snippets it includes",
+                "generated_by": generated_by,
+                "generated_from": generated_from,
                 "note": "Written by `make update`; do not edit.",
             },
         },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    )
 
 
-def dumps(nb: dict) -> str:
-    """As nbformat.writes writes it, so that opening and saving in Jupyter changes nothing."""
-    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+def notebook(nb: Notebook) -> nbformat.NotebookNode:
+    return new_notebook(cells(nb), name_of(notebook), f"docs/{nb.page}.md and the snippets it includes")
+
+
+def dumps(nb: nbformat.NotebookNode) -> str:
+    """As Jupyter saves it (nbformat.writes, with the line break at the end nbformat.write adds), so
+    that opening and saving in Jupyter changes nothing."""
+    return nbformat.writes(nb) + "\n"
 
 
 def relpath(nb: Notebook) -> str:
