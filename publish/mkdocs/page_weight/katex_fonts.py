@@ -29,19 +29,17 @@ wrote them, and a build without the hook (Zensical) ships the whole fonts, heavi
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import logging
 import os
-import re
 import subprocess
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 from ... import ROOT
 from ...files import atomic_write, check_folder, read_bytes
 from . import ThemeChanged, site_files
+from .site_files import ALWAYS, _katex_text, characters  # noqa: F401 - the names the build and tests use
 
 log = logging.getLogger("mkdocs.plugins.katex_fonts")
 
@@ -50,7 +48,6 @@ CACHE_DIR = Path(".cache") / "katex-fonts"  # under the folder of mkdocs.yml
 # Another folder for one build (bench/common.py's cold builds use an empty one, not deleting this).
 CACHE_DIR_ENV = "KATEX_FONTS_CACHE_DIR"
 SUBSET_VERSION = b"2"  # how subset_woff2 cuts, part of the cache key: 2 = the vendored timestamp kept
-ALWAYS = frozenset(" \u00a0")  # the space and the no-break space, which KaTeX writes between boxes
 # Whole scripts kept when the math uses one of their letters: FreeType's auto-hinter (Chromium on
 # Linux) sets a font's blue zones and stem widths for a script from reference letters of it (Latin
 # "THEZOCQS", "xzroesc", ...; Greek "ΒΔΖΞΘΟ", "αειοπστω", ...), so a font without them would draw the
@@ -59,48 +56,6 @@ SCRIPTS = (
     frozenset(range(0x30, 0x3A)) | frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)),  # Latin, digits
     frozenset(range(0x370, 0x400)),  # Greek and Coptic
 )
-_JS_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[\"'\\/])")
-
-
-_KATEX_HTML = re.compile(r'<span\b[^>]*\bclass="(?:[^"]*\s)?katex-html[\s"]')
-_SPAN = re.compile(r"<(/?)span\b[^>]*>")
-_TAG = re.compile(r"<[^>]*>")
-
-
-def _katex_text(text: str) -> set[str]:
-    """The characters of the text inside ``<span class="katex-html">`` elements (each up to the
-    ``</span>`` that closes it, counting the spans inside), character references read."""
-    chars: set[str] = set()
-    pos = 0
-    while m := _KATEX_HTML.search(text, pos):
-        depth, end = 0, len(text)
-        for tag in _SPAN.finditer(text, m.start()):
-            depth += -1 if tag.group(1) else 1
-            if depth == 0:
-                end = tag.end()
-                break
-        chars.update(html.unescape(_TAG.sub("", text[m.start() : end])))
-        pos = end
-    return chars
-
-
-def _unescape_js(text: str) -> str:
-    """``text`` with a JavaScript / JSON string's escapes (``\\"``, ``\\uXXXX``, ...) undone, so that
-    HTML kept in a string of a script reads as HTML."""
-    return _JS_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" else m.group(1), text)
-
-
-def characters(pages: Iterable[str], scripts: Iterable[str]) -> set[str]:
-    """Every character of the text of KaTeX's HTML in ``pages`` (HTML) and ``scripts`` (JavaScript or
-    JSON), with ``ALWAYS``; line breaks and tabs (white space of the markup) left out."""
-    chars: set[str] = set()
-    for text in pages:
-        if "katex-html" in text:
-            chars |= _katex_text(text)
-    for text in scripts:
-        if "katex-html" in text:
-            chars |= _katex_text(_unescape_js(text))
-    return {c for c in chars if c >= " "} | ALWAYS
 
 
 def _text(path) -> str:
@@ -273,7 +228,7 @@ def on_post_build(config) -> None:
         raise ThemeChanged(
             'the built site holds KaTeX\'s math (class katex) but no text in a <span class="katex-html">, '
             "which is what the fonts are cut to",
-            "katex_fonts.py, _KATEX_HTML",
+            "site_files.py, _KATEX_HTML",
         )
     chars = with_scripts(chars)
     if early is not None and early != chars:

@@ -6,7 +6,7 @@ For each file: the classes of its ``class`` attributes (in a page, or in markup 
 file holds in a string, its quotes escaped), its ``data-*`` attributes' values, the identifier-like
 tokens of its scripts (the file itself, or a page's inline ``<script>`` elements), the tab counts of
 its sets of content tabs (pymdownx.tabbed's ``data-tabs="SET:TABS"``) and the characters of KaTeX's
-HTML in it (:func:`publish.mkdocs.page_weight.katex_fonts.characters`). Not read: search's stemmers and word
+HTML in it (:func:`characters`, which katex_fonts cuts the fonts to). Not read: search's stemmers and word
 splitters for other languages (assets/javascripts/lunr/), which run, if at all, in the search
 worker, where there is no page to add a class to, and hold no markup.
 """
@@ -14,7 +14,9 @@ worker, where there is no page to add a class to, and hold no markup.
 from __future__ import annotations
 
 import hashlib
+import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +29,51 @@ TOKEN = re.compile(r"-?[A-Za-z_][\w-]*")
 _DATA_ATTR = re.compile(r"""\b(data-[\w-]+)=\\?(?:"([^"\\]*)|'([^'\\]*)|([^\s>"'\\]+))""")
 # pymdownx.tabbed's set of tabs: <div class="tabbed-set tabbed-alternate" data-tabs="SET:TABS">.
 _TABBED_SET = re.compile(r"""<div class="tabbed-set\b[^"]*"(?:\s+data-tabs="\d+:(\d+)")?""")
+
+
+ALWAYS = frozenset(" \u00a0")  # the space and the no-break space, which KaTeX writes between boxes
+_JS_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[\"'\\/])")
+
+
+_KATEX_HTML = re.compile(r'<span\b[^>]*\bclass="(?:[^"]*\s)?katex-html[\s"]')
+_SPAN = re.compile(r"<(/?)span\b[^>]*>")
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _katex_text(text: str) -> set[str]:
+    """The characters of the text inside ``<span class="katex-html">`` elements (each up to the
+    ``</span>`` that closes it, counting the spans inside), character references read."""
+    chars: set[str] = set()
+    pos = 0
+    while m := _KATEX_HTML.search(text, pos):
+        depth, end = 0, len(text)
+        for tag in _SPAN.finditer(text, m.start()):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        chars.update(html.unescape(_TAG.sub("", text[m.start() : end])))
+        pos = end
+    return chars
+
+
+def _unescape_js(text: str) -> str:
+    """``text`` with a JavaScript / JSON string's escapes (``\\"``, ``\\uXXXX``, ...) undone, so that
+    HTML kept in a string of a script reads as HTML."""
+    return _JS_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" else m.group(1), text)
+
+
+def characters(pages: Iterable[str], scripts: Iterable[str]) -> set[str]:
+    """Every character of the text of KaTeX's HTML in ``pages`` (HTML) and ``scripts`` (JavaScript or
+    JSON), with ``ALWAYS``; line breaks and tabs (white space of the markup) left out."""
+    chars: set[str] = set()
+    for text in pages:
+        if "katex-html" in text:
+            chars |= _katex_text(text)
+    for text in scripts:
+        if "katex-html" in text:
+            chars |= _katex_text(_unescape_js(text))
+    return {c for c in chars if c >= " "} | ALWAYS
 
 
 @dataclass(frozen=True)
@@ -55,8 +102,6 @@ _reads: dict[tuple[str, bytes], Facts] = {}
 
 
 def _facts(suffix: str, text: str) -> Facts:
-    from .katex_fonts import characters  # (katex_fonts reads the site through here)
-
     page = suffix == ".html"
     scripts = [m.group(1) for m in _SCRIPT.finditer(text)] if page else [text]
     return Facts(
