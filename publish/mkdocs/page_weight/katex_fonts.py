@@ -29,11 +29,9 @@ wrote them, and a build without the hook (Zensical) ships the whole fonts, heavi
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
+import multiprocessing
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from ... import ROOT
@@ -154,17 +152,22 @@ def check_cache(folder: Path) -> Path:
     return check_folder(folder, f"the KaTeX fonts' cache ({CACHE_DIR_ENV} or {CACHE_DIR})", root)
 
 
+# The second process: a new interpreter (multiprocessing's "spawn"), not a fork of MkDocs' process,
+# whose other threads (KaTeX's V8 engine, the notebook pages' reader) could hold a lock a fork keeps.
+_SPAWN = multiprocessing.get_context("spawn")
+
+
 class _Early:
     """The second process subsetting the fonts while MkDocs writes the pages (:func:`on_env`)."""
 
-    process: subprocess.Popen | None = None
+    process: multiprocessing.process.BaseProcess | None = None
     chars: set[str] | None = None  # the characters it subsets the fonts to
 
 
 def on_env(env, config, files) -> None:
     """Once every page is rendered, before MkDocs writes them: the fonts subset in a second process
-    (``python -m publish.mkdocs.page_weight.katex_fonts``), into the cache, to the characters that the pages' math
-    (each page's content) and the scripts and data files among the site's files show, which is
+    (:func:`subset_all`, in multiprocessing's Process), into the cache, to the characters that the
+    pages' math (each page's content) and the scripts and data files among the site's files show, which is
     what :func:`used_characters` will find in the written site. A cold build on two cores then
     waits for the fonts, about 2.5 s of one core, only if writing the pages took less. If the
     process fails, :func:`on_post_build` subsets the fonts itself (and raises the error, if there is
@@ -181,20 +184,24 @@ def on_env(env, config, files) -> None:
         if f.src_uri.endswith((".js", ".json")) and not f.is_documentation_page() and f.abs_src_path
     )
     chars = _Early.chars = with_scripts(characters(pages, scripts))
-    job = json.dumps({"folder": str(cache_folder(config)), "fonts": [str(f) for f in fonts], "chars": sorted(chars)})
     try:
-        _Early.process = subprocess.Popen(
-            [sys.executable, "-m", "publish.mkdocs.page_weight.katex_fonts"],
-            cwd=Path(config["config_file_path"]).parent,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            text=True,
+        _Early.process = _SPAWN.Process(
+            target=subset_all, args=(cache_folder(config), fonts, chars), name="katex-fonts", daemon=True
         )
-        _Early.process.stdin.write(job)  # (a few kB: the pipe holds it)
-        _Early.process.stdin.close()
+        _Early.process.start()
     except OSError:  # no second process: on_post_build subsets them
-        stop_early()
+        _Early.process = None
+
+
+def subset_all(folder: Path, fonts: list[Path], chars: set[str]) -> None:
+    """Each of ``fonts`` cut to ``chars``, into the cache ``folder`` (:func:`cached_subset`): the
+    second process's work. An error ends it quietly: on_post_build then subsets the fonts itself,
+    and raises the error there, in the build."""
+    try:
+        for font in fonts:
+            cached_subset(font.read_bytes(), chars, font.name, folder)
+    except Exception:  # noqa: BLE001 - reported by on_post_build, which does the same work
+        pass
 
 
 def stop_early(wait: bool = False) -> None:
@@ -204,15 +211,7 @@ def stop_early(wait: bool = False) -> None:
         return
     if not wait:
         process.kill()
-    process.wait()
-
-
-def main() -> None:
-    """``python -m publish.mkdocs.page_weight.katex_fonts``: the job on_env gives it (JSON on stdin), done."""
-    job = json.load(sys.stdin)
-    folder, chars = Path(job["folder"]), set(job["chars"])
-    for font in map(Path, job["fonts"]):
-        cached_subset(font.read_bytes(), chars, font.name, folder)
+    process.join()
 
 
 def on_post_build(config) -> None:
@@ -242,7 +241,3 @@ def on_post_build(config) -> None:
         cut = cached_subset(path.read_bytes(), chars, path.name, folder)
         if len(cut) < path.stat().st_size:
             atomic_write(path, cut, root=site)
-
-
-if __name__ == "__main__":
-    main()
