@@ -41,6 +41,7 @@ from .. import DOCS, ROOT
 from ..audit.claims import CLAIM
 from ..audit.page import CODE_SPAN
 from ..escape import md_text, nb_markdown
+from ..source import includes
 from ..source.mkdocs_yml import site_url
 from ..source.pages import split_front_matter
 from .registry import current, generated_file, name_of
@@ -170,14 +171,11 @@ def imports(code: str) -> list[str]:
     return [line.rstrip() for line in code.splitlines() if _IMPORT.match(line)]
 
 
-_SECTION_MARKER = re.compile(r"^\s*# --8<-- \[(?:start|end):\w+\]\s*$")
-
-
 def without_imports(code: str) -> str:
     """The snippet without its import lines, which the notebook's first code cell makes once, and
     without the section markers that the page's include uses (pymdownx.snippets drops them too)."""
     lines = [
-        line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line) and not _SECTION_MARKER.match(line)
+        line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line) and not includes.is_marker(line)
     ]
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -325,12 +323,8 @@ def page_parts(page: str) -> list[tuple[str, str]]:
             lang, _, _ = fence_info(fence_open.strip().lstrip("`~"))  # ```python or ```{ .python ... }
             md.append(f"{pad}```{lang}")
             for b in body:
-                if m := _ANY_INCLUDE.match(b):
-                    src = m.group(2)
-                    src_path, _, section = src.partition(":")
-                    code = (ROOT / src_path).read_text(encoding="utf-8")
-                    if section:
-                        code = _section(code, section)
+                if m := _ANY_INCLUDE.match(b):  # as the page includes it (pymdownx.snippets)
+                    code = "\n".join(includes.included(m.group(2)))
                     md += [pad + c if c else "" for c in code.rstrip("\n").splitlines()]
                 else:
                     md.append(b)
@@ -371,18 +365,6 @@ def link_address(target: str, page: str) -> str:
     if resolved.startswith("../") or not (DOCS / resolved).is_file():
         raise ValueError(f"docs/{here} links to {target!r}, which is no file under docs/")
     return site_url() + page_address(resolved) + question + query + hash_ + fragment
-
-
-def _section(code: str, name: str) -> str:
-    """The lines between pymdownx.snippets' ``--8<-- [start:name]`` and ``[end:name]`` markers."""
-    m = re.search(
-        rf"^[^\n]*--8<-- \[start:{re.escape(name)}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{re.escape(name)}\]",
-        code,
-        re.M | re.S,
-    )
-    if not m:
-        raise ValueError(f"no section {name!r} in the included file")
-    return m.group(1)
 
 
 def shown(snippet: str) -> str:

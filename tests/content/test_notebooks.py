@@ -41,7 +41,7 @@ from publish.harness import notebook_cache
 from publish.markdown import katex_math
 from publish.markdown.katex_math import KatexError
 from publish.mkdocs.notebook_pages import clean, plain
-from publish.source import mkdocs_yml
+from publish.source import includes, mkdocs_yml
 from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
@@ -248,10 +248,14 @@ def test_a_figures_title_is_text_in_the_notebook():
 
 
 def test_a_files_section_is_the_lines_between_its_markers():
-    code = "a = 1\n# --8<-- [start:two]\nb = 2\nc = 3\n# --8<-- [end:two]\nd = 4\n"
-    assert nbs._section(code, "two") == "b = 2\nc = 3\n"
+    """publish.source.includes.section, the notebooks' reading of an include with a section: what
+    pymdownx.snippets includes (the markers of a section inside it left out)."""
+    code = (
+        "a = 1\n# --8<-- [start:two]\nb = 2\n# --8<-- [start:in]\nc = 3\n# --8<-- [end:in]\n# --8<-- [end:two]\nd = 4\n"
+    )
+    assert includes.section(code, "two") == ["b = 2", "c = 3"]
     with pytest.raises(ValueError, match="no section 'three'"):
-        nbs._section(code, "three")
+        includes.section(code, "three")
 
 
 INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re.M)  # a whole script
