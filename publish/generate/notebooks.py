@@ -39,11 +39,10 @@ import nbformat
 
 from .. import DOCS, ROOT
 from ..audit.claims import CLAIM
-from ..audit.page import CODE_SPAN
 from ..escape import md_text, nb_markdown
 from ..source import includes
 from ..source.mkdocs_yml import site_url
-from ..source.pages import split_front_matter
+from ..source.pages import CODE_SPAN, COMMENT, FENCE, body_lines, split_front_matter
 from .registry import current, generated_file, name_of
 from .snippets import SCRIPT_SECTION, fence_info, shown_whole
 from .tables import NOTEBOOK_ONLY
@@ -75,10 +74,7 @@ NOTEBOOKS = (
     Notebook("mistakes"),
 )
 
-# A whole script: the file, or its "script" section where its first lines are for the build (publish.generate.snippets).
-_INCLUDE = re.compile(rf'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::{SCRIPT_SECTION})?"\s*$')
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 @dataclass(frozen=True)
@@ -100,18 +96,25 @@ def title(page: str) -> str:
     raise ValueError(f"docs/{page}.md has no level-1 heading")
 
 
+def whole_script(target: str) -> str | None:
+    """The script an include's ``target`` shows whole: the file, or its "script" section where its
+    first lines are for the build (publish.generate.snippets); None for any other include."""
+    path, section = includes.split_target(target)
+    if path.startswith("snippets/") and path.endswith(".py") and section in (None, SCRIPT_SECTION):
+        return path
+    return None
+
+
 def page_snippets(page: str) -> list[Block]:
     """Every snippet file the page includes, in order, with the headings (level 2 and below) it sits under."""
     path: list[str] = []  # the current heading of each level, from level 2 down
-    out, fenced = [], False
-    for line in page_path(page).read_text(encoding="utf-8").splitlines():
-        if m := _INCLUDE.match(line):
-            out.append(Block(m.group(1), tuple(path)))
-        elif _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced and (m := _HEADING.match(line)) and len(m.group(1)) > 1:
+    out = []
+    for line in body_lines(page_path(page).read_text(encoding="utf-8")):
+        if (inc := includes.include(line.text)) and (script := whole_script(inc[1])):
+            out.append(Block(script, tuple(path)))
+        elif not line.fenced and (m := _HEADING.match(line.text)) and len(m.group(1)) > 1:
             level = len(m.group(1))
-            path = [*path[: level - 2], line.strip()]
+            path = [*path[: level - 2], line.text.strip()]
     return out
 
 
@@ -143,9 +146,7 @@ _IMPORT = re.compile(r"^(?:import [\w.]+(?: as \w+)?|from [\w.]+ import .+)\s*$"
 _IN_NOTEBOOK = re.compile(r"^(\s*)<!-- in the notebook: (.+?) -->\s*$")
 _TAB = re.compile(r'^(\s*)=== "([^"]+)"\s*$')
 _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$')
-_ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
 _PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)([^)\s]*)\)")
-_COMMENT = re.compile(r"<!--.*?-->")
 
 
 def without_claims(line: str) -> str:
@@ -298,40 +299,40 @@ def page_parts(page: str) -> list[tuple[str, str]]:
                 i += 1
             md += [m.group(1) + without_claims(m.group(2)), ""]
             continue
-        line = _COMMENT.sub("", lines[i])
+        line = COMMENT.sub("", lines[i])
         i += 1
         if not lines[i - 1].strip() == line.strip() and not line.strip():
             continue  # a line that was only a comment
         if (m := _HEADING.match(line)) and len(m.group(1)) == 1:
             continue  # the title: the introduction has it
-        if _FENCE.match(line):
+        if FENCE.match(line):
             fence_open = line
             body = []
-            while i < len(lines) and not _FENCE.match(lines[i]):
+            while i < len(lines) and not FENCE.match(lines[i]):
                 body.append(lines[i])
                 i += 1
             i += 1  # the closing fence
-            inc = [_ANY_INCLUDE.match(b) for b in body if b.strip()]
-            targets = [m.group(2) for m in inc if m]
+            inc = [includes.include(b) for b in body if b.strip()]
+            targets = [m[1] for m in inc if m]
             if len(targets) == 1 and len(inc) == 1 and targets[0].startswith("snippets/"):
-                whole = _INCLUDE.match(f'--8<-- "{targets[0]}"')
-                if whole and whole.group(1) in chosen:
+                whole = whole_script(targets[0])
+                if whole and whole in chosen:
                     flush()
-                    parts.append(("code", whole.group(1)))
+                    parts.append(("code", whole))
                 continue  # a math section, an output (.out) or a PyTorch twin: the notebook prints its own
             pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
             lang, _, _ = fence_info(fence_open.strip().lstrip("`~"))  # ```python or ```{ .python ... }
             md.append(f"{pad}```{lang}")
             for b in body:
-                if m := _ANY_INCLUDE.match(b):  # as the page includes it (pymdownx.snippets)
-                    code = "\n".join(includes.included(m.group(2)))
+                if m := includes.include(b):  # as the page includes it (pymdownx.snippets)
+                    code = "\n".join(includes.included(m[1]))
                     md += [pad + c if c else "" for c in code.rstrip("\n").splitlines()]
                 else:
                     md.append(b)
             md.append(f"{pad}```")
             continue
-        if m := _ANY_INCLUDE.match(line):
-            md += _generated_include(m.group(2), m.group(1))
+        if m := includes.include(line):
+            md += _generated_include(m[1], m[0])
             continue
         md.append(without_claims(line))
     flush()

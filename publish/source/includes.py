@@ -3,6 +3,9 @@ snippet's sections for every tool (the notebooks' cells, a worked example's scri
 by pymdownx.snippets' own preprocessor with the options mkdocs.yml gives it, so that what a tool
 reads of a file is what the page shows.
 
+- :func:`include`: the target of a line that includes a file (``--8<-- "file[:section]"``), read
+  by pymdownx.snippets' own expression of such a line (RE_ALL_SNIPPETS), or None;
+- :func:`split_target`: its file and section;
 - :func:`included`: the lines a ``--8<-- "file[:section]"`` line puts into a page;
 - :func:`section`: the lines of a file's ``# --8<-- [start:NAME]`` ... ``[end:NAME]`` section, the
   markers of other sections inside it left out (SnippetPreprocessor.extract_section);
@@ -29,6 +32,24 @@ def snippets() -> SnippetPreprocessor:
     options = {**mkdocs_yml.markdown_extension("pymdownx.snippets"), "base_path": [str(ROOT)]}
     md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
     return md.preprocessors["snippet"]
+
+
+def include(line: str) -> tuple[str, str] | None:
+    """(indentation, target) of ``line`` if it includes a file (``--8<-- "file[:section]"``, not
+    escaped by ``;``), as pymdownx.snippets reads it; None for any other line, a block marker too."""
+    m = SnippetPreprocessor.RE_ALL_SNIPPETS.match(line)
+    if m is None or m.group("escape") or not m.group("inline_marker"):
+        return None
+    return m.group("space"), m.group("snippet")[1:-1].strip()
+
+
+def split_target(target: str) -> tuple[str, str | None]:
+    """(file, section or None) of an include's ``target`` (``path``, ``path:section``, ``path:lines``),
+    as the preprocessor splits it."""
+    parsed = snippets().parse_snippet_target(target)
+    if parsed is None:
+        raise ValueError(f"no file in the include target {target[:80]!r}")
+    return parsed["path"], parsed["section"]
 
 
 def included(target: str) -> list[str]:

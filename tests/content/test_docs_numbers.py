@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from number_mutations import auditable_tokens, put_right, single_digit_changes, 
 
 from publish import audit
 from publish.generate.update import described, stale_generated
+from publish.source.includes import include
 
 from pages import PAGES, ROOT, page_id
 
@@ -218,12 +218,11 @@ def test_generated_tables_are_up_to_date():
 
 
 def test_every_generated_table_the_pages_include_exists():
-    pattern = re.compile(r'--8<--\s+"(docs/generated/[^"]+)"')
     missing = [
-        f"{page_id(p)}: {m}"
+        f"{page_id(p)}: {inc[1]}"
         for p in PAGES
-        for m in pattern.findall(p.read_text(encoding="utf-8"))
-        if not (ROOT / m).is_file()
+        for inc in map(include, p.read_text(encoding="utf-8").split("\n"))
+        if inc and inc[1].startswith("docs/generated/") and not (ROOT / inc[1]).is_file()
     ]
     assert not missing, missing
 

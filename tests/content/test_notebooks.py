@@ -258,15 +258,20 @@ def test_a_files_section_is_the_lines_between_its_markers():
         includes.section(code, "three")
 
 
-INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re.M)  # a whole script
-
-
 @pytest.mark.parametrize("name", PAGES)
 def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
     page's order, each cell the file as the page shows it whole (publish.generate.snippets.shown_whole: no
     line for the build): no second copy of code that could drift."""
-    included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
+    included = [  # every script the page shows whole: the file, or its "script" section
+        path
+        for path, section in (
+            includes.split_target(inc[1])
+            for inc in map(includes.include, (DOCS / f"{name}.md").read_text(encoding="utf-8").split("\n"))
+            if inc
+        )
+        if path.startswith("snippets/") and path.endswith(".py") and section in (None, "script")
+    ]
     expected = [
         s
         for s in included

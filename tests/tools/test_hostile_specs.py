@@ -38,7 +38,7 @@ from publish.generate import example_pages as ep
 from publish.generate import playground, producers, registry, scaffold
 from publish.generate.playground_limits import limits_module
 from publish.harness.repo_copy import repo_copy, run_in
-from publish.source import mkdocs_yml
+from publish.source import includes, mkdocs_yml
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 from selfattn_ref.examples import SpecError, rules
@@ -60,9 +60,6 @@ def _markdown() -> markdown.Markdown:
     names = ["toc", "tables", "fenced_code", *configs]
     configs["pymdownx.snippets"]["base_path"] = [str(ROOT)]
     return markdown.Markdown(extensions=list(dict.fromkeys(names)), extension_configs=configs)
-
-
-_INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<-- "(?P<path>[^"]+)"$', re.M)
 
 
 def generate(ex: examples.Example) -> dict[Path, str]:
@@ -92,12 +89,14 @@ def render(ex: examples.Example, files: dict[Path, str] | None = None) -> tuple[
     files = files or generate(ex)
 
     def expand(text: str) -> str:
-        def include(m: re.Match) -> str:
-            path = ROOT / m.group("path")
+        def expanded(line: str) -> str:
+            if (inc := includes.include(line)) is None:
+                return line
+            path = ROOT / inc[1]
             body = files[path] if path in files else "(recorded output)\n"
-            return textwrap.indent(body.rstrip("\n"), m.group("indent"))
+            return textwrap.indent(body.rstrip("\n"), inc[0])
 
-        return _INCLUDE.sub(include, text)
+        return "\n".join(map(expanded, text.split("\n")))
 
     page = files[ep.page_path(ex.slug)]
     page = page.split("---\n", 2)[2]  # the front matter, which MkDocs reads apart
