@@ -680,3 +680,28 @@ def test_the_suite_leaves_the_audit_out_of_its_builds(tmp_path, monkeypatch):
     wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
     warnings, html = build_page(tmp_path, wrong, monkeypatch, NUMBERS_AUDIT="false")
     assert warnings == [] and "76.5%" in html
+
+
+def test_the_extension_audits_the_page_its_build_tells_it_of_once(tmp_path):
+    """Under MkDocs the extension learns the page from its hook (publish.mkdocs.strict_audit's
+    on_page_markdown, through a BuiltPage), not from an object of MkDocs' own on the Markdown
+    instance; a page converted in pieces (mkdocstrings' docstrings) is audited once."""
+    import markdown
+
+    from publish.markdown.numbers_audit import BuiltPage
+
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    (tmp_path / "page.md").write_text(wrong, encoding="utf-8")
+    built, reported = BuiltPage(), []
+    config = {"publish.markdown.numbers_audit": {"page": built, "report": reported.append}}
+
+    def convert(text: str) -> str:
+        return markdown.Markdown(extensions=list(config), extension_configs=config).convert(text)
+
+    convert("no page yet")
+    assert reported == []
+    built.start(tmp_path / "page.md")
+    convert("a docstring inside the page")
+    convert("the page")
+    assert len(reported) == 1 and len(reported[0]) == 1, reported
+    assert "page.md:9: 76.5%: the sentence claims bank_of_river weights[bank, bank]" in reported[0][0], reported
