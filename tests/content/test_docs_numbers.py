@@ -13,6 +13,7 @@ from number_mutations import auditable_tokens, put_right, single_digit_changes, 
 from publish import audit
 from publish.generate.update import described, stale_generated
 from publish.source.includes import include
+from publish.source.pages import split_front_matter
 
 from pages import PAGES, ROOT, page_id
 
@@ -390,7 +391,7 @@ def _render(text: str) -> str:
 
 
 def test_the_extension_removes_claims_and_declarations_and_nothing_else():
-    html = _render(PAGE.split("---\n", 2)[2])
+    html = _render(split_front_matter(PAGE)[2])
     assert "{{" not in html.split("<pre")[0] and "audit source" not in html, html
     assert '"bank" puts 66.5% of its focus on itself and 9% on "of"' in html, html
     assert "0.910\\)</span></li>" in html, html

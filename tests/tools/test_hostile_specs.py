@@ -39,6 +39,7 @@ from publish.generate import playground, producers, registry, scaffold
 from publish.generate.playground_limits import limits_module
 from publish.harness.repo_copy import repo_copy, run_in
 from publish.source import includes, mkdocs_yml
+from publish.source.pages import split_front_matter
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 from selfattn_ref.examples import SpecError, rules
@@ -99,7 +100,7 @@ def render(ex: examples.Example, files: dict[Path, str] | None = None) -> tuple[
         return "\n".join(map(expanded, text.split("\n")))
 
     page = files[ep.page_path(ex.slug)]
-    page = page.split("---\n", 2)[2]  # the front matter, which MkDocs reads apart
+    page = split_front_matter(page)[2]  # the front matter, which MkDocs reads apart
     md = _markdown()
     html = md.convert(expand(page))
     md.reset()
