@@ -151,10 +151,17 @@ def masked_error(name: str) -> ValueError:
     )
 
 
+def _fake(x) -> bool:
+    """A torch FakeTensor (torch's FakeTensorMode, torch.compile's tracing): shapes without numbers."""
+    return any(c.__name__ == "FakeTensor" for c in type(x).__mro__)
+
+
 def tensor_problem(x, name: str) -> str | None:
     """Why the torch tensor ``x`` cannot be read as an array of numbers, or None: it is nested,
-    not dense (a sparse layout), quantized, on the meta device (which holds no numbers) or on
-    another device than the CPU. Both packages check this before calling into torch."""
+    not dense (a sparse layout), quantized, fake (FakeTensorMode) or on the meta device (which hold
+    no numbers) or on another device than the CPU. Both packages check this before calling into torch."""
+    if _fake(x):
+        return f"{name} is a fake torch tensor (FakeTensorMode), which holds shapes but no numbers"
     if x.is_nested:
         return f"{name} is a nested torch tensor (rows of different lengths): pass one tensor of rows of equal length"
     layout = str(x.layout).removeprefix("torch.")
@@ -167,6 +174,23 @@ def tensor_problem(x, name: str) -> str | None:
     if x.device.type != "cpu":
         return f"{name} is a torch tensor on device {x.device.type!r}: pass {name}.cpu()"
     return None
+
+
+UNREADABLE = (
+    "{name} is a torch tensor whose numbers cannot be read (one inside a torch.func transform such as vmap): "
+    "call the function outside it; every function takes leading batch dimensions"
+)
+
+
+def tensor_numpy(x, name: str) -> np.ndarray:
+    """The numbers of the torch tensor ``x`` as a NumPy array (sharing its memory), read as they are
+    meant: a tensor with its negative or conjugate bit set (``torch._neg_view``, ``x.conj()``) is
+    resolved first. A tensor that holds no numbers of its own (a batched tensor inside
+    ``torch.func.vmap``, one of ``torch.func.grad`` or ``functionalize``) is a ValueError naming ``name``."""
+    try:
+        return x.detach().resolve_neg().resolve_conj().numpy()
+    except RuntimeError:
+        raise ValueError(UNREADABLE.format(name=name)) from None
 
 
 def check_tensor(x, name: str) -> None:
@@ -259,7 +283,7 @@ def _tensor_as_array(x, name: str) -> np.ndarray:
     _refuse_grad(x, name)
     if x.dtype.is_floating_point and dtype_name(x.dtype) not in ("float16", "float32", "float64"):
         x = x.float()
-    return x.numpy()
+    return tensor_numpy(x, name)
 
 
 def to_real_array(x, name: str) -> np.ndarray:
@@ -332,7 +356,7 @@ def mask_array(mask, name: str, meaning: str = "may attend") -> np.ndarray:
     refuses are each a ValueError naming ``name``; both packages read masks here."""
     check_tensor(mask, name)
     if is_tensor(mask):
-        arr = mask.numpy() if dtype_name(mask.dtype) == "bool" else None
+        arr = tensor_numpy(mask, name) if dtype_name(mask.dtype) == "bool" else None
         dtype = mask.dtype
     else:
         try:
@@ -427,6 +451,20 @@ def as_axis(axis, shape: tuple[int, ...] | None, name: str = "S") -> int:
     return int(axis)
 
 
+def excerpt(text, limit: int = 60) -> str:
+    """``text`` (anything, as ``str`` gives it) shortened for a message: at most ``limit`` characters,
+    characters that do not print escaped, "..." where it was cut."""
+    text = str(text)
+    cut = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text[:limit])
+    return cut + ("..." if len(text) > limit else "")
+
+
+def _shown_list(values: list) -> str:
+    """ "[1, 2, ...]": up to 8 values of a list as a message shows them, huge integers by their digits."""
+    shown = ", ".join(value_text(v) for v in values[:8])
+    return f"[{shown}, ... ({len(values)} values)]" if len(values) > 8 else f"[{shown}]"
+
+
 def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
@@ -443,7 +481,7 @@ def as_lengths(lengths, n: int) -> np.ndarray:
     elif is_tensor(lengths):
         if lengths.dtype.is_floating_point or lengths.dtype.is_complex or dtype_name(lengths.dtype) == "bool":
             raise bad
-        arr = lengths.numpy()
+        arr = tensor_numpy(lengths, "lengths")
     else:
         try:
             arr = np.asarray(lengths)
@@ -464,3 +502,71 @@ def as_lengths(lengths, n: int) -> np.ndarray:
         shown += f", ... ({len(values)} lengths)" if len(values) > 8 else ""
         raise ValueError(f"lengths must lie between 1 and n={n}, got [{shown}]")
     return np.array(values, dtype=np.int64)
+
+
+def as_labels(labels, n: int | None, classes: int) -> np.ndarray:
+    """cross_entropy's ``labels`` as int64: one class index (``n`` None, shape ()) or ``n`` of them
+    (shape (n,)), each from 0 to ``classes`` - 1. Anything else (not whole numbers, booleans, the
+    wrong shape, out of range, a masked array, a tensor that :func:`tensor_problem` refuses) is a
+    ValueError naming ``labels``, which shows it briefly. Both packages read labels here."""
+    check_tensor(labels, "labels")
+    bad = ValueError(f"labels must be whole numbers (class indices), got {value_text(labels)}")
+    if is_tensor(labels):
+        if labels.dtype.is_floating_point or labels.dtype.is_complex or dtype_name(labels.dtype) == "bool":
+            raise ValueError(f"labels must be whole numbers (class indices), got dtype {dtype_name(labels.dtype)}")
+        arr = tensor_numpy(labels, "labels")
+    elif _is_int(labels) or (isinstance(labels, (list, tuple)) and labels and all(_is_int(v) for v in labels)):
+        arr = np.empty(() if _is_int(labels) else len(labels), dtype=object)  # Python's integers, as they are
+        arr[...] = labels
+    else:
+        try:
+            arr = np.asarray(labels)
+        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
+            raise bad from None
+    if arr.dtype == object:
+        if not all(_is_int(v) for v in arr.ravel()):
+            raise bad
+    elif arr.dtype.kind not in "iu":
+        raise bad
+    want = () if n is None else (n,)
+    if arr.shape != want:
+        raise ValueError(f"labels must have shape {want}, one per row of logits, got shape {arr.shape}")
+    values = [int(v) for v in arr.ravel().tolist()]
+    if not all(0 <= v < classes for v in values):
+        got = value_text(values[0]) if n is None else _shown_list(values)
+        raise ValueError(f"labels must be class indices from 0 to {classes - 1}, got {got}")
+    return np.array(values, dtype=np.int64).reshape(want)
+
+
+def token_index(i, name: str, n: int) -> int:
+    """``i`` as the index of one of the ``n`` rows of X, from 0 (a Python or NumPy integer, not a
+    bool); anything else is a ValueError naming ``name`` and showing ``i`` briefly."""
+    if not _is_int(i) or not 0 <= i < n:
+        raise ValueError(f"{name} must be a token's index from 0 to {n - 1} (X has {n} rows), got {value_text(i)}")
+    return int(i)
+
+
+def call_number(f, arg, where: str) -> float:
+    """``f(arg)`` as one finite float, for :func:`finite_difference`'s ``f``. An exception from f, or a
+    result that is not one finite real number (an array of several, text, None, NaN), is a ValueError
+    naming f and ``where`` it was called ("at W with entry (0, 1) + delta")."""
+    try:
+        y = f(arg)
+    except Exception as exc:  # noqa: BLE001 - whatever f raises, said as f's problem, the cause kept
+        raise ValueError(f"f raised {type(exc).__name__} ({excerpt(exc)}) {where}") from exc
+    size = tuple(y.shape) if hasattr(y, "shape") else None
+    if size is not None and size != ():
+        raise ValueError(f"f must return one number, got an array of shape {size} {where}")
+    if is_tensor(y):
+        y = y.detach().item()
+    elif isinstance(y, np.ndarray):
+        y = y.item()
+    if isinstance(y, (bool, np.bool_)) or not isinstance(y, (numbers.Real, np.number)):
+        raise ValueError(f"f must return one number, got {value_text(y)} {where}")
+    try:
+        value = float(y)
+    except OverflowError:
+        raise ValueError(f"f must return a number that float64 holds, got {value_text(y)} {where}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"f must return a finite number, got {value!r} {where}")
+    return value

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, finite
+from ._validate import as_float_array, check_size, finite, positive_float
 from .multihead import multi_head_attention
 
 __all__ = ["BlockSteps", "feed_forward", "layer_norm", "transformer_block"]
@@ -46,12 +46,7 @@ class BlockSteps:
 
 def _as_eps(eps) -> float:
     """``eps`` as a float; anything but a positive finite number is a ValueError."""
-    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
-    value = float(eps)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
-    return value
+    return positive_float(eps, "eps")
 
 
 def _as_flag(value, name: str) -> bool:
@@ -110,6 +105,14 @@ def _check_ffn(W_1, b_1, W_2, b_2, d_model: int, X_shape) -> tuple[np.ndarray, .
     return W_1, b_1, W_2, b_2
 
 
+def _check_ffn_size(X, W_1, W_2) -> None:
+    """Refuse, before it is allocated, a hidden layer (..., d_ff) or an output (..., d_out) of more
+    than MAX_ENTRIES entries, naming the arguments (both packages)."""
+    rows = tuple(X.shape)[:-1]
+    check_size((*rows, W_1.shape[1]), "the hidden layer X W_1 + b_1", X=X, W_1=W_1)
+    check_size((*rows, W_2.shape[1]), "the output max(0, X W_1 + b_1) W_2 + b_2", X=X, W_2=W_2)
+
+
 def _ffn(X, W_1, b_1, W_2, b_2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hidden, relu, output) of the feed-forward network on checked arrays."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -127,7 +130,9 @@ def feed_forward(X, W_1, b_1, W_2, b_2) -> np.ndarray:
     -> (..., d_out). In a block, d_out = d_model.
     """
     X = as_float_array(X, "X", min_ndim=1)
-    return _ffn(X, *_check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], X.shape))[2]
+    W_1, b_1, W_2, b_2 = _check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], X.shape)
+    _check_ffn_size(X, W_1, W_2)
+    return _ffn(X, W_1, b_1, W_2, b_2)[2]
 
 
 def transformer_block(
@@ -153,6 +158,7 @@ def transformer_block(
             f"W_2 must have shape ({W_1.shape[1]}, {d_model}), back to the width of X {X.shape} for the "
             f"residual sum, got {W_2.shape}"
         )
+    _check_ffn_size(X, W_1, W_2)
     norms = {
         k: (
             _vector(g, f"gamma_{k}", d_model, "X", X.shape),

@@ -16,6 +16,7 @@ import torch
 
 from .. import _validate as _np
 from .._validate import (
+    UNREADABLE,
     TooLarge,
     batch_shape,
     check_dims,
@@ -29,6 +30,7 @@ from .._validate import (
 
 __all__ = [
     "TooLarge",
+    "any_true",
     "as_bool_mask",
     "as_float_tensor",
     "batch_shape",
@@ -65,9 +67,19 @@ def as_float_tensor(x, name: str, *, min_ndim: int = 1, ndim: int | None = None)
     else:
         t = from_numpy(to_real_array(x, name))  # NumPy's conversion and messages
     check_dims(t, name, min_ndim=min_ndim, ndim=ndim)
-    if not bool(torch.isfinite(t).all()):
+    if any_true(~torch.isfinite(t), name):
         raise not_finite_error(name, t.shape)
     return t
+
+
+def any_true(condition: torch.Tensor, name: str) -> bool:
+    """Whether any entry of the boolean tensor ``condition`` (a test of the argument ``name``) is
+    true; a ValueError naming ``name`` where its numbers cannot be read (a batched tensor inside
+    torch.func.vmap), instead of torch's error about data-dependent control flow."""
+    try:
+        return bool(condition.any())
+    except RuntimeError:
+        raise ValueError(UNREADABLE.format(name=name)) from None
 
 
 def finite(result: torch.Tensor, what: str, **operands) -> torch.Tensor:

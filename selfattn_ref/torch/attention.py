@@ -16,6 +16,7 @@ import torch
 
 from .._validate import as_axis, as_scale, check_tensor, terms_mask, to_real_array, value_text
 from ._validate import (
+    any_true,
     as_bool_mask,
     as_float_tensor,
     batch_shape,
@@ -67,7 +68,7 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
         as_axis(axis, None)  # an axis that is no integer is named first
         raise ValueError(f"S must have at least one entry along axis {value_text(axis)}, got shape {shape(S)}")
     axis = as_axis(axis, shape(S))
-    if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
+    if any_true(torch.isnan(S) | torch.isposinf(S), "S"):
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
     top = S.amax(dim=axis, keepdim=True)
     if bool(torch.isneginf(top).any()):
@@ -90,7 +91,7 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
     S = _as_scores(S)
     if S.ndim == 0 or S.numel() == 0:
         raise ValueError(f"S must have at least one entry along its last axis, got shape {shape(S)}")
-    if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
+    if any_true(torch.isnan(S) | torch.isposinf(S), "S"):
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
     allowed = ~torch.isneginf(S)  # (..., m)
     if mask is not None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import torch
 
-from ..block import EPS, _as_eps, _as_flag
+from ..block import EPS, _as_eps, _as_flag, _check_ffn_size
 from ._validate import as_float_tensor, common_dtype, finite, shape
 from .multihead import multi_head_attention
 
@@ -109,6 +109,7 @@ def feed_forward(X, W_1, b_1, W_2, b_2) -> torch.Tensor:
     """
     X = as_float_tensor(X, "X", min_ndim=1)
     weights = _check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], shape(X))
+    _check_ffn_size(X, weights[0], weights[2])
     return _ffn(*common_dtype(X, *weights))[2]
 
 
@@ -135,6 +136,7 @@ def transformer_block(
             f"W_2 must have shape ({ffn_weights[0].shape[1]}, {d_model}), back to the width of X {shape(X)} for the "
             f"residual sum, got {shape(ffn_weights[2])}"
         )
+    _check_ffn_size(X, ffn_weights[0], ffn_weights[2])
     norm_weights = [
         _vector(v, f"{name}_{k}", d_model, "X", shape(X))
         for k, g, b in ((1, gamma_1, beta_1), (2, gamma_2, beta_2))

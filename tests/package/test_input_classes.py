@@ -1,22 +1,26 @@
 """Whole classes of bad or extreme input, in every public function of both packages.
 
-Every public function of the math is listed once below (CALLS) with arguments that work and
-the kind of each argument (an array, a mask, a count, a scale, an axis, lengths, widths). A test
-replaces one argument at a time by a value of a bad kind and requires: a ValueError whose
-message names that argument, short (no 400-digit echo), the same from NumPy and PyTorch, and no
-warning on the way (warnings are errors here). So a kind of bad input that one function refuses
-clearly, every function refuses clearly, in both packages; a new public function without an
-entry here fails :func:`test_every_public_function_is_listed`.
+Every public function of the math that has a twin (found by introspection, tests/public_api.py)
+is listed once below (CALLS) with arguments that work and the kind of each argument (an array, a
+mask, a count, a scale, an axis, lengths, widths, a positive number, a function, labels, a token's
+index, a flag, a seed). A test replaces one argument at a time by a value of a bad kind and
+requires: a ValueError whose message names that argument, short (no 400-digit echo), the same
+from NumPy and PyTorch, and no warning on the way (warnings are errors here). So a kind of bad
+input that one function refuses clearly, every function refuses clearly, in both packages; a new
+public function, or a new argument, without an entry here fails :func:`test_every_public_function_is_listed`.
 
-The kinds (issue 27, items 9 to 12): torch tensors that are not dense numbers on the CPU
-(sparse, nested, quantized, meta, MKL-DNN, masked), None and other objects inside a list,
-numbers too large for float64 (Python integers, Decimal, Fraction, longdouble), masked arrays,
-axes that are not integers, integers too large to allocate for, and extreme finite numbers.
+The kinds (issue 27, items 9 to 12, and issue 51, item 7): torch tensors that are not dense
+numbers on the CPU (sparse, nested, quantized, meta, fake, MKL-DNN, masked), None and other
+objects inside a list, numbers too large for float64 (Python integers, Decimal, Fraction,
+longdouble), masked arrays, axes that are not integers, integers too large to allocate for, and
+extreme finite numbers. And tensors that torch stores otherwise but that hold numbers (a negative
+view, a tensor made in inference mode, float32 beside float64): every function reads them as the
+numbers they are.
 """
 
 from __future__ import annotations
 
-import importlib
+import inspect
 import re
 import warnings
 from decimal import Decimal
@@ -29,13 +33,17 @@ import torch.masked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from torch._subclasses.fake_tensor import FakeTensorMode
 
 import selfattn_ref as ref
 import selfattn_ref.torch as tref
 from selfattn_ref._validate import MAX_ENTRIES
 
+from public_api import twin_functions
+
 PACKAGES = pytest.mark.parametrize("pkg", [ref, tref], ids=["numpy", "torch"])
 FAST = settings(max_examples=60, deadline=None)
+TWINS = twin_functions()
 
 
 def ones(*shape):
@@ -43,12 +51,13 @@ def ones(*shape):
 
 
 def find(pkg, name):
-    """The function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
-    for module in ("", ".attention", ".rnn", ".topics.scaling"):
-        mod = importlib.import_module(pkg.__name__ + module)
-        if hasattr(mod, name):
-            return getattr(mod, name)
-    raise AssertionError(f"{pkg.__name__} has no function {name}")
+    """The public function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
+    return TWINS[name][0 if pkg is ref else 1]
+
+
+def total(W) -> float:
+    """A function of W that returns a number, for finite_difference."""
+    return float(W.sum())
 
 
 E2, E4 = np.eye(2), np.eye(4)
@@ -117,10 +126,23 @@ CALLS = {
         "dims": ((2,), "dims"),
         "n": (3, "count"),
         "trials": (2, "count"),
-        "seed": (0, "count"),
+        "seed": (0, "seed"),
     },
+    "cross_entropy": {"logits": (np.array([[1.0, 2.0, 0.5], [0.0, 1.0, 3.0]]), "array"), "labels": ([0, 2], "labels")},
+    "attention_loss": {
+        "X": (np.arange(6.0).reshape(3, 2) / 6, "array"),
+        "W_Q": (E2, "array"),
+        "W_K": (E2, "array"),
+        "query": (0, "index"),
+        "key": (1, "index"),
+    },
+    "finite_difference": {"f": (total, "function"), "W": (ones(2, 2), "array"), "delta": (1e-3, "number")},
+    "gradient_step": {"W": (ones(2, 2), "array"), "gradient": (ones(2, 2), "array"), "lr": (0.1, "number")},
 }
-NOT_LISTED = {"compare": "selfattn_ref.topics.rnn_comparison.compare counts with integers, and has no twin"}
+CALLS["attention_gradients"] = CALLS["attention_loss"]
+CALLS["layer_norm"]["eps"] = (1e-5, "number")
+CALLS["transformer_block"] |= {"eps": (1e-5, "number"), "norm_first": (True, "flag")}
+CALLS["variance_experiment"]["seed"] = (0, "seed")
 
 
 def _tensors():
@@ -128,7 +150,10 @@ def _tensors():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dense = torch.eye(2, dtype=torch.float64)
+        with FakeTensorMode():
+            fake = torch.eye(2, dtype=torch.float64)
         return {
+            "fake tensor": fake,
             "sparse COO tensor": dense.to_sparse(),
             "sparse CSR tensor": dense.to_sparse_csr(),
             "meta tensor": torch.empty(2, 2, device="meta"),
@@ -140,7 +165,10 @@ def _tensors():
 
 
 TENSORS = _tensors()
+with FakeTensorMode():
+    _FAKE_MASK = torch.ones(3, 3, dtype=torch.bool)
 BOOL_TENSORS = {
+    "fake bool tensor": _FAKE_MASK,
     "sparse bool tensor": torch.eye(3, dtype=torch.bool).to_sparse(),
     "meta bool tensor": torch.empty(3, 3, dtype=torch.bool, device="meta"),
 }
@@ -243,6 +271,68 @@ BAD = {
         "sparse tensor": torch.tensor([1, 2]).to_sparse(),
         "meta tensor": torch.empty(2, dtype=torch.int64, device="meta"),
     },
+    "number": {
+        "None": None,
+        "text": "0.1",
+        "True": True,
+        "zero": 0,
+        "negative": -0.1,
+        "NaN": float("nan"),
+        "infinity": float("inf"),
+        "a huge integer": 10**400,
+        "a huge negative integer": -(10**400),
+        "a huge longdouble": np.longdouble("1e4000"),
+        "complex": 1j,
+        "a list": [0.1],
+        "an array": np.array([0.1]),
+    },
+    "function": {
+        "None": None,
+        "text": "loss",
+        "a number": 1.0,
+        "returns an array": lambda W: W,
+        "returns text": lambda W: "a",
+        "returns None": lambda W: None,
+        "returns True": lambda W: True,
+        "returns NaN": lambda W: float("nan"),
+        "returns a huge integer": lambda W: 10**400,
+        "raises": lambda W: 1 / 0,
+        "takes no argument": lambda: 1.0,
+    },
+    "labels": {
+        "None": None,
+        "text": "ab",
+        "floats": [0.5, 1.0],
+        "whole floats": np.array([0.0, 1.0]),
+        "bools": [True, False],
+        "too few": [0],
+        "negative": [0, -1],
+        "too large": [0, 3],
+        "a huge integer": [0, 10**400],
+        "a huge negative integer": [-(10**400), 0],
+        "None inside": [0, None],
+        "ragged": [[0], [1, 2]],
+        "a masked array": np.ma.masked_array([0, 1], mask=[False, True]),
+        "a float tensor": torch.tensor([0.0, 1.0]),
+        "a huge tensor": torch.tensor([0, 2**62]),
+        "sparse tensor": torch.tensor([0, 1]).to_sparse(),
+        "meta tensor": torch.empty(2, dtype=torch.int64, device="meta"),
+    },
+    "index": {
+        "None": None,
+        "a float": 0.5,
+        "a whole float": 1.0,
+        "a NumPy float": np.float64(1.0),
+        "True": True,
+        "text": "1",
+        "negative": -1,
+        "out of range": 3,
+        "a huge integer": 10**400,
+        "a list": [1],
+        "a tensor": torch.tensor(1),
+    },
+    "flag": {"None": None, "one": 1, "zero": 0, "text": "True", "a float": 1.0, "a list": [True]},
+    "seed": {"None": None, "a float": 1.5, "True": True, "text": "0", "negative": -1, "a list": [0], "complex": 1j},
     "dims": {
         "None": None,
         "text": "ab",
@@ -275,12 +365,7 @@ def _names_arg(message: str, arg: str) -> bool:
     return re.search(rf"(^|[^\w]){re.escape(arg)}([^\w]|$)", message) is not None
 
 
-ARGS = [
-    pytest.param(name, arg, id=f"{name}-{arg}")
-    for name, args in CALLS.items()
-    for arg in args
-    if arg != "seed"  # any integer from 0 is a seed
-]
+ARGS = [pytest.param(name, arg, id=f"{name}-{arg}") for name, args in CALLS.items() for arg in args]
 
 
 def _problem(name: str, arg: str, bad: str) -> str | None:
@@ -321,11 +406,15 @@ def test_the_cases_work_with_their_good_arguments():
 
 
 def test_every_public_function_is_listed():
-    public = {n for n in ref.__all__} | {"softmax_terms", "additive_scores", "dot_scores"}
-    scaling = importlib.import_module("selfattn_ref.topics.scaling")
-    public |= {n for n, f in vars(scaling).items() if callable(f) and getattr(f, "__module__", "") == scaling.__name__}
-    public = {n for n in public if not n.startswith("_")}
-    assert public - set(CALLS) - set(NOT_LISTED) == set()
+    """Every public function of both twins (found by introspection) has its case above, and the case
+    gives every argument the function takes, with its kind."""
+    assert {"attention_gradients", "feed_forward", "softmax_terms", "largest_weights"} <= set(TWINS)
+    assert set(TWINS) - set(CALLS) == set(), "a public function without a case in CALLS"
+    assert set(CALLS) - set(TWINS) == set(), "a case for a function that no longer exists"
+    for name, (numpy_f, torch_f) in TWINS.items():
+        for f in (numpy_f, torch_f):
+            assert set(inspect.signature(f).parameters) == set(CALLS[name]), f"{name}: the arguments of its case"
+        assert all(kind in BAD for _, kind in CALLS[name].values()), name
 
 
 # --- the messages the issue names ----------------------------------------------------------
@@ -474,6 +563,33 @@ EXACT = [
         f"X (10000, 2) is too large: the heads' scores (..., num_heads, n, n) would hold 200,000,000 entries; "
         f"at most {MAX_ENTRIES:,}",
     ),
+    (  # issue 51, item 7: the newer functions keep the size limit too, before allocating
+        "ffn-huge",
+        lambda m: m.feed_forward(ones(10**4, 1), ones(1, 10**4 + 1), ones(10**4 + 1), ones(10**4 + 1, 1), ones(1)),
+        "X (10000, 1) and W_1 (1, 10001) are too large: the hidden layer X W_1 + b_1 would hold 100,010,000 "
+        f"entries; at most {MAX_ENTRIES:,}",
+    ),
+    (
+        "block-huge",
+        lambda m: m.transformer_block(
+            ones(10**4, 2),
+            E2,
+            E2,
+            E2,
+            E2,
+            1,
+            ones(2, 10**4 + 1),
+            ones(10**4 + 1),
+            ones(10**4 + 1, 2),
+            ones(2),
+            ones(2),
+            ones(2),
+            ones(2),
+            ones(2),
+        ),  # fmt: skip
+        "X (10000, 2) and W_1 (2, 10001) are too large: the hidden layer X W_1 + b_1 would hold 100,010,000 "
+        f"entries; at most {MAX_ENTRIES:,}",
+    ),
     (
         "masked-array",
         lambda m: m.scores(np.ma.masked_array(E2, mask=E2.astype(bool)), E2),
@@ -491,6 +607,113 @@ def test_the_issues_inputs_get_their_messages(pkg, call, message):
         with pytest.raises(ValueError) as info:
             call(pkg)
     assert str(info.value) == message
+
+
+# --- tensors torch stores otherwise, read as the numbers they hold ------------------------------
+
+ARRAY_ARGS = [
+    pytest.param(n, a, id=f"{n}-{a}") for n, args in CALLS.items() for a, (_, k) in args.items() if k == "array"
+]
+
+
+def _arrays(result) -> list[np.ndarray]:
+    """Every array of a result (a tuple, a dict, a dataclass of steps, a number), as float64."""
+    if isinstance(result, dict):
+        return [a for v in result.values() for a in _arrays(v)]
+    if isinstance(result, (tuple, list)):
+        return [a for v in result for a in _arrays(v)]
+    if hasattr(result, "__dataclass_fields__"):
+        return [a for f in result.__dataclass_fields__ for a in _arrays(getattr(result, f))]
+    return [np.asarray(result.detach() if isinstance(result, torch.Tensor) else result, dtype=np.float64)]
+
+
+def negative_view(x) -> torch.Tensor:
+    """``x`` as a tensor whose negative bit is set (the imaginary part of a conjugate, torch's lazy -x)."""
+    t = torch.as_tensor(np.asarray(x, dtype=np.float64))
+    view = torch.complex(torch.zeros_like(t), -t).conj().imag
+    assert view.is_neg()
+    return view
+
+
+def inference_tensor(x) -> torch.Tensor:
+    with torch.inference_mode():
+        return torch.tensor(np.asarray(x, dtype=np.float64))
+
+
+STORED_OTHERWISE = {
+    "a negative view": (negative_view, 0.0),
+    "made in inference mode": (inference_tensor, 0.0),
+    "float32 beside float64": (lambda x: torch.tensor(np.asarray(x, dtype=np.float32)), 1e-6),
+    "a float32 array beside float64": (lambda x: np.asarray(x, dtype=np.float32), 1e-6),
+}
+
+
+@PACKAGES
+@pytest.mark.parametrize(("name", "arg"), ARRAY_ARGS)
+def test_tensors_stored_otherwise_give_the_numbers_they_hold(pkg, name, arg):
+    """A negative view, a tensor made in inference mode and float32 beside float64 are numbers like any
+    other: every function gives what the plain float64 arrays give (float32 to its own precision)."""
+    plain = {k: v for k, (v, _) in CALLS[name].items()}
+    want = _arrays(find(pkg, name)(**plain))
+    for how, (make, tolerance) in STORED_OTHERWISE.items():
+        if name == "finite_difference" and tolerance:  # differences of float32 values: float32's precision / delta
+            tolerance = 1e-3
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = _arrays(find(pkg, name)(**{**plain, arg: make(plain[arg])}))
+        assert len(got) == len(want), how
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_allclose(g, w, rtol=tolerance, atol=tolerance, err_msg=f"{arg} {how}")
+
+
+@PACKAGES
+@pytest.mark.parametrize(("name", "arg"), ARRAY_ARGS)
+def test_inside_vmap_every_function_says_so(pkg, name, arg):
+    """Inside torch.func.vmap a tensor holds no numbers of its own: a ValueError naming the argument
+    (the functions take leading batch dimensions instead), not an error from inside torch."""
+    plain = {k: v for k, (v, _) in CALLS[name].items()}
+    batch = torch.stack([torch.as_tensor(np.asarray(plain[arg], dtype=np.float64))] * 2)
+    with pytest.raises(ValueError) as info:
+        torch.vmap(lambda x: find(pkg, name)(**{**plain, arg: x}))(batch)
+    assert str(info.value).startswith(f"{arg} is a torch tensor whose numbers cannot be read")
+
+
+def test_gradients_inside_inference_mode_and_no_grad():
+    """PyTorch's attention_gradients runs autograd, also where the caller switched it off."""
+    args = {k: v for k, (v, _) in CALLS["attention_gradients"].items()}
+    want = tref.learning.attention_gradients(**args)
+    for context in (torch.inference_mode, torch.no_grad):
+        with context():
+            got = tref.learning.attention_gradients(
+                **{k: inference_tensor(v) if k == "X" else v for k, v in args.items()}
+            )
+        for key in ("W_Q", "W_K"):
+            torch.testing.assert_close(got[key], want[key], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "arg"), [(n, a) for n, args in CALLS.items() for a, (_, k) in args.items() if k == "number"]
+)
+@pytest.mark.parametrize("value", [10**20, np.int64(10**18), 1e300, 5e-324], ids=str)
+def test_large_and_tiny_numbers_give_the_same_answer_in_both_packages(name, arg, value):
+    """eps, lr and delta of any size float64 holds: the same result from both packages, or the same
+    ValueError (a Python integer of 21 digits is a number like 1e20, not an OverflowError)."""
+    kwargs = {**{k: v for k, (v, _) in CALLS[name].items()}, arg: value}
+    answers = []
+    for pkg in (ref, tref):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                answers.append(_arrays(find(pkg, name)(**kwargs)))
+            except ValueError as exc:
+                answers.append(str(exc))
+    numpy, torch_ = answers
+    assert type(numpy) is type(torch_), answers
+    if isinstance(numpy, str):
+        assert numpy == torch_
+    else:
+        for a, b in zip(numpy, torch_, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-12)
 
 
 # --- converted, not refused: float types NumPy lacks ---------------------------------------
