@@ -369,15 +369,20 @@ def mask_array(mask, name: str, meaning: str = "may attend") -> np.ndarray:
     return arr
 
 
-def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
-    """Return ``mask`` as a boolean array that broadcasts to ``target_shape``.
+EVERY_QUERY = "every query needs at least one key"
 
-    ``True`` means "may attend". Raises ValueError when the mask is not boolean, does
-    not broadcast to the scores' shape, or leaves a row with nothing to attend to.
+
+def as_bool_mask(mask, name: str, target_shape: tuple[int, ...], *, min_ndim: int = 2, need: str = EVERY_QUERY):
+    """Return ``mask`` as a boolean array that broadcasts to ``target_shape``, the scores' shape as the
+    caller gave the arguments ((..., n, m); (..., n) for one query each, ``min_ndim`` 1).
+
+    ``True`` means "may attend". Raises ValueError when the mask is not boolean, does not
+    broadcast to the scores' shape, or leaves a row with nothing to attend to (``need`` says why
+    it may not).
     """
     target_shape = tuple(int(k) for k in target_shape)
     arr = mask_array(mask, name)
-    if arr.ndim < 2 or arr.ndim > len(target_shape):
+    if arr.ndim < min_ndim or arr.ndim > len(target_shape):
         raise ValueError(f"{name} has shape {arr.shape}, which does not fit the scores' shape {target_shape}")
     try:
         arr = np.broadcast_to(arr, target_shape)
@@ -386,9 +391,8 @@ def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
     empty = ~arr.any(axis=-1)
     if empty.any():
         where = tuple(int(i) for i in np.argwhere(empty)[0])
-        raise ValueError(
-            f"{name} allows nothing in row {where} (shape {arr.shape}); every query needs at least one key"
-        )
+        row = f" in row {where}" if where else ""
+        raise ValueError(f"{name} allows nothing{row} (shape {arr.shape}); {need}")
     return arr
 
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import TooLarge, as_float_array, check_size, finite, mask_array, positive_integer, too_large, value_text
+from ._validate import (
+    TooLarge,
+    as_bool_mask,
+    as_float_array,
+    check_size,
+    finite,
+    positive_integer,
+    too_large,
+    value_text,
+)
 from .attention import scaled_dot_product_attention
 
 
@@ -41,10 +50,8 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
         Q, K, V = (
             split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
         )
-    if mask is not None:
-        mask = mask_array(mask, "mask")
-        if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
-            mask = mask[..., None, :, :]
+    if mask is not None:  # checked against the scores (..., n, n) the caller's X gives, then shared by the heads
+        mask = as_bool_mask(mask, "mask", (*X.shape[:-2], n, n))[..., None, :, :]  # (..., 1, n, n)
     try:
         heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
     except TooLarge as exc:  # the heads' Q, K, V are ours: name the caller's arguments

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_bool_mask, as_float_array, batch_shape, check_size, finite, mask_array
+from ._validate import as_bool_mask, as_float_array, batch_shape, check_size, finite
 from .attention import softmax
 
 
@@ -99,15 +99,16 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[np.ndarray, np.nda
     e = additive_scores(s, H, W_s, W_h, v)  # (..., n), checks every argument
     H = as_float_array(H, "H", min_ndim=2)
     if mask is not None:
-        mask = mask_array(mask, "mask")
-        if mask.ndim < 1:
-            raise ValueError(
-                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {mask.shape}"
-            )
-        allowed = as_bool_mask(mask[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
-        e = np.where(allowed, e, -np.inf)
+        e = np.where(_state_mask(mask, e.shape), e, -np.inf)
     weights = softmax(e, axis=-1)  # (..., n)
     return _context(weights, H), weights
+
+
+def _state_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
+    """additive_attention's ``mask`` as a boolean array of the scores' ``shape`` (..., n): checked as
+    every mask is, with the shapes the caller gave (both packages)."""
+    need = "every decoder state needs at least one encoder state to read"
+    return as_bool_mask(mask, "mask", shape, min_ndim=1, need=need)
 
 
 def dot_scores(s, H) -> np.ndarray:

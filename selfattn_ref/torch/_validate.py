@@ -96,7 +96,8 @@ def common_dtype(*tensors: torch.Tensor) -> list[torch.Tensor]:
     return [t.to(dtype) for t in tensors]
 
 
-def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> torch.Tensor:
+def as_bool_mask(mask, name: str, target_shape: tuple[int, ...], **how) -> torch.Tensor:
     """Return ``mask`` as a boolean tensor broadcast to ``target_shape``: the NumPy package's
-    :func:`selfattn_ref._validate.as_bool_mask`, whose checks and messages it shares."""
-    return from_numpy(_np.as_bool_mask(mask, name, tuple(target_shape)))
+    :func:`selfattn_ref._validate.as_bool_mask` (``how``: its ``min_ndim`` and ``need``), whose checks
+    and messages it shares."""
+    return from_numpy(_np.as_bool_mask(mask, name, tuple(target_shape), **how))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import mask_array, positive_integer, too_large, value_text
+from .._validate import as_bool_mask, positive_integer, too_large, value_text
 from ._validate import TooLarge, as_float_tensor, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 
@@ -45,10 +45,8 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     Q, K, V = (
         split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
     )  # each (..., h, n, d_head)
-    if mask is not None:
-        mask = mask_array(mask, "mask")  # the NumPy package's checks; as_bool_mask makes it a tensor
-        if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
-            mask = mask[..., None, :, :]
+    if mask is not None:  # checked against the scores (..., n, n) the caller's X gives, then shared by the heads
+        mask = as_bool_mask(mask, "mask", (*X.shape[:-2], n, n))[..., None, :, :]  # (..., 1, n, n)
     try:
         heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
     except TooLarge as exc:  # the heads' Q, K, V are ours: name the caller's arguments

@@ -11,8 +11,8 @@ import math
 
 import torch
 
-from .._validate import mask_array
-from ._validate import as_bool_mask, as_float_tensor, batch_shape, check_size, common_dtype, finite, shape
+from ..rnn import _state_mask
+from ._validate import as_float_tensor, batch_shape, check_size, common_dtype, finite, from_numpy, shape
 from .attention import softmax
 
 
@@ -86,13 +86,7 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[torch.Tensor, torc
     e = additive_scores(s, H, W_s, W_h, v)  # (..., n), checks every argument
     H = as_float_tensor(H, "H", min_ndim=2).to(e.dtype)
     if mask is not None:
-        mask = mask_array(mask, "mask")  # the NumPy package's checks; as_bool_mask makes it a tensor
-        if mask.ndim < 1:
-            raise ValueError(
-                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {shape(mask)}"
-            )
-        target = (*e.shape[:-1], 1, e.shape[-1])  # (..., 1, n): one row of keys for the one query
-        allowed = as_bool_mask(mask[..., None, :], "mask", target)[..., 0, :]
+        allowed = from_numpy(_state_mask(mask, shape(e)))  # (..., n): the NumPy package's checks and messages
         e = e.masked_fill(~allowed, -math.inf)
     weights = softmax(e, axis=-1)  # (..., n)
     context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)

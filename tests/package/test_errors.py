@@ -155,12 +155,12 @@ CASES = [
     (
         "mha-mask-shape",
         lambda m: m.multi_head_attention(ones(3, 4), W4, W4, W4, W4, 2, mask=np.ones((2, 2), bool)),
-        r"^mask has shape \(2, 2\), which does not fit the scores' shape \(2, 3, 3\)$",
+        r"^mask has shape \(2, 2\), which does not fit the scores' shape \(3, 3\)$",  # the caller's, not the heads'.
     ),
     (
         "additive-mask-empty",
         lambda m: m.additive_attention(ones(2), ones(3, 2), ones(2, 2), ones(2, 2), ones(2), mask=np.zeros(3, bool)),
-        r"^mask allows nothing in row \(0,\)",
+        r"^mask allows nothing \(shape \(3,\)\); every decoder state needs at least one encoder state to read$",
     ),
     (
         "additive-mask-int",
@@ -563,7 +563,7 @@ EXACT = [
     (
         "additive-mask-true",
         lambda m: m.additive_attention(ones(2), ones(3, 2), np.eye(2), np.eye(2), ones(2), mask=True),
-        "mask must have one entry per encoder state, shape (..., 3), got shape ()",
+        "mask has shape (), which does not fit the scores' shape (3,)",
     ),
     (
         "sdpa-mask-true",

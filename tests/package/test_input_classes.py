@@ -563,6 +563,11 @@ EXACT = [
         f"X (10000, 2) is too large: the heads' scores (..., num_heads, n, n) would hold 200,000,000 entries; "
         f"at most {MAX_ENTRIES:,}",
     ),
+    (  # issue 51: NumPy's attention_gradients named its internal S
+        "gradients-overflow",
+        lambda m: m.learning.attention_gradients(np.full((2, 2), 1e200), E2, E2, 0, 1),
+        "X (2, 2), W_Q (2, 2) and W_K (2, 2) are too large: the scaled scores overflow in float64",
+    ),
     (  # issue 51, item 7: the newer functions keep the size limit too, before allocating
         "ffn-huge",
         lambda m: m.feed_forward(ones(10**4, 1), ones(1, 10**4 + 1), ones(10**4 + 1), ones(10**4 + 1, 1), ones(1)),
@@ -714,6 +719,57 @@ def test_large_and_tiny_numbers_give_the_same_answer_in_both_packages(name, arg,
     else:
         for a, b in zip(numpy, torch_, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+# --- masks: the messages say the shapes the caller gave ------------------------------------------
+
+MASKED = {
+    # function -> (its arguments without the mask, the scores' shape they give)
+    "scaled_dot_product_attention": ({"Q": ones(2, 3, 2), "K": ones(2, 4, 2), "V": ones(2, 4, 2)}, (2, 3, 4)),
+    "multi_head_attention": (
+        {"X": ones(2, 3, 4), **{w: E4 for w in ("W_Q", "W_K", "W_V", "W_O")}, "num_heads": 2},
+        (2, 3, 3),
+    ),  # fmt: skip
+    "additive_attention": ({"s": ones(2, 2), "H": ones(2, 3, 2), "W_s": E2, "W_h": E2, "v": ones(2)}, (2, 3)),
+    "softmax_terms": ({"S": ones(2, 3, 4)}, (2, 3, 4)),
+}
+
+
+def test_every_function_with_a_mask_is_here():
+    assert {n for n, args in CALLS.items() if any(k == "mask" for _, k in args.values())} == set(MASKED)
+
+
+@PACKAGES
+@pytest.mark.parametrize("name", MASKED)
+@given(shape=st.lists(st.integers(1, 5), min_size=1, max_size=4).map(tuple), empty_row=st.booleans())
+@settings(max_examples=25, deadline=None)
+def test_mask_messages_say_the_shapes_the_caller_gave(pkg, name, shape, empty_row):
+    """A mask that does not fit, or leaves a row empty, is named with its own shape and the scores'
+    shape the caller's arguments give: never the shape of a reshaped copy (the heads' axis of
+    multi-head attention, the query axis additive attention adds)."""
+    args, scores = MASKED[name]
+    mask = np.ones(shape, bool)
+    if empty_row:
+        mask[(0,) * (len(shape) - 1)] = False  # the first row allows nothing
+    try:
+        np.broadcast_to(mask, scores)
+        fits = len(shape) <= len(scores) and (len(shape) >= 2 or name in ("additive_attention", "softmax_terms"))
+    except ValueError:
+        fits = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            find(pkg, name)(**args, mask=mask)
+        except ValueError as exc:
+            message = str(exc)
+        else:
+            assert fits and not empty_row, f"{shape} was accepted"
+            return
+    if not fits:
+        assert message == f"mask has shape {shape}, which does not fit the scores' shape {scores}"
+    else:
+        empty = "S has a row" if name == "softmax_terms" else "mask allows nothing"
+        assert message.startswith(empty) and f"shape {scores}" in message, message
 
 
 # --- converted, not refused: float types NumPy lacks ---------------------------------------
