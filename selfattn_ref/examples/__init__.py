@@ -21,10 +21,11 @@ columns of Q, K and V and dividing its scores by √d_head, with W_O the identit
 head needs d × d projection matrices, a width that the heads divide, and ``scale = true``).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
-starting with a letter. Every example gets a page of its own on the site
-(made by the publishing tools beside this package), so titles must differ too;
-:func:`load_all` checks both. ``python -m publish new-example <slug>`` (a contributor's
-command, in the repository) writes a new file.
+starting with a letter. Every example gets a page of its own on the site (made by the
+publishing tools beside this package), so titles must differ too, also in case and in
+Unicode's compatibility form (NFKC: "ﬁsh" is "fish"); :func:`load_all` checks both.
+``python -m publish new-example <slug>`` (a contributor's command, in the repository) writes
+a new file.
 
 Keys of an RNN spec file (``rnn/<slug>.toml``): ``title``, ``embeddings_from`` (the slug of a
 self-attention example, whose tokens and embeddings (n, d_in) the encoder reads), ``decimals``,
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +129,7 @@ def _where_text(text: str, path: Path, key: str, found: str) -> str:
     if entry is None:
         return str(path)
     lines = text.splitlines()
+    found = found.split("\n")[0]  # a number typed over two lines is found on its first
     if found:
         for i in range(entry.line - 1, max(entry.value.end, entry.line)):
             if i < len(lines) and found in lines[i]:
@@ -505,7 +508,7 @@ def load_all(folder: Path | None = None) -> list[Example]:
             raise SpecError(f"{path}: duplicate slug {path.stem!r}: {seen_slug[path.stem.lower()]} has it too")
         seen_slug[path.stem.lower()] = path
         ex = load_file(path)
-        key = " ".join(ex.title.casefold().split())
+        key = " ".join(unicodedata.normalize("NFKC", ex.title).casefold().split())  # "ﬁsh" and "Fish" look alike
         if key in seen_title:
             other = seen_title[key]
             raise SpecError(
