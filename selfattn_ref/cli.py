@@ -31,7 +31,7 @@ import numpy as np
 from . import examples
 from .examples import Example
 from .examples.digits import FEWER, number_text, shortens
-from .examples.rules import token_problem
+from .examples.rules import number_advice, read_number, same_tokens_problem, token_problem
 
 PROG = "python -m selfattn_ref"
 EXIT_USAGE = 2
@@ -160,7 +160,11 @@ def _names(prefix: str, k: int) -> list[str]:
 
 
 def parse_vectors(text: str) -> np.ndarray:
-    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array."""
+    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array.
+
+    A number is written as in a spec file and in the playground (:data:`.examples.rules.NUMBER_SYNTAX`):
+    the digits 0 to 9, a point, an exponent, and a sign "-", "+" or the minus sign "−" the site prints;
+    not "1_0", another script's digits or "0x1F", which Python's float() would read."""
     rows = text.split(";")
     if rows and not rows[-1].strip() and len(rows) > 1:
         rows = rows[:-1]  # allow one trailing ';'
@@ -173,12 +177,11 @@ def parse_vectors(text: str) -> np.ndarray:
             raise CLIError(f"--vectors row {i} is empty")
         numbers = []
         for w in words:
-            try:
-                x = float(w)
-            except ValueError:
-                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number") from None
-            if not math.isfinite(x) and w.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            if w.lower().lstrip("+-\u2212") in ("nan", "inf", "infinity"):
                 raise CLIError(f"--vectors row {i} has {shown(w)}; every entry must be a finite number")
+            x = read_number(w)  # as a spec file and the playground read a number (rules.NUMBER_SYNTAX)
+            if x is None:
+                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number: {number_advice(w)}")
             if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
                 raise CLIError(
                     f"--vectors row {i} has {shown(w)}; every number is at most {examples.MAGNITUDE:,.0f} in size, "
@@ -225,6 +228,8 @@ def _example_from_args(args: argparse.Namespace) -> Example:
             raise CLIError(f"--tokens: token {i} is empty")
         if problem := token_problem(tok):
             raise CLIError(f"--tokens: token {i} is not a token as the worked examples define it: {problem}")
+    if problem := same_tokens_problem(tokens):  # a spec's rule: each token a name of its own, even in NFC or NFKC
+        raise CLIError(f"--tokens: {problem}")
     E = parse_vectors(args.vectors)
     if E.shape[0] != len(tokens):
         raise CLIError(

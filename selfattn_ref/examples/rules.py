@@ -222,6 +222,28 @@ def read_number(text: str) -> float | None:
     return float(text.replace("\u2212", "-"))
 
 
+_HOW_NUMBERS = (
+    "a number is written with the digits 0 to 9, a point, an exponent and a sign, such as 0.5, -2, −2 or 1e-3"
+)
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\ufe63\uff0d"  # dashes that look like a minus sign
+
+
+def number_advice(text: str) -> str | None:
+    """How to write ``text`` as a number (:data:`NUMBER_SYNTAX`), for a message that has said it is
+    not one: "a number is written with the digits 0 to 9, ...; without underscores"; None if it is one."""
+    if read_number(text) is not None:
+        return None
+    if "_" in text and read_number(text.replace("_", "")) is not None:
+        return f"{_HOW_NUMBERS}; write it without underscores"
+    if re.match(r"[-+\u2212]?0[xXoObB]", text):
+        return f"{_HOW_NUMBERS}; write it in decimal digits"
+    if any(c.isdigit() and not c.isascii() for c in text):
+        return f"{_HOW_NUMBERS}; write it with the digits 0 to 9, not another script's"
+    if text[:1] in _DASHES:
+        return f"{_HOW_NUMBERS}; write its minus sign as - or −"
+    return _HOW_NUMBERS
+
+
 # --- numbers, as the numbers audit reads them (publish/audit/ imports these) -----------------------
 
 # A number as a page writes it, with its sign and its percent sign: "66.5%", "-0.3313", "0.090",
@@ -379,19 +401,33 @@ def check_tokens(tokens) -> tuple[str, ...]:
         if err := _token_error(t):
             raise err
     out = tuple(normalized(t) for t in tokens)
+    if err := _same_tokens(tokens):
+        raise err
+    for t in out:
+        if err := _number_error(t, f"token {quoted(t)}"):
+            raise TextError(str(err), t)
+    if err := _number_error(" ".join(out), "the tokens, side by side as the gallery lists them,", "hold"):
+        raise err
+    return out
+
+
+def _same_tokens(tokens: list[str]) -> TextError | None:
+    """The error for two of ``tokens`` (valid tokens) that are one: the same after NFC, or alike after
+    NFKC; ``found`` is the second as typed. None if every token has a name of its own."""
     seen: dict[str, str] = {}
     alike: dict[str, str] = {}  # NFKC -> the token (NFC) that has it
-    for raw, t in zip(tokens, out, strict=True):
+    for raw in tokens:
+        t = normalized(raw)
         if t in seen:
             same = f" (typed as {_code_points(seen[t])} and as {_code_points(raw)}, which NFC makes one)"
-            raise TextError(
+            return TextError(
                 f"token {quoted(t)} appears twice{same if seen[t] != raw else ''}; every token needs a name of its "
                 f"own (for example {quoted(t + '2')})",
                 raw,
             )
         key = unicodedata.normalize("NFKC", t)
         if key in alike:
-            raise TextError(
+            return TextError(
                 f"tokens {quoted(alike[key])} and {quoted(t)} look alike ({_code_points(alike[key])} and "
                 f"{_code_points(t)}, which Unicode's compatibility form NFKC makes one); every token needs a name "
                 f"of its own (for example {quoted(key + '2')})",
@@ -399,12 +435,14 @@ def check_tokens(tokens) -> tuple[str, ...]:
             )
         seen[t] = raw
         alike[key] = t
-    for t in out:
-        if err := _number_error(t, f"token {quoted(t)}"):
-            raise TextError(str(err), t)
-    if err := _number_error(" ".join(out), "the tokens, side by side as the gallery lists them,", "hold"):
-        raise err
-    return out
+    return None
+
+
+def same_tokens_problem(tokens: list[str]) -> str | None:
+    """Why two of ``tokens`` (each a valid token) are one token, or None: the rule of a spec's tokens,
+    which the command line keeps too (its tokens are labels, so numbers in them are allowed there)."""
+    err = _same_tokens(tokens)
+    return None if err is None else str(err)
 
 
 def _code_points(text: str) -> str:

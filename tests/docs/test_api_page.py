@@ -66,6 +66,8 @@ NO_ARRAYS = {
     "selfattn_ref.examples.rules.chains": "a line (text) in, regex matches out",
     "selfattn_ref.examples.rules.audited_number": "text in, the first number the audit checks (text) or None out",
     "selfattn_ref.examples.rules.read_number": "text in, its number (a float) or None out",
+    "selfattn_ref.examples.rules.number_advice": "text in, how to write it as a number (text) or None out",
+    "selfattn_ref.examples.rules.same_tokens_problem": "a list of tokens in, what is wrong (text) or None out",
     "selfattn_ref.examples.digits.decimals_shown": "a number and the decimals asked for in, the decimals shown out",
     "selfattn_ref.examples.digits.number_text": "a number in, its text out",
     "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",

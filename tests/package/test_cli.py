@@ -219,6 +219,25 @@ ERRORS = [
     (["explain", "--tokens", "a", "b", "--vectors", "1 0"], r"--tokens has 2 tokens but --vectors has 1 row\b"),
     (["explain", "--tokens", "a", "--vectors", "1 0; 0 1"], r"--tokens has 1 token but --vectors has 2 rows"),
     (["explain", "--tokens", "a", "--vectors", "1 x"], r"--vectors row 1 has 'x', which is not a number"),
+    # one grammar with a spec and the playground (issue 51): Python's float() reads these, they do not
+    (
+        ["explain", "--tokens", "a", "--vectors", "1_0"],
+        r"row 1 has '1_0', which is not a number: .*without underscores$",
+    ),
+    (
+        ["explain", "--tokens", "a", "--vectors", "\u0663"],
+        "row 1 has '\u0663', which is not a number: .*another script",
+    ),
+    (
+        ["explain", "--tokens", "a", "--vectors", "\uff13"],
+        "row 1 has '\uff13', which is not a number: .*another script",
+    ),
+    (["explain", "--tokens", "a", "--vectors", "0x1F"], r"row 1 has '0x1F', which is not a number: .*decimal digits$"),
+    (["explain", "--tokens", "a", "--vectors", "\u2212inf"], "row 1 has '\u2212inf'; every entry must be a finite"),
+    # a spec's rule for its tokens: each a name of its own, also after NFC and NFKC
+    (["explain", "--tokens", "a", "a", "--vectors", "1; 2"], r"--tokens: token 'a' appears twice"),
+    (["explain", "--tokens", "caf\u00e9", "cafe\u0301", "--vectors", "1; 2"], r"token 'café' appears twice .*NFC"),
+    (["explain", "--tokens", "\ufb01", "fi", "--vectors", "1; 2"], r"tokens '\ufb01' and 'fi' look alike"),
     (["explain", "--tokens", "a", "--vectors", "1 nan"], r"--vectors row 1 has 'nan'; every entry must be a finite"),
     (["explain", "--tokens", "a", "--vectors", "inf 1"], r"--vectors row 1 has 'inf'"),
     (["explain", "--tokens", "a", "b", "--vectors", "1; -1e400"], r"--vectors row 2 has '-1e400'"),
