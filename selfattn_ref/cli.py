@@ -109,12 +109,13 @@ def _print(text: str, stream) -> None:
 # Formatting numbers and grids
 
 
-def format_number(x: float, decimals: int) -> str:
+def format_number(x: float, decimals: int, error: float = 0.0) -> str:
     """``x`` rounded to ``decimals`` places as the pages print it (:func:`.examples.digits.number_text`:
-    at most 15 digits, exponent notation beyond, never "-0.000"); NaN is a ValueError."""
+    at most 15 digits, and those its float64 ``error`` leaves, exponent notation beyond, never
+    "-0.000"); NaN is a ValueError."""
     if math.isnan(x):
         raise ValueError("refusing to print NaN")
-    return number_text(x, decimals)
+    return number_text(x, decimals, error)
 
 
 def format_short(x: float, decimals: int) -> str:
@@ -128,9 +129,15 @@ def format_short(x: float, decimals: int) -> str:
 
 
 def format_grid(
-    matrix, row_labels: Sequence[str], col_labels: Sequence[str], decimals: int, encoding: str | None = "utf-8"
+    matrix,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    decimals: int,
+    encoding: str | None = "utf-8",
+    errors=None,
 ) -> str:
-    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned.
+    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned,
+    each with the digits its float64 error leaves (``errors``, of the matrix's shape, or None).
 
     Labels are printed with :func:`display` (escaped where needed for ``encoding``), so a
     label holding a line break or an escape sequence cannot break the grid.
@@ -138,9 +145,13 @@ def format_grid(
     M = np.asarray(matrix, dtype=np.float64)
     if M.ndim != 2 or M.shape != (len(row_labels), len(col_labels)):
         raise ValueError(f"grid of shape {M.shape} does not fit {len(row_labels)} x {len(col_labels)} labels")
+    E = np.zeros(M.shape) if errors is None else np.asarray(errors, dtype=np.float64)
     rows = [display(r, encoding) for r in row_labels]
     cols = [display(c, encoding) for c in col_labels]
-    cells = [[format_number(float(x), decimals) for x in row] for row in M]
+    cells = [
+        [format_number(float(x), decimals, float(e)) for x, e in zip(row, erow, strict=True)]
+        for row, erow in zip(M, E, strict=True)
+    ]
     label_width = max(display_width(r) for r in rows)
     widths = [max(display_width(c), *(len(row[j]) for row in cells)) for j, c in enumerate(cols)]
     lines = [" " * label_width + "".join("  " + _pad(c, w, False) for c, w in zip(cols, widths, strict=True))]
@@ -297,6 +308,10 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     if not all(np.isfinite(g).all() for g in grids):
         limit = f"{examples.MAGNITUDE:,.0f}"
         raise CLIError(f"the vectors are too large: the scores overflow (keep every entry at most {limit} in size)")
+    err = examples.errors(example, steps)  # each number keeps the digits its float64 error leaves
+    names = ["scores", "weights", "output", "Q", "K", "V"] + (["scaled"] if steps.scaled is not None else [])
+    shown = [example.E, *(getattr(steps, name) for name in names), *_weights(example)]
+    names = ["E", *names] + (["W_Q", "W_K", "W_V"] if _weights(example) else [])
 
     if example.projections == "none":
         q, k, v = "X", "X", "X"
@@ -322,57 +337,64 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         f"output = {formula}",
         "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
         + f"; rounded to {dec} decimals"
-        + (f", {FEWER}" if shortens([example.E, *grids, steps.Q, steps.K, steps.V, *_weights(example)], dec) else ""),
+        + (f", {FEWER}" if shortens(shown, dec, [getattr(err, name) for name in names]) else ""),
     ]
     number = 0
 
-    def section(title: str, matrix, rows, cols) -> None:
+    def section(title: str, matrix, rows, cols, errors=None) -> None:
         nonlocal number
         number += 1
-        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding)])
+        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding, errors)])
 
     # As the site's Notation page writes them: features x1, x2, ... of width d, outputs Y.
-    section(f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d))
+    section(
+        f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d), err.E
+    )
     if _weights(example):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
-            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]))
+            dW = getattr(err, name)
+            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]), dW)
     if example.projections != "none":
-        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k))
-        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
-        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v))
+        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k), err.Q)
+        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k), err.K)
+        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v), err.V)
     row_col = "row = query token, column = key token"
     if steps.heads:
-        _explain_heads(section, steps, toks)
+        _explain_heads(section, steps, err, toks)
         return "\n".join(out)
-    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks)
-    last = steps.scores
+    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks, err.scores)
+    last, d_last = steps.scores, err.scores
     if steps.scaled is not None:
-        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks)
-        last = steps.scaled
+        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks, err.scaled)
+        last, d_last = steps.scaled, err.scaled
     if steps.mask is not None:
         masked = np.where(steps.mask, last, -np.inf)
-        section("Causal mask: each token sees itself and the tokens before it (-inf = hidden)", masked, toks, toks)
-    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks)
+        title = "Causal mask: each token sees itself and the tokens before it (-inf = hidden)"
+        section(title, masked, toks, toks, d_last)
+    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks, err.weights)
     out_cols = _names("x" if example.projections == "none" else "v", d_v)  # the columns of X, or of V
-    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols)
+    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols, err.output)
     return "\n".join(out)
 
 
-def _explain_heads(section, steps, toks) -> None:
-    """The steps of each head (its columns of Q, K and V), then the heads side by side."""
+def _explain_heads(section, steps, err, toks) -> None:
+    """The steps of each head (its columns of Q, K and V), then the heads side by side; ``err``:
+    the bounds of their float64 errors."""
     d_head = steps.heads[0].Q.shape[1]
     d_v = steps.V.shape[1]
-    for h, head in enumerate(steps.heads, 1):
+    for h, (head, e) in enumerate(zip(steps.heads, err.heads, strict=True), 1):
         cols = _names("v", d_v)[(h - 1) * d_head : h * d_head]
         first, last = (h - 1) * d_head + 1, h * d_head
-        section(f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T", head.scores, toks, toks)
-        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks)
+        title = f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T"
+        section(title, head.scores, toks, toks, e.scores)
+        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks, e.scaled)
         if head.mask is not None:
             masked = np.where(head.mask, head.scaled, -np.inf)
-            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks)
-        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks)
-        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols)
-    section("Outputs Y = the heads' outputs side by side, times W_O = I", steps.output, toks, _names("v", d_v))
+            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks, e.scaled)
+        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks, e.weights)
+        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols, e.output)
+    title = "Outputs Y = the heads' outputs side by side, times W_O = I"
+    section(title, steps.output, toks, _names("v", d_v), err.output)
 
 
 def run_explain(args: argparse.Namespace) -> int:

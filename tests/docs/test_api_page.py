@@ -30,8 +30,8 @@ NOT_API = {
 }
 # The worked-example loader: the names the page shows (docs/api.md lists them as `members`).
 EXAMPLES_API = [
-    "available", "load", "load_file", "load_all", "run", "random_projections",
-    "Example", "Steps", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
+    "available", "load", "load_file", "load_all", "run", "errors", "random_projections",
+    "Example", "Steps", "Errors", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
 ]  # fmt: skip
 
 # Functions that neither take nor return arrays, so have no shapes to state.
@@ -72,6 +72,8 @@ NO_ARRAYS = {
     "selfattn_ref.examples.digits.number_text": "a number in, its text out",
     "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
+    "selfattn_ref.examples.digits.gamma": "a number of terms in, a relative error bound out",
+    "selfattn_ref.examples.digits.last_place": "an error bound in, the power of ten of the last digit held out",
 }
 
 # A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the

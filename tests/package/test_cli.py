@@ -21,6 +21,8 @@ from selfattn_ref.cli import format_number, main
 from selfattn_ref.examples.digits import DIGITS, FEWER
 from selfattn_ref.examples.rules import LIMITS
 
+from exact_arithmetic import exact_steps, off_by_less_than_a_unit
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -401,9 +403,7 @@ def test_the_issues_long_number_prints_no_noise_digit(capsys):
     argv = ["explain", "--tokens", "a", "b", "--vectors", "999999.123456789 0; 0 1", "--decimals", "10"]
     code, out, err = run(capsys, *argv)
     assert code == 0 and err == ""
-    assert out.splitlines()[2].endswith(
-        "; rounded to 10 decimals, fewer where a number would have more than 15 digits (a float64 holds no more)"
-    )
+    assert out.splitlines()[2].endswith(f"; rounded to 10 decimals, {FEWER}")
     assert grid(out, "Tokens")["a"] == ["999999.123456789", "0.0000000000"]
     assert grid(out, "Scores")["a"] == ["999998246914.346", "0.0000000000"]
     assert "1234567889" not in out
@@ -680,3 +680,29 @@ def test_a_spec_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
     path = examples.EXAMPLES_DIR / "learned.toml"
     assert (code, out) == (2, "")
     assert err == f"error: cannot read example 'learned': [Errno 13] Permission denied: '{path}'\n"
+
+
+# --- no digit beyond what float64 holds (issue 51, item 5) ---------------------------------------
+
+
+@pytest.mark.parametrize("scale", [False, True], ids=["plain", "scaled"])
+def test_large_cancelling_terms_print_only_the_digits_float64_holds(capsys, scale):
+    """The issue's command printed the score 399999.639874178 (exact: 399999.64). Every number of
+    every grid is now within one unit of its last digit of the exact value (Decimal, from the
+    numbers as typed); the bound on its float64 error, from the size of its terms, decides how
+    many decimals it keeps."""
+    rows = [["999999.1", "999999.3"], ["999999.7", "-999999.1"]]
+    vectors = "; ".join(" ".join(r) for r in rows)
+    code, out, _ = run(capsys, "explain", "--tokens", "a", "b", "--vectors", vectors, "--decimals", "10",
+                       *(["--scale"] if scale else []))  # fmt: skip
+    assert code == 0
+    exact = exact_steps(rows, scale=scale)
+    if not scale:
+        assert grid(out, "Scores")["a"] == ["1999996800001.30", "399999.64"]
+    grids = {"Scores": "scores", "Weights": "weights", "Outputs": "output"} | ({"Scaled": "scaled"} if scale else {})
+    for title, name in grids.items():
+        g = grid(out, title)
+        for i, t in enumerate(("a", "b")):
+            for j, text in enumerate(g[t]):
+                assert off_by_less_than_a_unit(text, exact[name][i][j]), (name, t, j, text, exact[name][i][j])
+    assert "fewer where a number would have more than 15 digits, or more than the float64 arithmetic" in out

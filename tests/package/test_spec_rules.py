@@ -193,6 +193,29 @@ NUMBERS = [
     ("inf powers", "embeddings", "[[1000, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
      "the page would print e to the power of a score (the softmax step) as not finite"),
 ]  # fmt: skip
+
+
+def test_numbers_whose_float64_error_reaches_their_units_digit_are_refused():
+    """Four terms of 9.92e14 (each under 1e15, so printable) that cancel to 0: float64 holds no digit
+    of the score (issue 51, item 5). (Whole numbers would be exact: float64 adds them exactly.)"""
+    given = {
+        "W_Q": "[[31.5, 31.5, 31.5, 31.5], [1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]",
+        "W_K": "[[31.5, -31.5, 31.5, -31.5], [1, -1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]",
+        "W_V": "[[1, 0], [0, 1], [0, 0], [0, 0]]",
+    }
+    text = spec_text("N", ["a", "b"]).replace(
+        'projections = "identity"', 'projections = "given"\n' + "\n".join(f"{k} = {v}" for k, v in given.items())
+    )
+    text = re.sub(r"embeddings = \[\n(?:.*\n)*?\]", "embeddings = [[1000000, 0, 0, 0], [0, 1, 0, 0]]", text)
+    with pytest.raises(SpecError) as info:
+        examples.load_text(text, SPEC)
+    assert str(info.value) == (
+        f"{SPEC}, line 5: the page would print the scores with float64 rounding errors of up to 4.4: the numbers "
+        "that make them are large and cancel, so that not even their units digit is held "
+        "(selfattn_ref.examples.errors); use smaller numbers"
+    )
+
+
 RANDOM = [
     ("std 1e300", "std = 1e300", "std", "'std' must be a positive number at most 1,000,000, got 1e+300"),
     ("std 0", "std = 0", "std", "'std' must be a positive number at most 1,000,000, got 0"),
