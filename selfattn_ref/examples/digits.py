@@ -190,36 +190,41 @@ def product_error(A, B, dA, dB) -> np.ndarray:
 
 def softmax_error(L, dL, W) -> np.ndarray:
     """The error of the softmax W of each row of the logits L (-inf where masked), the logits
-    carrying errors dL. The exact weight of key j lies between the softmax of the logits moved
-    against j by their errors and moved for it (it grows with L_j and falls with every other), so
-    its distance from W is bounded by those two ends; add the softmax's own rounding (e^ of
-    L - max(L), each rounded, their sum, the division). L, dL, W: (..., m) -> (..., m); 0 where masked."""
+    carrying errors dL. Weight j is 1 / (1 + A) with A the sum over the other keys k of
+    e^(L_k - L_j); it falls as each L_k - L_j grows, so the exact weight lies between its values
+    with every L_k - L_j moved by dL_k + dL_j one way and the other, which differ from it by
+    sums of e^(L_k - L_j)·expm1(±(dL_k + dL_j)) (computed so, without subtracting nearly equal
+    numbers). Add the softmax's own rounding (e^ of L - max(L), each rounded, their sum, the
+    division). L, dL, W: (..., m) -> (..., m); 0 where masked."""
     L, dL, W = (np.asarray(a, dtype=np.float64) for a in (L, dL, W))
     allowed = np.isfinite(L)
     Lz, dLz = np.where(allowed, L, 0.0), np.where(allowed, dL, 0.0)
     m = L.shape[-1]
-    diff = Lz[..., None, :] - Lz[..., :, None]  # (..., j, k): L_k - L_j
-    spread = dLz[..., None, :] + dLz[..., :, None]  # (..., j, k): dL_k + dL_j
-    others = allowed[..., None, :] & ~np.eye(m, dtype=bool)  # key k counts, and is not j
+    others = allowed[..., None, :] & ~np.eye(m, dtype=bool)  # (..., j, k): key k counts, and is not j
     with np.errstate(over="ignore", invalid="ignore"):
-        lo = 1 / (1 + np.where(others, np.exp(diff + spread), 0.0).sum(axis=-1))  # (..., m)
-        hi = 1 / (1 + np.where(others, np.exp(diff - spread), 0.0).sum(axis=-1))
+        a = np.where(others, np.exp(Lz[..., None, :] - Lz[..., :, None]), 0.0)  # e^(L_k - L_j)
+        s = dLz[..., None, :] + dLz[..., :, None]  # dL_k + dL_j
+        A = a.sum(axis=-1)  # (..., m): the weight is 1 / (1 + A)
+        up = (a * np.expm1(s)).sum(axis=-1)  # how much A can grow: the weight falls
+        down = -(a * np.expm1(-s)).sum(axis=-1)  # and shrink: the weight rises
+        falls = np.where(np.isfinite(up), up / (1 + A + up), 1.0) / (1 + A)  # 1/(1+A) - 1/(1+A+up)
+        rises = down / (1 + A - down) / (1 + A)  # 1/(1+A-down) - 1/(1+A)
+        spread = np.where(np.isfinite(A), np.maximum(falls, rises), 0.0)  # A infinite: the weight is 0
     top = np.where(allowed, L, -np.inf).max(axis=-1, keepdims=True)
     gap = np.where(allowed, top - Lz, 0.0)  # L - max(L), rounded once before its e^
     count = allowed.sum(axis=-1, keepdims=True)
     rounding = (U * (gap + (W * gap).sum(axis=-1, keepdims=True)) + (count + 5) * U) * W
-    spread_out = np.maximum(np.abs(W - lo), np.abs(hi - W)) + (count + 5) * U * np.maximum(hi, W)
-    return np.where(allowed, spread_out + 2 * rounding, 0.0)
+    return np.where(allowed, spread + 2 * rounding + (count + 5) * U * W, 0.0)
 
 
 def power_error(x, dx, t) -> np.ndarray:
     """The error of t = e^x (e^-inf = 0 where masked), x carrying errors dx: the exact e^x lies
-    between e^(x - dx) and e^(x + dx); add the rounding of e^ itself. x, dx, t: any shape -> the same shape."""
+    between e^x·e^(-dx) and e^x·e^dx, at most t·expm1(dx) from e^x, and t is within a unit of its last
+    place of e^x. x, dx, t: any shape -> the same shape."""
     x, dx, t = (np.asarray(a, dtype=np.float64) for a in (x, dx, t))
     allowed = np.isfinite(x)
     with np.errstate(over="ignore", invalid="ignore"):
-        xz, dz = np.where(allowed, x, 0.0), np.where(allowed, dx, 0.0)
-        err = np.maximum(t - np.exp(xz - dz), np.exp(xz + dz) - t) + 2 * U * t
+        err = t * np.expm1(np.where(allowed, dx, 0.0)) * (1 + 2 * U) + 2 * U * t
     return np.where(allowed, err, 0.0)
 
 

@@ -44,6 +44,8 @@ from publish.fmt import cell, is_integral, num, vector
 from publish.tables import example_files
 from selfattn_ref import examples
 
+from exact_arithmetic import exact_steps, off_by_less_than_a_unit
+
 pytestmark = pytest.mark.browser
 
 # test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
@@ -838,4 +840,120 @@ def test_axe_with_the_teaching_parts_open(site, browser, scheme):
         problems += [f"{fragment[:20]} {v}" for v in axe_violations(page, scheme)]
     assert not problems, "\n".join(problems)
     context.close()
+    watch.check()
+
+
+# --- float64's error: no digit beyond what the arithmetic holds (issue 51, item 5) -----------------
+
+BOUNDS_JS = """async ([base, cases]) => {
+  const a = await import(base + 'attention.js');
+  const b = await import(base + 'bounds.js');
+  return cases.map((c) => {
+    const r = b.withErrors(a.attention(c), c, c.projections === "matrices");
+    const e = r.heads[0].errors;
+    return {Q: r.errors.Q, K: r.errors.K, V: r.errors.V, scores: e.scores, scaled: e.scaled, weights: e.weights,
+            output: r.errors.output, terms: e.terms, totals: e.totals};
+  });
+}"""
+
+
+def test_the_playgrounds_error_bounds_are_numpys(pg, site):
+    """bounds.js, the twin of selfattn_ref.examples.errors, gives the same bounds (to a thousandth of
+    each, or to 1e-13 of the number it bounds) on seeded random cases and on every preset."""
+    page, watch = pg
+    cases = random_cases(11, 60) + [
+        case_of_example(examples.load(slug)) for slug in SLUGS if examples.load(slug).heads == 1
+    ]
+    results = evaluate_json(page, BOUNDS_JS, [site.base_url + ASSETS, cases])
+    for k, (case, js) in enumerate(zip(cases, results, strict=True)):
+        W = [case[w] for w in ("W_Q", "W_K", "W_V")] if case["projections"] == "matrices" else None
+        ex = example_of(case["X"], case["projections"], W, case["scale"], case["causal"])
+        st = examples.run(ex)
+        err = examples.errors(ex, st)
+        logits = st.scaled if st.scaled is not None else st.scores
+        values = {"Q": st.Q, "K": st.K, "V": st.V, "scores": st.scores, "scaled": st.scaled,
+                  "weights": st.weights, "output": st.output, "terms": np.exp(np.minimum(logits, 700)),
+                  "totals": np.ones(len(logits))}  # fmt: skip
+        for name, value in values.items():
+            want = getattr(err, name)
+            if want is None:
+                assert js[name] is None, (k, name)
+                continue
+            got = np.asarray(js[name], dtype=float)
+            room = 1e-3 * want + 1e-13 * (1 + np.abs(value))
+            with np.errstate(invalid="ignore"):  # e^710 and its bound are infinite in both
+                apart = np.where(got == want, 0.0, np.abs(got - want))
+            assert np.all(apart <= room), f"case {k}: {name} {got} != {want}"
+    watch.check()
+
+
+NOISY_JS = """async ([base, cases]) => {
+  const a = await import(base + 'attention.js');
+  const b = await import(base + 'bounds.js');
+  const x = await import(base + 'explain.js');
+  const out = [];
+  for (const c of cases) {
+    const r = b.withErrors(a.attention(c.input), c.input, c.input.projections === "matrices");
+    for (const dec of [0, 3, 10]) {
+      for (const [t, i, j] of c.cells) {
+        const e = x.explanationText(x.explainCell(r, t, i, j, 0), r, c.labels, dec, c.projecting);
+        out.push({where: `${c.name} ${t} (${i + 1}, ${j + 1}) at ${dec}`, dec, lines: e.lines,
+                  claims: e.claims.map((k) => k.text)});
+      }
+      for (const i of [0, 1]) {
+        for (const step of x.rowSteps(r, i, c.input)) {
+          const e = x.stepText(step, r, i, c.labels, dec, c.projecting);
+          out.push({where: `${c.name} step ${step.id} of ${i + 1} at ${dec}`, dec, lines: e.lines,
+                    claims: (e.claims ?? []).map((k) => k.text)});
+        }
+      }
+    }
+  }
+  return out;
+}"""
+CANCELLING = {  # the issue's vectors, and a spec's large terms that cancel (tests/docs/test_printed_digits.py)
+    "issue": {"X": [[999999.1, 999999.3], [999999.7, -999999.1]], "projections": "none", "scale": False,
+              "causal": False},
+    "given": {"X": [[1, 0], [0, 1]], "projections": "matrices", "W_Q": [[1000000, 999999.9], [0.5, 2]],
+              "W_K": [[1, -1], [1, -1.0000001]], "W_V": [[999999.9, -999999.8], [0.5, 1]], "scale": False,
+              "causal": False},
+}  # fmt: skip
+
+
+def test_cancelling_terms_explain_themselves_with_the_digits_float64_holds(pg, site):
+    """Each line of arithmetic the playground writes for numbers of large cancelling terms holds as
+    the audit reads it, and its result is the exact one to within one unit of its last digit; the
+    explanation of the issue's score ends '= 399999.64' (it printed 399999.639892578); the dot
+    products are the page's own lines (publish.tables)."""
+    page, watch = pg
+    cells = [(t, i, j) for t in ("scores", "weights", "output") for i in (0, 1) for j in (0, 1)]
+    cases = [{"name": name, "input": c, "cells": cells, "labels": ["a", "b"], "projecting": c["projections"] != "none"}
+             for name, c in CANCELLING.items()]  # fmt: skip
+    results = evaluate_json(page, NOISY_JS, [site.base_url + ASSETS, cases])
+    exact = {"issue": exact_steps([["999999.1", "999999.3"], ["999999.7", "-999999.1"]]),
+             "given": exact_steps([["1", "0"], ["0", "1"]], ([["1000000", "999999.9"], ["0.5", "2"]],
+                                                             [["1", "-1"], ["1", "-1.0000001"]],
+                                                             [["999999.9", "-999999.8"], ["0.5", "1"]]))}  # fmt: skip
+    for e in results:
+        assert not any("≈" in line for line in e["lines"]), e["where"]
+        for text in e["claims"]:
+            if text.startswith("e^"):
+                assert exp_holds(text), f"{e['where']}: {text!r}"
+            else:
+                assert arithmetic_problems(text) == [], f"{e['where']}: {arithmetic_problems(text)}"
+        m = re.match(r"(\w+) (scores|weights|output) \((\d), (\d)\) at 10", e["where"])
+        if m:  # the line that gives the number explained: its result is the exact one, to a unit of its last digit
+            name, t, i, j = m.group(1), m.group(2), int(m.group(3)) - 1, int(m.group(4)) - 1
+            mark = {"scores": " · ", "weights": "weight = ", "output": ": "}[t]
+            line = next(ln for ln in e["lines"] if mark in ln and " = " in ln)
+            result = line.rsplit(" = ", 1)[1]
+            assert off_by_less_than_a_unit(result, exact[name][t][i][j]), (e["where"], result)
+    issue = next(e for e in results if e["where"] == "issue scores (1, 2) at 10")
+    assert issue["lines"][-1].endswith("= 399999.64"), issue["lines"]
+    files = example_files(example_of(**{"E": CANCELLING["given"]["X"], "projections": "matrices", "decimals": 10,
+                                       "W": [CANCELLING["given"][w] for w in ("W_Q", "W_K", "W_V")],
+                                       "tokens": ["a", "b"]}))  # fmt: skip
+    dots = [line.removeprefix("- ") for line in files["dot_products.md"].splitlines() if line.startswith("- ")]
+    shown = [e["lines"][-1] for e in results if re.match(r"given scores \(\d, \d\) at 10", e["where"])]
+    assert shown == dots
     watch.check()

@@ -15,7 +15,10 @@
 //
 // Every explanation is true at the rounding it shows, as the site's numbers audit reads worked
 // arithmetic (arith.js): written at the decimals the reader chose, or, when a line would not
-// add up there ("1 ÷ 2 = 1" at 0 decimals), with as many more as it needs, saying so.
+// add up there ("1 ÷ 2 = 1" at 0 decimals), with as many more as it needs, saying so. And no
+// number shows a digit beyond what its float64 arithmetic holds: where the result carries the
+// bounds of bounds.js (r.errors, head.errors), each number keeps the digits its error leaves
+// (format.js), whatever the decimals chosen; without them every number is taken as exact.
 //
 // r: a result of attention(); a head h: r.heads[h], which has {Q, K, V, scores, scaled, logits,
 // weights, output, mask, factor} (with one head, r.heads[0] is r); i a query (row), j a key
@@ -36,13 +39,20 @@ export function headOfColumn(r, c) {
   return { h: Math.floor(c / width), c: c % width };
 }
 
+/** The bound on the float64 error of head a's numbers (bounds.js), or null: all taken as exact. */
+function errorsOf(a) {
+  return a.errors ?? null;
+}
+
 /** Step 1, one cell: the dot product of query i with key j, term by term (in head h). */
 export function explainScore(r, i, j, h = 0) {
   const a = r.heads[h];
   const q = a.Q[i];
   const k = a.K[j];
   const products = q.map((x, t) => x * k[t]);
-  return { kind: "score", h, i, j, q, k, products, value: a.scores[i][j] };
+  const E = errorsOf(a);
+  const err = E ? { q: E.Q[i], k: E.K[j], value: E.scores[i][j] } : null;
+  return { kind: "score", h, i, j, q, k, products, value: a.scores[i][j], err };
 }
 
 /** The scaled (and masked) score: the score divided by √d_k, or −∞ where the mask hides key j. */
@@ -60,6 +70,7 @@ export function explainScaled(r, i, j, h = 0) {
     dk: a.Q[0].length,
     masked,
     value: a.logits[i][j],
+    err: errorsOf(a) ? { score: a.errors.scores[i][j], value: a.errors.logits[i][j] } : null,
   };
 }
 
@@ -78,7 +89,12 @@ function softmaxTerms(a, i) {
   const powers = row.map((x) => Math.exp(x)); // may overflow to Infinity or underflow to 0
   let powersTotal = 0;
   for (const x of powers) powersTotal += x;
-  return { logits: row, top, exps, total, powers, powersTotal };
+  const E = errorsOf(a);
+  const none = row.map(() => 0);
+  const err = E
+    ? { logits: E.logits[i], exps: E.shifted[i], total: E.shiftedTotals[i], powers: E.terms[i], powersTotal: E.totals[i], weights: E.weights[i] }
+    : { logits: none, exps: none, total: 0, powers: none, powersTotal: 0, weights: none };
+  return { logits: row, top, exps, total, powers, powersTotal, err };
 }
 
 /** Step 2, one cell: weight (i, j) = e^(s_j) / Σ e^s over row i (= e^(s_j − max(s)) / Σ e^(s − max(s))). */
@@ -94,7 +110,9 @@ export function explainOutput(r, i, c) {
   const weights = a.weights[i];
   const values = a.V.map((row) => row[own]);
   const products = weights.map((w, j) => w * values[j]);
-  return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c] };
+  const E = errorsOf(a);
+  const err = E ? { weights: E.weights[i], values: E.V.map((row) => row[own]), V: E.V, value: r.errors.output[i][c] } : null;
+  return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c], err };
 }
 
 const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight };
@@ -151,10 +169,10 @@ export function headColumns(r, h, which, projecting) {
   return width === 1 ? first : `${first}–${columnName(h * width + width - 1, projecting)}`;
 }
 
-/** Numbers as the tables show them: integers as integers when the whole matrix is integral. */
+/** Numbers as the tables show them: integers as integers when the whole matrix is integral; each with its error's digits. */
 function formatter(M, decimals) {
   const integral = isIntegral(M);
-  return (x) => (x === -Infinity ? "−∞" : cell(x, decimals, integral));
+  return (x, error = 0) => (x === -Infinity ? "−∞" : cell(x, decimals, integral, error));
 }
 
 /**
@@ -213,23 +231,27 @@ function claim(lines, text) {
 
 /**
  * The dot product written out as the example pages write it (docs/generated/<slug>/dot_products.md):
- * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are.
+ * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are. err: the
+ * errors of u, v and the total ({q, k, value}), or null.
  */
-export function dotLine(a, b, u, v, total, decimals) {
+export function dotLine(a, b, u, v, total, decimals, err = null) {
   const integral = isIntegral(u) && isIntegral(v);
-  const f = (x) => cell(x, decimals, integral);
-  const terms = u.map((x, t) => `${f(x)}×${f(v[t])}`).join(" + ");
-  return { text: `${a} · ${b} = ${terms} = ${f(total)}`, arithmetic: `${terms} = ${f(total)}` };
+  const f = (x, e) => cell(x, decimals, integral, e);
+  const terms = u.map((x, t) => `${f(x, err ? err.q[t] : 0)}×${f(v[t], err ? err.k[t] : 0)}`).join(" + ");
+  const result = f(total, err ? err.value : 0);
+  return { text: `${a} · ${b} = ${terms} = ${result}`, arithmetic: `${terms} = ${result}` };
 }
 
 /**
  * One column of step 3 written out as the example pages write it (docs/generated/<slug>/columns_<i>.md):
- * "x1: 0.665 × 1 + 0.090 × 0 + 0.245 × 1 = 0.910", the values as V's table shows them.
+ * "x1: 0.665 × 1 + 0.090 × 0 + 0.245 × 1 = 0.910", the values as V's table shows them. err: the
+ * errors of the weights, the values and the result ({weights, values, value}), or null.
  */
-export function columnLine(name, weights, values, V, value, decimals) {
+export function columnLine(name, weights, values, V, value, decimals, err = null) {
   const fv = formatter(V, decimals);
-  const terms = weights.map((w, j) => `${num(w, decimals)} × ${fv(values[j])}`).join(" + ");
-  return { text: `${name}: ${terms} = ${num(value, decimals)}`, arithmetic: `${terms} = ${num(value, decimals)}` };
+  const terms = weights.map((w, j) => `${num(w, decimals, err ? err.weights[j] : 0)} × ${fv(values[j], err ? err.values[j] : 0)}`).join(" + ");
+  const result = num(value, decimals, err ? err.value : 0);
+  return { text: `${name}: ${terms} = ${result}`, arithmetic: `${terms} = ${result}` };
 }
 
 /**
@@ -241,13 +263,16 @@ export function columnLine(name, weights, values, V, value, decimals) {
  *     + 0.245 × [1, 1, 0, 0]   (river)
  *     = [0.910, 0.335, 0.665, 0.090]
  */
-export function mixText(tokens, weightsRow, V, outputRow, decimals, unrounded = false) {
+export function mixText(tokens, weightsRow, V, outputRow, decimals, unrounded = false, err = null) {
+  // err: the errors of the weights, of V and of the output row ({weights, V, output}), or null
   const build = (p) => {
-    const ws = weightsRow.map((w) => num(w, p));
+    const ws = weightsRow.map((w, j) => num(w, p, err ? err.weights[j] : 0));
     const width = Math.max(...ws.map((w) => w.length));
-    const lines = ws.map((w, j) => `${j === 0 ? "  " : "+ "}${w.padStart(width)} × ${vector(V[j], p)}   (${tokens[j]})`);
-    lines.push(`= ${vector(outputRow, p)}`);
-    const text = ws.map((w, j) => `${w} × ${vector(V[j], p)}`).join(" + ") + ` = ${vector(outputRow, p)}`;
+    const vs = V.map((row, j) => vector(row, p, err ? err.V[j] : null));
+    const lines = ws.map((w, j) => `${j === 0 ? "  " : "+ "}${w.padStart(width)} × ${vs[j]}   (${tokens[j]})`);
+    const out = vector(outputRow, p, err ? err.output : null);
+    lines.push(`= ${out}`);
+    const text = ws.map((w, j) => `${w} × ${vs[j]}`).join(" + ") + ` = ${out}`;
     return { lines, claims: [{ line: lines.length - 1, text }] };
   };
   // As the page's mix_<i>.md writes it (which says no more), unless it explains a step.
@@ -274,28 +299,31 @@ function size(m) {
  */
 function softmaxLines(t, a, labels, j, p, pagesForm) {
   const L = labels;
-  const s = formatter(t.logits, p);
+  const f = formatter(t.logits, p);
+  const s = (k) => f(t.logits[k], t.err.logits[k]); // score k as its table shows it
   const word = scoreWord(a);
   const m = t.top;
+  const at = t.logits.indexOf(m);
   const terms = pagesForm ? t.powers : t.exps;
-  const total = pagesForm ? t.powersTotal : t.total;
+  const dTerms = pagesForm ? t.err.powers : t.err.exps;
+  const total = num(pagesForm ? t.powersTotal : t.total, p, pagesForm ? t.err.powersTotal : t.err.total);
   const minus = (x) => (x.startsWith("-") ? `(${x})` : x);
-  const power = (k) => (pagesForm ? `e^${s(t.logits[k])}` : `e^(${s(t.logits[k])} − ${minus(s(m))})`);
-  const shown = t.logits.map((_, k) => num(terms[k], p)); // e^−∞ = 0 where masked, as the pages show it
-  const weights = a.weights[t.row].map((x) => num(x, p));
+  const power = (k) => (pagesForm ? `e^${s(k)}` : `e^(${s(k)} − ${minus(s(at))})`);
+  const shown = t.logits.map((_, k) => num(terms[k], p, dTerms[k])); // e^−∞ = 0 where masked, as the pages show it
+  const weights = a.weights[t.row].map((x, k) => num(x, p, t.err.weights[k]));
   const lines = [];
   const claims = [];
   // Claims hold the lines' arithmetic; a row of the step's table holds several.
   const claimAll = (texts) => texts.forEach((text) => claims.push(claim(lines, text)));
   const powers = t.logits.map((x, k) => (x === -Infinity ? null : `${power(k)} = ${shown[k]}`));
-  const sum = `${shown.join(" + ")} = ${num(total, p)}`;
-  const share = (k) => `${shown[k]} ÷ ${num(total, p)} = ${weights[k]}`;
+  const sum = `${shown.join(" + ")} = ${total}`;
+  const share = (k) => `${shown[k]} ÷ ${total} = ${weights[k]}`;
   if (j === null) {
     const e = pagesForm ? `e^${word}` : `e^(${word} − max)`;
     const rows = alignedRows(L, [
-      [word, t.logits.map((x) => s(x))],
+      [word, t.logits.map((_, k) => s(k))],
       [e, shown],
-      [`÷ total ${num(total, p)}`, weights],
+      [`÷ total ${total}`, weights],
     ]);
     lines.push(rows[0], rows[1]);
     lines.push(rows[2]);
@@ -319,18 +347,19 @@ function softmaxLines(t, a, labels, j, p, pagesForm) {
   }
   if (pagesForm && m !== 0) {
     // The code's way, in one line: every term and the total divided by e^m, so no weight changes.
-    const shifted = t.exps.map((x) => num(x, p));
-    const k = j ?? t.logits.indexOf(m);
-    const quotient = `${shifted[k]} ÷ ${num(t.total, p)} = ${weights[k]}`;
+    const shifted = t.exps.map((x, q) => num(x, p, t.err.exps[q]));
+    const shiftedTotal = num(t.total, p, t.err.total);
+    const k = j ?? at;
+    const quotient = `${shifted[k]} ÷ ${shiftedTotal} = ${weights[k]}`;
     lines.push(
-      `The code first subtracts the row's largest ${word}, max(s) = ${s(m)}: e^(s − max(s)) gives ${listed(shifted)}, ` +
-        `total ${num(t.total, p)}, and ${j === null ? `for ${L[k]} ` : ""}${quotient}: the same weight${j === null ? "s" : ""} ` +
+      `The code first subtracts the row's largest ${word}, max(s) = ${s(at)}: e^(s − max(s)) gives ${listed(shifted)}, ` +
+        `total ${shiftedTotal}, and ${j === null ? `for ${L[k]} ` : ""}${quotient}: the same weight${j === null ? "s" : ""} ` +
         "(every term and the total are divided by the same e^max(s)).",
     );
     claimAll([quotient]);
     // What the line says in words ("gives 1.000, 0.135 and 0.368, total 1.503") holds too.
-    const implied = [`${shifted.join(" + ")} = ${num(t.total, p)}`];
-    implied.push(...t.logits.flatMap((x, q) => (x === -Infinity ? [] : [`e^(${s(x)} − ${minus(s(m))}) = ${shifted[q]}`])));
+    const implied = [`${shifted.join(" + ")} = ${shiftedTotal}`];
+    implied.push(...t.logits.flatMap((x, q) => (x === -Infinity ? [] : [`e^(${s(q)} − ${minus(s(at))}) = ${shifted[q]}`])));
     for (const text of implied) claims.push({ ...claim(lines, text), implied: true });
   }
   return { lines, claims };
@@ -360,7 +389,7 @@ function softmaxFitted(a, i, labels, j, decimals, intro) {
   const why = t.top > 0 ? "too large" : "too small";
   const code = (p) => {
     const body = softmaxLines(t, a, labels, j, p, false);
-    const m = formatter(t.logits, p)(t.top);
+    const m = formatter(t.logits, p)(t.top, t.err.logits[t.logits.indexOf(t.top)]);
     const head = intro(
       `e^${word} would be ${why} to write here (${size(t.top)}), so, as the code does, each ${word} first loses the ` +
         `row's largest, max(s) = ${m}, which changes no weight (every term and the total are divided by the same e^max(s)):`,
@@ -390,10 +419,10 @@ export function explanationText(e, r, labels, decimals, projecting) {
     const [q, k] = projecting ? ["query", "key"] : ["vector", "vector"];
     const cols = (M) => (many ? ` in head ${e.h + 1} (columns ${headColumns(r, e.h, "Q", projecting)} of ${projecting ? M : "X"})` : "");
     const build = (p) => {
-      const line = dotLine(L[e.i], L[e.j], e.q, e.k, e.value, p);
+      const line = dotLine(L[e.i], L[e.j], e.q, e.k, e.value, p, e.err);
       const lines = [
-        `${L[e.i]}'s ${q}${cols("Q")} = ${vector(e.q, p)}`,
-        `${L[e.j]}'s ${k}${cols("K")} = ${vector(e.k, p)}`,
+        `${L[e.i]}'s ${q}${cols("Q")} = ${vector(e.q, p, e.err ? e.err.q : null)}`,
+        `${L[e.j]}'s ${k}${cols("K")} = ${vector(e.k, p, e.err ? e.err.k : null)}`,
         line.text,
       ];
       return { lines, claims: [{ line: 2, text: line.arithmetic }] };
@@ -412,13 +441,14 @@ export function explanationText(e, r, labels, decimals, projecting) {
       const fl = formatter(finite, p);
       const lines = [];
       const claims = [];
+      const [dScore, dValue] = e.err ? [e.err.score, e.err.value] : [0, 0];
       if (e.scale) {
         const scaled = e.score * e.factor;
-        lines.push(`score = ${fs(e.score)}`);
-        lines.push(`score ÷ √${d} = ${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`);
-        claims.push(claim(lines, `${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`));
+        lines.push(`score = ${fs(e.score, dScore)}`);
+        lines.push(`score ÷ √${d} = ${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`);
+        claims.push(claim(lines, `${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`));
       } else {
-        lines.push(`score = ${fs(e.score)} (not divided: "Divide the scores by √d_k" is off)`);
+        lines.push(`score = ${fs(e.score, dScore)} (not divided: "Divide the scores by √d_k" is off)`);
       }
       if (e.masked) {
         lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this score by −∞, so its weight will be 0.`);
@@ -440,7 +470,7 @@ export function explanationText(e, r, labels, decimals, projecting) {
     ? `head ${e.h + 1} mixes columns ${headColumns(r, e.h, "V", projecting)} of ${V} with its own weights: row ${L[e.i]} of head ${e.h + 1}'s weights`
     : `row ${L[e.i]} of the weights`;
   const build = (p) => {
-    const line = columnLine(name, e.weights, e.values, a.V, e.value, p);
+    const line = columnLine(name, e.weights, e.values, a.V, e.value, p, e.err);
     const lines = [line.text];
     if (many) lines.push("The heads' outputs side by side, times W_O = I (the identity), are the output: this is its column " + name + ".");
     return { lines, claims: [{ line: 0, text: line.arithmetic }] };
@@ -494,9 +524,13 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const k = STEPS.indexOf(step.id) + 1;
   const head = `Step ${k} of ${STEPS.length}, ${step.id}${many ? ` (head ${h + 1})` : ""}: `;
   const plain = (title, lines) => ({ title, lines, decimals });
-  const fs = formatter(a.scores, decimals);
+  const E = errorsOf(a);
+  const dS = E ? E.scores[i] : a.scores[i].map(() => 0); // the errors of row i's scores
+  const dL = E ? E.logits[i] : dS; // and of the scores the softmax reads (scaled or not)
+  const fs0 = formatter(a.scores, decimals);
+  const fs = (x, q) => fs0(x, dS[q]);
   const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
-  const f = (x) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs)(x));
+  const f = (x, q) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs0)(x, dL[q]));
   if (step.id === "score") {
     const what = projecting ? `${w}'s query against each word's key` : `${w}'s vector against each word's vector`;
     const cols = many ? ` on columns ${headColumns(r, h, "Q", projecting)}` : "";
@@ -511,10 +545,10 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
       const s = formatter(a.scores, p);
       const t = formatter(finite, p);
       const lines = alignedRows(L, [
-        ["score", step.before.map(s)],
-        ["scaled", step.values.map(t)],
+        ["score", step.before.map((x, q) => s(x, dS[q]))],
+        ["scaled", step.values.map((x, q) => t(x, dL[q]))],
       ]);
-      const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q])} ÷ √${step.dk} = ${t(x)}` }));
+      const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q], dS[q])} ÷ √${step.dk} = ${t(x, dL[q])}` }));
       return { lines, claims };
     };
     return { title: `${head}each score divided by √${d} = √${step.dk}.`, ...fitted(build, decimals) };
@@ -546,7 +580,8 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
     };
   }
   const V = many ? `head ${h + 1}'s V (columns ${headColumns(r, h, "V", projecting)} of V)` : projecting ? "V" : "V (= X)";
-  const out = mixText(L, step.weights, a.V, step.values, decimals, true);
+  const err = E ? { weights: E.weights[i], V: E.V, output: E.output[i] } : null;
+  const out = mixText(L, step.weights, a.V, step.values, decimals, true, err);
   return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out };
 }
 
