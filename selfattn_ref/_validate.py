@@ -2,10 +2,11 @@
 
 Every public function converts its arrays with :func:`as_float_array`, so a bad
 argument fails early with a ``ValueError`` that names the argument and the shape
-it got, instead of a NaN or a broadcasting error further down. Results that overflow
-are refused by :func:`finite`, naming the arguments that were too large, and so are
-results that would hold more than :data:`MAX_ENTRIES` entries, before they are allocated
-(:func:`check_size`).
+it got, instead of a NaN or a broadcasting error further down. Results that could overflow
+are refused before they are computed, by a bound on their size that both packages compute from
+the arguments alike (:func:`check_bound`), naming the arguments that were too large, and :func:`finite`
+checks every result again; so are results that would hold more than :data:`MAX_ENTRIES` entries,
+before they are allocated (:func:`check_size`).
 
 The message builders here (:func:`batch_shape`, :func:`too_large`, :func:`dtype_name`,
 :func:`to_real_array`, :func:`mask_array`, :func:`as_axis`, :func:`as_lengths`, ...) are pure
@@ -100,6 +101,52 @@ def finite(result: np.ndarray, what: str, **operands) -> np.ndarray:
     if not np.all(np.isfinite(result)):
         raise too_large(what, operands, result.dtype)
     return result
+
+
+# --- overflow, decided the same way by both packages ------------------------------------------------
+# NumPy and PyTorch add up a matrix product or a mean in their own orders (and PyTorch accumulates a
+# float32 sum in float64), so near float64's or float32's largest number one of them can overflow
+# where the other does not. So before they compute, both packages bound the size of what they will
+# compute from their arguments, with the same NumPy code, and refuse when a bound could reach the
+# largest number (:func:`check_bound`): the same inputs are refused by both, and whatever passes is
+# computed without overflow by either. A product is bounded by |A| |B|, a mean by the sum of sizes,
+# a weighted sum of rows by the largest row, each with room for the rounding of its ``terms``; a
+# function that calls others checks its chain one ``level`` lower, so that the bounds of what it
+# computes first leave room for the checks of what it calls.
+NESTED = 1  # the level of the checks of a function that calls other checked functions
+_ROOM = 2.0**-16  # what each level leaves below the next one
+
+
+def magnitudes(x) -> np.ndarray:
+    """|x| as a float64 NumPy array (of a torch tensor too): what the bounds are computed from."""
+    if is_tensor(x):
+        x = tensor_numpy(x, "x")
+    return np.abs(np.asarray(x, dtype=np.float64))
+
+
+def product_bound(A, B) -> np.ndarray:
+    """|A| @ |B| in float64: no entry of A @ B is larger (up to its rounding). A, B: arrays, tensors
+    or bounds (..., n, k), (..., k, m) -> (..., n, m)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return magnitudes(A) @ magnitudes(B)
+
+
+def limit_of(dtype, terms: int = 1, level: int = 0) -> float:
+    """The largest a bound of a sum of ``terms`` terms computed in ``dtype`` (a NumPy or torch float
+    dtype) may be: the dtype's largest number, less the room the sum's rounding needs (2·γ_terms of
+    it) and 2^-16 of it for each ``level`` and this one."""
+    info = np.finfo(np.dtype(dtype_name(dtype)))
+    rounding = terms * float(info.eps) / (1 - min(terms * float(info.eps), 0.5))
+    return float(info.max) * (1 - _ROOM) ** (level + 1) / (1 + 2 * rounding)
+
+
+def check_bound(bound, what: str, dtype, operands: dict, terms: int = 1, level: int = 0) -> None:
+    """Refuse with :func:`too_large` (naming ``operands``) when any entry of ``bound`` passes
+    :func:`limit_of`: what the function would compute could overflow, in one package or the other."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        within = bool(np.all(np.asarray(bound, dtype=np.float64) <= limit_of(dtype, terms, level)))
+    if not within:
+        raise too_large(what, operands, dtype)
 
 
 def check_size(shape, what: str, **operands) -> None:
@@ -287,8 +334,8 @@ def _tensor_as_array(x, name: str) -> np.ndarray:
 
 
 def to_real_array(x, name: str) -> np.ndarray:
-    """``x`` as a NumPy array of real numbers (an ``np.ndarray`` of float32 stays float32,
-    anything else becomes float64), not yet checked for shape or finiteness.
+    """``x`` as a NumPy array of real numbers (an ``np.ndarray`` or torch tensor of float32 stays
+    float32, anything else becomes float64), not yet checked for shape or finiteness.
 
     Raises ValueError naming ``name`` for ragged rows, text, None and other non-numbers (naming
     the entry), complex numbers (their imaginary part would be lost), numbers too large for
@@ -316,8 +363,8 @@ def to_real_array(x, name: str) -> np.ndarray:
         return out
     if arr.dtype.kind not in "biuf":  # text, bytes, dates, records
         raise ValueError(f"{name} must be an array of numbers (rows of equal length), got dtype {arr.dtype}")
-    if isinstance(x, np.ndarray) and arr.dtype == np.float32:
-        return arr
+    if (isinstance(x, np.ndarray) or (is_tensor(x) and dtype_name(x.dtype) == "float32")) and arr.dtype == np.float32:
+        return arr  # float32 stays float32, as in selfattn_ref.torch
     return _float64(arr, name)
 
 

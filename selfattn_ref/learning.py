@@ -17,7 +17,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import as_float_array, as_labels, call_number, finite, positive_float, token_index, value_text
+from ._validate import (
+    NESTED,
+    as_float_array,
+    as_labels,
+    call_number,
+    check_bound,
+    finite,
+    magnitudes,
+    positive_float,
+    product_bound,
+    token_index,
+    value_text,
+)
 from .attention import softmax
 
 __all__ = [
@@ -42,6 +54,7 @@ def cross_entropy(logits, labels) -> float:
         raise ValueError(f"logits must have shape (C,) or (N, C), got shape {z.shape}")
     y = as_labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1])
     z2, y2 = z.reshape(-1, z.shape[-1]), y.reshape(-1)  # (N, C), (N,)
+    _check_loss(z, z.dtype)
     top = z2.max(axis=1, keepdims=True)
     with np.errstate(over="ignore", invalid="ignore"):
         log_p = z2 - top - np.log(np.exp(z2 - top).sum(axis=1, keepdims=True))  # (N, C), ln softmax
@@ -49,7 +62,37 @@ def cross_entropy(logits, labels) -> float:
     return float(finite(loss, "the loss overflows", logits=z))
 
 
-def _attention_inputs(X, W_Q, W_K, query, key):
+def _check_loss(logits, dtype, level: int = 0) -> None:
+    """Refuse logits (..., C) (an array, a tensor or a bound; both packages) whose cross-entropy could
+    overflow: each row's loss is at most twice the largest size plus ln C, and the mean adds them up."""
+    A = magnitudes(logits)
+    rows, classes = A.size // A.shape[-1], A.shape[-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = rows * (2 * A.max() + np.log(classes))
+    check_bound(bound, "the loss overflows", dtype, {"logits": logits}, rows + classes + 2, level)
+
+
+def _check_attention(X, W_Q, W_K, query: int, dtype, gradients: bool) -> None:
+    """Refuse X, W_Q and W_K (both packages) with which the query's scaled scores, the loss on them or,
+    with ``gradients``, the gradients for W_Q and W_K could overflow: from bounds on q = x W_Q and
+    K = X W_K (the scores' derivative, the weights minus the answer, over √d_k, adds up to at most
+    2/√d_k in size)."""
+    named = {"X": X, "W_Q": W_Q, "W_K": W_K}
+    q, K = product_bound(magnitudes(X)[query], W_Q), product_bound(X, W_K)  # (d_k,), (n, d_k)
+    d_model, d_k = np.shape(W_Q)
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = K @ q / np.sqrt(d_k)  # (n,)
+        check_bound(logits, "the scaled scores overflow", dtype, named, d_model + d_k + 1, NESTED + 1)
+        _check_loss(logits, dtype, NESTED)  # cross_entropy, which the loss calls, checks them again
+        if gradients:
+            slope = 2 / np.sqrt(d_k)
+            grad_Q = magnitudes(X)[query][:, None] * (slope * K.max(axis=0))[None, :]  # (d_model, d_k)
+            grad_K = magnitudes(X).max(axis=0)[:, None] * (slope * q)[None, :]
+            for name, bound in (("W_Q", grad_Q), ("W_K", grad_K)):
+                check_bound(bound, f"the gradient for {name} overflows", dtype, named, 2 * len(K) + d_k + 2)
+
+
+def _attention_inputs(X, W_Q, W_K, query, key, gradients: bool = False):
     X = as_float_array(X, "X", ndim=2)
     n, d_model = X.shape
     Ws = []
@@ -61,7 +104,7 @@ def _attention_inputs(X, W_Q, W_K, query, key):
     if Ws[0].shape != Ws[1].shape:
         raise ValueError(f"W_Q and W_K must have the same shape, got {Ws[0].shape} and {Ws[1].shape}")
     query, key = token_index(query, "query", n), token_index(key, "key", n)
-    _logits(X, *Ws, query)  # refused here, with the caller's names, if the scores or the gradients could overflow
+    _check_attention(X, *Ws, query, np.result_type(X, *Ws), gradients)  # refused here, with the caller's names
     return X, Ws[0], Ws[1], query, key
 
 
@@ -91,7 +134,7 @@ def attention_gradients(X, W_Q, W_K, query: int, key: int) -> dict[str, np.ndarr
     per unit change of that entry of the weight. The forward pass runs again, then each step's
     gradient is worked out from the next one's (the chain rule), from the loss back to the weights.
     """
-    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
+    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key, gradients=True)
     d_k = W_Q.shape[1]
     # forward: the query's row of scores, its weights, the loss -ln weights[key]
     x = X[query]  # (d_model,)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import torch
 
 from .._validate import as_labels, call_number, positive_float, token_index, value_text
+from ..learning import _check_attention, _check_loss
 from ._validate import as_float_tensor, common_dtype, finite, shape
 
 __all__ = [
@@ -38,12 +39,13 @@ def cross_entropy(logits, labels) -> torch.Tensor:
         raise ValueError(f"logits must have shape (C,) or (N, C), got shape {shape(z)}")
     y = torch.from_numpy(as_labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1]))
     z2, y2 = z.reshape(-1, z.shape[-1]), y.reshape(-1)  # (N, C), (N,)
+    _check_loss(z, z.dtype)  # the NumPy package's bound: the same logits refused
     top = z2.amax(dim=1, keepdim=True)  # as the NumPy twin: each row's largest logit subtracted first
     log_p = z2 - top - torch.log(torch.exp(z2 - top).sum(dim=1, keepdim=True))  # (N, C), ln softmax
     return finite(-log_p[torch.arange(len(y2)), y2].mean(), "the loss overflows", logits=z)
 
 
-def _attention_inputs(X, W_Q, W_K, query, key):
+def _attention_inputs(X, W_Q, W_K, query, key, gradients: bool = False):
     X = as_float_tensor(X, "X", ndim=2)
     n, d_model = X.shape
     Ws = []
@@ -58,6 +60,7 @@ def _attention_inputs(X, W_Q, W_K, query, key):
         raise ValueError(f"W_Q and W_K must have the same shape, got {shape(Ws[0])} and {shape(Ws[1])}")
     query, key = token_index(query, "query", n), token_index(key, "key", n)
     X, W_Q, W_K = common_dtype(X, *Ws)  # float32 with float64 computes in float64, as NumPy does
+    _check_attention(X, W_Q, W_K, query, X.dtype, gradients)  # the NumPy package's bounds
     return X, W_Q, W_K, query, key
 
 
@@ -79,7 +82,7 @@ def attention_gradients(X, W_Q, W_K, query: int, key: int) -> dict[str, torch.Te
     Returns ``{"W_Q", "W_K"}``, each (d_model, d_k): entry [r, c] is how fast the loss changes
     per unit change of that entry. PyTorch records the forward pass and runs it backwards.
     """
-    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
+    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key, gradients=True)
     # Autograd records the forward pass, also when the caller has switched it off (torch.no_grad,
     # torch.inference_mode) or made the tensors in inference mode: copies that autograd may use.
     with torch.inference_mode(False), torch.enable_grad():

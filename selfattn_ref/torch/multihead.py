@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from .._validate import as_bool_mask, positive_integer, too_large, value_text
+from ..multihead import _check_heads
 from ._validate import TooLarge, as_float_tensor, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 
@@ -24,20 +25,13 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     """
     X = as_float_tensor(X, "X", min_ndim=2)
     d_model = X.shape[-1]
-    num_heads = positive_integer(num_heads, "num_heads")
-    if d_model % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {shape(X)}")
-    Ws = {}
-    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-        W = as_float_tensor(W, name, ndim=2)
-        if tuple(W.shape) != (d_model, d_model):
-            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {shape(X)}, got {shape(W)}")
-        Ws[name] = W
+    num_heads, Ws = _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads)
     X, *Wl = common_dtype(X, *Ws.values())
     Ws = dict(zip(Ws, Wl, strict=True))
     d_head = d_model // num_heads
     n = X.shape[-2]
     check_size((*X.shape[:-2], num_heads, n, n), "the heads' scores (..., num_heads, n, n)", X=X)
+    _check_heads(X, Ws, num_heads, X.dtype)  # the NumPy package's bounds: the same inputs refused
 
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return M.reshape(*M.shape[:-1], num_heads, d_head).transpose(-3, -2)
@@ -55,3 +49,19 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     concat = heads.transpose(-3, -2).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
     output = finite(concat @ Ws["W_O"], "the output (the heads times W_O) overflows", X=X, W_V=Ws["W_V"], W_O=Ws["W_O"])
     return output, weights  # (..., n, d_model)
+
+
+def _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads) -> tuple[int, dict[str, torch.Tensor]]:
+    """num_heads as an int and W_Q, W_K, W_V, W_O as checked tensors (d_model, d_model) for X
+    (..., n, d_model); a ValueError naming the argument otherwise (the NumPy package's messages)."""
+    d_model = X.shape[-1]
+    num_heads = positive_integer(num_heads, "num_heads")
+    if d_model % num_heads:
+        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {shape(X)}")
+    Ws = {}
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
+        W = as_float_tensor(W, name, ndim=2)
+        if tuple(W.shape) != (d_model, d_model):
+            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {shape(X)}, got {shape(W)}")
+        Ws[name] = W
+    return num_heads, Ws

@@ -933,3 +933,48 @@ def test_masks_of_any_dtype_are_named_alike_in_both_packages(kind, where):
         messages.append(str(info.value))
     assert messages[0] == messages[1]
     assert messages[0].endswith(f"got dtype {str(kind).removeprefix('torch.')}")
+
+
+# --- near overflow: both packages refuse the same inputs (issue 51) ---------------------------------
+
+
+def _verdict(pkg, name: str, kwargs: dict) -> str:
+    """ "ok", or the ValueError's message, of ``pkg``'s function on ``kwargs`` (warnings are errors)."""
+    try:
+        return _message(pkg, name, kwargs)
+    except AssertionError:  # accepted
+        return "ok"
+
+
+NEAR = [p for p in ARRAY_ARGS if p.values[0] != "finite_difference"]  # its f is the caller's, and reads W its own way
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize(("name", "arg"), NEAR)
+def test_the_twins_refuse_the_same_inputs_near_overflow(name, arg, dtype):
+    """One argument scaled up until NumPy refuses it (bisection, 60 halvings of the scales): just below
+    and just above that boundary, and on it, PyTorch gives the same answer, the same message. (NumPy
+    and PyTorch add up in their own orders, and PyTorch accumulates float32 in float64: both decide
+    from the same bound on what they will compute, selfattn_ref._validate.check_bound.)"""
+    kwargs = {k: (np.asarray(v, dtype=dtype) if kind == "array" else v) for k, (v, kind) in CALLS[name].items()}
+    base = kwargs[arg]
+    if not np.any(base):
+        return  # zeros stay zeros: nothing to scale
+    top = float(np.log2(float(np.finfo(dtype).max) / float(np.abs(base).max()))) - 1e-9  # the largest that stays finite
+
+    def at(log_scale: float) -> dict:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return {**kwargs, arg: (base.astype(np.float64) * 2.0**log_scale).astype(dtype)}
+
+    assert _verdict(ref, name, at(0.0)) == "ok"
+    lo, hi = 0.0, top
+    if _verdict(ref, name, at(hi)) == "ok":
+        assert _verdict(tref, name, at(hi)) == "ok"
+        return
+    for _ in range(60):  # to 2^-60 of the range of scales, far finer than any float32 input resolves
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _verdict(ref, name, at(mid)) == "ok" else (lo, mid)
+    for point in (lo, hi, (lo + hi) / 2):
+        numpy, torch_ = _verdict(ref, name, at(point)), _verdict(tref, name, at(point))
+        assert numpy == torch_, f"at 2^{point}: NumPy {numpy!r}, PyTorch {torch_!r}"
+    assert _verdict(ref, name, at(hi)) != "ok"
