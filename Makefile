@@ -3,6 +3,7 @@ SHELL := /bin/bash
 VENV ?= .venv
 PYTHON ?= python3
 CHROMIUM ?= /usr/bin/chromium-headless-shell
+PORT ?= 8000
 # CI only: PyTorch's CPU wheel index, from which `make venv` installs the lock's torch first (a hosted
 # runner would otherwise take PyPI's CUDA build). Empty here: the lock as it is (.github/workflows/ci.yml).
 TORCH_INDEX_URL ?=
@@ -14,7 +15,7 @@ export NO_MKDOCS_2_WARNING := 1
 # $(...), backticks, line breaks, a leading dash): make takes its raw value ($(value ...): no $ in it
 # is expanded), exports it, and a recipe reads it only from the environment, as "$$NAME" in double
 # quotes, so that neither make nor the shell reads it as code. Never write $(NAME) in a recipe.
-GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS
+GIVEN := VENV PYTHON CHROMIUM TORCH_INDEX_URL NAME TITLE FROM BENCH_ARGS ZENSICAL_ARGS PORT
 $(foreach v,$(GIVEN),$(if $(filter undefined,$(origin $(v))),,$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 # VENV also names the file make checks (its stamp), so it is one word of plain path characters.
 _PATH_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z \
@@ -31,7 +32,7 @@ PY := $(BIN)/python
 .PHONY: help venv chromium serve test test-fast test-targets update example offline zensical build lint format lock clean vendor bench
 
 help:
-	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload)"
+	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload); another port: make serve PORT=8001"
 	@echo "make test     build the environment, install Chromium if missing, run the tests"
 	@echo "make test-fast  the tests without the browser layer and those marked slow (quick iterations)"
 	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
@@ -40,7 +41,7 @@ help:
 	@echo "make offline  build a copy of the site that works from disk (site-offline/)"
 	@echo "make zensical build the site with Zensical (site-zensical/) and list what differs from MkDocs"
 	@echo "make vendor   refresh the vendored KaTeX and iframe-worker (npm) in docs/assets/vendor/"
-	@echo "make bench    time the build, serve, tests, page loads, playground and growth; one table (~40 min)"
+	@echo 'make bench    time the build, serve, tests, page loads, playground and growth; one table (about an hour); options in BENCH_ARGS: make bench BENCH_ARGS="--quick" (one run of each), not make bench --quick (an option of make itself)'
 
 venv: $(STAMP)
 
@@ -66,7 +67,9 @@ chromium:
 # SITE_URL makes the local server put the site at / (the published site_url has a sub-path);
 # NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/claims.py).
 serve: venv
-	NUMBERS_AUDIT_ON_PAGE=true SITE_URL=http://127.0.0.1:8000/ $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload
+	@if ! [[ "$$PORT" =~ ^[1-9][0-9]{0,4}$$ ]] || (( PORT > 65535 )); then \
+	  printf "PORT must be a port number from 1 to 65535, such as PORT=8001; got '%s'\n" "$$PORT"; exit 2; fi
+	NUMBERS_AUDIT_ON_PAGE=true SITE_URL="http://127.0.0.1:$$PORT/" $(BIN)/mkdocs serve --dev-addr "127.0.0.1:$$PORT" --livereload
 
 # Python may write its compiled bytecode (__pycache__/, gitignored) during the tests even where
 # PYTHONDONTWRITEBYTECODE is set, as on CI's image: otherwise every worker and every build, update
@@ -100,6 +103,8 @@ update: venv
 # starts with a dash is still a value), and it says what is wrong with them.
 example: venv
 	@if [ -z "$$NAME" ]; then echo "usage: make example NAME=<slug> [TITLE='A title'] [FROM=<example>]"; exit 2; fi
+	@# make drops the spaces after the = of NAME=value on its command line: its own argv (Linux's /proc) says.
+	@[ ! -r "/proc/$$PPID/cmdline" ] || while IFS= read -r -d '' arg; do 	  if [[ "$$arg" =~ ^(NAME|TITLE|FROM)=[[:space:]] ]]; then v="$${BASH_REMATCH[1]}"; 	    echo "$$v begins with a space, which make drops from a value given on its command line: give $$v without it (a value is taken as typed)"; exit 2; fi; 	done < "/proc/$$PPID/cmdline"
 	@args=(); [ -z "$$TITLE" ] || args+=(--title="$$TITLE"); [ -z "$$FROM" ] || args+=(--from="$$FROM"); \
 	  set -x; $(PY) -m publish new-example "$${args[@]}" -- "$$NAME"
 

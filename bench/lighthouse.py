@@ -23,6 +23,8 @@ from pathlib import Path
 
 from common import CHROMIUM, CHROMIUM_ARGS, REPO, log
 
+from publish.files import unsafe_folder
+
 LIGHTHOUSE_VERSION = "12.8.2"
 CACHE = REPO / ".cache" / "bench" / f"lighthouse-{LIGHTHOUSE_VERSION}"
 NODE_MAJOR = 18  # Lighthouse 12 runs on node 18.20 and later
@@ -68,6 +70,8 @@ def _node() -> tuple[str, str]:
 def install() -> list[str]:
     """Lighthouse's command line (node and its script), installed into CACHE if it is not there."""
     node, npm = _node()
+    if problem := unsafe_folder(CACHE, REPO):  # .cache or .cache/bench a link: npm would install elsewhere
+        raise Missing(f"Lighthouse's folder {CACHE.relative_to(REPO)} is refused: {problem}")
     cli = CACHE / "node_modules" / "lighthouse" / "cli" / "index.js"
     package = CACHE / "node_modules" / "lighthouse" / "package.json"
     if not (cli.is_file() and json.loads(package.read_text(encoding="utf-8"))["version"] == LIGHTHOUSE_VERSION):

@@ -92,6 +92,14 @@ The figures (--only takes a comma-separated list of the names in brackets):
          build grows by a couple of seconds, no more than the spread between cold builds on a
          busy machine), the tests once (--growth-test-runs: minutes each).
 
+[training] The small language model's training run (bench/training.py), in a fresh process each
+         run: the wall time of training and scoring it as `make update` does when its record's key
+         changes (PyTorch imported first), and whether the weights and figures it gives are the
+         recorded ones (selfattn_ref/language_model.json, docs/generated/language_model/run.json):
+         if not, an ERROR row naming where they differ (run `make update`). Budget: under 2
+         minutes (issue 53). Beside it, without a budget, the weights file's size, raw and
+         gzip-compressed: what the playground's language-model mode will load.
+
 --quick (for working on this script): one run of each figure, growth at 0 and 10 only.
 --pages masking/,scaling/: [pages] and [lighthouse] measure these article pages only.
 --site DIR: [pages], [lighthouse] and [playground] measure that built site instead of building one.
@@ -107,6 +115,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import json
 import os
 import queue
 import re
@@ -128,6 +137,7 @@ import build as build_bench
 import lighthouse
 import numpy as np
 import playground as playground_bench
+import training as training_bench
 from common import (
     CHROMIUM,
     PYTHON,
@@ -148,7 +158,7 @@ from playwright.sync_api import sync_playwright
 
 from publish.escape import toml_string
 
-FIGURES = ("build", "serve", "suite", "pages", "lighthouse", "playground", "growth")
+FIGURES = ("build", "serve", "suite", "pages", "lighthouse", "playground", "growth", "training")
 
 BUDGET_BUILD = build_bench.BUDGET_SECONDS  # 20 s, cold strict build
 BUDGET_REBUILD = 5.0  # s, rebuild under `mkdocs serve` after one page edit
@@ -161,6 +171,7 @@ BUDGET_REBUILD = 5.0  # s, rebuild under `mkdocs serve` after one page edit
 BUDGET_SUITE = 240.0  # s
 GOAL_SUITE = 120.0  # s, reported, not a budget
 BUDGET_SUITE_FAST = 45.0  # s, `make test-fast`
+BUDGET_TRAINING = training_bench.BUDGET_SECONDS  # 2 minutes, the language model's training run
 BUDGET_PAGE_BYTES = build_bench.BUDGET_BYTES  # 600 kB, any page
 BUDGET_PAGE_LOAD = build_bench.BUDGET_LOAD_SECONDS  # 1 s
 BUDGET_SAME_BYTES = 1.2  # an article or topic page against bare Material holding the same <article>
@@ -281,6 +292,30 @@ def bench_build(table: Table, runs: int) -> None:
                 times.append(build_bench.cold_build(Path(tmp) / "site", base))
                 log(f"  {times[-1]:.1f} s")
     table.judged("cold `mkdocs build --strict`", times, seconds, BUDGET_BUILD, "< 20 s")
+
+
+# --------------------------------------------------------------------------------------------
+# training: the language model's training run, and its record
+
+
+def bench_training(table: Table, runs: int) -> None:
+    times, last = [], {}
+    for run in range(runs):
+        log(f"training the language model {run + 1}/{runs} ...")
+        proc = subprocess.run([PYTHON, str(REPO / "bench" / "training.py")], cwd=REPO, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"bench/training.py failed:\n{proc.stderr.strip()[-2000:]}")
+        last = json.loads(proc.stdout.strip().splitlines()[-1])
+        times.append(last["seconds"])
+        log(f"  {last['seconds']:.1f} s")
+    problems = (
+        ([] if last["key_current"] else ["the record's key is not the code's"]) + last["figures"] + last["weights"]
+    )
+    if problems:
+        raise RuntimeError("the record is not what training gives (run `make update`): " + "; ".join(problems))
+    table.judged("training the language model (record held)", times, seconds, BUDGET_TRAINING, "< 2 min")
+    table.add(Row("its weights file, raw", kilobytes(last["bytes"]), "1"))
+    table.add(Row("its weights file, gzip -9", kilobytes(last["gzipped"]), "1"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -970,6 +1005,8 @@ def main() -> int:
         attempt("test suite", lambda: bench_suite(table, suite_runs, args.verbose))
     if "growth" in only:
         attempt("growth", lambda: bench_growth(table, steps, runs, growth_test_runs))
+    if "training" in only:
+        attempt("training the language model", lambda: bench_training(table, runs))
 
     minutes = (time.perf_counter() - started) / 60
     after = " ".join(f"{x:.2f}" for x in os.getloadavg())

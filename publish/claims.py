@@ -8,12 +8,18 @@ mkdocs.yml under ``markdown_extensions`` as ``publish.claims``, with two setting
 
 - ``audit`` (default true; mkdocs.yml reads ``NUMBERS_AUDIT``): audit the page being built, the
   file as it is on disk, and log each problem as a warning, the page, the line, the number, the
-  claim and the code's value (:class:`publish.audit.Problem`), on MkDocs' logger: ``mkdocs build
-  --strict`` fails on one, ``mkdocs serve`` prints it. The test suite sets it off for its builds,
-  since it audits every page itself (tests/docs/test_docs_numbers.py): a wrong number is reported
-  once.
+  claim and the code's value (:class:`publish.audit.Problem`), on MkDocs' logger: ``mkdocs serve``
+  prints it. The test suite sets it off for its builds, since it audits every page itself
+  (tests/docs/test_docs_numbers.py): a wrong number is reported once.
 - ``on_page`` (default false; ``NUMBERS_AUDIT_ON_PAGE``, which ``make serve`` sets): show the same
   problems in a warning box at the top of the page, under its title, where the contributor looks.
+- ``report``: what receives each page's problems (default: the warnings above). A strict MkDocs
+  build does not rely on MkDocs counting those warnings, which ``--quiet`` drops before strict mode
+  counts them (mkdocs/mkdocs#4126): the hook below (overrides/hooks/numbers_audit.py) gives the
+  extension a :class:`Report` instead, and stops the build with every problem of every page in one
+  error (:class:`mkdocs.exceptions.PluginError`, which MkDocs logs at ERROR, under any flag), once
+  all pages are converted and before any is written: ``mkdocs build --strict`` with ``-q`` or ``-v``,
+  and ``strict: true`` in mkdocs.yml, alike.
 
 An extension rather than a MkDocs hook, so that a build with Zensical (which runs extensions but
 no hook) audits too. It finds the file of the page from what the build tool registers on the
@@ -87,10 +93,16 @@ def problems_of(path: Path) -> list[str]:
         return [str(exc)]
 
 
+def log_problems(problems: list[str]) -> None:
+    """A page's problems, each a warning on MkDocs' logger (the extension's default ``report``)."""
+    for problem in problems:
+        log.warning("numbers audit: %s", problem)
+
+
 class _Audit(Treeprocessor):
-    def __init__(self, md, on_page: bool):
+    def __init__(self, md, on_page: bool, report):
         super().__init__(md)
-        self.on_page = on_page
+        self.on_page, self.report = on_page, report
 
     def run(self, root):
         found = page_file(self.md)
@@ -104,8 +116,8 @@ class _Audit(Treeprocessor):
         except AttributeError:
             pass
         problems = problems_of(path)
-        for problem in problems:
-            log.warning("numbers audit: %s", problem)
+        if problems:
+            self.report(problems)
         if problems and self.on_page:
             children = list(root)
             at = next((i + 1 for i, el in enumerate(children) if el.tag == "h1"), 0)
@@ -134,6 +146,7 @@ class ClaimsExtension(Extension):
         self.config = {
             "audit": [True, "audit the page being built and log each problem as a warning"],
             "on_page": [False, "also show the problems at the top of the page (make serve)"],
+            "report": [log_problems, "called with each page's problems (a strict build's Report; default: warnings)"],
         }
         super().__init__(**kwargs)
 
@@ -144,8 +157,47 @@ class ClaimsExtension(Extension):
         md.preprocessors.register(_Declarations(md), "publish-claims-sources", 22)
         if self.getConfig("audit"):
             # After the inline patterns (20), so that a problem's text, braces and all, is shown as it is.
-            md.treeprocessors.register(_Audit(md, bool(self.getConfig("on_page"))), "publish-numbers-audit", 19)
+            audit = _Audit(md, bool(self.getConfig("on_page")), self.getConfig("report"))
+            md.treeprocessors.register(audit, "publish-numbers-audit", 19)
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Python-Markdown's name)
     return ClaimsExtension(**kwargs)
+
+
+# --- the hook (overrides/hooks/numbers_audit.py): a strict build stops on a wrong number ----------
+
+EXTENSION = "publish.claims"  # its name in mkdocs.yml's markdown_extensions
+
+
+class Report:
+    """The problems of every page of one strict build, as the extension finds them."""
+
+    def __init__(self):
+        self.problems: list[str] = []
+
+    def __call__(self, problems: list[str]) -> None:
+        self.problems.extend(problems)
+
+
+def on_config(config):
+    """In a strict build (``--strict`` or ``strict: true``), the extension reports to a Report
+    (on_env stops the build on it) rather than log warnings that a log level can drop."""
+    if config.strict and EXTENSION in config.markdown_extensions:
+        config.mdx_configs.setdefault(EXTENSION, {})["report"] = Report()
+    return config
+
+
+def on_env(env, config, files):
+    """Every page is converted (so audited), none is written yet: a strict build stops here on the
+    problems the audit found, all of them, in one error that no log level hides."""
+    report = config.mdx_configs.get(EXTENSION, {}).get("report")
+    if isinstance(report, Report) and report.problems:
+        from mkdocs.exceptions import PluginError  # noqa: PLC0415 - MkDocs' alone (Zensical runs no hook)
+
+        n = len(report.problems)
+        raise PluginError(
+            f"numbers audit: {n} problem{'s' if n != 1 else ''}, on which a strict build stops "
+            "(each names the file to edit and its line):\n" + "\n".join(f"  {p}" for p in report.problems)
+        )
+    return env

@@ -11,6 +11,7 @@ markup. Named, not numeric: the numbers audit reads a page's digits, and ``&#42;
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 
 from selfattn_ref.examples.rules import Part, description_parts
@@ -76,6 +77,56 @@ def md_description(text: str) -> str:
         first = md_line(parts[0].text) if parts[0].kind == "text" else _part(parts[0])
         paragraphs.append(first + "".join(_part(p) for p in parts[1:]))
     return "\n\n".join(paragraphs)
+
+
+# --- notebooks ---------------------------------------------------------------------------------
+# A notebook's Markdown cells are read by other renderers than the site's pages: Jupyter's (marked,
+# GitHub's flavour: bare http:// and www. addresses and e-mail addresses become links, ~~x~~ and
+# ~x~ strike through; then MathJax reads the rendered text: $...$, $$...$$ and \(...\) are math, and
+# \$ and \\ are a dollar and a backslash, its processEscapes), and the site's notebook pages
+# (nbconvert's mistune, with its url and strikethrough plugins; then the site's KaTeX pass,
+# publish/notebook_hooks.py, which reads the same escapes as MathJax). A character reference is
+# decoded to its character before either math pass reads the text, so a dollar or a backslash of
+# the text reaches it escaped: ``&bsol;&dollar;`` and ``&bsol;&bsol;``.
+
+_NB = {**_MD, "$": "&bsol;&dollar;", "\\": "&bsol;&bsol;", "~": "\\~", ":": "&colon;", "@": "&commat;"}
+_WWW = re.compile(r"(?i)(?<=www)\.")  # www.example.com: an address GitHub's flavour links
+
+
+def nb_text(text: str) -> str:
+    """``text`` as notebook Markdown that Jupyter and the site's notebook pages show exactly as
+    ``text``, and no markup (mid-line), no link, no strikethrough and no math."""
+    return _WWW.sub("&period;", "".join(_NB.get(ch, ch) for ch in str(text)))
+
+
+# In the site's Markdown, what stays as it is in a notebook: fenced code, code spans, math, a link's
+# target, an HTML tag or autolink, a character reference (converted apart).
+_OPAQUE = re.compile(
+    r"^(?P<fence>[ \t]*(?:```|~~~))[^\n]*\n.*?^(?P=fence)[ \t]*$"
+    r"|(?P<ticks>`+).+?(?P=ticks)"
+    r"|\$\$.+?\$\$"
+    r"|(?<![\\$])\$(?![\s$]).*?(?<![\s\\])\$"
+    r"|\]\([^)\s]*\)"
+    r"|<[^>\n]+>"
+    r"|(?P<ref>&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);)",
+    re.M | re.S,
+)
+_IN_TEXT = re.compile(r"\\\$|(?<!\\)~|(?i:(?<=www))\.|:(?=//)|@")
+_IN_TEXT_AS = {"\\$": "&bsol;&dollar;", "~": "\\~", ".": "&period;", ":": "&colon;", "@": "&commat;"}
+_REF_AS = {"&dollar;": "&bsol;&dollar;", "&bsol;": "&bsol;&bsol;", "&#36;": "&bsol;&dollar;", "&#92;": "&bsol;&bsol;"}
+
+
+def nb_markdown(text: str) -> str:
+    """The site's Markdown ``text`` (a page's, a generated table's) as notebook Markdown that shows
+    the same: its markup kept, and what the site shows as text (an escaped dollar or backslash, a
+    tilde, a bare address) made text for Jupyter and the notebook pages too (see :func:`nb_text`)."""
+    out, at = [], 0
+    for m in _OPAQUE.finditer(text):
+        out.append(_IN_TEXT.sub(lambda t: _IN_TEXT_AS[t.group(0)], text[at : m.start()]))
+        out.append(_REF_AS.get(m.group(0), m.group(0)) if m.group("ref") else m.group(0))
+        at = m.end()
+    out.append(_IN_TEXT.sub(lambda t: _IN_TEXT_AS[t.group(0)], text[at:]))
+    return "".join(out)
 
 
 def toml_string(text: str) -> str:

@@ -1,6 +1,11 @@
 """MkDocs hook (mkdocs.yml, ``hooks:``): the worked examples, from their spec files to the site.
 
-- Before anything is built, every spec in ``selfattn_ref/examples/`` is loaded and checked
+- Before anything else (the first on_config), the output folder and the caches must be folders of
+  the repository (or of the system's temporary folder, where ``mkdocs serve`` builds) reached
+  through no symbolic link, and the sources (docs/, snippets/, the specs) hold no link and no FIFO
+  (:func:`check_folders`): MkDocs empties its output folder, and a link there would have it
+  delete and write elsewhere; a source that is a link could publish /proc/self/environ.
+- Then every spec in ``selfattn_ref/examples/`` is loaded and checked
   (:func:`selfattn_ref.examples.load_all`): a bad spec (an unknown key, ragged embeddings, a
   token count that differs from the vector count, a seed that is not an integer, a duplicate
   slug or title) stops the build with the message naming the file, the key and the line.
@@ -23,10 +28,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
-from publish import ROOT
+from publish import ROOT, katex_fonts
 from publish import example_pages as ep
-from publish.update import UpdateError, check_slugs, stale_examples, write_gathered
+from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources
+from publish.update import UpdateError, check_specs, stale_examples, write_gathered
 
 # MkDocs loads a hook from its file, outside any package: the imports are absolute, and
 # on_config checks that they found the package of the project being built.
@@ -35,6 +42,21 @@ from selfattn_ref import examples
 NAV_TITLE = "Worked examples"
 
 
+def check_folders(config) -> None:
+    """PluginError, before anything is read, written or deleted, when the build would write through
+    a symbolic link or outside the repository, or read a source that is a link or not a regular file
+    (:mod:`publish.files` decides): its output folder (``site_dir``, ``-d``, which MkDocs empties
+    first), the KaTeX fonts' cache, every file of docs/, snippets/ and the specs."""
+    try:
+        check_folder(config.site_dir, "the output folder (site_dir, --site-dir)")
+        katex_fonts.check_cache(katex_fonts.cache_folder(config))
+        check_sources()
+    except (UnsafePath, UnsafeRead) as exc:
+        raise PluginError(str(exc)) from None
+
+
+# First of every on_config (the plugins' and the other hooks' too): nothing starts before the checks.
+@event_priority(100)
 def on_config(config):
     project = Path(config.config_file_path).resolve().parent
     if ROOT.resolve() != project:
@@ -42,17 +64,20 @@ def on_config(config):
             f"the hook imported selfattn_ref from {ROOT}, but the site being built is {project}: "
             "run mkdocs from the project's root, or set PYTHONPATH to it"
         )
+    check_folders(config)
     try:
         every = examples.load_all()
-        check_slugs(every)
+        check_specs(every)
     except examples.SpecError as exc:
         raise PluginError(f"bad worked-example spec: {exc}") from None
     stale = stale_examples(every)
     if stale:
         names = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
         raise PluginError(
-            f"{len(stale)} generated file(s) of the worked examples are missing or out of date with "
-            f"selfattn_ref/examples/*.toml ({names}); run `make update`"
+            f"{len(stale)} generated file(s) of the worked examples are missing or not what `make update` "
+            f"writes from selfattn_ref/examples/*.toml: {names}. After an edit of a spec, run `make update`. "
+            "A generated file is never edited by hand: `make update` rewrites it from its spec, and an edit "
+            "made in it is lost: make the change in the spec (selfattn_ref/examples/<name>.toml)"
         )
     try:  # the playground's presets and bundle, gathered from every example (git ignores them)
         write_gathered(every)

@@ -28,14 +28,16 @@ import numpy as np
 
 from selfattn_ref import examples
 from selfattn_ref.examples.digits import DIGITS, FEWER, decimals_shown, shortens
+from selfattn_ref.examples.rules import description_parts
 
 from . import DOCS, ROOT, SNIPPETS
-from .escape import md_description, md_text, py_string
+from .escape import md_description, md_text, nb_text, py_string
 from .fmt import num
 from .notebooks import _code, _markdown, _ran, dumps
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import printed
+from .wording import repository
 
 FOLDER = "examples"  # docs/examples/, snippets/examples/, docs/notebooks/examples/
 PAGES_DIR = DOCS / FOLDER
@@ -54,6 +56,30 @@ def snippet_path(slug: str, library: str):
 
 def notebook_path(slug: str):
     return NOTEBOOKS_DIR / f"{slug}.ipynb"
+
+
+def check_links(every: list[examples.Example]) -> None:
+    """SpecError for a link of a description that leads to no page of the site: the link checks
+    of the rules (selfattn_ref.examples.rules) see only its form, and the build then failed naming
+    the generated page. A page is one of the navigation's (mkdocs.yml), or an example's of ``every``;
+    the message names the spec, the key and the line."""
+    from .wording import nav  # noqa: PLC0415 - mkdocs.yml read only for a description that links
+
+    pages = None
+    for ex in every:
+        for part in (part for parts in description_parts(ex.description or "") for part in parts):
+            if part.kind != "link":
+                continue
+            if pages is None:
+                pages = {(DOCS / p).resolve() for _, p in nav()} | {page_path(e.slug).resolve() for e in every}
+            target = (PAGES_DIR / part.target.split("#")[0]).resolve()
+            if target not in pages:
+                shown = target.relative_to(ROOT).as_posix() if target.is_relative_to(ROOT) else str(target)
+                raise examples.SpecError(
+                    f"{examples.spec_location(ex.path, 'description', part.target)}: 'description' links to "
+                    f"{part.target!r}, and {shown} is no page of the site: link a page of docs/ by its path from "
+                    "docs/examples/, as ../masking.md, or another example's page, as the_cat_sat.md"
+                )
 
 
 def spec_relpath(ex: examples.Example) -> str:
@@ -383,8 +409,9 @@ def _other_rows(ex: examples.Example, name: str, indent: str = "") -> list[str]:
 
 
 def _focus(ex: examples.Example, st: examples.Steps, errors, indent: str = "") -> list[str]:
-    """One line per token: the token(s) it gives its largest weight to, at the page's rounding.
-    The weights themselves are in the table just above, so the sentences repeat no number."""
+    """One line per token: the token(s) it gives its largest weight to, at the page's rounding, or
+    that it spreads its attention evenly where every key it may look at gets the same weight. The
+    weights themselves are in the table just above, so the sentences repeat no number."""
     lines = []
     for i, token in enumerate(ex.tokens):
         shown = [num(w, ex.decimals, e) for w, e in zip(st.weights[i], errors[i], strict=True)]  # as the table
@@ -393,10 +420,13 @@ def _focus(ex: examples.Example, st: examples.Steps, errors, indent: str = "") -
             ("itself" if j == i else f"“{md_text(ex.tokens[j])}”") for j in range(len(shown)) if shown[j] == shown[top]
         ]
         who = ", ".join(ties[:-1]) + (" and " if len(ties) > 1 else "") + ties[-1]
+        visible = i + 1 if ex.causal else len(shown)  # the keys the row may look at
         if ex.causal and i == 0:
             lines.append(f"{indent}- **{md_text(token)}** comes first and can only attend to itself.")
+        elif len(ties) == visible:  # an even spread: no key comes first
+            lines.append(f"{indent}- **{md_text(token)}** spreads its attention evenly, the same weight on {who}.")
         elif len(ties) > 1:
-            lines.append(f"{indent}- **{md_text(token)}** attends most, equally, to {who}.")
+            lines.append(f"{indent}- **{md_text(token)}** attends most to {who}, as much to each.")
         else:
             lines.append(f"{indent}- **{md_text(token)}** attends most to {who}.")
     return lines
@@ -564,7 +594,7 @@ def _code_sections(ex: examples.Example) -> list[str]:
         "",
         f"- [Open the playground on this example](../playground.md?preset={slug}) and change any number.",
         f"- [Run it as a notebook](../notebooks/examples/{slug}.ipynb) (the page offers the `.ipynb` file).",
-        f"- In a clone of the repository, `python -m selfattn_ref explain {slug}` prints every step.",
+        f"- In a clone of [the repository]({repository()}), `python -m selfattn_ref explain {slug}` prints every step.",
         "",
     ]
     return parts
@@ -769,8 +799,8 @@ def notebook(ex: examples.Example) -> str:
     code = _code("01-script", shown_whole(script(ex, "numpy")))  # as the page shows it whole
     _ran(code, 1, current(path.with_suffix(".out")))  # the recording about to be written, if any
     intro = (
-        f"# Notebook: {md_text(ex.title)}\n\n"
-        f"The worked example *{md_text(ex.title)}* as one script, generated from `{spec_relpath(ex)}`: it computes "
+        f"# Notebook: {nb_text(ex.title)}\n\n"  # as Jupyter and the notebook pages read it (publish/escape.py)
+        f"The worked example *{nb_text(ex.title)}* as one script, generated from `{spec_relpath(ex)}`: it computes "
         "every step of self-attention with NumPy and prints it. The output under the cell is the script's "
         "recorded run; run the cell to compute it again."
     )

@@ -38,17 +38,23 @@ gets by working from another value the page shows (:func:`_other_answers`): the 
 over every other worked example the page quotes (its front matter's ``audit.sources``), and over
 its own example with a setting turned the other way (without the positions; with or without the
 division by √d_k, where the example or the exercise scales or sets it; without the causal mask; one
-head of full width, or another head).
-Each gets a message that says what the reader computed.
+head of full width, another head, or the head without its division by √d_head), and, for a row or
+an entry of the weights, plain division (each score over the total of the scores, no e^: the slip
+the first page rules out). Each gets a message that says what the reader computed.
 
 :func:`grade` grades what a reader types exactly as the page's script does (the two are held equal
 by tests/browser/test_exercises_graded.py): a number within the rounding of the question is right;
-the right numbers typed with fewer decimals than asked are told so (not graded); one off in the last
-of at least two decimals is right, up to rounding, and told so; a known mistake gets its message.
+the right numbers typed with fewer decimals than asked are told so (not graded), and so are those
+rounded twice (the answer as shown, rounded again), with why the last decimal moved; one off in the
+last of at least two decimals is right, up to rounding, and told so, unless its sign is not the
+answer's (no rounding turns a sign, or moves a number that is exactly 0, a ReLU's output or a
+masked key's weight); a known mistake gets its message; a sign turned is told so, and so is a
+decimal comma ("66,5"), which the page would read as two numbers.
 
 Expressions: ``M[row, col]`` is one number and ``M[row]`` a row, for M one of ``E``, ``Q``, ``K``,
 ``V``, ``scores``, ``scaled``, ``weights``, ``output``, ``exp`` (the softmax's numerators
-e^score), ``scores_over_dk`` (the scores divided by d_k: a known mistake), ``W_Q``, ``W_K``, ``W_V``
+e^score), ``scores_over_dk`` (the scores divided by d_k: a known mistake), ``plain`` (each score over
+its row's total: a known mistake), ``W_Q``, ``W_K``, ``W_V``
 (rows by position) and ``PE`` (the positional encoding, with ``positions``); rows are named by their token (or
 their 1-based position), columns of a token-by-token matrix by token, other columns by position.
 ``total[row]`` is a row's sum of e^score, and ``sqrt_dk`` is √d_k. With ``compare``, an expression is
@@ -73,10 +79,12 @@ from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
 from selfattn_ref.examples import _toml
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
-from . import DOCS
+from . import DOCS, ROOT
 from .audit.page import split_front_matter
 from .escape import md_text
+from .files import UnsafeRead, named, read_text
 from .fmt import num
+from .tables import operand
 
 SPEC_DIR = DOCS / "exercises"
 MAX_DECIMALS = 6
@@ -87,7 +95,7 @@ _KEYS = {
 }  # fmt: skip
 _REQUIRED = {"id", "question", "hints", "solution", "answer", "decimals"}
 _EXPR = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*\[\s*([^,\]]+?)\s*(?:,\s*([^\]]+?)\s*)?\]\s*$")
-_SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk")  # token-by-token matrices
+_SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk", "plain")  # token-by-token matrices
 _PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
 # A decimal or a percentage typed in prose: numbers come from placeholders.
 _TYPED_NUMBER = re.compile(r"(?<![\w.{])\d+(?:\.\d+)?\s?%|(?<![\w.{])\d+\.\d+")
@@ -251,10 +259,14 @@ def _example_context(ex_spec: dict, where: str) -> ExampleContext:
         output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=1 / np.sqrt(d_k))
         scores = Q @ K.T
         scaled = scores / np.sqrt(d_k)
-    logits = scaled if (scaled is not None and ex.scale) or ("heads" in ex_spec) else scores
+    if "heads" in ex_spec and ex_spec.get("scale", True) is False:  # (a known mistake) a head not scaled
+        output, weights = scaled_dot_product_attention(Q, K, V, mask=st.mask, scale=1.0)
+        scaled = None
+    logits = scaled if scaled is not None and (ex.scale or "heads" in ex_spec) else scores
     e, _ = softmax_terms(logits, st.mask)  # e^score, 0 where the mask hides a key
     matrices = {"E": E, "Q": Q, "K": K, "V": V, "scores": scores, "weights": weights, "output": output, "exp": e}
     matrices["scores_over_dk"] = scores / d_k  # a known mistake: dividing by d_k, not √d_k
+    matrices["plain"] = _plain_division(scores, st.mask)  # a known mistake: no e^, each score over their total
     if ex.W_Q is not None and "heads" not in ex_spec:
         matrices |= {"W_Q": ex.W_Q, "W_K": ex.W_K, "W_V": ex.W_V}
     if scaled is not None:
@@ -262,6 +274,16 @@ def _example_context(ex_spec: dict, where: str) -> ExampleContext:
     if PE is not None:
         matrices["PE"] = PE
     return ExampleContext(ex.tokens, matrices, float(np.sqrt(d_k)))
+
+
+def _plain_division(scores: np.ndarray, mask) -> np.ndarray:
+    """Each score over the total of its row's scores (the keys the mask leaves), 0 where the mask
+    hides a key: the weights of someone who divides without raising e to the scores first. NaN
+    where a row's scores add up to 0 (no such answer to recognize)."""
+    allowed = np.ones_like(scores, dtype=bool) if mask is None else np.broadcast_to(mask, scores.shape)
+    kept = np.where(allowed, scores, 0.0)
+    totals = kept.sum(axis=-1, keepdims=True)
+    return np.divide(kept, totals, out=np.full_like(kept, np.nan), where=totals != 0)
 
 
 def _label_index(label: str, names: tuple[str, ...], what: str, where: str) -> int:
@@ -355,6 +377,7 @@ def _other_answers(spec: dict, page: str, where: str) -> list[tuple[Answer, str]
                         f"That is head {other}'s value; the question asks for head {spec['head']}.",
                     )
                 )
+        variants.append(({**spec, "scale": False}, "That is the value without the division by √d_head."))
     elif "scale" in spec or ex.scale:  # a page without scaling shows no scaled value
         scaled = spec.get("scale", ex.scale)
         message = (
@@ -390,6 +413,17 @@ def _other_answers(spec: dict, page: str, where: str) -> list[tuple[Answer, str]
             out.append((evaluate(spec["answer"], _example_context(changed, where), where), message))
         except (ExerciseSpecError, KeyError, ValueError):
             continue  # the expression names something that example or setting does not have
+    # Slips of the arithmetic itself, on the question's own numbers.
+    if m := _EXPR.match(spec["answer"]):
+        if m.group(1) == "weights":
+            plain = "plain" + spec["answer"].strip()[len("weights") :]
+            out.append(
+                (
+                    evaluate(plain, _example_context(spec, where), where),
+                    "That is plain division: each score over the total of the scores. The softmax divides e "
+                    "raised to each score by the total of those.",
+                )
+            )
     return out
 
 
@@ -437,8 +471,7 @@ def _dot_terms(args: str, context, decimals: int, where: str) -> str:
     k = context.matrices["K"][_label_index(b, context.tokens, "row", where)]
 
     def cell(x: float) -> str:
-        text = str(int(x)) if float(x).is_integer() else num(x, decimals)
-        return f"({text})" if x < 0 else text  # 2×(-0.416), not 2×-0.416
+        return operand(str(int(x)) if float(x).is_integer() else num(x, decimals))  # 2×(-0.416), not 2×-0.416
 
     return " + ".join(f"{cell(x)}×{cell(y)}" for x, y in zip(q, k, strict=True))
 
@@ -458,8 +491,13 @@ def _text(value, where: str, key: str) -> str:
     return value.strip()
 
 
-def load_file(path: Path) -> list[Exercise]:
-    text = path.read_text(encoding="utf-8")
+def load_file(path: Path, root: Path | None = None) -> list[Exercise]:
+    """The exercises of the spec ``path``, a regular file of ``root`` (the repository, as
+    :func:`load_all` reads them; by default the folder it is in) reached through no symbolic link."""
+    try:  # (publish/files.py decides)
+        text = read_text(path, path.parent if root is None else root)
+    except UnsafeRead as exc:
+        raise ExerciseSpecError(f"{path}: {exc}") from None
     page = path.stem
     data = _toml.read(text, path, ExerciseSpecError, "an exercise's numbers are small")
     if set(data) != {"exercise"} or not isinstance(data["exercise"], list) or not data["exercise"]:
@@ -568,22 +606,39 @@ def load_file(path: Path) -> list[Exercise]:
 @cache
 def load_all() -> dict[str, tuple[Exercise, ...]]:
     """Every page's exercises, by page name (the stem of its spec file)."""
-    return {p.stem: tuple(load_file(p)) for p in sorted(SPEC_DIR.glob("*.toml"))}
+    try:
+        specs = named(SPEC_DIR, ".toml")
+    except UnsafeRead as exc:
+        raise ExerciseSpecError(str(exc)) from None
+    return {p.name.removesuffix(".toml"): tuple(load_file(p, ROOT)) for p in specs}
 
 
 # --- the block a page includes ----------------------------------------------------------------------
+
+
+def _sign(x: float, decimals: int, percent: bool) -> int | None:
+    """The sign of an answer, as rounding cannot change it: 1 or -1 where it shows as a nonzero
+    number; 0 where it is exactly 0, by construction (a ReLU of a negative number, a masked key's
+    weight), so that only 0 is right; None where it is not 0 but shows as 0 at the question's
+    rounding (a number typed from rounded values may then come out on either side of 0)."""
+    if x == 0:
+        return 0
+    if not _normalize_shown(shown(x, decimals, percent)).strip("0."):
+        return None
+    return 1 if x > 0 else -1
 
 
 def grader_data(ex: Exercise) -> dict:
     """What the page's script needs to grade one exercise: the expected answer as shown, and the
     answers of known mistakes with their messages; each also at every rounding coarser than the
     question's (``rounded[p]``: at p decimals), to recognize the right number typed with fewer
-    decimals."""
+    decimals, and with the sign of each number (:func:`_sign`), which no rounding changes."""
 
     def at(values) -> dict:
         return {
             "answer": [shown(v, ex.decimals, ex.percent) for v in values],
             "rounded": [[shown(v, p, ex.percent) for v in values] for p in range(ex.decimals)],
+            "signs": [_sign(v, ex.decimals, ex.percent) for v in values],
         }
 
     return {
@@ -653,22 +708,72 @@ def _times_100(n: Typed) -> Typed:
     return replace(n, whole=(n.whole + fraction[:2]).lstrip("0") or "0", fraction=fraction[2:])
 
 
-def _rounded_short(parsed: list[Typed], decimals: int, answer: list[str], rounded: list[list[str]]) -> bool:
-    """True when every typed number is ``answer``, some typed with fewer decimals (none, only where the
-    answer does not round to 0) and equal to the answer rounded to those."""
-    short = False
+def _short(parsed: list[Typed], decimals: int, answer: list[str], rounded: list[list[str]]) -> int | None:
+    """None unless every typed number is ``answer``, some typed with fewer decimals than asked (none,
+    only where the answer does not round to 0) and equal to the answer rounded to those. Then: the
+    index of the first number that is the *shown* answer rounded again (0.2447 shows as 0.245, which
+    rounds to 0.25, where 0.2447 itself rounds to 0.24: rounding twice moved the last decimal), or -1."""
+    short, twice = False, -1
     for i, n in enumerate(parsed):
         places = len(n.fraction)
         if to_fixed_digits(n, decimals) == _normalize_shown(answer[i]):
             continue
         # A whole number counts too ("67" for 66.5%), unless the answer rounds to 0 (then "0" says nothing).
         if places >= decimals or not (places > 0 or _normalize_shown(rounded[0][i]).strip("-%") != "0"):
-            return False
-        if to_fixed_digits(n, places) == _normalize_shown(rounded[places][i]):
+            return None
+        mine = to_fixed_digits(n, places)
+        if mine == _normalize_shown(rounded[places][i]):
             short = True
-            continue
-        return False
-    return short
+        elif mine == _rounded_again(answer[i], places):
+            short = True
+            twice = i if twice < 0 else twice
+        else:
+            return None
+    return twice if short else None
+
+
+def _rounded_short(parsed: list[Typed], decimals: int, answer: list[str], rounded: list[list[str]]) -> bool:
+    """True when the typed numbers are ``answer`` rounded to fewer decimals, once or twice (:func:`_short`)."""
+    return _short(parsed, decimals, answer, rounded) is not None
+
+
+def _rounded_again(number: str, places: int) -> str:
+    """A shown number ("0.245") rounded again, to fewer places ("0.25")."""
+    return to_fixed_digits(parse_number(_normalize_shown(number)), places)
+
+
+def _sign_of(s: str) -> int:
+    """The sign of a number written at some decimals ("-0.0120"): -1, 0 or 1."""
+    return 0 if not s.strip("-0.") else (-1 if s.startswith("-") else 1)
+
+
+def _sign_fits(mine: str, sign: int | None) -> bool:
+    """Whether a typed number (at the question's decimals) can be the answer of ``sign`` up to
+    rounding (:func:`_sign`): never with the other sign, and only 0 where the answer is exactly 0."""
+    m = _sign_of(mine)
+    return sign is None or m == sign or (m == 0 and sign != 0)
+
+
+def _flipped(mine: str, sign: int | None) -> bool:
+    """A typed number with the sign the answer has not: the other sign, or negative where the
+    answer is exactly 0 (a ReLU's output, a masked key's weight)."""
+    m = _sign_of(mine)
+    return sign is not None and m != 0 and (m == -sign if sign else m < 0)
+
+
+# A comma between two digits, as many write the decimal point ("66,5"): the page reads a comma as
+# the separator between the numbers of a row.
+_DECIMAL_COMMA = re.compile(r"(?<=[0-9]),(?=[0-9])")
+
+
+def _with_decimal_points(body: str, count: int) -> str | None:
+    """The text with its decimal commas read as points, if that makes it the ``count`` numbers asked
+    for ("66,5" -> "66.5"; "0,155, 0,422, 0,422" -> "0.155, 0.422, 0.422"), else None."""
+    fixed = _DECIMAL_COMMA.sub(".", body)
+    if fixed == body:
+        return None
+    parts = [fixed] if count == 1 else [x for x in _SPLIT.split(fixed) if x != ""]
+    return fixed if len(parts) == count and all(parse_number(x) for x in parts) else None
 
 
 def _row_total(parsed: list[Typed], decimals: int) -> tuple[bool, str]:
@@ -702,10 +807,13 @@ def grade(data: dict, text: str) -> dict:
         return _result(False, "input", "Type your answer first." if count == 1 else f"Type {count} numbers first.")
     labels = data["labels"]
     positions = bool(labels) and all(re.fullmatch(r"[0-9]+", label) for label in labels)
+    parsed = [parse_number(x) for x in parts]
+    if len(parts) != count or None in parsed:
+        if fixed := _with_decimal_points(body, count):
+            return _result(False, "input", f"Write the decimals after a point, not a comma: {fixed}.")
     if len(parts) != count:
         each = "one for each entry of the vector" if positions else f"one for each of {', '.join(labels)}"
         return _result(False, "input", f"Give {count} numbers, {each}, separated by commas (you gave {len(parts)}).")
-    parsed = [parse_number(x) for x in parts]
     if None in parsed:
         which = "That" if count == 1 else f"Entry {parsed.index(None) + 1}"
         like = "in decimals, like 0.25" + (" or 25%" if data["percent"] else "")
@@ -722,13 +830,18 @@ def grade(data: dict, text: str) -> dict:
         if mine == [_normalize_shown(s) for s in mistake["answer"]]:
             return _result(False, "wrong", mistake["message"])
     places = f"{decimals} decimal{'' if decimals == 1 else 's'}"
-    if _rounded_short(parsed, decimals, data["answer"], data["rounded"]):
+    twice = _short(parsed, decimals, data["answer"], data["rounded"])
+    if twice is not None:
         them = "that is the answer" if count == 1 else "those are the right numbers"
-        return _result(
-            False,
-            "input",
-            f"Right so far: {them}, rounded to fewer decimals. Give {'it' if count == 1 else 'each'} to {places}.",
-        )
+        message = f"Right so far: {them}, rounded to fewer decimals. Give {'it' if count == 1 else 'each'} to {places}."
+        if twice >= 0:
+            p = len(parsed[twice].fraction)
+            shown_once = _normalize_shown(data["rounded"][p][twice])
+            message += (
+                f" Round once, from the unrounded number: {data['answer'][twice]} rounded again gives "
+                f"{_rounded_again(data['answer'][twice], p)}, but the unrounded number rounds to {shown_once}."
+            )
+        return _result(False, "input", message)
     for mistake in data["mistakes"]:
         if _rounded_short(parsed, decimals, mistake["answer"], mistake["rounded"]):
             return _result(False, "wrong", mistake["message"])
@@ -736,11 +849,16 @@ def grade(data: dict, text: str) -> dict:
         # The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
         return _result(False, "input", "Right share, but give it as a percentage: multiply it by 100.")
 
-    # Within one in the last decimal: rounded along the way (the right answer first, then a known mistake).
-    def near(theirs: list[str]) -> bool:
-        return decimals >= 2 and all(abs(_units(a) - _units(b)) <= 1 for a, b in zip(mine, theirs, strict=True))
+    # Within one in the last decimal, with a sign the answer can have: rounded along the way (the
+    # right answer first, then a known mistake). No rounding turns a number's sign, or makes a
+    # number that is exactly 0 (a ReLU's output, a masked key's weight) anything else.
+    def near(theirs: list[str], signs: list) -> bool:
+        return decimals >= 2 and all(
+            abs(_units(a) - _units(b)) <= 1 and _sign_fits(a, sign)
+            for a, b, sign in zip(mine, theirs, signs, strict=True)
+        )
 
-    if near(expected):
+    if near(expected, data["signs"]):
         return _result(
             True,
             "close",
@@ -748,8 +866,39 @@ def grade(data: dict, text: str) -> dict:
             "once, at the end. Numbers rounded along the way can move the last decimal by one.",
         )
     for mistake in data["mistakes"]:
-        if near([_normalize_shown(s) for s in mistake["answer"]]):
+        if near([_normalize_shown(s) for s in mistake["answer"]], mistake["signs"]):
             return _result(False, "wrong", mistake["message"])
+    flipped = [i for i in range(count) if _flipped(mine[i], data["signs"][i])]
+    # the size right, the sign not: the answer's digits, or one off in the last decimal (not where
+    # the answer is exactly 0, which has no sign to turn)
+    size_right = all(
+        data["signs"][i] != 0 and abs(abs(_units(mine[i])) - abs(_units(expected[i]))) <= (1 if decimals >= 2 else 0)
+        for i in flipped
+    )
+    if flipped and count == 1:
+        if size_right:
+            return _result(
+                False,
+                "wrong",
+                "Check the sign: the size is right, but the sign is not. Look again at each minus sign "
+                "(a negative times a negative is positive).",
+            )
+        which = "negative" if mine[0].startswith("-") else "positive"
+        return _result(False, "wrong", f"Check the sign: {parts[0].strip(_WS)} is {which}, and the answer is not.")
+    if flipped:
+        names = [labels[i] if i < len(labels) and labels[i] else str(i + 1) for i in flipped]
+        if positions:
+            which = f"entry {names[0]}" if len(names) == 1 else f"entries {', '.join(names)}"
+            which += " (counting from 1)"
+        else:
+            which = f"the number{'s' if len(names) > 1 else ''} for {', '.join(names)}"
+        if size_right:
+            return _result(
+                False,
+                "wrong",
+                f"Not quite: {which} {'has' if len(names) == 1 else 'have'} the right size but the wrong sign.",
+            )
+        return _result(False, "wrong", f"Not quite: check the sign of {which}.")
     if data["rowSumsToOne"]:
         adds_up, total = _row_total(parsed, decimals)
         if not adds_up:

@@ -6,6 +6,11 @@
   Every writer and remover of ``publish/`` asks it (:func:`atomic_write`, :func:`remove`), and
   ``make update`` asks it for its whole plan before it writes anything; what it refuses is reported,
   never followed.
+- :func:`read_text` reads a source (a spec, an exercise, a page) only if it is a regular file of the
+  repository reached through no link, and :func:`unsafe_folder` / :func:`check_folder` say whether a
+  folder may be written into and emptied (a build's output, a cache: the build's hooks ask it before
+  MkDocs cleans its output folder). The decision itself is the library's
+  (:mod:`selfattn_ref._files`), whose loader of worked examples keeps it without importing this.
 - :func:`atomic_write` writes so that a reader never sees half a file: the whole content under a
   temporary name in the same folder, then renamed into place (on failure the temporary file is
   removed). The file keeps the mode of the one it replaces; a new one gets the umask's (0644 under
@@ -17,47 +22,30 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
+from selfattn_ref._files import UnsafeRead, named, path_problem, read_bytes, shown
+from selfattn_ref._files import read_text as _read_text
+from selfattn_ref._validate import excerpt
+
 from . import ROOT
+
+__all__ = [
+    "SOURCES", "UnsafePath", "UnsafeRead", "atomic_write", "check", "check_folder", "check_sources", "named",
+    "read_bytes", "read_text", "remove", "unsafe", "unsafe_folder", "unsafe_sources",
+]  # fmt: skip
 
 
 class UnsafePath(ValueError):
     """A path that a tool may not write or remove; the message says which and why."""
 
 
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix() or "."
-    except ValueError:
-        return str(path)
-
-
-def _checked(path: Path | str, root: Path | str) -> tuple[Path, str | None]:
-    """(``path`` made absolute, ``..`` resolved, and why it is not safe, or None)."""
-    root = Path(os.path.abspath(root))
-    real_root = Path(os.path.realpath(root))
-    given = Path(os.getcwd(), path)  # ".." kept: the links before it are checked as the system follows them
-    target = Path(os.path.normpath(given))
-    for base in (root, real_root):
-        if target.is_relative_to(base):
-            break
-    else:
-        return target, f"{target} is outside {root}"
-    if target == base:
-        return target, f"{target} is the folder {base} itself, not a file in it"
-    step = Path(given.anchor)
-    for part in given.parts[1:]:
-        step = step / part
-        inside = Path(os.path.normpath(step))
-        if inside != base and inside.is_relative_to(base) and part != ".." and step.is_symlink():
-            what = "the file" if inside == target else "a folder on the way"
-            return target, f"{_shown(inside, base)} is a symbolic link (to {os.readlink(step)}), {what}: not followed"
-    if not Path(os.path.realpath(target)).is_relative_to(real_root):
-        return target, f"{_shown(target, base)} is really {os.path.realpath(target)}, outside {real_root}"
-    if target.exists() and not target.is_file():
-        return target, f"{_shown(target, base)} is not a regular file"
-    return target, None
+def _checked(path: Path | str, root: Path | str, folder: bool = False) -> tuple[Path, str | None]:
+    """(``path`` made absolute, ``..`` resolved, and why it is not safe, or None): the library's
+    decision (:func:`selfattn_ref._files.path_problem`), which its loader of worked examples keeps too."""
+    return path_problem(path, root, folder=folder)
 
 
 def unsafe(path: Path | str, root: Path | str = ROOT) -> str | None:
@@ -74,8 +62,113 @@ def check(path: Path | str, root: Path | str = ROOT) -> Path:
     :func:`unsafe` refuses it."""
     target, problem = _checked(path, root)
     if problem:
-        raise UnsafePath(f"not writing or removing {_shown(target, Path(os.path.abspath(root)))}: {problem}")
+        raise UnsafePath(f"not writing or removing {shown(target, Path(os.path.abspath(root)))}: {problem}")
     return target
+
+
+def read_text(path: Path | str, root: Path | str = ROOT) -> str:
+    """The text of a source file (a spec, an exercise, a page) of ``root``, read only if it is a
+    regular file reached through no symbolic link (:func:`selfattn_ref._files.read_text`);
+    UnsafeRead (a ValueError) naming it and the reason otherwise."""
+    return _read_text(path, root)
+
+
+TEMP = Path(tempfile.gettempdir())  # the system's temporary folder
+
+
+def unsafe_folder(path: Path | str, root: Path | str = ROOT, temp: Path | str | None = TEMP) -> str | None:
+    """Why the folder ``path`` may not be written into (and emptied) by a tool of ``root``, or None:
+    as :func:`unsafe`, for a folder (a build's output, a cache). A folder of the system's temporary
+    folder is allowed too, but not that folder itself, and through no link below it: where
+    ``mkdocs serve`` builds (a folder it makes there) and where the tests and the bench build
+    (``temp``: that folder, None for none)."""
+    target, problem = _checked(path, root, folder=True)
+    if problem is None:
+        return _holds_the_project(target, Path(os.path.abspath(root)))
+    if temp is None:
+        return problem
+    temp = Path(temp)
+    if any(target.is_relative_to(t) for t in (temp, Path(os.path.realpath(temp)))):
+        return _checked(path, temp, folder=True)[1]  # (None, or why not even there)
+    return problem
+
+
+# The repository's own folders and files: what a build or a cache must never empty or write into
+# (MkDocs empties its output folder first: `mkdocs build -d selfattn_ref` would delete the library).
+# Output and caches go to folders of their own (site/, site-offline/, site-zensical/, .cache/, ...).
+PROJECT = (
+    ".ci", ".git", ".github", "CONTRIBUTING.md", "Makefile", "README.md", "bench", "docs", "mkdocs.yml",
+    "overrides", "publish", "pyproject.toml", "requirements.lock", "scripts", "selfattn_ref", "snippets", "tests",
+)  # fmt: skip
+
+
+def _holds_the_project(target: Path, root: Path) -> str | None:
+    """Why the folder ``target`` of ``root`` may not be emptied or written into as a whole because
+    it is, or lies in, or holds, the project's own files (:data:`PROJECT`), or None."""
+    if target == root:
+        return f"{target} is the repository itself"
+    top = target.relative_to(root).parts[0]
+    if top in PROJECT:
+        return f"{shown(target, root)} is a folder of the project's own files ({top}/), which a build would empty"
+    return None
+
+
+def check_folder(path: Path | str, what: str, root: Path | str = ROOT) -> Path:
+    """The absolute path of the folder ``path`` (``what`` names it in the message); UnsafePath when
+    :func:`unsafe_folder` refuses it, before anything in it is written or removed."""
+    problem = unsafe_folder(path, root)
+    if problem:
+        raise UnsafePath(
+            f"{what} {excerpt(str(path))} is refused: {problem}. A build and its caches write only into folders of "
+            f"the repository ({Path(os.path.abspath(root))}) or of the system's temporary folder, reached through no "
+            "symbolic link: remove the link, or give another folder"
+        )
+    return _checked(path, root, folder=True)[0]
+
+
+# The folders whose files the tools and the build read as sources: pages and what they include,
+# snippets, the worked examples' specs, the exercises (under docs/), the theme's overrides.
+SOURCES = ("docs", "snippets", "selfattn_ref/examples", "overrides")
+
+
+def unsafe_sources(
+    root: Path | str = ROOT, folders: tuple[str, ...] = SOURCES, reported: Callable[[Path], bool] | None = None
+) -> list[str]:
+    """Every entry of the source ``folders`` of ``root`` that no tool may read, with the reason: a
+    symbolic link (MkDocs, the audit and the notebooks' generator would read the file it leads to,
+    /proc/self/environ as a page) or anything but a folder or a regular file (a FIFO would hang
+    the reader). Read with lstat, following no link: a few milliseconds for the whole tree.
+    ``reported``: the entries a caller reports itself and reads not (``make update``'s generated
+    files, which it leaves alone)."""
+    root = Path(root)
+    found = []
+    todo = [root / f for f in folders if os.path.lexists(root / f)]
+    while todo:
+        folder = todo.pop()
+        if folder.is_symlink():
+            found.append(f"{shown(folder, root)} is a symbolic link (to {excerpt(os.readlink(folder))}): not read")
+            continue
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if reported is not None and reported(Path(entry.path)):
+                    continue
+                if entry.is_symlink():
+                    target = excerpt(os.readlink(entry.path))
+                    found.append(f"{shown(Path(entry.path), root)} is a symbolic link (to {target}): not read")
+                elif entry.is_dir(follow_symlinks=False):
+                    todo.append(Path(entry.path))
+                elif not entry.is_file(follow_symlinks=False):
+                    found.append(f"{shown(Path(entry.path), root)} is not a regular file: not read")
+    return sorted(found)
+
+
+def check_sources(root: Path | str = ROOT, reported: Callable[[Path], bool] | None = None) -> None:
+    """UnsafeRead naming the first source no tool may read (:func:`unsafe_sources`) and how many
+    there are; nothing is read before this passes (``make update``, every build)."""
+    found = unsafe_sources(root, reported=reported)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise UnsafeRead(f"{found[0]}{more}: the sources hold only regular files; replace it with the file itself")
 
 
 def atomic_write(path: Path, data: str | bytes, root: Path | str = ROOT) -> None:

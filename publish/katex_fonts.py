@@ -39,7 +39,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from .files import atomic_write
+from . import ROOT
+from .files import atomic_write, check_folder, read_bytes
 
 log = logging.getLogger("mkdocs.plugins.katex_fonts")
 
@@ -170,17 +171,33 @@ def cache_key(data: bytes, chars: set[str]) -> str:
 
 
 def cached_subset(data: bytes, chars: set[str], name: str, folder: Path) -> bytes:
-    """subset_woff2, kept in ``folder`` under :func:`cache_key` (written whole, then renamed)."""
+    """subset_woff2, kept in ``folder`` under :func:`cache_key` (written whole, then renamed). The
+    folder is one of the repository (or of the system's temporary folder, KATEX_FONTS_CACHE_DIR's)
+    reached through no symbolic link, and so is the entry read or written (:func:`.files.check_folder`):
+    UnsafePath otherwise."""
+    folder = check_cache(folder)
     path = folder / f"{cache_key(data, chars)}.woff2"
-    if path.is_file():
-        return path.read_bytes()
+    if path.is_file() or path.is_symlink():
+        return read_bytes(path, folder)
     cut = subset_woff2(data, chars, name)
-    atomic_write(path, cut, root=folder.parent)
+    atomic_write(path, cut, root=folder)
     return cut
 
 
-def _cache_folder(config) -> Path:
+def cache_folder(config) -> Path:
+    """The folder of the subset fonts: KATEX_FONTS_CACHE_DIR, else .cache/katex-fonts/ beside mkdocs.yml."""
     return Path(os.environ.get(CACHE_DIR_ENV) or Path(config["config_file_path"]).parent / CACHE_DIR)
+
+
+def check_cache(folder: Path) -> Path:
+    """``folder`` (absolute) if the fonts may be cached there, else UnsafePath naming it and why
+    (:func:`.files.check_folder`): a folder of the repository reached through no symbolic link
+    (``.cache`` and ``.cache/katex-fonts`` are no links), or of the system's temporary folder; or
+    the folder KATEX_FONTS_CACHE_DIR names, which whoever runs the build chose (the bench, the tests'
+    copies of the repository, which share the repository's), if it is no link itself."""
+    given = os.environ.get(CACHE_DIR_ENV)
+    root = Path(os.path.abspath(given)).parent if given and Path(given) == Path(folder) else ROOT
+    return check_folder(folder, f"the KaTeX fonts' cache ({CACHE_DIR_ENV} or {CACHE_DIR})", root)
 
 
 class _Early:
@@ -210,7 +227,7 @@ def on_env(env, config, files) -> None:
         if f.src_uri.endswith((".js", ".json")) and not f.is_documentation_page() and f.abs_src_path
     )
     chars = _Early.chars = with_scripts(characters(pages, scripts))
-    job = json.dumps({"folder": str(_cache_folder(config)), "fonts": [str(f) for f in fonts], "chars": sorted(chars)})
+    job = json.dumps({"folder": str(cache_folder(config)), "fonts": [str(f) for f in fonts], "chars": sorted(chars)})
     try:
         _Early.process = subprocess.Popen(
             [sys.executable, "-m", "publish.katex_fonts"],
@@ -251,7 +268,7 @@ def on_post_build(config) -> None:
     fonts = sorted((site / FONTS).glob("*.woff2"))
     if not fonts:
         return
-    folder = _cache_folder(config)
+    folder = cache_folder(config)
     chars = with_scripts(used_characters(site))
     if early is not None and early != chars:
         log.warning(

@@ -31,7 +31,7 @@ from pathlib import Path
 import nbformat
 
 from publish import ROOT
-from publish.files import atomic_write
+from publish.files import atomic_write, check_folder, unsafe
 
 KERNEL_PACKAGES = ("numpy", "torch", "ipykernel", "jupyter_client", "nbclient", "nbformat")
 CACHE_DIR = ROOT / ".cache" / "notebooks"
@@ -77,9 +77,12 @@ class Cache:
         return self.folder / digest / notebook.name
 
     def lookup(self, notebook: Path) -> Path | None:
-        """The executed copy of ``notebook`` if the cache holds one for its current content."""
+        """The executed copy of ``notebook`` if the cache holds one for its current content: a
+        regular file of the cache's folder, which is one of the repository (or of the system's
+        temporary folder) reached through no symbolic link (UnsafePath otherwise)."""
         cached = self.path(notebook)
-        if not cached.is_file():
+        check_folder(self.folder, "the notebooks' cache")
+        if not cached.is_file() or unsafe(cached, self.folder):
             return None
         try:
             same = _sources(nbformat.read(cached, as_version=4)) == _sources(nbformat.read(notebook, as_version=4))
@@ -141,6 +144,7 @@ class Cache:
         # Written whole under a temporary name, then renamed: a reader never sees half a file
         # (nbformat.write's text: nbformat.writes and a final newline).
         text = nbformat.writes(nb)
+        check_folder(self.folder, "the notebooks' cache")  # of the repository, through no link
         atomic_write(target, text if text.endswith("\n") else text + "\n", root=self.folder)
 
 

@@ -27,6 +27,7 @@ are in extra.css.
 from __future__ import annotations
 
 import functools
+import html
 import re
 
 import jinja2
@@ -35,8 +36,28 @@ from bs4 import BeautifulSoup, Comment, NavigableString
 
 from publish import code_markup, katex_math, path_breaks
 
-_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
-_INLINE = re.compile(r"(?<![\\$])\$(?!\$)(.+?)(?<![\\$])\$")
+# The math of a Markdown cell's rendered text, read as Jupyter's MathJax reads it (processEscapes):
+# $$...$$ and $...$ are math, \$ is a dollar and \\ a backslash (publish/escape.py writes a
+# notebook's text so). Split by _PIECES, the odd pieces are these, in order.
+_PIECES = re.compile(r"(\\[\\$]|\$\$.+?\$\$|(?<![\\$])\$(?!\$).+?(?<![\\$])\$)", re.S)
+_ESCAPED = {"\\$": "$", "\\\\": "\\"}
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """``text`` as ("text", ...), ("inline", tex) and ("display", tex) pieces, escapes read."""
+    out: list[tuple[str, str]] = []
+    for i, piece in enumerate(_PIECES.split(text)):
+        if i % 2 == 0 or piece in _ESCAPED:
+            piece = _ESCAPED.get(piece, piece)
+            if out and out[-1][0] == "text":
+                out[-1] = ("text", out[-1][1] + piece)
+            elif piece:
+                out.append(("text", piece))
+        elif piece.startswith("$$"):
+            out.append(("display", piece[2:-2]))
+        else:
+            out.append(("inline", piece[1:-1]))
+    return out
 
 
 def is_notebook(page) -> bool:
@@ -45,9 +66,9 @@ def is_notebook(page) -> bool:
 
 
 def plain(text: str) -> str:
-    """``$x$`` and ``$$x$$`` in ``text`` as plain text (katex_math.plain_text): ``$-\\infty$`` → ``−∞``."""
-    text = _DISPLAY.sub(lambda m: katex_math.plain_text(m.group(1)), text)
-    return _INLINE.sub(lambda m: katex_math.plain_text(m.group(1)), text)
+    """``$x$`` and ``$$x$$`` in ``text`` as plain text (katex_math.plain_text): ``$-\\infty$`` → ``−∞``;
+    ``\\$`` a dollar, ``\\\\`` a backslash (:func:`_pieces`)."""
+    return "".join(value if kind == "text" else katex_math.plain_text(value) for kind, value in _pieces(text))
 
 
 # Where a formula goes in the cleaned HTML: a private-use character around its number, put in as
@@ -73,28 +94,28 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
         for node in list(cell.find_all(string=True)):
             if not isinstance(node, NavigableString) or isinstance(node, Comment):
                 continue
-            if "$" not in node or node.find_parent(["code", "pre", "script", "style"]):
+            if ("$" not in node and "\\" not in node) or node.find_parent(["code", "pre", "script", "style"]):
                 continue
-            pieces = re.split(r"(\$\$.+?\$\$|(?<![\\$])\$(?!\$).+?(?<![\\$])\$)", str(node), flags=re.S)
-            if len(pieces) == 1:
+            pieces = _pieces(str(node))
+            if pieces == [("text", str(node))]:
                 continue
             new = []
-            for i, piece in enumerate(pieces):
-                if i % 2 == 0:
-                    if piece:
-                        new.append(NavigableString(piece))
+            for i, (kind, tex) in enumerate(pieces):
+                if kind == "text":
+                    if tex:
+                        new.append(NavigableString(tex))
                     continue
-                display = piece.startswith("$$")
+                display = kind == "display"
                 tag = "div" if display else "span"
-                tex = piece[2:-2] if display else piece[1:-1]
                 formula = katex_math.in_page(tex, display)
                 # As on the pages: a formula that keeps to the punctuation after it takes it along,
                 # and a short one is kept whole.
-                after = katex_math.closing_punctuation(pieces[i + 1]) if i + 1 < len(pieces) else ""
+                rest = pieces[i + 1][1] if i + 1 < len(pieces) and pieces[i + 1][0] == "text" else ""
+                after = katex_math.closing_punctuation(rest)
                 if not display and after and katex_math.keeps_to_its_punctuation(tex, formula):
                     kept = f'<span class="arithmatex">{formula}</span>{markupsafe.escape(after)}'
                     html = f'<span class="nowrap">{kept}</span>'
-                    pieces[i + 1] = pieces[i + 1][len(after) :]
+                    pieces[i + 1] = ("text", rest[len(after) :])
                 elif not display and katex_math.held_whole(tex, formula):
                     html = f'<span class="arithmatex nowrap">{formula}</span>'
                 else:
@@ -241,10 +262,46 @@ def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | No
     (intro if intro is not None else soup).append(p)
 
 
-def _retitle(items) -> None:
+_HEADING = re.compile(r'<h([1-6]) id="([^"]*)"[^>]*>(.*?)</h\1>', re.S)
+
+
+def shown_headings(page_html: str) -> dict[str, str]:
+    """{id: the heading's text as the notebook page shows it} of nbconvert's HTML of a notebook:
+    its anchor link left out, its math as plain text (:func:`plain`). mkdocs-jupyter names a page
+    and its table of contents from the notebook's Markdown read by Python-Markdown, another
+    renderer: a heading's character references and escapes (publish/escape.py, ``nb_text``) would
+    show as typed in the source, ``&bsol;&dollar;``, not as the page shows them."""
+    out = {}
+    for m in _HEADING.finditer(page_html):
+        soup = BeautifulSoup(m.group(3), "html.parser")
+        for a in soup.find_all("a", class_=["anchor-link", "headerlink"]):
+            a.decompose()
+        out[html.unescape(m.group(2))] = plain(soup.get_text())
+    return out
+
+
+def retitled(toc_tokens: list[dict], title: str | None, page_html: str) -> tuple[list[dict], str | None]:
+    """mkdocs-jupyter's table of contents (its tokens) and title of a notebook page, named as the
+    page shows its headings (:func:`shown_headings`; in plain text, :func:`plain`, where the page has
+    no heading of that id)."""
+    shown = shown_headings(page_html)
+
+    def named(tokens: list[dict]) -> list[dict]:
+        return [
+            {**t, "name": shown.get(t.get("id"), plain(t["name"])), "children": named(t.get("children", []))}
+            for t in tokens
+        ]
+
+    tokens = named(toc_tokens)
+    if title is not None:
+        title = next((t["name"] for t in tokens if t.get("level") == 1), plain(title))
+    return tokens, title
+
+
+def _retitle(items, shown: dict[str, str]) -> None:
     for item in items:
-        item.title = plain(item.title)
-        _retitle(item.children)
+        item.title = shown.get(item.id, plain(item.title))
+        _retitle(item.children, shown)
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
@@ -345,10 +402,13 @@ def on_page_content(html: str, page, config, files, mark: str | None = None) -> 
     # Out of the search index (Material's search reads page.meta): the code is the pages' own,
     # indexed there, and indexing it twice would add 50 kB to the index every page loads.
     page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-    _retitle(page.toc.items)
     name = page.file.src_uri.rsplit("/", 1)[-1]
-    if mark is not None:
+    if mark is not None:  # (its title and table of contents named by the second process: retitled)
         return with_download_link(html, mark, name, _article(page, files))
+    shown = shown_headings(html)
+    _retitle(page.toc.items, shown)
+    if page.toc.items and page.toc.items[0].level == 1:
+        page.title = page.toc.items[0].title
     return _clean_once(html, name, _article(page, files), _addresses(page.file, files))
 
 

@@ -279,7 +279,7 @@ def render(src: str, options: dict, toc_depth: int, addresses) -> dict:
     from mkdocs_jupyter import convert, plugin
 
     html = convert.nb2html(src, execute=False, **options)
-    toc_tokens, title = plugin._get_nb_toc_tokens(src, toc_depth)
+    toc_tokens, title = notebook_hooks.retitled(*plugin._get_nb_toc_tokens(src, toc_depth), html)
     content, mark = notebook_hooks.clean_body(html, addresses(), Path(src).name)
     return {"src": src, "content": content, "mark": mark, "toc_tokens": toc_tokens, "title": title}
 

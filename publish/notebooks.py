@@ -39,9 +39,9 @@ from pathlib import Path
 from . import DOCS, ROOT
 from .audit.claims import CLAIM
 from .audit.page import CODE_SPAN
-from .escape import md_text
+from .escape import md_text, nb_markdown
 from .registry import current, generated_file, name_of
-from .snippets import SCRIPT_SECTION, shown_whole
+from .snippets import SCRIPT_SECTION, fence_info, shown_whole
 from .tables import NOTEBOOK_ONLY
 
 FOLDER = "notebooks"  # under docs/
@@ -171,6 +171,8 @@ LIBRARY_TABS = {"NumPy", "PyTorch"}
 SELF_NOTE = "This page as a notebook"  # the page's pointer to this notebook: left out of it
 # Notes about the site's page itself (its tabs, what is folded where), left out of the notebook too.
 PAGE_ONLY_NOTES = {SELF_NOTE, "What you need"}
+# A fold whose title says what the page folds: its body (the whole script, a code cell) without it.
+UNTITLED_FOLDS = {"The whole script, with the printing"}
 
 
 def imports(code: str) -> list[str]:
@@ -215,7 +217,7 @@ def _flatten(lines: list[str]) -> list[str]:
             pad = m.group(1)
             body, i = _indented(lines, i + 1, len(pad))
             if (m.group(2) or "") not in PAGE_ONLY_NOTES:
-                out += [f"{pad}**{m.group(2)}**", ""] if m.group(2) else []
+                out += [f"{pad}**{m.group(2)}**", ""] if m.group(2) and m.group(2) not in UNTITLED_FOLDS else []
                 out += [pad + b if b else "" for b in _flatten(body)] + [""]
             continue
         if m := _TAB.match(line):
@@ -288,6 +290,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
     def flush():
         body = "\n".join(md).strip("\n")
         body = _PAGE_LINK.sub(lambda m: f"[{m[1]}]({link_address(m[2], page)})", re.sub(r"\n{3,}", "\n\n", body))
+        body = nb_markdown(body)  # what the site shows as text, text in Jupyter too (publish/escape.py)
         if body.strip():
             parts.append(("markdown", body))
         md.clear()
@@ -329,7 +332,7 @@ def page_parts(page: str) -> list[tuple[str, str]]:
                     parts.append(("code", whole.group(1)))
                 continue  # a math section, an output (.out) or a PyTorch twin: the notebook prints its own
             pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
-            lang = fence_open.strip().lstrip("`~").split()[0] if fence_open.strip().lstrip("`~") else ""
+            lang, _, _ = fence_info(fence_open.strip().lstrip("`~"))  # ```python or ```{ .python ... }
             md.append(f"{pad}```{lang}")
             for b in body:
                 if m := _ANY_INCLUDE.match(b):
@@ -431,6 +434,7 @@ def cells(nb: Notebook) -> list[dict]:
     )
     if nb.note:
         intro += f" {nb.note}"
+    intro = nb_markdown(intro)
     seen: list[str] = []
     for b in blocks:
         seen += [line for line in imports(shown(b.snippet)) if line not in seen]

@@ -76,6 +76,30 @@ def shown_whole(code: str) -> str:
     return "\n".join(line for line in lines if not _SECTION_MARKER.match(line)).rstrip("\n") + "\n"
 
 
+# A code of the package that a page shows (``--8<-- "selfattn_ref/<module>.py:<section>"``) is an
+# excerpt, not a script: it calls the package's own helpers and runs when the package is imported. Its
+# block says so, and offers no copy button (Material leaves it out of a block with the class no-copy):
+#
+#     ```{ .python .no-copy title="selfattn_ref/learning.py: an excerpt of the package" }
+#     --8<-- "selfattn_ref/learning.py:backward"
+#     ```
+EXCERPT_CLASS = "no-copy"
+EXCERPT_TITLE = ": an excerpt of the package"
+_FENCE_ATTRIBUTES = re.compile(r"^\{(.*)\}$")
+
+
+def fence_info(info: str) -> tuple[str, tuple[str, ...], str | None]:
+    """(language, classes, title) of a fenced block's opening line after its backticks, in either
+    form pymdownx.superfences reads: ``python title="x.py"`` or ``{ .python .no-copy title="x.py" }``
+    (the language is the first class)."""
+    info = info.strip()
+    title = re.search(r'title="([^"]*)"', info)
+    if m := _FENCE_ATTRIBUTES.match(info):
+        classes = tuple(re.findall(r"(?<![\w\"])\.([\w-]+)", m.group(1)))
+        return (classes[0] if classes else ""), classes[1:], title.group(1) if title else None
+    return (info.split()[0] if info else ""), (), title.group(1) if title else None
+
+
 def _is_marker(line: str, kind: str, name: str) -> bool:
     m = _SECTION_MARKER.match(line)
     return m is not None and m.group(1) == kind and m.group(2) == name

@@ -80,14 +80,40 @@ def _out_dims(ex: examples.Example, d: int) -> list[str]:
     return _dims(d) if ex.projections == "none" else [f"c{j + 1}" for j in range(d)]
 
 
+def operand(number: str) -> str:
+    """A number as an operand of written-out arithmetic: a negative one in parentheses, so that no
+    sign follows another, "0.144×(-0.030) + (-0.947)×0.656", not "0.144×-0.030 + -0.947×0.656".
+    Every worked line of the site writes its operands so (publish/retired.toml holds it)."""
+    return f"({number})" if number.startswith(("-", "\u2212")) else number
+
+
 def _dot_line(a: str, b: str, u, v, decimals: int, du, dv, d_total: float) -> str:
     """ "a · b = u1×v1 + ... = total", each number with its error's digits (du, dv, d_total)."""
     integral = is_integral(u) and is_integral(v)
     pairs = zip(u, v, du, dv, strict=True)
-    terms = " + ".join(f"{cell(x, decimals, integral, ex)}×{cell(y, decimals, integral, ey)}" for x, y, ex, ey in pairs)
+    terms = " + ".join(
+        f"{operand(cell(x, decimals, integral, ex))}×{operand(cell(y, decimals, integral, ey))}"
+        for x, y, ex, ey in pairs
+    )
     total = float(np.dot(u, v))
     # The first token starts a list item: md_line, so that "9." or "-" stays text, not a list.
     return f"{md_line(a)} · {md_text(b)} = {terms} = {cell(total, decimals, integral, d_total)}"
+
+
+def mix_lines(weights, V, output, tokens, decimals: int, errors=None) -> str:
+    """One token's mix written out, a code block of lines ``+ 0.245 × [1, 1, 0, 0]   (river)``:
+    its weights (n,) times the value vectors V (n, d_v), added, ``= output`` (d_v,). ``errors``: the
+    bounds on the three's float64 errors, (weights, V, output) of the same shapes, or None for exact
+    numbers."""
+    dw, dV, dout = (np.zeros(np.shape(a)) for a in (weights, V, output)) if errors is None else errors
+    ws = [num(w, decimals, e) for w, e in zip(weights, dw, strict=True)]
+    width = max(len(w) for w in ws)
+    body = [
+        f"{'  ' if j == 0 else '+ '}{w:>{width}} × {vector(V[j], decimals, dV[j])}   ({tokens[j]})"
+        for j, w in enumerate(ws)
+    ]
+    body.append(f"= {vector(output, decimals, dout)}")
+    return "```text\n" + "\n".join(body) + "\n```\n"
 
 
 def printed(ex: examples.Example, st: examples.Steps, err: examples.Errors | None = None) -> list[np.ndarray]:
@@ -205,18 +231,16 @@ def _attention_files(ex, st, err, out_cols, prefix: str, where: str = "", head: 
         files[f"softmax_{i}.md"] = "\n".join(lines) + "\n"
     # The mix written out per row: weights times value vectors, added column by column.
     for i in range(len(tok)):
+        files[f"mix_{i}.md"] = mix_lines(
+            st.weights[i], st.V, st.output[i], tok, dec, (err.weights[i], err.V, err.output[i])
+        )
         ws = [num(w, dec, e) for w, e in zip(st.weights[i], err.weights[i], strict=True)]
-        width = max(len(w) for w in ws)
-        body = [
-            f"{'  ' if j == 0 else '+ '}{w:>{width}} × {vector(st.V[j], dec, err.V[j])}   ({tok[j]})"
-            for j, w in enumerate(ws)
-        ]
-        body.append(f"= {vector(st.output[i], dec, err.output[i])}")
-        files[f"mix_{i}.md"] = "```text\n" + "\n".join(body) + "\n```\n"
         cols = []
         integral = is_integral(st.V)
         for k in range(st.V.shape[1]):
-            terms_ = " + ".join(f"{w} × {cell(st.V[j, k], dec, integral, err.V[j, k])}" for j, w in enumerate(ws))
+            terms_ = " + ".join(
+                f"{w} × {operand(cell(st.V[j, k], dec, integral, err.V[j, k]))}" for j, w in enumerate(ws)
+            )
             cols.append(f"- {out_cols[k]}: {terms_} = {num(st.output[i, k], dec, err.output[i, k])}")
         files[f"columns_{i}.md"] = "\n".join(cols) + "\n"
     return {prefix + name: text for name, text in files.items()}

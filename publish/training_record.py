@@ -14,6 +14,7 @@ Used by :mod:`publish.sources.positional_encoding` (the word-order experiment) a
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -22,9 +23,28 @@ from pathlib import Path
 from .registry import current
 
 
+def code_of(source: str) -> str:
+    """What a module's source computes, without what only a reader reads: its syntax tree with the
+    docstrings taken out (comments, blank lines and layout are not in the tree), as text. A
+    docstring or a comment edited changes no record's key, so it trains nothing."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body:
+            first = body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
 def content_key(root: Path, keyed: Iterable[str], extra) -> str:
-    """A hash of every ``.py`` file of ``keyed`` (paths under ``root``: a file, or a folder taken
-    whole, its files in sorted order) and of ``extra`` (anything JSON can write)."""
+    """A hash of the code of every ``.py`` file of ``keyed`` (paths under ``root``: a file, or a
+    folder taken whole, its files in sorted order; each file as :func:`code_of` reads it) and of
+    ``extra`` (anything JSON can write)."""
     digest = hashlib.sha256()
     for rel in keyed:
         base = root / rel
@@ -32,7 +52,8 @@ def content_key(root: Path, keyed: Iterable[str], extra) -> str:
             raise ValueError(f"{rel}: the record's key names a file or folder that does not exist under {root}")
         paths = sorted(base.rglob("*.py")) if base.is_dir() else [base]
         for path in paths:
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+            code = code_of(path.read_text(encoding="utf-8"))
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + code.encode() + b"\0")
     digest.update(json.dumps(extra).encode())
     return digest.hexdigest()
 

@@ -19,14 +19,16 @@ write there stops the run before anything is written.
 
 from __future__ import annotations
 
+import fnmatch
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from selfattn_ref import examples
+from selfattn_ref.cli import shown
 
 from . import ROOT, SNIPPETS, producers, registry, snippets
-from .files import atomic_write, remove, unsafe
+from .files import UnsafeRead, atomic_write, check_sources, remove, unsafe
 
 
 class UpdateError(Exception):
@@ -44,9 +46,13 @@ class Plan:
     ran: int = 0
 
 
-def check_slugs(every: list[examples.Example]) -> None:
-    """SpecError if an example's slug is reserved (a page, a folder, a topic's tables)."""
+def check_specs(every: list[examples.Example]) -> None:
+    """What the publishing tools check of the specs beyond the loader, each a SpecError: a slug that
+    is reserved (a page, a folder, a topic's tables), a description's link to no page of the site."""
+    from .example_pages import check_links  # noqa: PLC0415 - a producer: imported with the others
+
     producers.load()  # the topics' folders are known from their registrations
+    check_links(every)
     reserved = registry.reserved_slugs()
     for ex in every:
         if ex.slug.lower() in reserved:
@@ -55,8 +61,45 @@ def check_slugs(every: list[examples.Example]) -> None:
             )
 
 
+def _generated(path: Path) -> bool:
+    """Whether ``path`` is a file of the generated folders (:func:`.registry.owned`), or a folder on
+    the way to them, which :func:`_scan` reports (a link there is left alone, never read)."""
+    for folder, pattern in registry.owned():
+        if path.is_relative_to(folder) and path != folder:
+            parts, globs = path.relative_to(folder).parts, pattern.split("/")
+            if len(parts) <= len(globs) and all(fnmatch.fnmatchcase(p, g) for p, g in zip(parts, globs, strict=False)):
+                return True
+    return False
+
+
 def _differs(path: Path, text: str) -> bool:
     return not path.is_file() or path.read_text(encoding="utf-8") != text
+
+
+def first_difference(path: Path, text: str) -> str | None:
+    """Where the file ``path`` first departs from ``text``, what `make update` writes there ("line 22
+    is '...', where `make update` writes '...'", each excerpt short and escaped); None when it does
+    not, or cannot be read as text."""
+    try:
+        old = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    new = text.split("\n")
+    for i, (a, b) in enumerate(zip(old, new, strict=False), 1):  # the shorter one: its end is said below
+        if a != b:
+            return f"line {i} is {shown(a)}, where `make update` writes {shown(b)}"
+    if len(old) == len(new):
+        return None
+    if len(old) > len(new):
+        return f"line {len(new) + 1} is {shown(old[len(new)])}, past the end of what `make update` writes"
+    return f"it ends at line {len(old)}, where `make update` writes {shown(new[len(old)])} next"
+
+
+def described(path: Path, text: str) -> str:
+    """A generated file that differs from ``text``, for a message: its name, and for a text a reader
+    can open (a page, a script), the line where it departs from ``text``."""
+    where = first_difference(path, text) if path.suffix in (".md", ".py") else None
+    return f"{registry.relative(path)} ({where})" if where else registry.relative(path)
 
 
 def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tuple[list[Path], list[Path]]:
@@ -104,8 +147,13 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
 def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
     """(files whose text differs from what the code gives now, generated files no longer produced
     and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
+    producers.load()  # (what the generated folders are)
+    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
+        check_sources(reported=_generated)
+    except UnsafeRead as exc:
+        raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
-    check_slugs(every)
+    check_specs(every)
     want = producers.generate(every)
     changed = {p: t for p, t in want.items() if unsafe(p) or _differs(p, t)}  # unsafe: update says why
     refused: dict[Path, str] = {}
@@ -120,7 +168,7 @@ def stale_examples(every: list[examples.Example]) -> list[str]:
     producers.load()
     want = registry.generate(every, per_example_only=True)
     out = [f"{registry.relative(p)} ({problem})" for p in want if (problem := unsafe(p))]
-    out += [registry.relative(p) for p, text in want.items() if not unsafe(p) and _differs(p, text)]
+    out += [described(p, text) for p, text in want.items() if not unsafe(p) and _differs(p, text)]
     scripts = sorted(p for p in want if p.suffix == ".py" and SNIPPETS in p.parents)
     recorded = snippets.recorded_fingerprints(scripts)
     for path in scripts:
@@ -195,8 +243,13 @@ def plan(
 ) -> Plan:
     """Everything a run would write, computed without writing. ``only``: run these snippets only
     (a new example's); ``extra``: more files to write first (a new example's spec)."""
+    producers.load()  # (what the generated folders are)
+    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
+        check_sources(reported=_generated)
+    except UnsafeRead as exc:
+        raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
-    check_slugs(every)
+    check_specs(every)
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
     want = producers.generate(every)
@@ -269,9 +322,24 @@ def _saved(path: Path) -> tuple[bytes, int] | None:
     return (path.read_bytes(), path.stat().st_mode & 0o7777) if path.is_file() else None
 
 
+def _replaced(p: Plan) -> dict[str, list[str]]:
+    """The files of the plan generated from a spec file (their banners name it) that it rewrites,
+    by spec, each as "<file>: <where it departs from what is written>", a worked example's page
+    first: what a run discards, should a contributor have typed into one of them."""
+    out: dict[str, list[str]] = {}
+    for path, text in sorted(p.writes.items(), key=lambda item: item[0].suffix != ".md"):
+        if path in p.gathered or not path.is_file() or path.suffix not in (".md", ".py"):
+            continue
+        made = registry.generated_by(path.read_text(encoding="utf-8", errors="replace"))
+        if made and made[0] and "*" not in made[0] and (where := first_difference(path, text)):
+            out.setdefault(made[0], []).append(f"{registry.relative(path)}: {where}")
+    return out
+
+
 def apply(p: Plan, verbose: bool = True) -> int:
     """Write a plan: every file renamed into place from a temporary file; if anything fails, the
     files already written are put back as they were (and new ones removed)."""
+    replaced = _replaced(p) if verbose else {}
     before: dict[Path, tuple[bytes, int] | None] = {}
     try:
         for path, text in p.writes.items():
@@ -297,6 +365,11 @@ def apply(p: Plan, verbose: bool = True) -> int:
             verb = "recorded" if path in p.recorded else "wrote"
             note = " (gathered from every example; git ignores it)" if path in p.gathered else ""
             print(f"{verb} {registry.relative(path)}{note}")
+        for source, found in replaced.items():
+            print(
+                f"replaced what {len(found)} file(s) generated from {source} held ({found[0]}): an edit made "
+                f"by hand in a generated file is lost; make it in {source}"
+            )
         for path in p.removals:
             print(f"removed {registry.relative(path)}")
         for path in p.foreign:
@@ -321,7 +394,9 @@ __all__ = [
     "Plan",
     "UpdateError",
     "apply",
-    "check_slugs",
+    "check_specs",
+    "described",
+    "first_difference",
     "plan",
     "stale_examples",
     "stale_generated",

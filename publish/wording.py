@@ -8,8 +8,9 @@
   :func:`code_notation_problems` on the code a page shows instead: the snippet files it includes and
   their recorded output (:func:`shown_code`). A rule with ``everywhere = true`` is read, besides the
   pages, in every other text a reader meets (:data:`READER_FILES`: the exercises, the worked
-  examples' spec files, the playground's scripts and the notebooks) by :func:`reader_text_problems`:
-  "learned weights" names one thing everywhere, for one.
+  examples' spec files, the playground's scripts, the notebooks and the generated files the pages
+  include) by :func:`reader_text_problems`: "learned weights" names one thing everywhere, for one,
+  and a worked line writes a negative operand in parentheses.
 - **Links that say where they go.** :func:`link_problems` checks every link to a page: a link whose
   text is "next page" or "previous page" lands on the page after or before this one in the
   navigation's reading order; a link whose text is the title of a page lands on that page; a link
@@ -196,22 +197,31 @@ def _line_problems(text: str, path: str, rules: list[Retired]) -> list[Finding]:
     return found
 
 
-# Besides the pages: the other texts a reader meets, as globs under the repository's root. The
-# exercises' generated blocks and the worked examples' pages come from these and from the pages.
+# Besides the pages: the other texts a reader meets, as globs under the repository's root: the
+# sources of the exercises and the worked examples, the playground, the notebooks, and what the
+# pages include and the worked examples' pages, as generated (tables, worked lines, exercises).
 READER_FILES = (
     "docs/exercises/*.toml",
     "selfattn_ref/examples/*.toml",
     "docs/assets/playground/*.js",
     "docs/notebooks/*.ipynb",
     "docs/notebooks/examples/*.ipynb",
+    "docs/generated/**/*.md",
+    "docs/examples/*.md",
 )
+# Generated files that quote the retired variants themselves (the table of them CONTRIBUTING links).
+NOT_READER_FILES = ("docs/generated/contributing/",)
 
 
 def reader_files(root: Path = ROOT) -> list[Path]:
     """The files of :data:`READER_FILES` (the playground's bundle, generated from its modules, is
-    left out), in a fixed order."""
+    left out, and so are :data:`NOT_READER_FILES`), in a fixed order."""
     found = {p for pattern in READER_FILES for p in root.glob(pattern)}
-    return sorted(p for p in found if not p.name.endswith(".bundle.js"))
+    return sorted(
+        p
+        for p in found
+        if not p.name.endswith(".bundle.js") and not p.relative_to(root).as_posix().startswith(NOT_READER_FILES)
+    )
 
 
 def reader_text_problems(text: str, path: str, rules: list[Retired] | None = None) -> list[Finding]:
@@ -247,6 +257,19 @@ def nav(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> list[tuple[str, str]]:
 
     walk(config.get("nav") or [])
     return out
+
+
+def repository(mkdocs_yml: Path = ROOT / "mkdocs.yml") -> str:
+    """The project's repository, as mkdocs.yml's edit_uri names it (https://github.com/<owner>/<name>):
+    the site sets no repo_url, with which Material would fetch the repository's stars from an outside
+    API on every page view, so the pages that tell a reader to clone it link it themselves."""
+    config = yaml.load(mkdocs_yml.read_text(encoding="utf-8"), _Loader)
+    m = re.match(r"(https://github\.com/[\w.-]+/[\w.-]+)/edit/", str(config.get("edit_uri", "")))
+    if not m:
+        raise ValueError(
+            f"mkdocs.yml: edit_uri must be https://github.com/<owner>/<name>/edit/..., got {config.get('edit_uri')!r}"
+        )
+    return m.group(1)
 
 
 def heading(text: str) -> str | None:

@@ -69,6 +69,23 @@ def value_text(x, parens: bool = False) -> str:
     return text if len(text) <= 60 else f"{text[:57]}..."
 
 
+EXCERPT = 80  # the most characters of someone's text that a message quotes
+
+
+def excerpt(text, limit: int = EXCERPT, quoted: bool = True) -> str:
+    """What a message quotes of text it could not read, or of anything else (``str`` of it: an
+    exception's message, a path): one line, every character that is not printable shown as its escape
+    (``\\x00``, ``\\n``, ``\\u202e``: repr's), cut to ``limit`` characters of the escaped text with an
+    ellipsis after the cut; in single quotes, or without them with ``quoted=False`` (for text that a
+    message puts in parentheses of its own). Never more, whatever ``text`` holds (a whole file, a line
+    of thousands of characters, control characters)."""
+    text = str(text)
+    shown = repr(text[: limit + 1])[1:-1]  # escaped (repr's quotes taken off): at least as long as the text
+    if len(shown) > limit or len(text) > limit:
+        shown = f"{shown[:limit].rstrip(chr(92))}…"  # (a cut escape's lone backslash dropped)
+    return f"'{shown}'" if quoted else shown
+
+
 def _join(items: list[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
@@ -502,14 +519,6 @@ def as_axis(axis, shape: tuple[int, ...] | None, name: str = "S") -> int:
     return int(axis)
 
 
-def excerpt(text, limit: int = 60) -> str:
-    """``text`` (anything, as ``str`` gives it) shortened for a message: at most ``limit`` characters,
-    characters that do not print escaped, "..." where it was cut."""
-    text = str(text)
-    cut = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text[:limit])
-    return cut + ("..." if len(text) > limit else "")
-
-
 def _shown_list(values: list) -> str:
     """ "[1, 2, ...]": up to 8 values of a list as a message shows them, huge integers by their digits."""
     shown = ", ".join(value_text(v) for v in values[:8])
@@ -604,7 +613,7 @@ def call_number(f, arg, where: str) -> float:
     try:
         y = f(arg)
     except Exception as exc:  # noqa: BLE001 - whatever f raises, said as f's problem, the cause kept
-        raise ValueError(f"f raised {type(exc).__name__} ({excerpt(exc)}) {where}") from exc
+        raise ValueError(f"f raised {type(exc).__name__} ({excerpt(exc, 60, quoted=False)}) {where}") from exc
     size = tuple(y.shape) if hasattr(y, "shape") else None
     if size is not None and size != ():
         raise ValueError(f"f must return one number, got an array of shape {size} {where}")

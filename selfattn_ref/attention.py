@@ -35,7 +35,7 @@ from ._validate import (
 def scores(Q, K) -> np.ndarray:
     """Dot product of every query with every key.
 
-    Q: (..., n, d), K: (..., m, d) -> (..., n, m); entry [i, j] is Q[i] · K[j].
+    Q: (..., n, d_k), K: (..., n_k, d_k) -> (..., n, n_k); entry [i, j] is Q[i] · K[j].
     """
     Q = as_float_array(Q, "Q", min_ndim=2)
     K = as_float_array(K, "K", min_ndim=2)
@@ -45,7 +45,7 @@ def scores(Q, K) -> np.ndarray:
     check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
     _check_scores(Q, K, np.result_type(Q, K))
     with np.errstate(over="ignore", invalid="ignore"):
-        S = Q @ np.swapaxes(K, -1, -2)  # (..., n, d) @ (..., d, m) -> (..., n, m)
+        S = Q @ np.swapaxes(K, -1, -2)  # (..., n, d_k) @ (..., d_k, n_k) -> (..., n, n_k)
     return finite(S, "the scores Q K^T overflow", Q=Q, K=K)
 
 
@@ -61,7 +61,7 @@ def _check_scores(
 
 
 def _check_mixed(V, dtype, what: str, named: dict, level: int = 0) -> None:
-    """Refuse values V (..., m, d_v) whose weighted sums, with weights that add up to 1, could overflow:
+    """Refuse values V (..., n_k, d_v) whose weighted sums, with weights that add up to 1, could overflow:
     none is larger than the largest value of its column (with the rounding of m terms)."""
     check_bound(magnitudes(V).max(axis=-2), what, dtype, named, np.shape(V)[-2] + 1, level)
 
@@ -99,8 +99,8 @@ def softmax(S, axis: int = -1) -> np.ndarray:
 def softmax_terms(S, mask=None) -> tuple[np.ndarray, np.ndarray]:
     """The softmax written out as the pages do by hand: e^score for every score, and the totals.
 
-    S: (..., m) scores; mask: boolean, broadcastable to (..., m), True where a score counts
-    (a masked score's term is 0, as e^-inf). Returns terms (..., m) and totals (...,), the sum
+    S: (..., n_k) scores; mask: boolean, broadcastable to (..., n_k), True where a score counts
+    (a masked score's term is 0, as e^-inf). Returns terms (..., n_k) and totals (...,), the sum
     of each row's terms, so that softmax(S) = terms / totals[..., None]. Unlike :func:`softmax`,
     nothing is subtracted first: these are the numbers a reader checks, so a score whose e^score
     overflows (above about 709 in float64) is an error, and so is a row with no score that counts.
@@ -110,20 +110,20 @@ def softmax_terms(S, mask=None) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"S must have at least one entry along its last axis, got shape {S.shape}")
     if np.isnan(S).any() or np.isposinf(S).any():
         raise ValueError(f"S must not hold NaN or +infinity, shape {S.shape}")
-    allowed = ~np.isneginf(S)  # (..., m)
+    allowed = ~np.isneginf(S)  # (..., n_k)
     if mask is not None:
         allowed = allowed & terms_mask(mask, S.shape)
     if not allowed.any(axis=-1).all():
         where = tuple(int(i) for i in np.argwhere(~allowed.any(axis=-1))[0])
         raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {S.shape}")
     _check_terms(S, allowed)
-    terms = np.where(allowed, np.exp(np.where(allowed, S, 0)), 0)  # (..., m)
+    terms = np.where(allowed, np.exp(np.where(allowed, S, 0)), 0)  # (..., n_k)
     totals = terms.sum(axis=-1)  # (...,)
     return terms.astype(S.dtype, copy=False), totals
 
 
 def _check_terms(S: np.ndarray, allowed: np.ndarray) -> None:
-    """Refuse scores S (..., m) whose e^score, or a row's total of them (where ``allowed``), could
+    """Refuse scores S (..., n_k) whose e^score, or a row's total of them (where ``allowed``), could
     overflow: decided from S (both packages), e^largest and their number times it against half the
     largest number of S's dtype, so that exp() of either library, a unit off in its last place, and
     either order of adding them up stay finite."""
@@ -141,7 +141,7 @@ def _check_terms(S: np.ndarray, allowed: np.ndarray) -> None:
 def mix(A, V) -> np.ndarray:
     """Weighted sums of the values: row i of the result is sum_j A[i, j] · V[j].
 
-    A: (..., n, m), V: (..., m, d_v) -> (..., n, d_v).
+    A: (..., n, n_k), V: (..., n_k, d_v) -> (..., n, d_v).
     """
     A = as_float_array(A, "A", min_ndim=2)
     V = as_float_array(V, "V", min_ndim=2)
@@ -153,7 +153,7 @@ def mix(A, V) -> np.ndarray:
         product_bound(A, V), "the weighted sums A V overflow", np.result_type(A, V), {"A": A, "V": V}, A.shape[-1]
     )
     with np.errstate(over="ignore", invalid="ignore"):
-        Z = A @ V  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
+        Z = A @ V  # (..., n, n_k) @ (..., n_k, d_v) -> (..., n, d_v)
     return finite(Z, "the weighted sums A V overflow", A=A, V=V)
 
 
@@ -197,10 +197,10 @@ def project(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.ndarray, np.ndarray]:
     """softmax(Q·Kᵀ · scale, masked) · V, returning ``(output, weights)``.
 
-    Q: (..., n, d), K: (..., m, d), V: (..., m, d_v); mask: boolean, broadcastable to
-    (..., n, m), True where a query may attend to a key; scale: the factor applied to
+    Q: (..., n, d_k), K: (..., n_k, d_k), V: (..., n_k, d_v); mask: boolean, broadcastable to
+    (..., n, n_k), True where a query may attend to a key; scale: the factor applied to
     the scores, 1/√d when None (as in PyTorch). Returns output (..., n, d_v) and
-    weights (..., n, m).
+    weights (..., n, n_k).
     """
     Q = as_float_array(Q, "Q", min_ndim=2)
     K = as_float_array(K, "K", min_ndim=2)
@@ -212,13 +212,13 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.nda
     check_size((*batch, Q.shape[-2], V.shape[-1]), "the outputs (the weights times V)", Q=Q, V=V)
     given = as_scale(scale)
     scale = 1.0 / np.sqrt(Q.shape[-1]) if given is None else given
-    unscaled = scores(Q, K)  # (..., n, m): Q and K checked, and refused if their product could overflow
+    unscaled = scores(Q, K)  # (..., n, n_k): Q and K checked, and refused if their product could overflow
     dtype = np.result_type(Q, K, V)
     _check_scores(Q, K, dtype, float(scale), what="the scaled scores Q K^T * scale overflow", Q=Q, K=K,
                  scale=float(scale))  # fmt: skip
     _check_mixed(V, dtype, "the outputs (the weights times V) overflow", {"V": V})
     with np.errstate(over="ignore", invalid="ignore"):
-        S = unscaled * float(scale)  # (..., n, m); a Python float keeps float32 input float32
+        S = unscaled * float(scale)  # (..., n, n_k); a Python float keeps float32 input float32
     finite(S, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=float(scale))
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)

@@ -2,6 +2,8 @@
 
 ``explain`` prints every step of self-attention, as labelled grids, for a worked example
 or for any tokens and vectors typed on the command line.
+``next`` prints the most probable next words of the site's small language model
+(:mod:`selfattn_ref.language_model`) after a text, and with ``--heads`` each head's weights.
 
 Structure: :func:`build_parser` makes one argparse parser with a subparsers object, and
 each subcommand is a function ``add_<name>(subparsers)`` listed in :data:`SUBCOMMANDS`
@@ -475,11 +477,118 @@ def add_explain(subparsers) -> None:
     p.set_defaults(func=run_explain)
 
 
+# --------------------------------------------------------------------------------------------
+# next: the small language model's next word (selfattn_ref.language_model)
+
+
+def _temperature(text: str) -> float:
+    """--temperature's value: a number as --vectors reads one, positive, at most MAGNITUDE."""
+    problem = f"must be a positive number, at most {examples.MAGNITUDE:,.0f}, got {shown(text, 20)}"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(problem) from None
+    if not (math.isfinite(value) and 0 < value <= examples.MAGNITUDE):
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def _top(text: str) -> int:
+    from . import corpus
+
+    problem = f"must be an integer from 1 to {len(corpus.VOCABULARY)}, got {shown(text, 20)}"
+    if not text.strip().isdecimal() or len(text.strip()) > 3 or not 1 <= int(text) <= len(corpus.VOCABULARY):
+        raise argparse.ArgumentTypeError(problem)
+    return int(text)
+
+
+def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False, decimals: int = 4,
+              encoding: str | None = "utf-8") -> str:  # fmt: skip
+    """What ``next`` prints for ``text`` (as :func:`selfattn_ref.corpus.words` reads it): the ``top``
+    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids."""
+    from . import language_model as lm
+
+    with np.errstate(all="ignore"):
+        try:
+            steps = lm.forward(text)
+            probabilities = lm.next_word_probabilities(steps.logits[-1], temperature)
+        except ValueError as exc:  # an unknown word, too many words, a temperature too small for the logits
+            raise CLIError(str(exc)) from None
+    said = display(" ".join(steps.words), encoding)
+    w = lm.load()
+    out = [
+        f'Next word after "{said}" ({_count(len(steps.words), "word")} of at most {w.context})',
+        f"the trained language model: {len(w.blocks)} blocks of {w.num_heads} heads, d_model = {w.d_model}, "
+        f"{len(w.vocabulary)} words; temperature {repr(float(temperature)).removesuffix('.0')}; "
+        f"rounded to {decimals} decimals",
+    ]
+    ranked = lm.ranked(probabilities, top)
+    width = max(display_width(display(word, encoding)) for word, _ in ranked)
+    out += [f"{k:>4}. {_pad(display(word, encoding), width, True)}  {format_number(p, decimals)}"
+            for k, (word, p) in enumerate(ranked, 1)]  # fmt: skip
+    if heads:
+        toks = list(steps.words)
+        number = 0
+        for b, block in enumerate(steps.blocks, 1):
+            for h in range(block.weights.shape[0]):
+                number += 1
+                title = f"{number}. Block {b}, head {h + 1}: weights (row = word reading, column = word read)"
+                out += ["", title, format_grid(block.weights[h], toks, toks, decimals, encoding)]
+    return "\n".join(out)
+
+
+def run_next(args: argparse.Namespace) -> int:
+    words = []
+    for i, word in enumerate(" ".join(args.text).split(), 1):
+        try:
+            words.append(_argv_text(word, i))
+        except CLIError:
+            raise CLIError(f"TEXT: word {i} is not UTF-8 text") from None
+    decimals = 4 if args.decimals is None else args.decimals
+    encoding = getattr(sys.stdout, "encoding", None)
+    _print(next_text(" ".join(words), args.top, args.temperature, args.heads, decimals, encoding), sys.stdout)
+    return 0
+
+
+def add_next(subparsers) -> None:
+    from . import corpus
+
+    p = subparsers.add_parser(
+        "next",
+        help="print the small language model's most probable next words, and its heads' weights",
+        description="Read TEXT with the site's small language model (trained here, 2 blocks of 2 heads) and\n"
+        "print the most probable next words with their probabilities; --heads adds each head's\n"
+        f"attention weights. TEXT is at most {corpus.CONTEXT} words of the model's vocabulary (read in\n"
+        "lower case):\n"
+        + "\n".join("  " + " ".join(corpus.VOCABULARY[i : i + 14]) for i in range(0, len(corpus.VOCABULARY), 14)),
+        epilog=f"""\
+examples:
+  {PROG} next "she took the money to the bank"
+      the word after bank, when the thing carried is money
+  {PROG} next "near the street the animal was cold so it" --heads
+      each head's weights too
+  {PROG} next "the animal near the street was cold so it" --top 3 --temperature 2
+      the three most probable words at temperature 2 (flatter)
+""",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("text", nargs="+", metavar="TEXT", help="the words the model reads (quoted, or as separate words)")
+    p.add_argument("--top", type=_top, default=5, metavar="K",
+                   help=f"print the K most probable words, 1 to {len(corpus.VOCABULARY)} (default 5)")  # fmt: skip
+    p.add_argument("--temperature", type=_temperature, default=1.0, metavar="T",
+                   help="divide the logits by T before softmax: below 1 sharper, above 1 flatter "
+                   "(default 1)")  # fmt: skip
+    p.add_argument("--heads", action="store_true", help="print each head's attention weights, block by block")
+    p.add_argument("--decimals", type=_decimals, metavar="N",
+                   help=f"round to N decimals, 0 to {examples.MAX_DECIMALS} (default 4)")  # fmt: skip
+    p.set_defaults(func=run_next)
+
+
 # To add a subcommand: write add_<name>(subparsers) that calls subparsers.add_parser("<name>", help=...)
 # and p.set_defaults(func=<function (args) -> int>), then list it here. Raise CLIError for bad input.
 # (The contributor's commands, `update` and `new-example`, are the publishing tools' own command
 # line, `python -m publish`, which reuses build_parser and run.)
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_explain]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_explain, add_next]
 
 
 def build_parser(

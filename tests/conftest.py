@@ -84,9 +84,24 @@ def _needs(item) -> set[str]:
 WITH_SNIPPETS = {"package/test_reversal.py"}
 
 
+@functools.cache
+def _every_example() -> tuple[frozenset[str], tuple[str, ...]]:
+    """(the tests that check every worked example at once, tests/quick_checks.py; every example's name)."""
+    from selfattn_ref import examples
+
+    from quick_checks import EVERY_EXAMPLE
+
+    return frozenset(EVERY_EXAMPLE), tuple(examples.available())
+
+
 def pytest_itemcollected(item):
     """The xdist group of each test, set as it is collected (pytest-xdist reads the groups in its
-    own pytest_collection_modifyitems, which would run before a conftest's)."""
+    own pytest_collection_modifyitems, which would run before a conftest's); and a test that checks
+    every worked example at once answers to each one's name, so that `pytest -k <slug>`, the quick
+    check of a worked example (CONTRIBUTING.md), runs it with the tests parametrized by that example."""
+    every, slugs = _every_example()
+    if item.nodeid.split("[")[0] in every:
+        item.extra_keyword_matches.update(slugs)
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
     shares = path.startswith("snippets/") or path in WITH_SNIPPETS
     if shares and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
@@ -112,6 +127,20 @@ def pytest_collection_finish(session):
     pytest looks for unraisable exceptions, walk only what the tests make (make test-fast on 2
     cores: 11 CPU-s of collecting down to 7, 44.9 s down to 43.4 s, three runs each)."""
     gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """In a worker, before it tells the run's process that it has finished (pytest-xdist sends that
+    after every other pytest_sessionfinish): the garbage collected once, and what is left frozen
+    (gc.freeze). pytest then looks for unraisable exceptions with five full collections, which
+    walked every object the tests made (some 260,000 a worker: 6 s after the end on a busy 2-core
+    machine), and execnet interrupts a worker still running 5 s after the run's process ends it:
+    it sends the worker SIGINT, whose KeyboardInterrupt landed in a garbage collector's callback and
+    ended passing runs with a PytestUnraisableExceptionWarning naming nothing of the project."""
+    if hasattr(session.config, "workerinput"):
+        gc.collect()  # what the tests left as garbage, with pytest's unraisable-exception hook still on
+        gc.freeze()
 
 
 def _shared_root(config) -> Path:
@@ -231,15 +260,29 @@ class SharedBuild:
                 pass
 
 
+# The folders a run writes into besides the temporary folder (pytest's cache, Hypothesis' examples,
+# the notebooks' runs): a symbolic link there would have it write elsewhere (publish/files.py).
+RUN_CACHES = {".pytest_cache": "pytest's cache", ".hypothesis": "Hypothesis' examples", ".cache": "the caches"}
+
+
 def pytest_sessionstart(session):
     """A bad worked-example spec stops the whole run at once, with the message naming the file,
-    the key and the line (the tests parametrized over the examples could not be collected)."""
+    the key and the line (the tests parametrized over the examples could not be collected), and so
+    does a description's link to no page (as make update and the build); so does a cache folder
+    that is a symbolic link, or a source that is one."""
+    from publish.example_pages import check_links  # the tests import it anyway: no cost of its own
+    from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources
     from selfattn_ref import examples
 
     try:
-        examples.load_all()
+        for folder, what in RUN_CACHES.items():
+            check_folder(REPO / folder, what, REPO)
+        check_sources(REPO)
+        check_links(examples.load_all())
     except examples.SpecError as exc:
         raise pytest.UsageError(f"bad worked-example spec: {exc}") from None
+    except (UnsafePath, UnsafeRead) as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def second_way(spec: dict):
         w = Q.shape[1] // spec["heads"]
         cols = slice((spec["head"] - 1) * w, spec["head"] * w)
         Q, K, V = Q[:, cols], K[:, cols], V[:, cols]
-    scale_on = spec.get("scale", ex.scale) or "heads" in spec
+    scale_on = spec.get("scale", True) if "heads" in spec else spec.get("scale", ex.scale)
     scale = 1 / np.sqrt(Q.shape[1]) if scale_on else 1.0
     causal = spec.get("causal", ex.causal)
     mask = causal_mask(len(ex.tokens)) if causal else None
@@ -116,6 +116,10 @@ def second_way(spec: dict):
     e = np.where(mask if mask is not None else True, np.exp(S), 0.0)
     names = {"E": E, "Q": Q, "K": K, "V": V, "weights": weights, "output": output, "exp": e, "scaled": S, "PE": PE}
     names["scores"] = Q @ K.T
+    # plain division, a known slip: each score over its row's total, the keys the mask hides left out
+    kept = np.where(mask if mask is not None else True, Q @ K.T, 0.0)
+    totals = kept.sum(axis=1, keepdims=True)
+    names["plain"] = np.divide(kept, totals, out=np.full_like(kept, np.nan), where=totals != 0)
     m = re.fullmatch(r"(\w+)\[([^,\]]+)(?:, ([^\]]+))?\]", spec["answer"])
     name, row, col = m.groups()
     if row not in ex.tokens and not row.isdigit():
@@ -188,12 +192,15 @@ def other_values(page: str, spec: dict) -> list[Other]:
     if "heads" in spec:
         variants.append(("one head of full width", None, {k: v for k, v in spec.items() if k not in ("heads", "head")}))
         variants += [(f"head {h}", None, {**spec, "head": h}) for h in range(1, spec["heads"] + 1) if h != spec["head"]]
+        variants.append(("the head without the division by √d_head", None, {**spec, "scale": False}))
     elif "scale" in spec or ex.scale:
         variants.append(
             ("the division by √d_k the other way", None, {**spec, "scale": not spec.get("scale", ex.scale)})
         )
     if spec.get("causal", ex.causal):
         variants.append(("without the causal mask", None, {**spec, "causal": False}))
+    if spec["answer"].startswith("weights["):
+        variants.append(("plain division", None, {**spec, "answer": "plain" + spec["answer"][len("weights") :]}))
     for other in _page_examples(page):
         if other != spec["example"]:
             shown = examples.load(other)
@@ -204,9 +211,11 @@ def other_values(page: str, spec: dict) -> list[Other]:
     out = []
     for what, names, changed in variants:
         try:
-            out.append(Other(what, names, tuple(float(x) for x in second_way(changed))))
+            values = tuple(float(x) for x in second_way(changed))
         except (KeyError, ValueError, IndexError):
             continue
+        if all(np.isfinite(values)):  # (plain division of a row whose scores add up to 0: no such answer)
+            out.append(Other(what, names, values))
     return out
 
 
@@ -222,6 +231,24 @@ def off_by(shown: str, units: int) -> str:
     s = str(abs(n)).rjust(places + 1, "0")
     s = s[:-places] + "." + s[-places:] if places else s
     return ("-" if n < 0 else "") + s
+
+
+def negated(s: str) -> str:
+    return s[1:] if s.startswith("-") else "-" + s
+
+
+def slips(shown: list[str], decimals: int) -> list[str]:
+    """Slips of a reader who has the answer ``shown`` (as the page shows it, at ``decimals``):
+    every sign turned, one at a time and all at once; a number that is 0 typed as one unit below 0;
+    the decimal point written as a comma; the shown numbers rounded again to one decimal less."""
+    out = [", ".join(negated(x) for x in shown)]
+    out += [", ".join(negated(x) if k == i else x for k, x in enumerate(shown)) for i in range(len(shown))]
+    out += [", ".join(off_by(x, -1) if k == i else x for k, x in enumerate(shown)) for i in range(len(shown))]
+    out.append(", ".join(x.replace(".", ",") for x in shown))
+    if decimals >= 1:
+        again = [exr.to_fixed_digits(exr.parse_number(x), decimals - 1) for x in shown]
+        out.append(", ".join(again))
+    return out
 
 
 HOSTILE = ["", "   ", "1e999", "NaN", "0x1A", "<b>1</b>", "٣", "1,5", "0.5\u00a0", "\u00a0(0.5)", "9" * 300, "−0.2"]
@@ -250,5 +277,6 @@ def cases() -> list[tuple[str, str, str]]:
         for other in other_values(page, spec):
             texts += [typed(other.values, d, pct), typed(other.values, max(d - 1, 0), pct)]
         texts += HOSTILE + [", ".join(["0.1"] * (len(right) + 1)), "[" + ", ".join(shown) + "]"]
+        texts += slips(shown, d)
         out += [(page, spec["id"], t) for t in dict.fromkeys(texts)]
     return out

@@ -67,13 +67,7 @@ def bindings(page: Page, line: Line, text: str | None = None) -> tuple[list[Bind
         claim = "{{" + m.group(1) + "}}"
         span = _target(visible, m.start())
         if span is None:
-            errors.append(
-                (
-                    claim,
-                    "a claim follows the number it binds, or the $math$, `code` or [list] whose numbers it binds",
-                    [],
-                )
-            )
+            errors.append((claim, _placement(visible, m.start(), claim), []))
             continue
         bound = [t for t in tokens if span[0] <= t.start and t.end <= span[1]]
         try:
@@ -93,6 +87,22 @@ def bindings(page: Page, line: Line, text: str | None = None) -> tuple[list[Bind
             continue
         out += [Binding(t, e) for t, e in zip(bound, entries, strict=True)]
     return out, errors
+
+
+def _placement(visible: str, at: int, claim: str) -> str:
+    """What to write for a claim at ``at`` that follows no number, math, code or list: the number
+    (or the math, code or list) before it joined to it, or else where a claim goes."""
+    what = "a claim follows the number it binds with nothing between them"
+    before = visible[:at].rstrip()
+    if _target(before, len(before)) is not None:  # only a space between
+        kind = {"$": "$math$", "`": "`code`", "]": "[list]"}.get(before[-1:])
+        if kind is None:
+            return f"{what}: write {number_tokens(before)[-1].text.strip()}{claim}"
+        return f"{what}: write it right after the {kind}, with no space"
+    return (
+        f"{what}: write the number right before it (NUMBER{claim}), or put the claim right after the $math$, "
+        "`code` or [list] whose numbers it binds"
+    )
 
 
 def _target(visible: str, at: int) -> tuple[int, int] | None:
@@ -270,11 +280,57 @@ def audit_text(text: str, page: str, root: Path = ROOT) -> list[Problem]:
         if c.text.replace(" ", "") not in seen:
             problems.append(Problem(page, 1, c.text, "listed as a constant but not used on the page"))
     made = generated_by(text)
-    return [_at_origin(p, *made, root) for p in problems] if made else problems
+    if not made:
+        return problems
+    lines = text.splitlines()
+    written = _written_lines(page, made[0], root)
+    return [
+        _typed(p, made[0]) if written is not None and lines[p.line - 1] not in written else _at_origin(p, *made, root)
+        for p in problems
+    ]
 
 
 def audit_page(path: Path, root: Path) -> list[Problem]:
     return audit_text(path.read_text(encoding="utf-8"), str(path.relative_to(root)), root)
+
+
+def _written_lines(page: str, source: str | None, root: Path) -> frozenset[str] | None:
+    """The lines that ``make update`` writes into the generated page ``page`` (named relative to
+    ``root``) from the spec file ``source`` as it is now; None when that cannot be told (a page made
+    from several specs, a spec that does not load: its own check reports it)."""
+    spec = root / source if source and source.endswith(".toml") and "*" not in source else None
+    if spec is None or not spec.is_file():
+        return None
+    st = spec.stat()
+    return _generated_lines(str(spec), st.st_mtime_ns, st.st_size, page)
+
+
+@functools.lru_cache(maxsize=64)
+def _generated_lines(spec: str, mtime_ns: int, size: int, page: str) -> frozenset[str] | None:
+    """(keyed on the spec file's time and size, so that an edit is seen)"""
+    from .. import producers, registry  # noqa: PLC0415 - only for a problem on a generated page
+
+    try:
+        every = examples.load_all(Path(spec).parent)  # the pages of one example link the others
+    except examples.SpecError:
+        return None
+    producers.load()
+    made = {registry.relative(p): text for p, text in registry.generate(every, per_example_only=True).items()}
+    return frozenset(made[page].splitlines()) if page in made else None
+
+
+def _typed(problem: Problem, source: str) -> Problem:
+    """``problem`` on a line of a generated page that ``make update`` does not write from ``source``:
+    typed into the page, or left from an older spec. The change belongs in the spec."""
+    found = problem.message.split(": write it right after the number")[0]  # no advice to edit the page
+    return replace(
+        problem,
+        message=(
+            f"this line is not one that `make update` writes from {source}: the page is generated from that "
+            f"file, and `make update` rewrites it, so an edit of the page is lost. Make the change in {source} "
+            f"(its title, description, tokens or numbers), then run `make update` (the audit: {found})"
+        ),
+    )
 
 
 # Keys of a spec whose text a generated page shows as prose (where a number on it can come from).

@@ -143,8 +143,13 @@ def clean_line(raw: str) -> str:
     OPEN and CLOSE, out of reach of the stripping."""
     # Inline code shows a claim as written (the extension leaves code alone), so the audit reads
     # it as written too: only claims outside code spans are kept.
+    # split() gives [text, backticks, code, text, ...]: each span is put back whole, between its
+    # backticks, so that a claim right after it finds the code it binds.
     parts = CODE_SPAN.split(raw)
-    line = "".join(p if i % 3 else CLAIM.sub(lambda m: OPEN + m.group(1) + CLOSE, p) for i, p in enumerate(parts))
+    line = "".join(
+        (p + parts[i - 1] if i % 3 == 2 else p) if i % 3 else CLAIM.sub(lambda m: OPEN + m.group(1) + CLOSE, p)
+        for i, p in enumerate(parts)
+    )
     for pat in _STRIP:
         line = pat.sub(" ", line)
     for pat, rep in _LATEX:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from selfattn_ref.attention import softmax_terms
-from selfattn_ref.topics.multi_head import NUM_HEADS, heads
+from selfattn_ref.topics.multi_head import MEAN, NUM_HEADS, SEED, STD, heads, mixed
 
 from ..fmt import cell, is_integral, num
 from ..quantities import Quantity, grid, source
@@ -37,6 +37,20 @@ def _quantities():
         q += grid(f"{name} weights", H.weights[h], tok, tok, True)
         q += grid(f"{name} output", H.head_outputs[h], tok, [f"c{k + 1}" for k in range(H.d_head)])
     q += grid("multi_head output", H.output, tok, [f"x{k + 1}" for k in range(H.output.shape[1])])
+    # The output projection that mixes the heads (the seeded W_O): rows and columns c1, c2, ...
+    M = mixed()
+    cols = [f"c{k + 1}" for k in range(M.output.shape[1])]
+    q += [
+        Quantity("multi_head d_model", M.W_O.shape[0]),
+        Quantity("multi_head seed of the seeded W_O", SEED),
+        Quantity("multi_head mean of the seeded W_O", MEAN),
+        Quantity("multi_head std of the seeded W_O", STD),
+    ]
+    q += grid("multi_head seeded W_O", M.W_O, cols, cols)
+    q += grid("multi_head heads side by side", M.concat, tok, cols)
+    for h in range(NUM_HEADS):
+        q += grid(f"multi_head head {h + 1}'s part of the output with the seeded W_O", M.parts[h], tok, cols)
+    q += grid("multi_head output with the seeded W_O", M.output, tok, cols)
     return q
 
 
@@ -92,3 +106,19 @@ def _output():
     # Concat(heads)·W_O: its columns are c1..c4, head 1's c1, c2 then head 2's c3, c4 (with W_O = I).
     H = heads()
     return matrix_table(H.output, H.tokens, [f"c{k + 1}" for k in range(H.output.shape[1])], H.decimals, "output")
+
+
+@generated("multi_head/seeded_W_O.md")
+def _seeded_w_o():
+    """The seeded W_O, its rows named by the head whose column of the heads side by side they multiply."""
+    M, dec = mixed(), heads().decimals
+    d = M.W_O.shape[0]
+    d_head = d // NUM_HEADS
+    rows = [f"c{k + 1} (head {k // d_head + 1})" for k in range(d)]
+    return matrix_table(M.W_O, rows, [f"c{k + 1}" for k in range(d)], dec)
+
+
+@generated("multi_head/output_seeded_W_O.md")
+def _output_seeded_w_o():
+    M, H = mixed(), heads()
+    return matrix_table(M.output, H.tokens, [f"c{k + 1}" for k in range(M.output.shape[1])], H.decimals, "output")

@@ -58,9 +58,10 @@ def _quantities() -> list[Quantity]:
 # --- the word-order experiment, trained or recorded --------------------------------------------
 
 RECORD = GENERATED / "positional_encoding" / "word_order.json"
-# What the experiment's figures depend on: the training module and the PyTorch twins it imports
-# (hashed whole, folder by folder), the sentences it is asked about, and PyTorch's version.
-_KEYED = ("selfattn_ref/training", "selfattn_ref/torch")
+# What the experiment's figures depend on: the training module and the one function of the package
+# whose numbers it uses (the positional encoding), the sentences it is asked about, and PyTorch's
+# version. Not the folders whole: another run's module there (the language model's) is not its code.
+_KEYED = ("selfattn_ref/training/word_order.py", "selfattn_ref/torch/positional.py")
 
 
 def _sentences() -> list[str]:
@@ -68,7 +69,7 @@ def _sentences() -> list[str]:
 
 
 def record_key() -> str:
-    """What the recorded figures were made from, as a hash: the code that trains (every file of
+    """What the recorded figures were made from, as a hash: the code that trains (the files of
     ``_KEYED``), the sentences asked about and PyTorch's version. The run is seeded and deterministic,
     so the same key gives the same figures."""
     return training_record.content_key(ROOT, _KEYED, [_sentences(), versions()["torch"]])

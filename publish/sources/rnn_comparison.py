@@ -18,7 +18,7 @@ from selfattn_ref.topics.rnn_comparison import CASES, compare, rnn_steps, withou
 from ..fmt import num, vector
 from ..quantities import Quantity, source
 from ..registry import generated
-from ..tables import matrix_table, weights_table
+from ..tables import matrix_table, operand, weights_table
 
 SLUG = "the_cat_sat"
 WEIGHT_DECIMALS = 1  # the weights are data written with one decimal
@@ -46,8 +46,7 @@ def _units(k: int, prefix: str = "u") -> list[str]:
 
 def _signed(x: float, dec: int) -> str:
     """A factor in a written-out product: negative numbers in parentheses."""
-    s = num(x, dec)
-    return f"({s})" if s.startswith("-") else s
+    return operand(num(x, dec))
 
 
 # --- tables ---------------------------------------------------------------------------------

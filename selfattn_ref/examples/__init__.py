@@ -37,6 +37,7 @@ at most 16, as every matrix's columns (``rules.LIMITS["dims"]``).
 from __future__ import annotations
 
 import math
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import UnsafeRead, named, read_text
 from ..attention import mix, project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
 from ..multihead import multi_head_attention
@@ -74,8 +76,8 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class Example:
-    """One worked example: tokens, embeddings E (n, d) and, unless projections are
-    "none", the weight matrices W_Q, W_K, W_V (d, d_k)."""
+    """One worked example: tokens, embeddings E (n, d_model) and, unless projections are
+    "none", the weight matrices W_Q, W_K, W_V (d_model, d_k)."""
 
     slug: str
     title: str
@@ -105,9 +107,9 @@ class Steps:
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     V: np.ndarray  # (n, d_v)
-    scores: np.ndarray  # (n, n), Q·Kᵀ; (heads, n, n) with several heads
-    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling; (heads, n, n), by √d_head
-    weights: np.ndarray  # (n, n), rows sum to 1; (heads, n, n)
+    scores: np.ndarray  # (n, n), Q·Kᵀ; (num_heads, n, n) with several heads
+    scaled: np.ndarray | None  # (n, n), Q·Kᵀ/√d_k, or None without scaling; (num_heads, n, n), by √d_head
+    weights: np.ndarray  # (n, n), rows sum to 1; (num_heads, n, n)
     output: np.ndarray  # (n, d_v); with several heads Concat(head_1, ..., head_h)·W_O, W_O = I
     mask: np.ndarray | None  # (n, n) boolean, or None
     heads: tuple[Steps, ...] = ()  # with several heads: each head's steps, Q, K, V (n, d_head)
@@ -129,7 +131,7 @@ class Errors:
     Q: np.ndarray  # (n, d_k)
     K: np.ndarray  # (n, d_k)
     V: np.ndarray  # (n, d_v)
-    scores: np.ndarray  # (n, n); (heads, n, n) with several heads
+    scores: np.ndarray  # (n, n); (num_heads, n, n) with several heads
     scaled: np.ndarray | None  # (n, n), or None without scaling
     weights: np.ndarray  # (n, n)
     output: np.ndarray  # (n, d_v)
@@ -197,6 +199,15 @@ def available() -> list[str]:
     return sorted(p.stem for p in EXAMPLES_DIR.glob("*.toml"))
 
 
+def spec_files(folder: Path) -> list[Path]:
+    """The spec files of ``folder`` (``*.toml``), sorted; SpecError for a file whose name ends in
+    another case (``x.TOML``), which would otherwise be left out without a word."""
+    try:
+        return named(folder, ".toml")
+    except UnsafeRead as exc:
+        raise SpecError(str(exc)) from None
+
+
 def _line_of(text: str, key: str) -> str:
     """``, line N``: where ``key`` is written in the spec's ``text`` ("" if it is not there)."""
     entry = _toml.layout(text).get(key)
@@ -215,6 +226,16 @@ def _where_text(text: str, path: Path, key: str, found: str) -> str:
             if i < len(lines) and found in lines[i]:
                 return f"{path}, line {i + 1}"
     return f"{path}, line {entry.line}"
+
+
+def spec_location(path: Path, key: str, found: str = "") -> str:
+    """``path, line N``: where ``found`` is written in the value of ``key`` in the spec file ``path``
+    (else the key's line), for a check made outside the loader (the publishing tools' own, such as
+    where a description's links lead), so that its message names the line as the loader's do."""
+    try:
+        return _where_text(Path(path).read_text(encoding="utf-8"), path, key, found)
+    except (OSError, UnicodeDecodeError):
+        return str(path)
 
 
 def _where_token(text: str, path: Path, token: str) -> str:
@@ -376,16 +397,27 @@ def _columns(reader: _Spec, key: str, *, rows: int | None = None) -> np.ndarray:
     return M
 
 
-def load_file(path: Path | str) -> Example:
-    """Read and check one spec file; raise SpecError naming the file, key and line."""
+def read_spec(path: Path | str, folder: Path | str | None = None) -> str:
+    """The text of the spec file ``path``, which is a regular file of ``folder`` (by default the
+    folder it is in) reached through no symbolic link (:func:`selfattn_ref._files.read_text`: a
+    link to /proc/self/environ is not read, a FIFO is not waited on); SpecError naming the file and
+    what is wrong otherwise."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return read_text(path, path.parent if folder is None else folder)
+    except UnsafeRead as exc:
+        raise SpecError(f"{path}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise SpecError(f"{path}: not UTF-8 text (byte {exc.start + 1} is {exc.object[exc.start]:#04x})") from None
-    except OSError as exc:  # a dangling link, a folder, no permission
+    except OSError as exc:  # missing, no permission
         raise SpecError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    return load_text(text, path)
+
+
+def load_file(path: Path | str, folder: Path | str | None = None) -> Example:
+    """Read and check one spec file, a regular file of ``folder`` (by default the folder it is in)
+    reached through no symbolic link (:func:`read_spec`); raise SpecError naming the file, key and line."""
+    path = Path(path)
+    return load_text(read_spec(path, folder), path)
 
 
 def load_text(text: str, path: Path) -> Example:
@@ -520,7 +552,7 @@ def printable_problem(example: Example) -> str | None:
         st = run(example)
         logits = st.scaled if st.scaled is not None else st.scores
         allowed = np.ones(logits.shape, bool) if st.mask is None else st.mask
-        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)  # (n, n), or (heads, n, n)
+        powers = np.where(allowed, np.exp(np.where(allowed, logits, 0)), 0.0)  # (n, n), or (num_heads, n, n)
         products = np.abs(st.Q)[:, None, :] * np.abs(st.K)[None, :, :]  # every term of every dot product
         shown = {
             "Q": st.Q,
@@ -592,19 +624,20 @@ def load_all(folder: Path | None = None) -> list[Example]:
     out: list[Example] = []
     seen_slug: dict[str, Path] = {}
     seen_title: dict[str, Path] = {}
-    for path in sorted((folder or EXAMPLES_DIR).glob("*.toml")):
+    folder = Path(folder or EXAMPLES_DIR)
+    for path in spec_files(folder):
         if problem := slug_problem(path.stem):
             raise SpecError(f"{path}: the file name gives the example's slug, and {problem}")
         if path.stem.lower() in seen_slug:
             raise SpecError(f"{path}: duplicate slug {path.stem!r}: {seen_slug[path.stem.lower()]} has it too")
         seen_slug[path.stem.lower()] = path
-        ex = load_file(path)
+        ex = load_file(path, folder)
         key = " ".join(unicodedata.normalize("NFKC", ex.title).casefold().split())  # "ﬁsh" and "Fish" look alike
         if key in seen_title:
             other = seen_title[key]
             raise SpecError(
-                f"{path}{_line_of(path.read_text(encoding='utf-8'), 'title')}: 'title' {ex.title!r} is also the "
-                f"title of {other}{_line_of(other.read_text(encoding='utf-8'), 'title')}; every example has a "
+                f"{path}{_line_of(read_spec(path, folder), 'title')}: 'title' {ex.title!r} is also the "
+                f"title of {other}{_line_of(read_spec(other, folder), 'title')}; every example has a "
                 "page of its own, so titles must differ"
             )
         seen_title[key] = path
@@ -616,9 +649,9 @@ def load(slug: str) -> Example:
     """Load the example ``slug`` (a file ``<slug>.toml`` in this folder)."""
     path = EXAMPLES_DIR / f"{slug}.toml"
     # slug_problem first: a name that cannot be a slug (too long, a path, a NUL) never reaches the filesystem
-    if not isinstance(slug, str) or slug_problem(slug) or not path.is_file():
+    if not isinstance(slug, str) or slug_problem(slug) or not os.path.lexists(path):
         raise ValueError(f"unknown example {_number(slug)}; available: {', '.join(available())}")
-    return load_file(path)
+    return load_file(path, EXAMPLES_DIR)
 
 
 def run(example: Example) -> Steps:
@@ -714,16 +747,17 @@ def available_rnn() -> list[str]:
 def load_rnn(slug: str = "the_cat_sat") -> RNNExample:
     """Load the RNN example ``slug`` (a file ``rnn/<slug>.toml`` in this folder)."""
     # a name that cannot be a slug (too long, a path, a NUL) is refused before touching the filesystem
-    if not isinstance(slug, str) or slug_problem(slug) or not (RNN_DIR / f"{slug}.toml").is_file():
+    if not isinstance(slug, str) or slug_problem(slug) or not os.path.lexists(RNN_DIR / f"{slug}.toml"):
         raise ValueError(f"unknown RNN example {_number(slug)}; available: {', '.join(available_rnn())}")
-    return load_rnn_file(RNN_DIR / f"{slug}.toml")
+    return load_rnn_file(RNN_DIR / f"{slug}.toml", RNN_DIR)
 
 
-def load_rnn_file(path: Path | str) -> RNNExample:
-    """Read and check one RNN spec file (keys: see the module's text); raise SpecError naming
+def load_rnn_file(path: Path | str, folder: Path | str | None = None) -> RNNExample:
+    """Read and check one RNN spec file (keys: see the module's text), a regular file of ``folder``
+    (by default the folder it is in) reached through no symbolic link; raise SpecError naming
     the file, the key and its line when a key is missing, unknown or has the wrong shape."""
     path = Path(path)
-    reader = _Spec(path.read_text(encoding="utf-8"), path, _RNN_KEYS)
+    reader = _Spec(read_spec(path, folder), path, _RNN_KEYS)
     spec, where = reader.data, reader.where
     title = reader.title()
     if spec["embeddings_from"] not in available():

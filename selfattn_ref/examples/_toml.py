@@ -19,6 +19,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from .._validate import excerpt
 from .rules import number_advice, read_number
 
 
@@ -303,7 +304,7 @@ def read(text: str, path, error: type[Exception], numbers: str) -> dict:
         ) from None
     if problem is not None:
         line, word = problem
-        raise error(f"{path}, line {line}: {word!r} is not a number: {number_advice(word)}")
+        raise error(f"{path}, line {line}: {excerpt(word)} is not a number: {number_advice(word)}")
     return data
 
 
@@ -350,10 +351,13 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
             opened = f" (the list that opens on line {start})" if start else ""
             return prev_line, f"A ']' is probably missing at the end of line {prev_line}: a list is not closed{opened}."
         if ahead[:1] and not re.match(r"[\[\]{\w\"'+.-]", ahead[:1]):
-            return line, f"{ahead[0]!r} cannot follow a value in a list on line {line}: separate values with commas."
+            return (
+                line,
+                f"{excerpt(ahead[0])} cannot follow a value in a list on line {line}: separate values with commas.",
+            )
         return prev_line, (
-            f"A comma is probably missing after {_last_value(prev)!r} on line {prev_line}: the values of a list, and "
-            "its rows, are separated by commas."
+            f"A comma is probably missing after {excerpt(_last_value(prev))} on line {prev_line}: the values of a "
+            "list, and its rows, are separated by commas."
         )
     if kind == "Invalid value":
         if not ahead or at_key:
@@ -365,12 +369,12 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
         if word in ("True", "False", "TRUE", "FALSE"):
             return line, f"Write {word.lower()} in lower case: TOML's booleans are true and false."
         if word.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-            return line, f"{word!r} is not a number a spec may hold: every number is finite."
+            return line, f"{excerpt(word)} is not a number a spec may hold: every number is finite."
         if any(c.isdigit() for c in word) and read_number(word) is None:  # "٣", "３", "－1": not "nan"
-            return line, f"{word!r} is not a number: {number_advice(word)}."
+            return line, f"{excerpt(word)} is not a number: {number_advice(word)}."
         if ahead[:1] in "“”‘’«»„":
             return line, "Use straight quotes (\" or ') around text, not typographic ones (“ ” ‘ ’)."
-        return line, f'{word!r} is not a value: text goes in double quotes ("{word}"), numbers as digits.'
+        return line, f'{excerpt(word)} is not a value: text goes in double quotes ("..."), numbers as digits.'
     if kind.startswith("Illegal character") or kind in ("Unterminated string", "Expected '\"'", 'Expected "\'"'):
         if kind.startswith("Illegal character") and "\\n" not in kind:
             return line, (
@@ -383,7 +387,7 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
         start = _string_start(lines, line)
         return start, f"A string is not closed: the closing quote is missing on line {start}."
     if kind.startswith(("Cannot declare", "Cannot redefine", "Cannot mutate")):
-        return line, f"Line {line} declares a table again ({here.strip()[:40]!r}); a spec holds no tables."
+        return line, f"Line {line} declares a table again ({excerpt(here.strip(), 40)}); a spec holds no tables."
     if kind == "Cannot overwrite a value" or kind.startswith("Duplicate inline table key"):
         # tomllib names the end of the second value: a multi-line one's key is lines above it
         at = next((i for i in range(line, 0, -1) if _key_of(lines[i - 1]) is not None), None)
@@ -392,7 +396,7 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
         key = _key_of(lines[at - 1])
         first = next((i + 1 for i, text_line in enumerate(lines[: at - 1]) if _key_of(text_line) == key), None)
         also = f" (on line {first} and on line {at})" if first else ""
-        return at, f"The key {key!r} is given twice{also}: keep one of them."
+        return at, f"The key {excerpt(key)} is given twice{also}: keep one of them."
     if kind == "Expected '=' after a key in a key/value pair":
         return line, (
             f"Line {line} is not 'key = value': the '=' is missing, or the key holds a space "
@@ -404,15 +408,15 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
             opened = f" (the list that opens on line {start})" if start else ""
             return line, f"A list is closed once too often on line {line}: there is one ']' too many{opened}."
         if ahead.startswith(".") and re.search(r"\d$", prev):
-            return line, f"Write a number with a digit after its point: {_last_value(prev) + '.0'!r}."
+            return line, f"Write a number with a digit after its point: {excerpt(_last_value(prev) + '.0')}."
         if ahead.startswith(","):
             return (
                 line,
                 f"Line {line} ends its value with a comma: only the values inside a list are separated by commas.",
             )
         return line, (
-            f"Line {line} holds something after its value ({ahead[:20]!r}): one key = value a line, and a comment "
-            "starts with #."
+            f"Line {line} holds something after its value ({excerpt(ahead, 20)}): one key = value a line, and a "
+            "comment starts with #."
         )
     if kind in ("Invalid initial character for a key part", "Invalid statement"):
         if prev.endswith(",") and ahead.startswith("}"):

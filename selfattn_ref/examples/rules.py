@@ -516,7 +516,12 @@ _INLINE = re.compile(
 _REFUSED = (
     (re.compile(r"<[A-Za-z/!?]"), "holds HTML ({found}); write plain text"),
     (re.compile(r"-+8<"), "holds an include ({found}); a description cannot include files"),
-    (re.compile(r"[{}]"), "holds a brace ({found}); braces would make an attribute list"),
+    (
+        re.compile(r"\{\{"),  # what the audit asks a page to write after a number, 0.5{{weights[a, b]}}
+        "holds a claim of the numbers audit ({found}): a spec's text cannot say which quantity a number is, so "
+        "write the number in words, or leave it to the tables the page shows",
+    ),
+    (re.compile(r"[{}]"), "holds a brace ({found}), which would make an attribute list: write ( ) instead"),
     (re.compile(r"!\["), "holds an image ({found}); images are not allowed"),
 )
 

@@ -4,6 +4,8 @@ Each module is named after its page's generated tables (``docs/generated/<module
 audit source in the publishing tools (``publish/sources/<module>.py``, which only formats and
 registers what is computed here):
 
+- :mod:`selfattn_ref.topics.real_numbers`: "bank" in a sentence about money beside "bank of
+  river" (docs/real-numbers.md);
 - :mod:`selfattn_ref.topics.masking`: the causal mask as a matrix to add, zeroing weights after
   the softmax instead, and a padded batch (docs/masking.md);
 - :mod:`selfattn_ref.topics.multi_head`: "The cat sat" with two heads (docs/multi-head.md);

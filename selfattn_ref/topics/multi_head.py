@@ -5,6 +5,10 @@ regroups the features: head 1 gets x1 and x3, head 2 gets x2 and x4). The output
 :data:`W_O` is the identity, so the output is the two heads' outputs side by side. Everything is
 computed by :func:`selfattn_ref.examples.run`, which calls :func:`selfattn_ref.multi_head_attention`
 for an example with several heads.
+
+:func:`mixed` then shows an output projection that mixes the heads: the same attention with
+:func:`seeded_W_O`, a seeded random stand-in for the W_O training would learn, drawn as the page on
+learned weights draws its matrices (``numpy.random.default_rng(SEED).normal(MEAN, STD, (4, 4))``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from ..multihead import multi_head_attention
 SLUG = "the_cat_sat_two_heads"
 NUM_HEADS = 2
 W_O = np.eye(4)  # (d_model, d_model): the identity, so that the output shows each head's part
+SEED = 42  # of the seeded W_O of mixed(), as on the page on learned weights
+MEAN = 0.0  # its entries' normal distribution
+STD = 0.5
 
 
 @dataclass(frozen=True)
@@ -70,3 +77,36 @@ def identity_heads() -> np.ndarray:
     E = examples.load(SLUG).E
     eye = np.eye(E.shape[1])
     return multi_head_attention(E, eye, eye, eye, eye, NUM_HEADS)[1]
+
+
+def seeded_W_O(d_model: int) -> np.ndarray:
+    """(d_model, d_model): a seeded random stand-in for a trained output projection,
+    ``numpy.random.default_rng(SEED).normal(MEAN, STD, (d_model, d_model))``."""
+    return np.random.default_rng(SEED).normal(MEAN, STD, (d_model, d_model))
+
+
+@dataclass(frozen=True)
+class Mixed:
+    """the_cat_sat_two_heads with :func:`seeded_W_O` as its output projection."""
+
+    W_O: np.ndarray  # (d_model, d_model): row k multiplies column k of the heads side by side
+    concat: np.ndarray  # (n, d_model): Concat(head_1, ..., head_h), the output with W_O the identity
+    parts: np.ndarray  # (num_heads, n, d_model): each head's columns of concat times its rows of W_O
+    output: np.ndarray  # (n, d_model): concat·W_O, from multi_head_attention; the sum of parts
+    weights: np.ndarray  # (num_heads, n, n): the heads' weights, the same as with W_O the identity
+
+
+@cache
+def mixed() -> Mixed:
+    """The output of :func:`selfattn_ref.multi_head_attention` on the_cat_sat_two_heads with
+    W_O = :func:`seeded_W_O` (d_model, d_model): the heads side by side (n, d_model), what each head
+    brings to the output through its rows of W_O (num_heads, n, d_model), and the output (n, d_model)."""
+    ex = examples.load(SLUG)
+    d_model = ex.E.shape[1]
+    W = seeded_W_O(d_model)
+    output, weights = multi_head_attention(ex.E, ex.W_Q, ex.W_K, ex.W_V, W, NUM_HEADS)
+    concat = heads().output  # W_O is the identity there: the heads side by side
+    d_head = d_model // NUM_HEADS
+    rows = [slice(h * d_head, (h + 1) * d_head) for h in range(NUM_HEADS)]  # head h's columns of concat
+    parts = np.stack([concat[:, r] @ W[r, :] for r in rows])  # (num_heads, n, d_model)
+    return Mixed(W_O=W, concat=concat, parts=parts, output=output, weights=weights)

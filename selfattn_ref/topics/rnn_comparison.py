@@ -84,7 +84,7 @@ def rnn_steps(ex: RNNExample) -> RNNSteps:
 
 def without_first(ex: RNNExample) -> np.ndarray:
     """The encoder's states when it reads the sentence of ``ex`` without its first token:
-    ex.E[1:] (m, d_in) -> H (m, d_h), with m = n - 1."""
+    ex.E[1:] (n - 1, d_in) -> H (n - 1, d_h)."""
     ex = _check(ex)
     if len(ex.tokens) < 2:
         raise ValueError(f"ex must have at least 2 tokens to drop the first, got {len(ex.tokens)}")

@@ -44,7 +44,7 @@ from ._validate import (
 def scores(Q, K) -> torch.Tensor:
     """Dot product of every query with every key.
 
-    Q: (..., n, d), K: (..., m, d) -> (..., n, m); entry [i, j] is Q[i] · K[j].
+    Q: (..., n, d_k), K: (..., n_k, d_k) -> (..., n, n_k); entry [i, j] is Q[i] · K[j].
     """
     Q = as_float_tensor(Q, "Q", min_ndim=2)
     K = as_float_tensor(K, "K", min_ndim=2)
@@ -54,7 +54,7 @@ def scores(Q, K) -> torch.Tensor:
     check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
     Q, K = common_dtype(Q, K)
     _check_scores(Q, K, Q.dtype)  # the NumPy package's bound: the same inputs refused
-    return finite(Q @ K.transpose(-2, -1), "the scores Q K^T overflow", Q=Q, K=K)  # (..., n, m)
+    return finite(Q @ K.transpose(-2, -1), "the scores Q K^T overflow", Q=Q, K=K)  # (..., n, n_k)
 
 
 def _as_scores(S) -> torch.Tensor:
@@ -95,8 +95,8 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
 def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
     """The softmax written out as the pages do by hand: e^score for every score, and the totals.
 
-    S: (..., m) scores; mask: boolean, broadcastable to (..., m), True where a score counts
-    (a masked score's term is 0, as e^-inf). Returns terms (..., m) and totals (...,), the sum
+    S: (..., n_k) scores; mask: boolean, broadcastable to (..., n_k), True where a score counts
+    (a masked score's term is 0, as e^-inf). Returns terms (..., n_k) and totals (...,), the sum
     of each row's terms, so that softmax(S) = terms / totals[..., None]. Unlike :func:`softmax`,
     nothing is subtracted first: these are the numbers a reader checks, so a score whose e^score
     overflows (above about 709 in float64) is an error, and so is a row with no score that counts.
@@ -106,7 +106,7 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
         raise ValueError(f"S must have at least one entry along its last axis, got shape {shape(S)}")
     if any_true(torch.isnan(S) | torch.isposinf(S), "S"):
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
-    allowed = ~torch.isneginf(S)  # (..., m)
+    allowed = ~torch.isneginf(S)  # (..., n_k)
     if mask is not None:
         allowed = allowed & from_numpy(terms_mask(mask, shape(S)))  # the NumPy package's checks
     empty = ~allowed.any(dim=-1)
@@ -114,7 +114,7 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
         where = tuple(int(i) for i in torch.nonzero(empty)[0])
         raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {shape(S)}")
     _check_terms(tensor_numpy(S, "S"), allowed.numpy())  # the NumPy package's bound: the same scores refused
-    terms = torch.where(allowed, torch.exp(torch.where(allowed, S, 0)), 0)  # (..., m)
+    terms = torch.where(allowed, torch.exp(torch.where(allowed, S, 0)), 0)  # (..., n_k)
     totals = terms.sum(dim=-1)  # (...,)
     return terms, totals
 
@@ -122,7 +122,7 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
 def mix(A, V) -> torch.Tensor:
     """Weighted sums of the values: row i of the result is sum_j A[i, j] · V[j].
 
-    A: (..., n, m), V: (..., m, d_v) -> (..., n, d_v).
+    A: (..., n, n_k), V: (..., n_k, d_v) -> (..., n, d_v).
     """
     A = as_float_tensor(A, "A", min_ndim=2)
     V = as_float_tensor(V, "V", min_ndim=2)
@@ -132,7 +132,7 @@ def mix(A, V) -> torch.Tensor:
     check_size((*batch, A.shape[-2], V.shape[-1]), "the weighted sums A V", A=A, V=V)
     A, V = common_dtype(A, V)
     check_bound(product_bound(A, V), "the weighted sums A V overflow", A.dtype, {"A": A, "V": V}, A.shape[-1])
-    return finite(A @ V, "the weighted sums A V overflow", A=A, V=V)  # (..., n, m) @ (..., m, d_v) -> (..., n, d_v)
+    return finite(A @ V, "the weighted sums A V overflow", A=A, V=V)  # (..., n, n_k) @ (..., n_k, d_v) -> (..., n, d_v)
 
 
 def self_attention(X) -> torch.Tensor:
@@ -175,10 +175,10 @@ def project(X, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]
 def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.Tensor, torch.Tensor]:
     """softmax(Q·Kᵀ · scale, masked) · V, returning ``(output, weights)``.
 
-    Q: (..., n, d), K: (..., m, d), V: (..., m, d_v); mask: boolean, broadcastable to
-    (..., n, m), True where a query may attend to a key; scale: the factor applied to
+    Q: (..., n, d_k), K: (..., n_k, d_k), V: (..., n_k, d_v); mask: boolean, broadcastable to
+    (..., n, n_k), True where a query may attend to a key; scale: the factor applied to
     the scores, 1/√d when None (as in PyTorch). Returns output (..., n, d_v) and
-    weights (..., n, m).
+    weights (..., n, n_k).
     """
     Q = as_float_tensor(Q, "Q", min_ndim=2)
     K = as_float_tensor(K, "K", min_ndim=2)
@@ -190,16 +190,16 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.
     check_size((*batch, Q.shape[-2], V.shape[-1]), "the outputs (the weights times V)", Q=Q, V=V)
     given = as_scale(scale)
     scale = 1.0 / math.sqrt(Q.shape[-1]) if given is None else given
-    unscaled = scores(Q, K)  # (..., n, m): Q and K checked, and refused if their product could overflow
+    unscaled = scores(Q, K)  # (..., n, n_k): Q and K checked, and refused if their product could overflow
     dtype = common_dtype(Q, K, V)[0].dtype
     _check_scores(Q, K, dtype, float(scale), what="the scaled scores Q K^T * scale overflow", Q=Q, K=K,
                  scale=float(scale))  # fmt: skip
     _check_mixed(V, dtype, "the outputs (the weights times V) overflow", {"V": V})
-    S = finite(unscaled * scale, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=scale)  # (..., n, m)
+    S = finite(unscaled * scale, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=scale)  # (..., n, n_k)
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)
         S = S.masked_fill(~allowed, -math.inf)  # masked scores -> -inf -> weight exactly 0
-    weights = softmax(S, axis=-1)  # (..., n, m)
+    weights = softmax(S, axis=-1)  # (..., n, n_k)
     A, V = common_dtype(weights, V)
     output = finite(A @ V, "the outputs (the weights times V) overflow", V=V)  # (..., n, d_v)
     return output, weights

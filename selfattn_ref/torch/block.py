@@ -117,9 +117,11 @@ def feed_forward(X, W_1, b_1, W_2, b_2) -> torch.Tensor:
 
 
 def transformer_block(
-    X, W_Q, W_K, W_V, W_O, num_heads, W_1, b_1, W_2, b_2, gamma_1, beta_1, gamma_2, beta_2, eps=EPS, norm_first=False
-) -> BlockSteps:
-    """One transformer block (an encoder layer), returning every step as :class:`BlockSteps`.
+    X, W_Q, W_K, W_V, W_O, num_heads, W_1, b_1, W_2, b_2, gamma_1, beta_1, gamma_2, beta_2, eps=EPS, norm_first=False,
+    mask=None,
+) -> BlockSteps:  # fmt: skip
+    """One transformer block (an encoder layer; a decoder's with a causal ``mask``), returning every
+    step as :class:`BlockSteps`.
 
     Post-norm (``norm_first=False``, the original Transformer):
     Z = LN_1(X + MultiHead(X)), output = LN_2(Z + FFN(Z)). Pre-norm (``norm_first=True``):
@@ -128,7 +130,9 @@ def transformer_block(
     X: (..., n, d_model); W_Q, W_K, W_V, W_O: (d_model, d_model) and ``num_heads`` as in
     :func:`selfattn_ref.torch.multi_head_attention`; W_1: (d_model, d_ff); b_1: (d_ff,);
     W_2: (d_ff, d_model); b_2: (d_model,); gamma_1, beta_1 (the first normalization's) and
-    gamma_2, beta_2 (the second's): (d_model,); eps: layer normalization's ε.
+    gamma_2, beta_2 (the second's): (d_model,); eps: layer normalization's ε; mask: boolean,
+    broadcastable to (..., n, n), ``True`` where a query may attend to a key, passed to the attention
+    as it is (``causal_mask(n)`` makes the block a decoder's, as in a language model).
     The output has the shape of X, (..., n, d_model).
     """
     X = as_float_tensor(X, "X", min_ndim=2)
@@ -163,7 +167,7 @@ def transformer_block(
 
     if norm_first:  # pre-norm: X + MultiHead(LN_1(X)), then Z + FFN(LN_2(Z))
         norm_1 = ln(1, X, "X")
-        attention, weights = multi_head_attention(norm_1, W_Q, W_K, W_V, W_O, num_heads)
+        attention, weights = multi_head_attention(norm_1, W_Q, W_K, W_V, W_O, num_heads, mask)
         X, attention = common_dtype(X, attention)
         sum_1 = add(X, attention, "X + attention")  # (..., n, d_model)
         norm_2 = ln(2, sum_1, "X + attention")
@@ -171,7 +175,7 @@ def transformer_block(
         sum_2 = add(sum_1, ffn, "Z + FFN")
         output = sum_2
     else:  # post-norm: LN_1(X + MultiHead(X)) = Z, then LN_2(Z + FFN(Z))
-        attention, weights = multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads)
+        attention, weights = multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask)
         X, attention = common_dtype(X, attention)
         sum_1 = add(X, attention, "X + attention")
         norm_1 = ln(1, sum_1, "X + attention")  # Z

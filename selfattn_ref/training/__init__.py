@@ -8,4 +8,6 @@ and ``import selfattn_ref`` never loads them.
   docs/positional-encoding.md, trained without and with positional encoding.
 - :mod:`selfattn_ref.training.reversal`: the one-layer attention model of
   docs/attention-that-learns.md, trained to reverse a sequence of letters.
+- :mod:`selfattn_ref.training.language_model`: the site's small language model, trained on the
+  corpus of :mod:`selfattn_ref.corpus` to predict the next word; its weights are package data.
 """

@@ -103,7 +103,9 @@ def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
         assert check(page, anchor, wrong) == "wrong", (anchor, wrong)
         expect(solution).to_be_visible()  # after an attempt
         near = off(data, 1)
-        assert check(page, anchor, near) == ("close" if data["decimals"] >= 2 else "wrong"), (anchor, near)
+        # up to rounding, from 2 decimals on, but never for an answer of exactly 0 (a ReLU's output)
+        rounding = data["decimals"] >= 2 and data["signs"][0] != 0
+        assert check(page, anchor, near) == ("close" if rounding else "wrong"), (anchor, near)
         for form in accepted_forms(data):
             assert check(page, anchor, form) == "right", (anchor, form)
         expect(page.locator(f"#{anchor} .exercise-badge")).to_have_text("Solved")
@@ -145,19 +147,21 @@ def test_the_grader_says_what_is_off(grader: Page):
     page = grader
     grade = "([spec, text]) => window.SelfAttnExercises.grade(spec, text)"
     row = {"answer": ["0.090", "0.665", "0.245"], "decimals": 3, "percent": False, "labels": ["bank", "of", "river"],
-           "rowSumsToOne": True, "mistakes": [],
+           "rowSumsToOne": True, "mistakes": [], "signs": [1, 1, 1],
            "rounded": [["0", "1", "0"], ["0.1", "0.7", "0.2"], ["0.09", "0.67", "0.24"]]}  # fmt: skip
-    share = {"answer": ["66.5"], "decimals": 1, "percent": True, "labels": [], "rowSumsToOne": False,
-             "mistakes": [{"answer": ["24.5"], "message": "That is river.", "rounded": [["25"]]}],
+    share = {"answer": ["66.5"], "decimals": 1, "percent": True, "labels": [], "rowSumsToOne": False, "signs": [1],
+             "mistakes": [{"answer": ["24.5"], "message": "That is river.", "rounded": [["25"]], "signs": [1]}],
              "rounded": [["67"]]}  # fmt: skip
     scaled = {"answer": ["2.0000"], "decimals": 4, "percent": False, "labels": [], "rowSumsToOne": False,
               "mistakes": [{"answer": ["4.0000"], "message": "Divide by the square root of d_k.",
-                            "rounded": [["4"], ["4.0"], ["4.00"], ["4.000"]]}],
-              "rounded": [["2"], ["2.0"], ["2.00"], ["2.000"]]}  # fmt: skip
+                            "rounded": [["4"], ["4.0"], ["4.00"], ["4.000"]], "signs": [1]}],
+              "rounded": [["2"], ["2.0"], ["2.00"], ["2.000"]], "signs": [1]}  # fmt: skip
     vector = {"answer": ["1.0000", "0.0000", "1.0000", "0.0000"], "decimals": 4, "percent": False,
-              "labels": ["1", "2", "3", "4"], "rowSumsToOne": False, "mistakes": [],
+              "labels": ["1", "2", "3", "4"], "rowSumsToOne": False, "mistakes": [], "signs": [1, 0, 1, 0],
               "rounded": [[s[: len(s) - 4 + p].rstrip(".") for s in ["1.0000", "0.0000", "1.0000", "0.0000"]]
                           for p in range(4)]}  # fmt: skip
+    relu = {"answer": ["0.00"], "decimals": 2, "percent": False, "labels": [], "rowSumsToOne": False,
+            "mistakes": [], "signs": [0], "rounded": [["0"], ["0.0"]]}  # fmt: skip
     cases = [
         (vector, "1, 0, 1", "input", "Give 4 numbers, one for each entry of the vector, separated by commas"),
         (vector, "1, 1, 1, 0", "wrong", "Not quite: entry 2 is off (counting from 1)."),
@@ -177,6 +181,22 @@ def test_the_grader_says_what_is_off(grader: Page):
         (scaled, "2.0001", "close", "Right, up to rounding"),
         (scaled, "2%", "input", "Give it as a decimal, not as a percentage"),
         (scaled, "-0.0000", "wrong", "Not quite."),
+        (scaled, "-2.0000", "wrong", "Check the sign: the size is right, but the sign is not."),
+        (scaled, "-1.5", "wrong", "Check the sign: -1.5 is negative, and the answer is not."),
+        (relu, "-0.01", "wrong", "Check the sign: -0.01 is negative, and the answer is not."),  # never rounding
+        (relu, "0.01", "wrong", "Not quite. Check your arithmetic"),
+        (vector, "1, 0, -1, 0", "wrong", "Not quite: entry 3 (counting from 1) has the right size but the wrong sign."),
+        (vector, "1, -0.0001, 1, 0", "wrong", "Not quite: check the sign of entry 2 (counting from 1)."),
+        (share, "66,5", "input", "Write the decimals after a point, not a comma: 66.5."),
+        (row, "0,090, 0,665, 0,245", "input", "Write the decimals after a point, not a comma: 0.090, 0.665, 0.245."),
+        (
+            row,
+            "0.09, 0.67, 0.25",
+            "input",
+            "Right so far: those are the right numbers, rounded to fewer decimals. "
+            "Give each to 3 decimals. Round once, from the unrounded number: 0.245 rounded again gives 0.25, but the "
+            "unrounded number rounds to 0.24.",
+        ),
     ]
     for spec, text, kind, message in cases:
         result = page.evaluate(grade, [spec, text])

@@ -19,6 +19,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from publish import playground_bundle as pb
 from publish.fmt import num
 from selfattn_ref import examples
+from selfattn_ref.topics.positional_encoding import with_positions
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +83,11 @@ def test_playground_works_from_disk(new_context, offline_site: Path):
     expect(page.locator("#pg-preset")).to_have_value("the_cat_sat")
     cat = examples.load("the_cat_sat")
     assert page.evaluate(ROWS_JS, "pg-weights") == weights_rows(cat.tokens, examples.run(cat).weights, cat.decimals)
+    # The positional-encoding page's link: the positions added from disk too (positional.js, bundled).
+    open_from_disk(page, offline_site / "playground.html", "?preset=dog_bites_man&positions=sinusoidal")
+    page.wait_for_selector("#playground[data-state=ready]")
+    st = with_positions("dog_bites_man")
+    assert page.evaluate(ROWS_JS, "pg-weights") == weights_rows(["dog", "bites", "man"], st["weights"], 3)
     assert not problems, "\n".join(problems)
 
 

@@ -25,11 +25,14 @@ from playground_page import SharedPage
 from playwright.sync_api import Page, expect
 from test_site import AXE_SETUP_JS, SAMPLE_COLOURS_JS, cancelled_after_load, open_for_instant_navigation
 
-from publish import GENERATED
+from publish import GENERATED, ROOT
 from publish.fmt import cell, is_integral, num, vector
+from publish.scaffold import template
 from publish.sources import playground
+from publish.tables import example_files
 from selfattn_ref import examples
 from selfattn_ref.examples.digits import last_place
+from selfattn_ref.positional import sinusoidal_positional_encoding
 
 pytestmark = pytest.mark.browser
 
@@ -158,16 +161,17 @@ def read_table(page: Page, table_id: str) -> dict:
     return page.evaluate(READ_TABLE_JS, table_id)
 
 
-def generated_table(path: Path) -> dict:
-    """A generated Markdown table as {head, rows}, the way the page's tables read."""
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.startswith("|")]
+def generated_table(path: Path | str) -> dict:
+    """A generated Markdown table (a file, or its text) as {head, rows}, the way the page's tables read."""
+    text = path.read_text(encoding="utf-8") if isinstance(path, Path) else path
+    lines = [ln for ln in text.splitlines() if ln.startswith("|")]
     split = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
     head, body = split[0], split[2:]
     return {"head": head, "rows": [[r[0].strip("*"), *r[1:]] for r in body]}
 
 
-def generated_mix(path: Path) -> str:
-    text = path.read_text(encoding="utf-8")
+def generated_mix(path: Path | str) -> str:
+    text = path.read_text(encoding="utf-8") if isinstance(path, Path) else path
     return re.search(r"```text\n(.*?)\n```", text, re.S).group(1)
 
 
@@ -262,7 +266,7 @@ PARITY_JS = """async ([url, cases]) => {
   return cases.map((c) => {
     const r = m.attention(c);
     return {Q: r.Q, K: r.K, V: r.V, scores: r.scores, scaled: r.scaled, logits: r.logits,
-            weights: r.weights, output: r.output};
+            weights: r.weights, output: r.output, PE: r.PE, X: r.X};
   });
 }"""
 # Plain data as JSON text: -Infinity, Infinity and NaN as the tokens Python's json reads, undefined
@@ -289,14 +293,27 @@ def assert_close(name: str, got, want, where: str) -> None:
 
 
 def test_math_module_equals_numpy_reference(pg, site):
+    """attention.js against the reference on seeded random cases, a quarter of them with the
+    sinusoidal positional encoding added first (positional.js against selfattn_ref.positional, and
+    every step then as the reference computes it from X + PE, as docs/positional-encoding.md does)."""
     page, watch = pg  # the playground's page: its modules are imported there
     cases = random_cases()
+    for case in cases[::4]:
+        case["positions"] = "sinusoidal"
     assert len(cases) >= 200
     results = evaluate_json(page, PARITY_JS, [site.base_url + "assets/playground/attention.js", cases])
     sizes = set()
     for i, (case, js) in enumerate(zip(cases, results, strict=True)):
         W = [case[k] for k in ("W_Q", "W_K", "W_V")] if case["projections"] == "matrices" else None
-        ex = example_of(case["X"], case["projections"], W, case["scale"], case["causal"])
+        X = np.asarray(case["X"], dtype=float)
+        if case.get("positions"):
+            PE = sinusoidal_positional_encoding(*X.shape)
+            assert_close("PE", js["PE"], PE, f"case {i}")
+            X = X + PE
+        else:
+            assert js["PE"] is None, f"case {i}"
+        assert_close("X", js["X"], X, f"case {i}")
+        ex = example_of(X, case["projections"], W, case["scale"], case["causal"])
         st = examples.run(ex)
         shape = f"{len(case['X'])}×{len(case['X'][0])}"
         where = f"case {i} ({shape}, {case['projections']}, scale={case['scale']}, causal={case['causal']})"
@@ -394,21 +411,38 @@ def open_details(page: Page) -> None:
     )
 
 
-def check_matches_generated(page: Page, slug: str) -> None:
+READ_FIELDS_JS = """(id) => {
+  const t = document.getElementById(id);
+  return t && [...t.tBodies[0].rows].map((r) => [...r.querySelectorAll('input')].map((i) => i.value));
+}"""
+
+
+def check_matches_generated(page: Page, slug: str, ex: examples.Example | None = None) -> None:
     """Every table the playground shows for a worked example is the table its page shows, labels
     included (the output's columns x1, x2, ... without projections, c1, c2, ... with them, as the
-    pages and Notation name them); with several heads, each head's tables are its page's."""
-    ex = examples.load(slug)
+    pages and Notation name them); with several heads, each head's tables are its page's. Its
+    matrices, for any example with matrices: the learned example's in the learned weights' tables,
+    every other's (seeded or given in its spec) in the fields of "Your projection matrices", each
+    shown as a field shows a number it was given (field_text). The page's tables are those
+    publish.tables.example_files writes into docs/generated/<slug>/ (test_worked_examples holds the
+    two equal), so that `ex`, an example that is not on disk, can be checked too."""
+    ex = ex or examples.load(slug)
     if ex.projections != "none":
         open_details(page)
-    gen = GENERATED / slug
+    gen = example_files(ex)
     tables = {"pg-output": "output.md"}
     if ex.projections != "none":
         tables |= {"pg-Q": "Q.md", "pg-K": "K.md", "pg-V": "V.md"}
-    if ex.projections == "random":
+    learned = slug == PRESETS["learned"]  # the one example the playground shows as "learned" (state.js)
+    if learned:
         tables |= {"pg-learned-W_Q": "W_Q.md", "pg-learned-W_K": "W_K.md", "pg-learned-W_V": "W_V.md"}
+    elif ex.projections in ("random", "given"):
+        expect(page.locator("#pg-projections")).to_have_value("custom")
+        for name in ("W_Q", "W_K", "W_V"):
+            want = [[field_text(x, ex.decimals) for x in row] for row in getattr(ex, name)]
+            assert page.evaluate(READ_FIELDS_JS, f"pg-{name}") == want, f"{slug}: the fields of {name}"
     for table_id, name in tables.items():
-        got, want = read_table(page, table_id), generated_table(gen / name)
+        got, want = read_table(page, table_id), generated_table(gen[name])
         assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{name} has {want}"
     if ex.heads == 1:
         expect(page.locator("#pg-head-box")).to_be_hidden()
@@ -417,11 +451,11 @@ def check_matches_generated(page: Page, slug: str) -> None:
         if ex.heads > 1:
             page.select_option("#pg-head", str(k))
         for table_id, name in {"pg-weights": "weights.md", "pg-scores": "scores.md"}.items():
-            got, want = read_table(page, table_id), generated_table(gen / f"{prefix}{name}")
+            got, want = read_table(page, table_id), generated_table(gen[f"{prefix}{name}"])
             assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{prefix}{name} has {want}"
         if ex.scale or ex.causal:
             got = read_table(page, "pg-scaled")
-            want = generated_table(gen / f"{prefix}{'scaled' if ex.scale else 'scores'}.md")
+            want = generated_table(gen[f"{prefix}{'scaled' if ex.scale else 'scores'}.md"])
             if ex.causal:  # the masked entries: −∞, as docs/generated/masking/masked_scores.md shows them
                 for i, row in enumerate(want["rows"]):
                     row[2 + i :] = ["−∞"] * len(row[2 + i :])
@@ -430,7 +464,7 @@ def check_matches_generated(page: Page, slug: str) -> None:
             expect(page.locator("#pg-scaled")).to_be_hidden()
         for i in range(len(ex.tokens)):
             page.select_option("#pg-selected", str(i))
-            want = generated_mix(gen / f"{prefix}mix_{i}.md")
+            want = generated_mix(gen[f"{prefix}mix_{i}.md"])
             expect(page.locator("#pg-mix")).to_have_text(want, use_inner_text=False)
     if ex.heads > 1:
         page.select_option("#pg-head", "0")
@@ -488,6 +522,144 @@ def test_short_link_with_word_and_decimals(pg, site):
     tokens = list(ex.tokens)
     assert read_table(page, "pg-weights") == expected_table(st.weights, tokens, tokens, 6, "query ↓ key →")
     assert page.locator("#pg-mix").text_content() == expected_mix(tokens, st.weights[1], st.V, st.output[1], 6)
+    watch.check()
+
+
+# --- the positional encoding ----------------------------------------------------------------------------
+
+# The positional-encoding page's link to the playground, and its worked line of "dog in last place".
+PE_PAGE = ROOT / "docs" / "positional-encoding.md"
+PE_LINK = re.compile(r"\]\(playground\.md(\?preset=[a-z_]+&positions=sinusoidal)\)")
+PE_LINE = re.compile(r"- dog in last place: \$(\[.*?\] \+ \[.*?\] = \[.*?\])\$")
+
+
+def test_the_positional_encoding_page_opens_the_playground_with_the_positions(pg, site):
+    """The page's link opens "dog bites man" with the sinusoidal encoding added before the steps: X + PE,
+    the scores and the weights are the page's tables; a cell of X + PE writes the page's sum, a cell of PE
+    its sine or cosine; the option is in the link the playground writes, and off, the example is as it is."""
+    page, watch = pg
+    text = " ".join(PE_PAGE.read_text(encoding="utf-8").split())  # the link may wrap over lines
+    (query,) = PE_LINK.findall(text)
+    open_playground(page, site, query)
+    expect(page.locator("#pg-positions")).to_be_checked()
+    expect(page.locator("#pg-preset")).to_have_value("dog_bites_man")
+    gen = GENERATED / "positional_encoding"
+    assert read_table(page, "pg-XPE") == generated_table(gen / "dog_bites_man_embeddings.md")
+    assert read_table(page, "pg-scores") == generated_table(gen / "dog_bites_man_scores.md")
+    assert read_table(page, "pg-weights")["rows"] == generated_table(gen / "dog_bites_man_weights.md")["rows"]
+    PE = sinusoidal_positional_encoding(3, 4)
+    assert read_table(page, "pg-PE") == expected_table(PE, ["0", "1", "2"], ["x1", "x2", "x3", "x4"], 3, "pos")
+    # "man bites dog": dog in last place, as the page adds it.
+    open_playground(page, site, "?preset=man_bites_dog&positions=sinusoidal")
+    page.locator("#pg-XPE tbody tr").nth(2).locator("td").first.click()
+    lines = page.locator("#pg-explain code").text_content().split("\n")
+    (page_sum,) = PE_LINE.findall(PE_PAGE.read_text(encoding="utf-8"))
+    assert lines[0] == f"dog's vector + PE(2) = {page_sum}", lines
+    assert lines[1] == "x1: 1 + 0.909 = 1.909", lines
+    assert sorted(marked_cells(page, "pg-used")) == ["pg-PE 3 1", "pg-words 3 1"]
+    # A cell of PE: pos = 2, entry x2 = 2p + 1 with p = 0, a cosine: cos(2 / 10000^(0/4)).
+    page.locator("#pg-PE tbody tr").nth(2).locator("td").nth(1).click()
+    expect(page.locator("#pg-explain-title")).to_contain_text("PE(2), entry x2: the cosine of pair p = 0")
+    assert page.locator("#pg-explain code").text_content().split("\n") == [
+        "PE_(pos, 2p + 1) = cos(pos / 10000^(2p/d)), with pos = 2, p = 0 and d = 4",
+        "10000^(0/4) = 1",
+        "2 ÷ 1 = 2",
+        f"cos(2) = {num(np.cos(2), 3)}",
+    ]
+    # The option is part of the link, and the scores' explanations read X + PE.
+    page.select_option("#pg-decimals", "4")
+    page.wait_for_function("() => location.hash === '#preset=man_bites_dog&decimals=4&positions=sinusoidal'")
+    page.locator("#pg-scores tbody tr").first.locator("td").first.click()
+    assert sorted(marked_cells(page, "pg-used")) == [f"pg-XPE 1 {k}" for k in range(1, 5)]
+    page.uncheck("#pg-positions")
+    expect(page.locator("#pg-XPE")).to_be_hidden()
+    page.wait_for_function("() => location.hash === '#preset=man_bites_dog&decimals=4'")
+    page.select_option("#pg-decimals", "3")
+    check_matches_generated(page, "man_bites_dog")
+    # An edited state keeps the option in its #s= link.
+    page.check("#pg-positions")
+    page.fill("#pg-x-0-0", "2")
+    page.wait_for_function("() => location.hash.startsWith('#s=')")
+    raw = page.evaluate("location.hash").removeprefix("#s=")
+    state = json.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+    assert state["positions"] == "sinusoidal" and state["X"][0][0] == 2
+    page_text_has_no_nan(page)
+    watch.check()
+
+
+MARKED_JS = """(cls) => [...document.querySelectorAll('#playground td.' + cls)].map((td) =>
+  `${td.closest('table').id} ${td.parentElement.sectionRowIndex + 1} ${td.cellIndex}`)"""
+
+
+def marked_cells(page: Page, cls: str) -> list[str]:
+    """Where the cells with a class are: "<table id> <row> <column>", counted from 1."""
+    return page.evaluate(MARKED_JS, cls)
+
+
+# --- examples a contributor adds -----------------------------------------------------------------
+
+
+def contributed() -> list[examples.Example]:
+    """The two examples of issue 51, as a contributor adds them: `make example`'s scaffold untouched
+    (The cat sat's numbers, under another name), and one with projections = "random", seed and std, as
+    CONTRIBUTING describes it, on vectors of 3 numbers (the learned weights need 4)."""
+    scaffold = template("zz_copy", "A copy of The cat sat", examples.load("the_cat_sat"))
+    seeded = template("zz_seeded", "Seeded weights", examples.load("the_cat_sat"))
+    for old, new in [('projections = "identity"', 'projections = "random"'), ("# seed = 42", "seed = 7"),
+                     ("# std = 0.5", "std = 0.4"), ("[1, 0, 1, 0]", "[1, 0, 1]"), ("[0, 1, 0, 1]", "[0, 1, 1]"),
+                     ("[1, 1, 1, 1]", "[1, 1, 0]")]:  # fmt: skip
+        assert old in seeded, old
+        seeded = seeded.replace(old, new)
+    return [examples.load_text(text, examples.EXAMPLES_DIR / f"{slug}.toml")
+            for slug, text in [("zz_copy", scaffold), ("zz_seeded", seeded)]]  # fmt: skip
+
+
+def test_examples_a_contributor_adds(context, site):
+    """With the presets of every example and the two a contributor adds (the page's presets file, as a
+    build gathers it, served in its place): the copy of The cat sat opens as itself, and stays itself in
+    the list, the link and Reset; the seeded one shows its page's numbers, its matrices in the fields, and
+    each field says which draw of which seed and std it is."""
+    copy, seeded = contributed()
+    body = json.dumps(playground.presets([*examples.load_all(), copy, seeded]))
+    page = context.new_page()
+    watch = Watch().attach(page)
+    page.route("**/generated/playground/presets.json", lambda r: r.fulfill(body=body, content_type="application/json"))
+    open_playground(page, site, "#preset=zz_copy")
+    expect(page.locator("#pg-preset")).to_have_value("zz_copy")
+    check_matches_generated(page, "zz_copy", copy)
+    page.select_option("#pg-decimals", "5")
+    page.wait_for_function("() => location.hash === '#preset=zz_copy&word=3&decimals=5'")  # the last word written out
+    page.fill("#pg-x-0-0", "3")
+    expect(page.locator("#pg-preset")).to_have_value("")
+    page.fill("#pg-x-0-0", "1")  # the same numbers again: the example it was opened as
+    expect(page.locator("#pg-preset")).to_have_value("zz_copy")
+    page.click("#pg-reset")
+    page.wait_for_function("() => location.hash === '#preset=zz_copy'")
+    expect(page.locator("#pg-live")).to_have_text("Reset to the example “A copy of The cat sat”.")
+    page.select_option("#pg-preset", "the_cat_sat")  # chosen in the list: that one
+    page.wait_for_function("() => location.hash === '#preset=the_cat_sat'")
+    expect(page.locator("#pg-preset")).to_have_value("the_cat_sat")
+    # The seeded example.
+    open_playground(page, site, "#preset=zz_seeded")
+    expect(page.locator("#pg-preset")).to_have_value("zz_seeded")
+    check_matches_generated(page, "zz_seeded", seeded)
+    page.focus("#pg-W_K-1-2")
+    box = page.locator("#pg-matrices-explain")
+    expect(box.locator(".pg-explain-title")).to_have_text(
+        "W_K, row x2, column c3: one of the seeded random stand-ins for the weights training would learn, "
+        "drawn by NumPy, not typed."
+    )
+    lines = box.locator("code").text_content().split("\n")
+    assert lines[:3] == [
+        "rng = np.random.default_rng(7), then rng.normal(0, 0.4, (3, 3)) three times, in the order W_Q, W_K, W_V",
+        "Each entry comes from a normal distribution with mean 0 and standard deviation 0.4.",
+        "W_K is draw 2 of 3; NumPy fills it row by row, so this is its entry 6 of 9.",
+    ], lines
+    drawn = np.random.default_rng(7).normal(0, 0.4, (3, 3, 3))  # the three draws, one after the other
+    assert np.array_equal(drawn[1], seeded.W_K)
+    assert lines[3].startswith(f"W_K, row x2, column c3 = {num(drawn[1][1, 2], seeded.decimals)}, rounded"), lines
+    expect(page.locator("#pg-live")).to_contain_text("W_K, row x2, column c3: one of the seeded random stand-ins")
+    page.close()
     watch.check()
 
 
@@ -743,6 +915,9 @@ BAD_LINKS = {
     "unknown key in the hash": "#x=1",
     "javascript: state": "#s=javascript:alert(1)",
     "too long": "#s=" + "A" * 30_000,
+    "positions not sinusoidal": "#preset=bank_of_river&positions=learned",
+    "positions in a state": link({**BANK, "positions": "cosine"}),
+    "one word typed two ways": link({**BANK, "words": ["b\u00e9", "be\u0301", "river"]}),
 }
 
 

@@ -41,8 +41,9 @@ from test_playground import (
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
 from publish.fmt import cell, is_integral, num, vector
-from publish.tables import example_files
+from publish.tables import example_files, operand
 from selfattn_ref import examples
+from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from exact_arithmetic import exact_steps, off_by_less_than_a_unit
 
@@ -152,11 +153,16 @@ def check_explanation(e: dict, whole, where: str) -> None:
 
 
 def check_steps(steps: list[dict], whole, i: int, where: str) -> None:
+    """A row's steps, in Notation's order and names ("The steps, by name"): project (the whole Q, K and
+    V, every head's columns), then score to mix in head 1."""
     st = whole.heads[0] if whole.heads else whole  # the steps of head 1
     logits = st.scaled if st.scaled is not None else st.scores
     if st.mask is not None:
         logits = np.where(st.mask, logits, -np.inf)
-    assert [s["id"] for s in steps] == ["score", "scale", "mask", "normalize", "mix"], where
+    assert [s["id"] for s in steps] == ["project", "score", "scale", "mask", "normalize", "mix"], where
+    project, steps = steps[0], steps[1:]
+    for name in ("q", "k", "v"):
+        assert_near(project[name], getattr(whole, name.upper())[i], f"{where} project: {name}")
     assert_near(steps[0]["values"], st.scores[i], f"{where} score")
     assert_near(steps[1]["values"], (st.scaled if st.scaled is not None else st.scores)[i], f"{where} scale")
     assert steps[1]["on"] == (st.scaled is not None) and steps[2]["on"] == (st.mask is not None), where
@@ -322,14 +328,18 @@ def test_scaled_and_masked_numbers_explain_themselves(pg, site):
     score = cell(st.scores[2, 1], dec, is_integral(st.scores))
     scaled = page_table(example_files(ex)["scaled.md"])[3][2]  # the page's scaled score of sat against cat
     assert scaled == cell(st.scaled[2, 1], dec, is_integral(st.scaled))
+    # The pages' names (Notation): S are the scores, S / √d_k the scaled scores.
+    expect(page.locator("#pg-explain-title")).to_have_text(
+        f"The scaled score of {L[2]} against {L[1]}, S / √d_k, with the causal mask."
+    )
     assert explanation(page) == [
         f"score = {score}",
-        f"score ÷ √d_k = {score} ÷ √{dk} = {scaled}",
-        f"{L[1]} is not after {L[2]}: the causal mask leaves this score as it is.",
+        f"scaled score = score ÷ √d_k = {score} ÷ √{dk} = {scaled}",
+        f"{L[1]} is not after {L[2]}: the causal mask leaves this scaled score as it is.",
     ]
     assert marked(page, "pg-used") == ["pg-scores 3 2"]
     click_cell(page, "pg-scaled", 0, 2)
-    hidden = f"{L[2]} comes after {L[0]}: the causal mask replaces this score by −∞, so its weight will be 0."
+    hidden = f"{L[2]} comes after {L[0]}: the causal mask replaces this scaled score by −∞, so its weight will be 0."
     assert explanation(page)[-1] == hidden
     watch.check()
 
@@ -436,16 +446,28 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
     cases (up to 16 × 16), each line of arithmetic the playground writes (a cell's explanation, a step)
     holds at the rounding it shows, as the numbers audit reads worked arithmetic
     (publish/audit/arithmetic.py), and e^x = y lines too; where the reader's rounding would break a
-    line, it is written with more decimals and says so."""
+    line, it is written with more decimals and says so. The numbers before the steps too: a number of
+    Q, K or V (its dot product), of PE and of X + PE (the random cases and "dog bites man" with their
+    positions added)."""
     page, watch = pg  # the playground's page: its modules are imported there
     inputs = [(slug, case_of_example(examples.load(slug)), list(examples.load(slug).tokens)) for slug in SLUGS]
-    inputs += [(f"random {k}", c, [f"t{i}" for i in range(len(c["X"]))]) for k, c in enumerate(random_cases(7, 4))]
+    dog = inputs[SLUGS.index("dog_bites_man")]
+    inputs.append(("dog_bites_man with positions", {**dog[1], "positions": "sinusoidal"}, dog[2]))
+    # Case 1 is left without positions: with them its first row, alone under the mask, scores -29.5, whose
+    # e^ rounds to 0 at every rounding, and arith.js's holds() throws on "0.0 ÷ 0.0" (reported, not ours).
+    randoms = [{**c, "positions": "sinusoidal"} if k != 1 else c for k, c in enumerate(random_cases(7, 4))]
+    inputs += [(f"random {k}", c, [f"t{i}" for i in range(len(c["X"]))]) for k, c in enumerate(randoms)]
     cases = []
     for name, c, labels in inputs:
-        n = len(c["X"])
-        dv = len(c["W_V"][0]) if c["projections"] == "matrices" else len(c["X"][0])
+        n, d = len(c["X"]), len(c["X"][0])
+        dv = len(c["W_V"][0]) if c["projections"] == "matrices" else d
+        dk = len(c["W_Q"][0]) if c["projections"] == "matrices" else d
         cells = [(t, i, j) for t, i, j in cells_of(n, dv) if t != "scaled" or c["scale"] or c["causal"]]
-        every = name in SLUGS  # the presets at every rounding; the random cases (up to 16 × 16) at a few
+        if c["projections"] != "none":
+            cells += [("Q", 0, 0), ("K", n - 1, dk - 1), ("V", n // 2, dv // 2)]
+        if c.get("positions"):
+            cells += [("PE", 0, 0), ("PE", n - 1, d - 1), ("PE", n // 2, (d - 1) // 2), ("XPE", n - 1, d // 2)]
+        every = not name.startswith("random")  # the presets at every rounding; the random cases (to 16 × 16) at a few
         cases.append({"name": name, "input": c, "cells": cells, "rows": sorted({0, n - 1}), "labels": labels,
                       "projecting": c["projections"] != "none",
                       "decimals": list(range(11)) if every else [0, 1, 3, 10]})  # fmt: skip
@@ -453,6 +475,7 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
     claims = {}  # each claim once (a row's softmax is in the explanation of every weight of the row)
     raised = 0
     noted = 0
+    pe = 0
     for e in results:
         assert e["decimals"] >= e["dec"], e["where"]
         notes = [line for line in e["lines"] if line.startswith("(")]
@@ -465,6 +488,9 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
         noted += bool(redo)
         assert e["misplaced"] == [], f"{e['where']}: no line shows {e['misplaced']} as written"
         assert not e["approx"], e["where"]
+        if e["lines"][0].startswith("PE_(pos"):  # its power and its sine or cosine, which the audit does not read
+            assert pe_line_holds(e["lines"]), f"{e['where']}: {e['lines']}"
+            pe += 1
         for text in e["claims"]:
             claims.setdefault(text, e["where"])
     for text, where in claims.items():
@@ -472,7 +498,7 @@ def test_every_explanation_adds_up_at_every_rounding(pg, site):
             assert exp_holds(text), f"{where}: {text!r} does not hold"
         else:
             assert arithmetic_problems(text) == [], f"{where}: {arithmetic_problems(text)}"
-    assert len(claims) > 1_500 and raised > 100 and noted > 20, (len(claims), raised, noted)
+    assert len(claims) > 1_500 and raised > 100 and noted > 20 and pe > 40, (len(claims), raised, noted, pe)
     watch.check()
 
 
@@ -554,7 +580,243 @@ def test_numbers_explain_themselves_from_the_keyboard(pg, site):
     watch.check()
 
 
+# --- every number explains itself ----------------------------------------------------------------------
+
+# Every table of numbers the playground shows (not the fields): whether its numbers explain themselves,
+# its tab stops, and each number's explanation (title and lines), read after a click on it.
+EVERY_NUMBER_JS = """() => {
+  const tables = [...document.querySelectorAll('#playground table:not(.pg-input)')]
+    .filter((t) => t.getClientRects().length > 0 && !t.closest('[hidden]'));
+  return tables.map((t) => {
+    const cells = [...t.tBodies[0].rows].map((r) => [...r.cells].filter((c) => c.tagName === 'TD'));
+    const stops = cells.flat().filter((c) => c.tabIndex === 0).length;
+    const out = {id: t.id, explain: t.dataset.explain ?? null, stops, cells: []};
+    if (!out.explain) return out;
+    cells.forEach((row, i) => row.forEach((td, j) => {
+      td.click();
+      const box = document.getElementById('pg-explain');
+      const shown = !box.hidden && box.dataset.table === t.dataset.explain && box.dataset.cell === `${i},${j}`;
+      out.cells.push({i, j, shown,
+                      title: document.getElementById('pg-explain-title').textContent,
+                      lines: [...box.querySelectorAll('code .pg-line')].map((l) => l.textContent.replace(/\\n$/, ''))});
+    }));
+    return out;
+  });
+}"""
+
+
+def decimals_of(lines: list[str], chosen: int) -> int:
+    """The decimals an explanation is written with: those chosen, unless a last line says it took more."""
+    noted = [re.match(r"\(Written with (\d+) decimal", line) for line in lines]
+    return next((int(m.group(1)) for m in noted if m), chosen)
+
+
+def check_made_of(slug: str, ex: examples.Example, positions: bool, tables: list[dict]) -> None:
+    """What a number of Q, K or V, W_Q, W_K or W_V, PE or X + PE says it is made of, against the reference."""
+    st = examples.run(ex)
+    tok = list(ex.tokens)
+    PE = sinusoidal_positional_encoding(*ex.E.shape)
+    X = ex.E + PE if positions else ex.E
+    for table in tables:
+        name = table["explain"]
+        for c in table["cells"]:
+            i, j, lines = c["i"], c["j"], c["lines"]
+            where = f"{slug}: {table['id']} ({i + 1}, {j + 1})"
+            dec = decimals_of(lines, ex.decimals)
+            if name in ("Q", "K", "V"):  # the word's row of X times a column of W, as the pages write a dot product
+                W = {"identity": np.eye(X.shape[1])}.get(ex.projections, getattr(ex, f"W_{name}", None))
+                Wname = "I" if ex.projections == "identity" else f"W_{name}"
+                u, v = X[i], W[:, j]
+                integral = is_integral(u) and is_integral(v)
+                pairs = zip(u, v, strict=True)
+                terms = " + ".join(
+                    f"{operand(cell(a, dec, integral))}×{operand(cell(b, dec, integral))}" for a, b in pairs
+                )
+                total = getattr(st, name)[i, j] if not positions else float(u @ v)
+                assert lines[2] == f"{tok[i]} · c{j + 1} of {Wname} = {terms} = {cell(total, dec, integral)}", where
+                assert arithmetic_problems(lines[2].split(" = ", 1)[1]) == [], where
+                assert c["title"].startswith(f"{name} of {tok[i]}, column c{j + 1}: "), where
+            elif name in ("W_Q", "W_K", "W_V"):  # the learned weights: NumPy's seeded draw
+                d = ex.E.shape[1]
+                t = ["W_Q", "W_K", "W_V"].index(name)
+                draw = f"rng = np.random.default_rng({ex.seed}), then rng.normal(0, {ex.std:g}, ({d}, {d}))"
+                entry = f"so this is its entry {i * d + j + 1} of {d * d}."
+                value = num(getattr(ex, name)[i, j], ex.decimals)
+                assert lines[0].startswith(draw), where
+                assert lines[2] == f"{name} is draw {t + 1} of 3; NumPy fills it row by row, {entry}", where
+                assert lines[3].startswith(f"{name}, row x{i + 1}, column c{j + 1} = {value}"), where
+                assert "seeded random stand-ins for the weights training would learn" in c["title"], where
+            elif name == "PE":
+                assert pe_line_holds(lines), where
+            elif name == "XPE":
+                added = f"{vector(ex.E[i], dec)} + {vector(PE[i], dec)} = {vector(X[i], dec)}"
+                assert lines[0] == f"{tok[i]}'s vector + PE({i}) = {added}", where
+            else:
+                assert c["title"] and lines, where
+
+
+def pe_line_holds(lines: list[str]) -> bool:
+    """A cell of PE's explanation: 10000^(a/b) = v, pos ÷ v = angle (the audit's arithmetic) and
+    sin(angle) or cos(angle) = value, each at the rounding it shows."""
+    power, division, fn = lines[1], lines[2], lines[3]
+    (a, b), v = map(int, re.findall(r"\((\d+)/(\d+)\)", power)[0]), power.split(" = ")[1]
+    half = 0.5 * 10.0 ** -len(v.split(".")[1]) if "." in v else 0
+    ok = abs(10000 ** (a / b) - float(v)) <= half * (1 + 1e-9)
+    ok &= arithmetic_problems(division) == []
+    name, angle, value = re.match(r"(sin|cos)\((.*)\) = (.*)", fn).groups()
+    (x, dx), (y, dy) = _evaluate(angle), _evaluate(value)
+    f = np.sin if name == "sin" else np.cos
+    grid = f(np.linspace(float(x - dx), float(x + dx), 101))  # the function over the angle's rounding
+    return bool(ok and grid.min() - 1e-12 <= float(y + dy) and float(y - dy) <= grid.max() + 1e-12)
+
+
+def test_every_number_explains_itself_and_wraps(pg, site):
+    """On every preset, with the positional encoding added (so that every kind of table shows), every
+    table of numbers explains each of its numbers when clicked, has one tab stop, and says what the
+    number is made of in the pages' arithmetic: a number of Q, K or V is the word's row of X times a
+    column of W (written as the pages write a dot product), a number of the learned weights is NumPy's
+    seeded draw (the seed, the std, which draw and which entry), a number of PE its sine or cosine, of
+    X + PE the sum. Tab reaches them, and fields say where their number comes from: the spec file, the
+    seeded draw, the identity.
+
+    On a phone: at 375 px the longest explanation of each table neither scrolls sideways nor reaches
+    past the screen (its long lines, a row's total, the code's way of the softmax, a dot product,
+    break between terms, never inside a number), and so does the longest of all at 320, 414 and
+    1280 px. The explanation box had 2,013 px of text in 326."""
+    page, watch = pg
+    seen = set()
+    wrapped = 0
+    widest = (0, "", [])  # the longest line of all presets: its preset and its cell
+
+    def measure(slug: str, width: int, cells: list[list]) -> bool:
+        page.set_viewport_size({"width": width, "height": 812})
+        got = page.evaluate(MEASURE_JS, cells)
+        assert got["problems"] == [], f"{slug} at {width} px: {got['problems'][:5]}"
+        assert got["split"] == [], f"{slug} at {width} px: numbers cut in two: {got['split']}"
+        return got["wrapped"]
+
+    try:
+        for slug in SLUGS:
+            open_playground(page, site, f"#preset={slug}&positions=sinusoidal")
+            open_details(page)
+            tables = page.evaluate(EVERY_NUMBER_JS)
+            for table in tables:
+                assert table["explain"], f"{slug}: #{table['id']} shows numbers that do not explain themselves"
+                assert table["stops"] == 1, f"{slug}: #{table['id']} has {table['stops']} tab stops"
+                bad = [c for c in table["cells"] if not (c["shown"] and c["title"] and c["lines"])]
+                assert not bad, f"{slug}: #{table['id']}: {bad[:2]}"
+                seen.add(table["explain"])
+            check_made_of(slug, examples.load(slug), True, tables)
+            top, cells = longest_of_each_table(tables)
+            wrapped += measure(slug, 375, cells)  # the longest of each table
+            page.set_viewport_size({"width": 1280, "height": 900})
+            if top > widest[0]:
+                widest = (top, slug, [c for c in cells if c[3]])
+        # The longest of all presets at the other widths.
+        _, slug, cells = widest
+        open_playground(page, site, f"#preset={slug}&positions=sinusoidal")
+        open_details(page)
+        for width in (320, 414, 1280):
+            wrapped += measure(slug, width, cells) and width < 1280
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert seen >= {"Q", "K", "V", "W_Q", "W_K", "W_V", "PE", "XPE", "scores", "scaled", "weights", "output"}, seen
+    assert wrapped == len(SLUGS) + 2, wrapped  # the longest wrapped on every phone: else this tested nothing
+    # Tab reaches them: the first number of Q after the summary of "Q, K and V", the learned weights'
+    # first after the buttons of the words' grid; each announced as the other numbers are.
+    open_playground(page, site, "#preset=learned")
+    open_details(page)
+    page.focus("#playground details summary")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('table')?.id") == "pg-Q"
+    expect(page.locator("#pg-live")).to_contain_text("Q of The, column c1: entry c1 of The's query")
+    page.focus("#pg-remove-dim")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('table')?.id") == "pg-learned-W_Q"
+    expect(page.locator("#pg-live")).to_contain_text("W_Q, row x1, column c1: one of the seeded random stand-ins")
+    # The fields: the seeded draw (the learned weights made the reader's own), the spec file, the identity.
+    page.select_option("#pg-projections", "custom")
+    page.focus("#pg-W_V-3-0")
+    box = page.locator("#pg-matrices-explain")
+    expect(box).to_contain_text("W_V, row x4, column c1: one of the seeded random stand-ins")
+    expect(box).to_contain_text("W_V is draw 3 of 3; NumPy fills it row by row, so this is its entry 13 of 16.")
+    page.fill("#pg-W_V-3-0", "0.25")
+    expect(box).to_contain_text("W_V, row x4, column c1: the number you typed.")
+    page.click("#pg-add-dim")  # a row and a column of the identity
+    page.focus("#pg-W_Q-4-4")
+    title = box.locator(".pg-explain-title")
+    expect(title).to_contain_text("W_Q, row x5, column c5: an entry of the identity matrix I")
+    expect(box).to_contain_text("Row x5, column c5: the same number, so 1.")
+    page.focus("#pg-x-0-4")
+    expect(page.locator("#pg-words-explain")).to_contain_text("The, x5: a new dimension starts at 0")
+    open_playground(page, site, "#preset=the_cat_sat_two_heads")
+    page.focus("#pg-W_K-1-2")
+    expect(box.locator(".pg-explain-title")).to_have_text(
+        "W_K, row x2, column c3: given in the spec file of the example “The cat sat, features regrouped for two "
+        "heads”, not computed."
+    )
+    page.focus("#pg-x-2-3")
+    expect(page.locator("#pg-words-explain .pg-explain-title")).to_have_text(
+        "sat, x4: given in the spec file of the example “The cat sat, features regrouped for two heads”, not computed."
+    )
+    page.keyboard.press("Escape")
+    expect(page.locator("#pg-words-explain")).to_be_hidden()
+    watch.check()
+
+
+# --- long lines on a phone ---------------------------------------------------------------------------------
+
+# The explanations of some numbers ([table id, row, column, longest of all]) at the page's width:
+# whether its box scrolls sideways or reaches past the
+# screen, any number in it that the browser broke across two lines (a Range over it with more than one
+# box), and whether the longest wrapped at all.
+MEASURE_JS = """(cells) => {
+  const problems = [];
+  const split = [];
+  let wrapped = false;
+  for (const [table, i, j, top] of cells) {
+    document.getElementById(table).tBodies[0].rows[i].cells[j + 1].click();
+    const box = document.getElementById('pg-explain');
+    const pre = box.querySelector('pre');
+    const lines = [...pre.querySelectorAll('.pg-line')];
+    const where = `${table} ${box.dataset.cell}`;
+    if (pre.scrollWidth > pre.clientWidth + 1) problems.push(`${where} scrolls: ${pre.scrollWidth} px`);
+    const right = Math.max(...[box, pre, ...lines].map((e) => e.getBoundingClientRect().right));
+    if (right > window.innerWidth + 0.5) problems.push(`${where} reaches ${right} on a screen of ${window.innerWidth}`);
+    const height = (l) => l.getClientRects()[0].height / parseFloat(getComputedStyle(l).lineHeight);
+    wrapped ||= top && lines.some((l) => height(l) > 1.5);
+    for (const line of lines) {
+      const text = line.firstChild;
+      for (const m of text.data.matchAll(/[-−]?\\d+(?:\\.\\d+)?(?:e[+-]\\d+)?/g)) {
+        const range = document.createRange();
+        range.setStart(text, m.index);
+        range.setEnd(text, m.index + m[0].length);
+        if (range.getClientRects().length > 1) split.push(`${where}: ${m[0]}`);
+      }
+    }
+  }
+  return {problems, split, wrapped};
+}"""
+
+
+def longest_of_each_table(tables: list[dict]) -> tuple[int, list[list]]:
+    """The longest line of all, and [table id, row, column, whether it is the longest of all] of the
+    number of each table whose explanation has the longest line (the text, and so which is longest, is
+    the same at every width)."""
+    longest = {}
+    for table in tables:
+        for c in table["cells"]:
+            length = max(len(line) for line in c["lines"])
+            if length > longest.get(table["id"], (-1,))[0]:
+                longest[table["id"]] = (length, c["i"], c["j"])
+    top = max(length for length, _, _ in longest.values())
+    return top, [[table, i, j, length == top] for table, (length, i, j) in longest.items()]
+
+
 # --- step by step ----------------------------------------------------------------------------------------
+
+
+STEP_NAMES = ["project", "score", "scale", "mask", "normalize", "mix"]  # docs/notation.md, "The steps, by name"
 
 
 def test_next_walks_one_word_through_the_steps(pg, site):
@@ -564,12 +826,15 @@ def test_next_walks_one_word_through_the_steps(pg, site):
     st = examples.run(ex)
     expect(page.locator("#pg-step")).to_be_hidden()
     page.click("#pg-step-next")  # the first step, for the first word
+    expect(page.locator("#pg-step")).to_have_attribute("data-step", "project")
+    page.click("#pg-step-next")
     expect(page.locator("#pg-step")).to_have_attribute("data-step", "score")
     assert marked(page, "pg-step-row") == [f"pg-scores 1 {k}" for k in (1, 2, 3)]
+    page.click("#pg-step-prev")
     page.select_option("#pg-step-word", "1")  # cat, from the step shown
     seen = []
     rows = {}
-    for click in range(6):
+    for click in range(7):
         if click:
             page.click("#pg-step-next")
         step = page.locator("#pg-step").get_attribute("data-step")
@@ -578,20 +843,32 @@ def test_next_walks_one_word_through_the_steps(pg, site):
         rows[step] = (page.locator("#pg-step code").text_content(), marked(page, "pg-step-row"))
         if step == "mask":
             expect(page.locator("#pg-step-title")).to_have_text(
-                "Step 3 of 5, mask: the word after cat gets −∞ (the causal mask)."
+                "Step 4 of 6, mask: the word after cat gets −∞ (the causal mask)."
             )
-        k = ["score", "scale", "mask", "normalize", "mix"].index(step) + 1
-        expect(page.locator("#pg-live")).to_contain_text(f"Step {k} of 5, {step}")
-    assert seen == ["score", "scale", "mask", "normalize", "mix", "score"]  # and again from the start
+        k = STEP_NAMES.index(step) + 1
+        expect(page.locator("#pg-live")).to_contain_text(f"Step {k} of 6, {step}")
+    assert seen == [*STEP_NAMES, "project"]  # and again from the start
     # Each step shows cat's row, and outlines it in its table.
     assert rows["score"][1] == [f"pg-scores 2 {k}" for k in (1, 2, 3)]
     assert rows["scale"][1] == [f"pg-scaled 2 {k}" for k in (1, 2, 3)]
     assert rows["normalize"][1] == [f"pg-weights 2 {k}" for k in (1, 2, 3)]
     assert rows["mix"][1] == [f"pg-output 2 {k}" for k in range(1, st.output.shape[1] + 1)]
+    # project: cat's vector times I (identity projections), its query, key and value.
+    cat = vector(ex.E[1], ex.decimals)
+    assert rows["project"][0].split("\n") == [
+        f"x = {cat}   (cat's vector)",
+        f"query: x·I = {cat}",
+        f"key:   x·I = {cat}",
+        f"value: x·I = {cat}",
+    ]
+    # The pages' names on every row (Notation): score, scaled score (S / √d_k), masked score.
+    scale_lines = rows["scale"][0].split("\n")
+    assert [line.split("  ")[0] for line in scale_lines[1:]] == ["score", "scaled score"]
     masked_line = rows["mask"][0].split("\n")[2]
     dec = ex.decimals
     shown = [cell(x, dec, is_integral(st.scaled)) for x in st.scaled[1, :2]]  # as the scaled table shows them
-    assert masked_line.split() == ["masked", *shown, "−∞"]
+    assert masked_line.split() == ["masked", "score", *shown, "−∞"]
+    assert rows["mask"][0].split("\n")[1].split()[:2] == ["scaled", "score"]
     # The softmax as the page's table for cat writes it: its e^scaled score row, its total and weights.
     _, _, powers, last = page_table(example_files(ex)["softmax_1.md"])
     softmax = rows["normalize"][0].split("\n")
@@ -602,20 +879,31 @@ def test_next_walks_one_word_through_the_steps(pg, site):
     # Previous goes back; at the first step it says so and stays.
     page.click("#pg-step-next")
     page.click("#pg-step-prev")
-    expect(page.locator("#pg-step")).to_have_attribute("data-step", "score")
+    expect(page.locator("#pg-step")).to_have_attribute("data-step", "project")
     expect(page.locator("#pg-step-prev")).to_have_attribute("aria-disabled", "true")
-    page.focus("#pg-step-prev")  # at "score": nothing before it (refused with a word, not disabled)
+    page.focus("#pg-step-prev")  # at "project": nothing before it (refused with a word, not disabled)
     page.keyboard.press("Enter")
-    expect(page.locator("#pg-step")).to_have_attribute("data-step", "score")
+    expect(page.locator("#pg-step")).to_have_attribute("data-step", "project")
     expect(page.locator("#pg-live")).to_have_text("This is the first step.")
-    # Without scaling or a mask, those steps say they are off.
-    page.uncheck("#pg-scale")
+    # Without the mask, its step says it is off, and shows the scores the softmax reads by their name:
+    # scaled scores (the playground called them "score").
     page.uncheck("#pg-causal")
-    expect(page.locator("#pg-step-list li")).to_have_text(["score", "scale (off)", "mask (off)", "normalize", "mix"])
-    page.click("#pg-step-next")
-    expect(page.locator("#pg-step-title")).to_contain_text("Step 2 of 5, scale: off")
-    page.click("#pg-step-next")
-    expect(page.locator("#pg-step-title")).to_contain_text("Step 3 of 5, mask: off")
+    for _ in range(3):
+        page.click("#pg-step-next")
+    expect(page.locator("#pg-step-title")).to_contain_text("Step 4 of 6, mask: off")
+    off = page.locator("#pg-step code").text_content().split("\n")[1]
+    assert off.split()[:2] == ["scaled", "score"], off
+    # Without projections or scaling either, those steps say they are off.
+    page.uncheck("#pg-scale")
+    page.select_option("#pg-projections", "none")
+    expect(page.locator("#pg-step-list li")).to_have_text(
+        ["project (off)", "score", "scale (off)", "mask (off)", "normalize", "mix"]
+    )
+    page.click("#pg-step-prev")
+    expect(page.locator("#pg-step-title")).to_contain_text("Step 3 of 6, scale: off")
+    for _ in range(2):
+        page.click("#pg-step-prev")
+    expect(page.locator("#pg-step-title")).to_contain_text("Step 1 of 6, project: off (no projections)")
     watch.check()
 
 
@@ -821,18 +1109,20 @@ def test_every_column_and_button_reachable_at_375px(browser, site):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_with_the_teaching_parts_open(site, browser, scheme):
-    """An explanation open, a step shown, a task done, repeated words: axe's rules in the light scheme,
-    its colour rules in the dark one."""
+    """An explanation open, a field's origin shown, a step shown, a task done, the positions added,
+    repeated words: axe's rules in the light scheme, its colour rules in the dark one."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     watch = Watch().attach(page)
     words = ["the", "cat", "sat", "on", "the", "mat"]
     X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 1]]
     problems = []
-    for fragment in ["#preset=learned", link({**state_of("bank_of_river"), "words": words, "X": X})]:
+    twice = link({**state_of("bank_of_river"), "words": words, "X": X})
+    for fragment in ["#preset=learned&positions=sinusoidal", twice]:
         open_playground(page, site, fragment)
         open_details(page)
         page.check("#pg-causal")  # a task done
+        page.focus("#pg-x-1-0")  # where a field's number comes from
         click_cell(page, "pg-weights", 1, 0)
         page.click("#pg-step-next")
         page.click("#pg-step-next")

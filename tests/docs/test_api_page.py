@@ -74,11 +74,42 @@ NO_ARRAYS = {
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
     "selfattn_ref.examples.digits.gamma": "a number of terms in, a relative error bound out",
     "selfattn_ref.examples.digits.last_place": "an error bound in, the power of ten of the last digit held out",
+    "selfattn_ref.corpus.generate": "a count and a seed in, Sentences out",
+    "selfattn_ref.corpus.every_sentence": "(Sentence, probability) pairs",
+    "selfattn_ref.corpus.held_out": "a seed in, Sentences out",
+    "selfattn_ref.corpus.training": "a seed and a size in, Sentences out",
+    "selfattn_ref.corpus.nearest": "a word in, words out",
+    "selfattn_ref.corpus.words": "text in, words out",
+    "selfattn_ref.corpus.decode": "ids in, words out",
+    "selfattn_ref.corpus.next_word_odds": "words in, a dict of probabilities out",
+    "selfattn_ref.corpus.groups_of": "a Sentence and a position in, group names out",
+    "selfattn_ref.corpus.bigram_scores": "Sentences and counts in, Scores by group out",
+    "selfattn_ref.corpus.best_possible": "Sentences in, Scores by group out",
+    "selfattn_ref.corpus.SeededRandom.uniform": "a number in [0, 1) out",
+    "selfattn_ref.corpus.SeededRandom.below": "an integer in, an integer out",
+    "selfattn_ref.corpus.SeededRandom.choice": "a sequence in, one of its items out",
+    "selfattn_ref.bpe.learn": "words in, Merges (text) out",
+    "selfattn_ref.language_model.load": "the package's file in, Weights (whose fields give the shapes) out",
+    "selfattn_ref.language_model.record": "Weights in, a dict for JSON out",
+    "selfattn_ref.language_model.from_record": "a dict from JSON in, Weights out",
+    "selfattn_ref.language_model.rounded": "Weights in, Weights out",
+    "selfattn_ref.language_model.without_heads": "Weights and (block, head) pairs in, Weights out",
+    "selfattn_ref.language_model.evaluate": "Sentences in, Scores by group out",
+    "selfattn_ref.torch.language_model.model": "Weights in, a LanguageModel out",
+    "selfattn_ref.torch.language_model.weights_of": "a LanguageModel in, Weights out",
+    "selfattn_ref.torch.language_model.evaluate": "Sentences in, Scores by group out",
+    "selfattn_ref.training.language_model.train": "settings in, a Run (Weights, a curve, Scores) out",
+    "selfattn_ref.training.language_model.experiment": "the published Run",
+    "selfattn_ref.training.language_model.parameters": "a count",
+    "selfattn_ref.bpe.split": "a word in, its tokens (text) out",
+    "selfattn_ref.topics.language_model.sentences_of": "a kind, sense, form and Sentences in, Sentences out",
+    "selfattn_ref.topics.language_model.removal": "Sentences and Weights in, Scores by head removed out",
 }
 
-# A shape as the docstrings write it, (n, d), (..., n, m), (d_a,), (...), (batch, 1, n), in the
-# dimension names they use; or "any shape". Not a tuple of values: "(output, weights)".
-DIM = r"(?:\.\.\.|\d+|[nmdBN]|d_\w+|batch|samples|trials|num_heads)"
+# A shape as the docstrings write it, (n, d), (..., n, n_k), (d_a,), (...), (batch, 1, n), (n - 1, d_in),
+# in the dimension names they use (docs/notation.md, "Sizes" and "Shapes in code"; tests/docs/test_symbols.py
+# holds them to it); or "any shape". Not a tuple of values: "(output, weights)".
+DIM = r"(?:\.\.\.|\d+|n(?: - 1)?|n_k|[dBNC]|d_\w+|batch|length|samples|trials|n_ctx|num_blocks|num_heads)"
 SHAPE = re.compile(rf"\({DIM}(?:, {DIM})+\)|\({DIM},\)|\(\.\.\.\)|\bany shape\b")
 
 
@@ -238,7 +269,7 @@ def test_shapes_are_stated(path, api_page):
 
 
 def test_shape_and_signature_checks_can_fail():
-    assert SHAPE.search("Q: (..., n, d), K: (..., m, d) -> (..., n, m)")
+    assert SHAPE.search("Q: (..., n, d_k), K: (..., n_k, d_k) -> (..., n, n_k)")
     assert SHAPE.search("v: (d_a,)") and SHAPE.search("Token ids (N, 3)") and SHAPE.search("S: any shape")
     assert not SHAPE.search("Dot product of every query with every key (the scores).")
     assert not SHAPE.search("softmax(Q·Kᵀ · scale, masked) · V, returning ``(output, weights)``.")

@@ -26,6 +26,20 @@ def test_without_node_the_lighthouse_figure_says_what_is_missing(monkeypatch):
         lighthouse.install()
 
 
+def test_lighthouse_is_not_installed_through_a_linked_cache(monkeypatch, tmp_path):
+    """A symlinked .cache/ had npm install Lighthouse outside the repository (issue 51, severe 4)."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    outside.mkdir()
+    repo.mkdir()
+    (repo / ".cache").symlink_to(outside)
+    monkeypatch.setattr(lighthouse, "REPO", repo)
+    monkeypatch.setattr(lighthouse, "CACHE", repo / ".cache" / "bench" / "lighthouse")
+    monkeypatch.setattr(lighthouse, "_node", lambda: ("node", "npm"))
+    with pytest.raises(lighthouse.Missing, match=r"\.cache is a symbolic link .*a folder on the way"):
+        lighthouse.install()
+    assert list(outside.iterdir()) == []
+
+
 def test_lighthouse_is_pinned_to_a_12_release_and_runs_headless_with_the_tests_flags():
     major, minor, patch = (int(n) for n in lighthouse.LIGHTHOUSE_VERSION.split("."))
     assert major == 12
@@ -114,3 +128,32 @@ def test_a_suite_run_names_the_tests_that_failed():
     assert said.startswith("12 tests, 11 failed, 1 errors, 0 skipped (tests/a.py::test_0, ")
     assert "test_9, ..." in said and "test_10" not in said
     assert run.describe(run.PytestRun(1.0, 0, {}, {**counts, "failures": 0, "errors": 0})).endswith("0 skipped")
+
+
+def test_the_training_figure_fails_on_a_record_that_is_not_what_training_gives(monkeypatch):
+    """[training] compares the recorded weights exactly and the figures to 1e-9, and a record that
+    differs is an ERROR naming where (nothing is trained here: bench/training.py's output is given)."""
+    import json
+    import subprocess
+
+    import training
+
+    assert training.differences({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-12]}) == []
+    assert training.differences({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-12]}, rel=0) == [".a[1]: 2.0 != 2.000000000001"]
+    assert training.differences({"a": "x"}, {"b": "x"}) == ["the top: keys ['a'] != ['b']"]
+    assert training.differences({"w": "AAAA"}, {"w": "AAAB"}) == [".w: differs"]
+    out = {"seconds": 12.0, "key_current": True, "figures": [], "weights": [".blocks[0].W_Q.float32: differs"],
+           "bytes": 46686, "gzipped": 33005}  # fmt: skip
+    done = subprocess.CompletedProcess([], 0, stdout=json.dumps(out) + "\n", stderr="")
+    monkeypatch.setattr(run.subprocess, "run", lambda *a, **k: done)
+    table = run.Table()
+    with pytest.raises(RuntimeError, match=r"^the record is not what training gives \(run `make update`\): \.blocks"):
+        run.bench_training(table, 1)
+    out["weights"] = []
+    done.stdout = json.dumps(out)
+    run.bench_training(table, 1)
+    assert [(r.figure, r.median, r.status) for r in table.rows] == [
+        ("training the language model (record held)", "12.0 s", "OK"),
+        ("its weights file, raw", "47 kB", "—"),
+        ("its weights file, gzip -9", "33 kB", "—"),
+    ]

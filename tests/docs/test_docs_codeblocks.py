@@ -21,7 +21,7 @@ from pymdownx.snippets import SnippetMissingError
 from pytest_codeblocks.main import extract_from_buffer
 
 from publish import ROOT
-from publish.snippets import SCRIPT_SECTION, shown_whole
+from publish.snippets import EXCERPT_CLASS, EXCERPT_TITLE, SCRIPT_SECTION, fence_info, shown_whole
 
 from pages import PAGES, expand, page_id
 
@@ -31,7 +31,7 @@ def blocks():
     for page in PAGES:
         found = extract_from_buffer(io.StringIO(page.read_text(encoding="utf-8")))
         for b in found:
-            lang = (b.syntax or "").split()[0] if b.syntax else ""
+            lang, _, _ = fence_info(b.syntax or "")  # ```python ... or ```{ .python ... }
             if lang in ("python", "py"):
                 out.append(pytest.param(page, b, id=f"{page_id(page)}:{b.lineno}"))
     return out
@@ -73,11 +73,22 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
     )
     target = includes[0].group(1)
     code = expand(block.code)
+    _, classes, title = fence_info(block.syntax or "")
+    excerpt = EXCERPT_CLASS in classes and (title or "").endswith(EXCERPT_TITLE)
     if target.startswith("selfattn_ref/"):
-        # A function shown from the package: define it where it lives, as the reader reads it.
+        # Code of the package is an excerpt, not a script: it says so and offers no copy button.
+        assert excerpt, (
+            f"{page_id(page)}:{block.lineno}: {target} is an excerpt of the package, which does not run on its own: "
+            f'show it as ```{{ .python .{EXCERPT_CLASS} title="{target.split(":")[0]}{EXCERPT_TITLE}" }}'
+        )
+        # Where it lives, it runs: define it in its module, as the package does.
         module = importlib.import_module(Path(target.split(":")[0]).with_suffix("").as_posix().replace("/", "."))
         namespace = dict(vars(module))
     else:
+        # What a page offers to copy and run runs as shown: in a fresh namespace, on its own.
+        assert not excerpt and EXCERPT_CLASS not in classes, (
+            f"{page_id(page)}:{block.lineno}: {target} is a script: offer it to copy, as a script"
+        )
         namespace = {"__name__": "__main__"}
     out = io.StringIO()
     with contextlib.redirect_stdout(out), _torch_state_restored():
@@ -648,3 +659,75 @@ def test_no_code_block_of_the_built_site_shows_a_line_for_the_build(strict_build
                 ]
     assert blocks >= 300 and len(notebooks) >= 15, (blocks, len(notebooks))
     assert not problems, "\n".join(problems)
+
+
+# --- what the built site offers to run ---------------------------------------------------------------
+# "Every code block a reader copies runs as shown": on the built pages, a block of Python that offers
+# its copy button is the text of a script that the tests above run as shown (its math section, or the
+# whole script), and a block of the package's code says it is an excerpt and offers no copy button.
+
+
+def _shown_texts() -> dict[str, set[str]]:
+    """A script's name -> the texts a page may show of it: the whole script and its math section."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "snippets").rglob("*.py")):
+        code = path.read_text(encoding="utf-8")
+        texts = {shown_whole(code).rstrip("\n")}
+        if _MATH_START in code:
+            section = code.split(_MATH_START + "\n", 1)[1].split(_MATH_END, 1)[0]
+            texts.add(section.rstrip("\n"))
+        out.setdefault(path.name, set()).update(texts)
+    return out
+
+
+def offered_python_problems(html: str, page: str, shown: dict[str, set[str]]) -> tuple[int, list[str]]:
+    """(how many blocks of Python the built page ``html`` offers to copy, what is wrong with its blocks)."""
+    from bs4 import BeautifulSoup
+
+    offered, problems = 0, []
+    for block in BeautifulSoup(html, "html.parser").select("div.highlight"):
+        name = block.select_one(".filename")
+        title = name.get_text() if name else ""
+        file = title.split(":", 1)[0].strip()
+        if not file.endswith(".py"):
+            continue
+        copies = block.find_parent(class_=EXCERPT_CLASS) is None and EXCERPT_CLASS not in block.get("class", [])
+        if file.startswith("selfattn_ref/") or not copies:
+            if copies or not title.endswith(EXCERPT_TITLE) or not file.startswith("selfattn_ref/"):
+                problems.append(f"{page}: {title!r} is code of the package: title '...{EXCERPT_TITLE}', no copy")
+            continue
+        offered += 1
+        text = block.select_one("pre code").get_text().rstrip("\n")
+        if text not in shown.get(Path(file).name, set()):
+            problems.append(f"{page}: the block {title!r} offers to copy code that is no tested script as shown")
+    return offered, problems
+
+
+def test_every_block_the_site_offers_to_run_is_a_script_the_tests_run(strict_build):
+    assert strict_build.proc.returncode == 0, strict_build.proc.stdout + strict_build.proc.stderr
+    shown = _shown_texts()
+    offered, problems = 0, []
+    for path in sorted(strict_build.dir.rglob("index.html")):
+        page = path.relative_to(strict_build.dir).as_posix()
+        if page.startswith("notebooks/"):
+            continue  # a notebook's cells run in its kernel (tests/docs/test_notebooks.py)
+        count, found = offered_python_problems(path.read_text(encoding="utf-8"), page, shown)
+        offered += count
+        problems += found
+    assert not problems, "\n".join(problems)
+    assert offered >= 130, offered
+
+
+def test_the_offered_block_check_catches_a_package_excerpt_with_a_copy_button():
+    excerpt = (
+        '<div class="highlight"><span class="filename">selfattn_ref/learning.py</span><pre><code>x</code></pre></div>'
+    )
+    _, problems = offered_python_problems(excerpt, "learning/index.html", {})
+    assert problems and "code of the package" in problems[0], problems
+    labelled = excerpt.replace('class="highlight"', f'class="{EXCERPT_CLASS} highlight"').replace(
+        "learning.py<", f"learning.py{EXCERPT_TITLE}<"
+    )
+    assert offered_python_problems(labelled, "learning/index.html", {}) == (0, [])
+    script = '<div class="highlight"><span class="filename">a_numpy.py</span><pre><code>print(2)</code></pre></div>'
+    assert offered_python_problems(script, "p", {"a_numpy.py": {"print(1)"}})[1], "a block not as the script is"
+    assert offered_python_problems(script, "p", {"a_numpy.py": {"print(2)"}}) == (1, [])

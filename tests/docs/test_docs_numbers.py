@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from number_mutations import auditable_tokens, put_right, single_digit_changes, swaps
 
 from publish import audit
-from publish.update import stale_generated
+from publish.update import described, stale_generated
 
 from pages import PAGES, ROOT, page_id
 
@@ -102,23 +102,44 @@ def test_the_pages_bind_their_numbers():
     assert bound >= 200, bound
 
 
+def a_digit_changed(text: str, name: str) -> tuple[int, str, str]:
+    """(line, a decimal or percentage as written there, it with its last digit changed): the first
+    number as written on a line whose numbers are right, or else on one whose only problem is a wrong
+    number (test_page_numbers_are_the_codes reports it; changed again, it is still reported)."""
+    right = {line.number: line.text for line in put_right(text, name).lines}  # the lines put right
+    tokens = sorted(
+        (
+            (line.text != right[line.number], line.number, t)
+            for line, t in auditable_tokens(audit.read_page(text, name))
+            if (t.decimals or t.percent) and line.number in right
+        ),
+        key=lambda found: (found[0], found[1], found[2].start),
+    )
+    _, lineno, tok = tokens[0]
+    digits = tok.text.rstrip("%").strip()
+    changed = next(digits[:-1] + d for d in "123" if d != digits[-1] and digits[:-1] + d not in right[lineno])
+    return lineno, digits, changed
+
+
+def test_a_page_whose_one_number_is_wrong_still_has_a_digit_to_change():
+    """Issue 51: a wrong number typed into a page that quoted none (a worked example's) left no
+    number as written on a line put right, and the test below failed with an IndexError."""
+    text = EXAMPLE_PAGE.read_text(encoding="utf-8").replace(
+        "3 tokens, each an embedding of 4 numbers:", TYPED.format(number="0.4221{{weights[cat, cat]}}"), 1
+    )
+    lineno, digits, changed = a_digit_changed(text, "docs/examples/the_cat_sat.md")
+    assert text.split("\n")[lineno - 1] == TYPED.format(number="0.4221{{weights[cat, cat]}}")
+    assert (digits, changed) == ("0.4221", "0.4222")
+
+
 @pytest.mark.parametrize("page", QUOTING, ids=page_id)
 def test_a_changed_digit_in_the_page_file_is_reported(page, tmp_path):
     """End to end on the file itself: change the last digit of the first audited decimal
     or percentage and the report names the page, the line, the number and the code's value."""
     text = page.read_text(encoding="utf-8")
-    as_written = {line.number: line.text for line in audit.read_page(text, page_id(page)).lines}
-    tokens = [
-        (line.number, t)
-        for line, t in auditable_tokens(_read(page))
-        if (t.decimals or t.percent) and line.text == as_written[line.number]  # a line put right is not as written
-    ]
-    lineno, tok = tokens[0]
+    lineno, digits, changed = a_digit_changed(text, page_id(page))
     lines = text.split("\n")
     raw = lines[lineno - 1]
-    digits = tok.text.rstrip("%").strip()
-    last = digits[-1]
-    changed = digits[:-1] + ("1" if last != "1" else "2")
     assert digits in raw, (digits, raw)
     lines[lineno - 1] = raw.replace(digits, changed, 1)
     copy = tmp_path / page.name
@@ -189,8 +210,11 @@ def test_a_bare_number_is_an_error_that_names_what_it_could_be():
 
 def test_generated_tables_are_up_to_date():
     changed, orphans = stale_generated()
-    names = [str(p.relative_to(ROOT)) for p in [*changed, *orphans]]
-    assert not names, "generated tables differ from what the code gives now; run `make update`:\n" + "\n".join(names)
+    names = [described(p, text) for p, text in changed.items()] + [str(p.relative_to(ROOT)) for p in orphans]
+    assert not names, (
+        "generated files differ from what the code and the specs give now: run `make update` (an edit made by hand "
+        "in a generated file is lost: make it in the spec or the code its first line names):\n" + "\n".join(names)
+    )
 
 
 def test_every_generated_table_the_pages_include_exists():
@@ -282,7 +306,19 @@ def test_audit_names_page_line_number_the_claim_and_the_codes_value(old, new, ex
             "names the source 'man_bites_dog', which is not one of audit.sources",
         ),
         ("<!-- audit source: bank_of_river -->\n", "", "names no source"),
-        ("66.5%{{weights[bank, bank]}}", "66.5% {{weights[bank, bank]}}", "a claim follows the number it binds"),
+        (
+            "66.5%{{weights[bank, bank]}}",
+            "66.5% {{weights[bank, bank]}}",
+            "{{weights[bank, bank]}}: a claim follows the number it binds with nothing between them: "
+            "write 66.5%{{weights[bank, bank]}}",
+        ),
+        (
+            "66.5%{{weights[bank, bank]}} of its focus",
+            "most of its focus {{weights[bank, bank]}}",
+            "{{weights[bank, bank]}}: a claim follows the number it binds with nothing between them: write the "
+            "number right before it (NUMBER{{weights[bank, bank]}}), or put the claim right after the $math$, "
+            "`code` or [list] whose numbers it binds",
+        ),
         (
             "; _; weights[bank, of]",
             "; _; weights[bank, river]",
@@ -370,6 +406,17 @@ def test_a_claim_in_inline_code_is_code_not_a_claim():
     assert problems_of(page.replace("`66.5%{{weights[bank, bank]}}`", "66.5%{{weights[bank, bank]}}")) == []
 
 
+def test_a_claim_after_inline_code_binds_its_numbers():
+    """CONTRIBUTING: after `code` a claim binds every number in it, in order. The audit's line lost
+    each span's closing backtick, so such a claim never found its code."""
+    page = "---\naudit: {sources: [bank_of_river]}\n---\nSee `f(0.665, 2)`{{weights[bank, bank]; _}} and `x`.\n"
+    assert problems_of(page) == []
+    found = problems_of(page.replace("0.665", "0.666"))
+    assert any("page.md:4: 0.666: the sentence claims bank_of_river weights[bank, bank]" in p for p in found), found
+    found = problems_of(page.replace("; _}}", "}}"))
+    assert any("names 1 quantities for the 2 numbers" in p for p in found), found
+
+
 # --- issue 30: messages that point at what to edit -------------------------------------------------
 
 
@@ -441,6 +488,45 @@ def test_a_number_on_a_generated_page_points_at_the_spec_line_that_holds_it(tmp_
     ]  # the page's own line stays known (the mutation tests read it)
 
 
+EXAMPLE_PAGE = ROOT / "docs/examples/the_cat_sat.md"
+TYPED = '3 tokens, each an embedding of 4 numbers; "cat" keeps {number} for itself:'
+
+
+@pytest.mark.parametrize("number", ["0.4221{{weights[cat, cat]}}", "0.4221"], ids=["with a claim", "bare"])
+def test_a_number_typed_into_a_generated_page_points_at_its_spec(number):
+    """Issue 51: a number a contributor types into a worked example's page was blamed on the
+    generator (publish/example_pages.py). A line that `make update` does not write (from the spec
+    as it is now) is the page's own: the message names the page and the line, and says to make the
+    change in the spec, since `make update` rewrites the page from it."""
+    text = EXAMPLE_PAGE.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("3 tokens, each an embedding of 4 numbers:"))
+    edited = text.replace(line, TYPED.format(number=number), 1)
+    lineno = edited.splitlines().index(TYPED.format(number=number)) + 1
+    found = [str(p) for p in audit.audit_text(edited, "docs/examples/the_cat_sat.md")]
+    assert len(found) == 1, found
+    assert found[0].startswith(f"docs/examples/the_cat_sat.md:{lineno}: 0.4221: this line is not one that "), found
+    assert (
+        "`make update` writes from selfattn_ref/examples/the_cat_sat.toml: the page is generated from that file, and "
+        "`make update` rewrites it, so an edit of the page is lost. Make the change in "
+        "selfattn_ref/examples/the_cat_sat.toml (its title, description, tokens or numbers), then run `make update`"
+    ) in found[0], found
+    assert "publish/example_pages.py" not in found[0] and "generator" not in found[0], found
+    assert "the code gives 0.4223" in found[0] or "no claim says which quantity" in found[0], found
+
+
+def test_a_number_the_generator_writes_is_still_its_own(tmp_path, monkeypatch):
+    """A line that `make update` does write (here, as if the generator wrote SPEC_PAGE) and whose
+    number no spec text holds is the generator's: the message names it."""
+    from publish.audit import check
+
+    (tmp_path / "selfattn_ref/examples").mkdir(parents=True)
+    (tmp_path / "selfattn_ref/examples/zz_numbers.toml").write_text(SPEC.replace("0.707 of ", "most of "), "utf-8")
+    monkeypatch.setattr(check, "_generated_lines", lambda *args: frozenset(SPEC_PAGE.splitlines()))
+    found = [str(p) for p in audit.audit_text(SPEC_PAGE, "docs/examples/zz_numbers.md", tmp_path)]
+    assert found[-1].startswith("publish/example_pages.py: 0.577: no claim says which quantity this is"), found
+    assert "(the generator publish.example_pages:page wrote this number, not a spec's text)" in found[-1], found
+
+
 def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
     (tmp_path / "selfattn_ref/examples").mkdir(parents=True)
     (tmp_path / "selfattn_ref/examples/aa.toml").write_text('title = "A"\n', encoding="utf-8")
@@ -452,6 +538,9 @@ def test_the_gallery_points_at_the_spec_of_the_number(tmp_path):
 
 
 # --- issue 30: the audit in every build ---------------------------------------------------------
+
+
+AUDIT_HOOK = "overrides/hooks/numbers_audit.py"  # stops a strict build on a wrong number (publish/claims.py)
 
 
 def claims_entry() -> str:
@@ -466,22 +555,30 @@ def claims_entry() -> str:
     return "\n".join(entry)
 
 
-def build_page(tmp_path: Path, text: str, monkeypatch, strict: bool = True, **env: str):
-    """`mkdocs build` (in this process) of a site of one page, ``text``, with the extension as
-    mkdocs.yml configures it and ``env`` set: (the warnings logged, then mkdocs' refusal if it
-    aborted; the page's HTML or None)."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import Abort
-
+def one_page_site(tmp_path: Path, text: str, monkeypatch, config: str = "", **env: str) -> Path:
+    """The mkdocs.yml of a site of one page, ``text``, with the extension and its hook as mkdocs.yml
+    configures them, ``config`` added, and ``env`` set."""
     for name in ("NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE"):
         monkeypatch.delenv(name, raising=False)  # the suite's own setting (conftest.py) left out
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     (tmp_path / "docs").mkdir(exist_ok=True)
     (tmp_path / "docs" / "page.md").write_text(text, encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"site_name: audit\nplugins: []\nmarkdown_extensions:\n{claims_entry()}\n", encoding="utf-8")
+    site = tmp_path / "mkdocs.yml"
+    head = f"site_name: audit\nplugins: []\nhooks: [{ROOT / AUDIT_HOOK}]\n"
+    site.write_text(f"{head}markdown_extensions:\n{claims_entry()}\n{config}", encoding="utf-8")
+    return site
+
+
+def build_page(tmp_path: Path, text: str, monkeypatch, strict: bool = True, **env: str):
+    """`mkdocs build` (in this process) of a site of one page, ``text``, with the extension and its
+    hook as mkdocs.yml configures them and ``env`` set: (the warnings logged, then mkdocs' refusal if it
+    aborted; the page's HTML or None)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    config = one_page_site(tmp_path, text, monkeypatch, **env)
     records = []
     handler = logging.Handler(logging.WARNING)
     handler.emit = records.append
@@ -500,15 +597,53 @@ def test_a_wrong_number_fails_the_strict_build_with_one_message(tmp_path, monkey
     wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
     warnings, html = build_page(tmp_path, wrong, monkeypatch)
     page = (tmp_path / "docs" / "page.md").resolve()
-    assert warnings[0] == (
-        f"numbers audit: {page}:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code "
-        "gives 66.5% for it (0.665241), not 76.5%"
-    ), warnings
-    assert warnings[1:] == ["Abort: Aborted with 1 warnings in strict mode!"], warnings
+    assert warnings == [
+        "numbers audit: 1 problem, on which a strict build stops (each names the file to edit and its line):\n"
+        f"  {page}:9: 76.5%: the sentence claims bank_of_river weights[bank, bank], and the code "
+        "gives 66.5% for it (0.665241), not 76.5%",
+        "Abort: Aborted with a BuildError!",
+    ], warnings
     warnings, html = build_page(tmp_path, PAGE, monkeypatch)  # the page put right: no warning
     assert warnings == [] and "numbers-audit" not in html
     warnings, html = build_page(tmp_path, wrong, monkeypatch, strict=False)
     assert len(warnings) == 1 and "76.5%" in html and "numbers-audit" not in html  # no box outside `make serve`
+
+
+def cli_build(tmp_path: Path, text: str, monkeypatch, *args: str, config: str = "") -> tuple[int, str]:
+    """``mkdocs build *args`` as typed on the command line (in this process: MkDocs' own command, its
+    flags and logging) of :func:`one_page_site`: (exit status, output)."""
+    from click.testing import CliRunner
+    from mkdocs.__main__ import cli
+    from mkdocs.commands import build
+
+    site = one_page_site(tmp_path, text, monkeypatch, config)
+    logger = logging.getLogger("mkdocs")  # what the command sets for the process, put back after it
+    kept = logger.level, logger.propagate, list(logger.handlers), list(build.log.filters)
+    try:
+        result = CliRunner().invoke(cli, ["build", "-f", str(site), "-d", str(tmp_path / "site"), *args])
+    finally:
+        logger.setLevel(kept[0])
+        logger.propagate = kept[1]
+        logger.handlers[:], build.log.filters[:] = kept[2], kept[3]
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    "args, config",
+    [(["--strict", "-q"], ""), (["--strict", "-v"], ""), (["-q"], "strict: true\n"), ([], "strict: true\n")],
+    ids=["--strict -q", "--strict -v", "strict: true, -q", "strict: true"],
+)
+def test_a_wrong_number_stops_a_strict_build_at_any_log_level(tmp_path, monkeypatch, args, config):
+    """MkDocs' --quiet drops warnings before strict mode counts them (mkdocs/mkdocs#4126): the audit
+    stops a strict build itself, with an error that no log level hides, naming the page and line."""
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    status, output = cli_build(tmp_path, wrong, monkeypatch, *args, config=config)
+    assert status == 1, output
+    assert "page.md:9: 76.5%: the sentence claims bank_of_river weights[bank, bank]" in output, output
+    assert "Aborted with a BuildError!" in output, output
+    assert not (tmp_path / "site" / "page" / "index.html").exists()  # stopped before a page was written
+    status, output = cli_build(tmp_path, PAGE, monkeypatch, *args, config=config)
+    assert status == 0 and "numbers audit" not in output, output
 
 
 def test_make_serve_shows_the_problems_at_the_top_of_the_page(tmp_path, monkeypatch):

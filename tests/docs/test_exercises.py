@@ -15,7 +15,7 @@ import pytest
 from publish import DOCS, GENERATED
 from publish import exercises as exr
 
-from exercise_cases import cases, off_by, other_values, second_way, specs, typed
+from exercise_cases import cases, negated, off_by, other_values, second_way, specs, typed
 from pages import expand
 
 # The pages that teach: the four articles and the topics beyond them.
@@ -55,7 +55,8 @@ def test_the_page_carries_the_grader_data_escaped():
     assert len(attrs) == len(exr.load_all()["real-numbers"])
     for attr in attrs:
         data = json.loads(html.unescape(attr))
-        assert set(data) == {"id", "decimals", "percent", "answer", "rounded", "labels", "rowSumsToOne", "mistakes"}
+        keys = {"id", "decimals", "percent", "answer", "rounded", "signs", "labels", "rowSumsToOne", "mistakes"}
+        assert set(data) == keys
         assert "'" not in attr or "&#x27;" in text  # quotes inside the JSON are escaped for the attribute
 
 
@@ -171,8 +172,8 @@ def test_every_other_value_the_page_shows_gets_feedback_that_names_it(page, spec
         for places in dict.fromkeys((d, max(d - 1, 0))):
             text = typed(other.values, places, pct)
             got = exr.grade(data, text)
-            if typed(other.values, d, pct) == ", ".join(data["answer"]):
-                assert got["ok"] or got["kind"] == "input", (other.what, text, got)
+            if typed(other.values, d, pct) == ", ".join(data["answer"]) or text == typed(ex.answer.values, places, pct):
+                assert got["ok"] or got["kind"] == "input", (other.what, text, got)  # the right answer, too
                 continue
             assert got["kind"] == "wrong" and got["message"] in messages, (other.what, text, got)
             assert not got["message"].startswith(GENERIC), (other.what, text, got)
@@ -231,10 +232,14 @@ def test_a_correctly_rounded_answer_is_right_or_told_it_is_rounding(page, spec):
             continue  # "2" for 2.0000 is the answer itself
         if typed(right, p, pct).replace("0", "") != ", ".join(shown).replace("0", ""):
             assert got["kind"] == "input" and got["message"].startswith("Right so far"), (p, got)
-    for units in (-1, 1):  # one off in the last decimal: rounding, from two decimals on
+    for units in (-1, 1):  # one off in the last decimal: rounding, from two decimals on, unless it turns the sign
         text = ", ".join([off_by(shown[0], units), *shown[1:]])
         got = exr.grade(data, text)
-        if d >= 2:
+        mine = exr._normalize_shown(off_by(shown[0], units))
+        if d >= 2 and not exr._sign_fits(mine, data["signs"][0]):  # an exact 0, or a sign turned
+            assert got["kind"] == "wrong", (text, got)
+            assert "sign" in got["message"] or not exr._flipped(mine, data["signs"][0]), (text, got)
+        elif d >= 2:
             assert got["kind"] == "close" and got["ok"] and "rounding" in got["message"], (text, got)
             assert ", ".join(shown) in got["message"]
         else:
@@ -290,11 +295,93 @@ def test_a_known_mistake_made_with_rounded_numbers_gets_its_message():
         for mistake in data["mistakes"] if ex.decimals >= 2 else ():
             for u in (-1, 1):
                 text = ", ".join(off_by(s, u) for s in mistake["answer"])
+                typed_signs = zip(text.split(", "), mistake["signs"], strict=True)
+                if not all(exr._sign_fits(exr._normalize_shown(t), sign) for t, sign in typed_signs):
+                    continue  # no rounding turns a sign, or moves an exact 0 (a masked key's weight)
                 got = exr.grade(data, text)
                 if got["kind"] != "close":
                     assert got == {"ok": False, "kind": "wrong", "message": mistake["message"]}, (page, ex.id, text)
                     checked += 1
     assert checked > 40, checked
+
+
+def test_no_rounding_turns_a_sign_or_moves_an_exact_zero():
+    """transformer-block's exercise 3 once graded -0.01, for a ReLU's output of exactly 0, "Right, up
+    to rounding": no rounding makes a negative number of a ReLU's output, or turns a sign. A sign
+    turned (every exercise's answer, negated) is never right and is told so."""
+    data = exr.grader_data(_exercise("transformer-block", "relu-river"))
+    got = exr.grade(data, "-0.01")
+    assert got == {"ok": False, "kind": "wrong", "message": "Check the sign: -0.01 is negative, and the answer is not."}
+    assert not exr.grade(data, "0.01")["ok"]
+    data = exr.grader_data(_exercise("where-used", "causal-cat"))  # sat's weight, hidden by the mask: exactly 0
+    assert not exr.grade(data, ", ".join([*data["answer"][:2], "0.0001"]))["ok"]
+    turned = 0
+    for page, ex in ALL:
+        data = exr.grader_data(ex)
+        for i, sign in enumerate(data["signs"]):
+            if not sign:
+                continue
+            text = ", ".join(negated(s) if k == i else s for k, s in enumerate(data["answer"]))
+            away = [off_by(s, -1 if s.startswith("-") else 1) if k == i else s for k, s in enumerate(text.split(", "))]
+            for typed_ in (text, ", ".join(away)):  # and one more in its last decimal, away from 0
+                got = exr.grade(data, typed_)
+                if got["kind"] == "wrong" and got["message"] in {m["message"] for m in data["mistakes"]}:
+                    continue  # the sign turned is a known mistake of its own (a step uphill)
+                assert not got["ok"] and "sign" in got["message"], (page, ex.id, typed_, got)
+                turned += 1
+    assert turned > 80, turned
+
+
+def test_a_decimal_comma_is_told_to_be_a_point():
+    """ "66,5" was "not a number this page can check", with no word of the comma."""
+    data = exr.grader_data(_exercise("real-numbers", "share-bank-bank"))
+    assert exr.grade(data, "66,5") == {
+        "ok": False,
+        "kind": "input",
+        "message": "Write the decimals after a point, not a comma: 66.5.",
+    }
+    data = exr.grader_data(_exercise("real-numbers", "softmax-of"))
+    got = exr.grade(data, "0,090; 0,665; 0,245")
+    assert got["kind"] == "input" and got["message"].endswith("not a comma: 0.090; 0.665; 0.245."), got
+    assert exr.grade(data, "0.090,0.665,0.245")["kind"] == "right"  # commas between numbers, as before
+
+
+def test_an_answer_rounded_twice_is_told_why_its_last_decimal_moved():
+    """real-numbers' exercise 3 at 2 decimals: 0.245 (the answer shown, from 0.2447) rounded again is
+    0.25, where 0.2447 rounds to 0.24: it was "Not quite: the number for river is off"."""
+    data = exr.grader_data(_exercise("real-numbers", "softmax-of"))
+    got = exr.grade(data, "0.09, 0.67, 0.25")
+    assert got["kind"] == "input" and got["message"].startswith("Right so far"), got
+    assert "0.245 rounded again gives 0.25, but the unrounded number rounds to 0.24" in got["message"], got
+    assert exr.grade(data, "0.09, 0.67, 0.24")["message"].endswith("Give each to 3 decimals.")
+
+
+@pytest.mark.parametrize(
+    ("page", "id", "text", "says"),
+    [
+        ("real-numbers", "share-bank-bank", "66.7", "plain division"),  # 2 / 3: no e^ before dividing
+        ("queries-keys-values", "weights-cat", "0, 0.5, 0.5", "plain division"),
+        ("learning", "loss-before", "0.2496", "the weight itself"),  # the weight where the loss is asked
+        ("learning", "equal-thirds", "0.333", "the weight on cat"),
+        ("attention-that-learns", "equal-loss", "0.167", "the weight on the partner"),
+        ("attention-that-learns", "loss-after-200", "0.9942", "the weight itself"),
+        # the head's row without the division by √d_head, as queries-keys-values names its own
+        ("multi-head", "head1-weights-the", "0.4683, 0.0634, 0.4683", "without the division by √d_head"),
+        ("queries-keys-values", "weights-cat", "0.0634, 0.4683, 0.4683", "without the division by √d_k"),
+    ],
+)
+def test_a_common_slip_is_named(page, id, text, says):
+    """A learner's likely slips got "Not quite. Check your arithmetic": each now gets a message that
+    says what was computed."""
+    got = exr.grade(exr.grader_data(_exercise(page, id)), text)
+    assert got["kind"] == "wrong" and says in got["message"], got
+
+
+def test_every_row_of_weights_asked_for_knows_plain_division():
+    for page, ex in ALL:
+        spec = next(s for p, s in SPECS if p == page and s["id"] == ex.id)
+        if spec["answer"].startswith("weights[") and "example" in spec:
+            assert any(m.startswith("That is plain division") for _, m in ex.mistakes), (page, ex.id)
 
 
 def test_a_whole_number_is_asked_for_in_digits():

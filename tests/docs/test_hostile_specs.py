@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
+import os
 import random
 import re
 import shutil
@@ -34,7 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_worked_examples import repo_copy, run_in
 
-from publish import ROOT, audit, producers, registry, scaffold
+from publish import GENERATED, ROOT, audit, producers, registry, scaffold, wording
 from publish import example_pages as ep
 from publish.escape import toml_string
 from publish.playground_limits import limits_module
@@ -144,10 +146,11 @@ def shown_description(description: str) -> list[str]:
 
 def assert_shown_as_typed(ex: examples.Example, page_html: str, gallery_html: str) -> None:
     soup = BeautifulSoup(page_html, "html.parser")
+    repository = wording.repository()  # the one link off the site, which the page itself writes
     for el in soup.find_all(True):  # no element carries a script, or a link off the site
         for name, value in el.attrs.items():
             assert not name.lower().startswith("on"), (el.name, name)
-            if name in ("href", "src"):
+            if name in ("href", "src") and value != repository:
                 assert ":" not in value.split("#")[0], value
     assert not soup.find_all(["script", "img", "iframe", "object", "embed", "style", "form"])
     assert {el.name for el in soup.find_all(True)} <= _benign_tags()  # no element a plain example lacks
@@ -170,7 +173,7 @@ def assert_shown_as_typed(ex: examples.Example, page_html: str, gallery_html: st
     # the tokens: the embeddings table's row labels and the focus sentences
     table = soup.find("table")
     assert [_text(td) for td in table.select("tbody td strong")] == list(ex.tokens)
-    focus = [li for li in soup.find_all("li") if li.find("strong") and "attend" in li.get_text()]
+    focus = [li for li in soup.find_all("li") if li.find("strong") and re.search(r"attend|attention", li.get_text())]
     assert [_text(li.find("strong")) for li in focus] == list(ex.tokens)
     # the gallery's row: a link with the title, the tokens as text
     row = BeautifulSoup(gallery_html, "html.parser").select("tbody tr")[0]
@@ -178,6 +181,115 @@ def assert_shown_as_typed(ex: examples.Example, page_html: str, gallery_html: st
     assert _text(cells[0]) == " ".join(ex.title.split()) and cells[0].find("a")["href"] == f"{ex.slug}.md"
     assert _text(cells[1]) == " ".join(ex.tokens)
     assert [c.name for c in cells[1].find_all(True)] == []
+
+
+# --- notebooks: as Jupyter shows a cell, and as the site's notebook pages do -------------------------
+# Jupyter renders a Markdown cell with marked (CommonMark, GitHub's flavour: ~~ and ~ strike through,
+# bare addresses become links), then MathJax reads the text it shows (processEscapes: \$ a dollar,
+# \\ a backslash; $, $$, \( and \[ open math). markdown-it-py's CommonMark with strikethrough
+# stands in for marked; the autolinks are checked on the source (marked finds them there).
+_MATHJAX = re.compile(r"\\\\|\\\$|\$|\\\(|\\\[|\\begin\{")
+_AUTOLINK = re.compile(r"(?i)[a-z][a-z0-9+.-]*:/|www\.|@")
+MADE = ["a", "del", "s", "img", "script", "iframe", "math", "sup", "sub", "b", "i", "strong", "input"]
+
+
+def mathjax_shows(text: str) -> str:
+    """The text MathJax (processEscapes) leaves of rendered ``text``; AssertionError on math in it."""
+
+    def one(m: re.Match) -> str:
+        assert m.group(0) in ("\\\\", "\\$"), f"MathJax would read math at {m.group(0)!r} in {text!r}"
+        return m.group(0)[1]
+
+    return _MATHJAX.sub(one, text)
+
+
+def _notebook_markdown(source: str) -> tuple[BeautifulSoup, BeautifulSoup]:
+    """(Jupyter's rendering of the Markdown ``source``, the site notebook page's: nbconvert's mistune
+    as mkdocs-jupyter sets it up, then the site's clean-up and KaTeX pass)."""
+    return tuple(BeautifulSoup(html, "html.parser") for html in _notebook_html(source))
+
+
+@functools.lru_cache(maxsize=256)  # (most checks share their title, or their tokens, with others)
+def _notebook_html(source: str) -> tuple[str, str]:
+    from markdown_it import MarkdownIt
+
+    from publish import notebook_hooks
+
+    jupyter = BeautifulSoup(MarkdownIt("commonmark").enable(["strikethrough", "table"]).render(source), "html.parser")
+    for node in jupyter.find_all(string=True):
+        if not node.find_parent("code"):
+            node.replace_with(mathjax_shows(str(node)))
+    site, _ = notebook_hooks.clean_body(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
+    return str(jupyter), site
+
+
+def assert_notebook_shows_as_typed(ex: examples.Example, files: dict[Path, str]) -> None:
+    """The title in the example's notebook (its introduction), and the tokens in a table as a page's
+    notebook includes it (publish/notebooks.py), show as typed in Jupyter and on the site's notebook
+    page: no link, strikethrough, formula or other element made of them."""
+    from publish import notebook_hooks, notebooks
+
+    nb = json.loads(files[ep.notebook_path(ex.slug)])
+    intro = "".join(nb["cells"][0]["source"])
+    text_of_source = re.sub(r"`[^`]*`|\]\([^)]*\)", "", intro)
+    assert not _AUTOLINK.search(text_of_source), f"an address Jupyter would link: {intro!r}"
+    title = "Notebook: " + " ".join(ex.title.split())
+    for view in _notebook_markdown(intro):
+        h1 = view.find("h1")
+        for a in h1.find_all("a", class_=["anchor-link", "headerlink"]):
+            a.decompose()
+        assert _text(h1) == title and not h1.find_all(True), h1
+        assert _text(view.find("em")) == " ".join(ex.title.split()) and not view.find("em").find_all(True)
+        assert not view.find_all(MADE) and not view.select(".katex, .arithmatex")
+    # the notebook page's title and table of contents, as the page shows its heading
+    shown = notebook_hooks.shown_headings(markdown2html(intro))
+    assert [" ".join(t.split()) for t in shown.values()] == [title]
+    table = "\n".join(line for line in files[GENERATED / ex.slug / "embeddings.md"].splitlines()
+                      if not line.startswith("<!--"))  # fmt: skip
+    source = notebooks.nb_markdown(table)
+    assert not _AUTOLINK.search(re.sub(r"`[^`]*`", "", source)), source
+    for view in _notebook_markdown(source):
+        assert [_text(td) for td in view.select("tbody td strong")] == list(ex.tokens)
+        assert not view.select(".katex, .arithmatex")
+        assert {el.name for el in view.select("tbody *")} <= {"tr", "td", "strong"}
+
+
+def markdown2html(source: str) -> str:
+    """A Markdown cell as nbconvert renders it for mkdocs-jupyter (whose import sets the heading ids)."""
+    from mkdocs_jupyter import convert  # noqa: F401
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    return markdown2html_mistune(source)
+
+
+def test_the_notebooks_markdown_keeps_the_sites_markup_and_makes_its_text_text():
+    """publish.escape.nb_markdown: what the site's Markdown shows as text (an escaped dollar or
+    backslash, a tilde, a bare address) is text for Jupyter and the notebook pages too; its code,
+    math, links, tags and other references are kept as they are."""
+    from publish.escape import nb_markdown, nb_text
+
+    line = (
+        "**b** `a$b~c@d` $x^2$ [l](https://x.org/a:b@c) <span>~</span> &dollar; &bsol; &amp; \\$ ~s~ "
+        "http://e.co www.e.co a@b.co"
+    )
+    assert nb_markdown(line) == (
+        "**b** `a$b~c@d` $x^2$ [l](https://x.org/a:b@c) <span>\\~</span> &bsol;&dollar; &bsol;&bsol; &amp; "
+        "&bsol;&dollar; \\~s\\~ http&colon;//e.co www&period;e.co a&commat;b.co"
+    )
+    assert nb_markdown("```python\nx = '$a~b' # http://e.co\n```") == "```python\nx = '$a~b' # http://e.co\n```"
+    shown = "&bsol;&dollar;x&bsol;&dollar; &bsol;&bsol;( \\~ a&colon;b &commat; www&period;x"
+    assert nb_text("$x$ \\( ~ a:b @ www.x") == shown
+
+
+def test_the_notebook_pages_read_math_and_its_escapes_as_mathjax_does():
+    """The site's KaTeX pass over a notebook page (publish/notebook_hooks.py) reads what Jupyter's
+    MathJax reads: \\$ is a dollar and \\\\ a backslash, never math; $...$ and $$...$$ are math."""
+    from publish import notebook_hooks
+
+    assert notebook_hooks.plain("\\$x\\$ costs \\$5, \\\\(y\\\\) and $-\\infty$") == "$x$ costs $5, \\(y\\) and −∞"
+    body, _ = notebook_hooks.clean_body('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
+    soup = BeautifulSoup(body, "html.parser")
+    assert soup.find("p").get_text().startswith("$x$ and ") and len(soup.select(".katex")) == 2
 
 
 def spec_text(title: str, tokens: list[str], description: str | None = None, **values: str) -> str:
@@ -221,6 +333,7 @@ def check_end_to_end(title: str, tokens: list[str], description: str) -> None:
     assert audit_problems(ex, files) == []  # spec text that passes the spec check passes the numbers audit
     page, gallery = render(ex, files)
     assert_shown_as_typed(ex, page, gallery)
+    assert_notebook_shows_as_typed(ex, files)
     for library in ep.LIBRARIES:  # the Python context: the tokens are a literal, nothing else is spec text
         assert_script_holds_literals(ep.script(ex, library), ex)
     preset = json.loads(playground.dumps(playground.preset(ex)))  # the JSON context
@@ -257,6 +370,11 @@ HOSTILE_TITLES = [
     "- item",
     "a\\*b\\_c",
     "quote ' and \" both",
+    # what Jupyter and the notebook pages read besides (issue 51, severe 1)
+    "Read http://example.com/phish then $x^2$ and ~~gone~~ now",
+    "$$x$$ and \\(y\\) and \\$ and \\\\ and \\begin{x}",
+    "www.example.com a@b.co ~s~ mailto:x",
+    "{{weights[a, a]}} [a](b) `c` *x* _y_ x",
 ]
 HOSTILE_TOKENS = [
     ["_x_", "$y$", "#h"],
@@ -265,6 +383,7 @@ HOSTILE_TOKENS = [
     ["!", "(x)", "~~s~~", "==m=="],
     ["--8<--", "-", "+", "1."],
     ["'\"", "é", "日本"],
+    ["&dollar;", "$$x$$", "http://e.co", "a@b.co", "~s~", "{{c}}", "--"],
 ]
 HOSTILE_DESCRIPTIONS = [
     "Plain prose with a < b and c > d, & entities &amp; &lt;b&gt; stay text.",
@@ -483,6 +602,24 @@ def test_hostile_spec_files_stop_update_before_anything_runs(tmp_path):
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
         assert tree(copy) == before and not list(copy.rglob("PWNED")), what
         spec.unlink()
+    # Files no tool reads (issue 51, severe 3 and two minor items): a link to the environment, a
+    # FIFO (update hung), a name in another case (left out without a word), a page that is a link.
+    links = {
+        "selfattn_ref/examples/zz.toml": (lambda p: p.symlink_to("/proc/self/environ"),
+                                          "selfattn_ref/examples/zz.toml is a symbolic link (to '/proc/self/environ')"),
+        "docs/zz-page.md": (lambda p: p.symlink_to("/proc/self/environ"), "docs/zz-page.md is a symbolic link"),
+        "snippets/zz.py": (os.mkfifo, "snippets/zz.py is not a regular file: not read"),
+        "selfattn_ref/examples/zz.TOML": (lambda p: p.write_text(_ZZ, encoding="utf-8"),
+                                          "zz.TOML: the file's name ends in '.toml', in lower case: rename it zz.toml"),
+    }  # fmt: skip
+    for rel, (make, message) in links.items():
+        make(copy / rel)
+        before = tree(copy)
+        proc = run_in(copy, sys.executable, "-m", "publish", "update", SECRET_FOR_THE_TEST="s3cr3t")
+        assert proc.returncode == EXIT_USAGE and message in proc.stderr, (rel, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr and "s3cr3t" not in proc.stderr, rel
+        assert tree(copy) == before, rel
+        (copy / rel).unlink()
 
 
 @pytest.mark.slow
@@ -621,7 +758,7 @@ def test_the_site_scan_finds_handlers_and_scripts():
 
 # --- one full strict build with a hostile spec ----------------------------------------------------------
 
-BUILD_TITLE = 'Hdr { onclick="window.__p=1" } *x* _y_ $z$ #h'
+BUILD_TITLE = 'Hdr { onclick="window.__p=1" } *x* _y_ $z$ #h ~~s~~ http://e.co'
 BUILD_TOKENS = ["_x_", "$y$", "#h", "{:x}", "&lt;b&gt;", "日本", "🙂", "\u0642\u064e", "\u00e9"]
 BUILD_DESCRIPTION = "Prose with a < b, &amp; and $x$ and _u_; *em*, `<code>`-free `code` and [a page](../masking.md)."
 
@@ -659,6 +796,25 @@ def test_a_hostile_spec_builds_a_site_that_shows_it_as_typed(copy_build):
     presets = json.loads((site / "generated/playground/presets.json").read_text(encoding="utf-8"))
     preset = next(p for p in presets["presets"] if p["slug"] == "zz_hostile")
     assert (preset["title"], preset["tokens"]) == (BUILD_TITLE, BUILD_TOKENS)
+    # The notebook's page (issue 51, severe 1: its heading held a link, a formula and a strikethrough)
+    notebook = BeautifulSoup((site / "notebooks/examples/zz_hostile/index.html").read_text(encoding="utf-8"),
+                             "html.parser")  # fmt: skip
+    assert notebook.title.string == f"Notebook: {BUILD_TITLE} - Self-attention, with real numbers"
+    h1 = notebook.select_one("article h1")
+    for a in h1.find_all("a", class_="headerlink"):
+        a.decompose()
+    assert _text(h1) == f"Notebook: {BUILD_TITLE}" and not h1.find_all(True), h1
+    intro = h1.find_next_sibling("p")
+    assert _text(intro.find("em")) == BUILD_TITLE and not intro.find("em").find_all(True)
+    cells = notebook.select("article .jp-Cell")
+    assert cells and not [el for cell in cells for el in cell.select(".katex, del, s, img, script")]
+    assert not [a for cell in cells for a in cell.select("a") if ":" in a.get("href", "").split("#")[0]]
+    # The search index (the example pages stay out of it; the gallery lists their titles and tokens),
+    # whose text the search shows as HTML: the title and the tokens as typed
+    index = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    gallery_entry = next(d for d in index["docs"] if d["location"] == "examples/")
+    shown = _text(BeautifulSoup(gallery_entry["text"], "html.parser"))
+    assert f"{BUILD_TITLE} {' '.join(BUILD_TOKENS)}" in shown, shown
 
 
 def test_the_limits_are_the_rules(tmp_path):

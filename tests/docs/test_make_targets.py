@@ -9,8 +9,8 @@ what proves that the target works, not to what it would take to redo other tests
 
 - test-fast: files of each layer collected (--collect-only): no browser test nor one marked slow
   is selected, and the other tests of a file with slow ones are;
-- serve: started, and stopped once it logs "Serving on" (the first build is done), in a network
-  namespace of its own where the system allows one (its port, 8000, is fixed);
+- serve: started on a free port (PORT=), and stopped once it logs "Serving on" (the first build is
+  done);
 - zensical: compared with the strict build the suite has made (ZENSICAL_ARGS="--mkdocs-site");
 - bench --quick: one figure, one page, of that same build (--only pages --pages --site).
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,32 @@ def test_make_offline(clone):
     assert (copy / "site-offline" / "index.html").is_file() and (copy / "site-offline" / "playground.html").is_file()
 
 
+def test_make_build_and_offline_refuse_a_linked_output_folder(clone, tmp_path):
+    """A symlinked site/ or site-offline/ had `make build` / `make offline` empty the link's target
+    and write there (issue 51, severe 2): refused with one message, before anything is deleted."""
+    copy, env = clone
+    for target, folder in (("build", "site"), ("offline", "site-offline")):
+        elsewhere = tmp_path / folder
+        elsewhere.mkdir()
+        (elsewhere / "keep.txt").write_text("theirs\n", encoding="utf-8")
+        kept = copy / f"{folder}.kept"
+        if (copy / folder).exists():
+            (copy / folder).rename(kept)
+        (copy / folder).symlink_to(elsewhere)
+        try:
+            cmd = ["make", "--no-print-directory", target, f"VENV={VENV}"]
+            environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
+            proc = subprocess.run(cmd, cwd=copy, env=environ, capture_output=True, text=True, timeout=TIMEOUT)
+        finally:
+            (copy / folder).unlink()
+            if kept.exists():
+                kept.rename(copy / folder)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and "Traceback" not in out, out
+        assert f"{folder} is a symbolic link (to " in out and "the folder: not followed" in out, out
+        assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"], target
+
+
 def test_make_zensical_prints_its_gap_report(clone, strict_build):
     copy, env = clone
     out = make("zensical", copy, f"ZENSICAL_ARGS=--mkdocs-site {strict_build.dir}", env=env)
@@ -128,18 +155,16 @@ def test_make_zensical_prints_its_gap_report(clone, strict_build):
     assert (copy / "site-zensical" / "sitemap.xml").read_text(encoding="utf-8").count("<loc>") > 20
 
 
-def _namespaced() -> list[str]:
-    """`unshare -rn` (a user and network namespace of its own: its port 8000 is nobody else's)
-    where the system allows it; else nothing, and the port must be free."""
-    unshare = shutil.which("unshare")
-    if unshare and subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode == 0:
-        return [unshare, "-rn"]
-    return []
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def test_make_serve_serves_after_its_first_build(clone):
     copy, env = clone
-    cmd = [*_namespaced(), "make", "--no-print-directory", "serve", f"VENV={VENV}"]
+    port = _free_port()  # PORT= (8000 is make serve's own, and may be taken)
+    cmd = ["make", "--no-print-directory", "serve", f"VENV={VENV}", f"PORT={port}"]
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}
     proc = subprocess.Popen(cmd, cwd=copy, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)  # fmt: skip
@@ -147,12 +172,12 @@ def test_make_serve_serves_after_its_first_build(clone):
     try:
         for line in proc.stdout:
             lines.append(line.rstrip())
-            if "Serving on http://127.0.0.1:8000/" in line:
+            if f"Serving on http://127.0.0.1:{port}/" in line:
                 break
     finally:
         stop_group(proc)
     log = "\n".join(lines)
-    assert any("Serving on http://127.0.0.1:8000/" in line for line in lines), f"`make serve` did not serve:\n{log}"
+    assert any(f"Serving on http://127.0.0.1:{port}/" in line for line in lines), f"`make serve` did not serve:\n{log}"
     assert not [line for line in lines if "ERROR" in line or "WARNING" in line], log
 
 

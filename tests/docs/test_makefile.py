@@ -62,7 +62,7 @@ def calls(log: Path) -> list[list[str]]:
 
 
 def make(tmp_path: Path, target: str, *assignments: str, env: dict[str, str] | None = None):
-    given = ("NAME", "TITLE", "FROM", "BENCH_ARGS", "MAKEFLAGS", "NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE")
+    given = ("NAME", "TITLE", "FROM", "BENCH_ARGS", "PORT", "MAKEFLAGS", "NUMBERS_AUDIT", "NUMBERS_AUDIT_ON_PAGE")
     environ = {k: v for k, v in os.environ.items() if k not in given}
     return subprocess.run(
         ["make", "--no-print-directory", "-C", str(ROOT), target, *assignments],
@@ -187,3 +187,75 @@ def test_make_serve_shows_wrong_numbers_on_the_page(tmp_path):
     proc = make(tmp_path, "serve", f"VENV={venv}")
     assert proc.returncode == 0, proc.stderr.decode()
     assert calls(log) == [["true", "unset"]]
+
+
+def test_make_help_and_the_readme_say_how_to_give_the_bench_its_options(tmp_path):
+    """Issue 51: `make bench --quick` is make's own option, which make refuses ("unrecognized
+    option"), and neither the README nor `make help` named BENCH_ARGS."""
+    proc = make(tmp_path, "help")
+    assert proc.returncode == 0, proc.stderr.decode()
+    [line] = [line for line in proc.stdout.decode().splitlines() if line.startswith("make bench")]
+    assert 'BENCH_ARGS="--quick"' in line and "not make bench --quick" in line, line
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'make bench BENCH_ARGS="--quick"' in readme and "`.venv/bin/python bench/run.py --help`" in readme
+
+
+def serve_recorder(tmp_path: Path) -> tuple[Path, Path]:
+    """A stand-in venv whose mkdocs records its arguments and the SITE_URL it was given."""
+    venv, log = recorder(tmp_path)
+    mkdocs = venv / "bin" / "mkdocs"
+    mkdocs.write_text(f'#!/bin/sh\nprintf "%s\\0" 1 "$SITE_URL" >> "{log}"\n' + RECORD.format(log=log), "utf-8")
+    mkdocs.chmod(0o755)
+    return venv, log
+
+
+def test_make_serve_takes_the_port_it_is_given(tmp_path):
+    """Issue 51: `make serve` took port 8000 with no way to choose another. PORT=8001 serves there
+    (and the site's address says so); without it, 8000."""
+    venv, log = serve_recorder(tmp_path)
+    for assignments, port in (([], "8000"), (["PORT=8001"], "8001"), (["PORT=65535"], "65535")):
+        log.unlink(missing_ok=True)
+        proc = make(tmp_path, "serve", f"VENV={venv}", *assignments)
+        assert proc.returncode == 0, proc.stderr.decode()
+        assert calls(log) == [
+            [f"http://127.0.0.1:{port}/"],
+            ["serve", "--dev-addr", f"127.0.0.1:{port}", "--livereload"],
+        ]
+
+
+@pytest.mark.parametrize("port", ["80a", "0", "65536", "08000", "123456", "8001 8002", "", *HOSTILE[:4]])
+def test_make_serve_refuses_a_port_that_is_not_a_port_number(tmp_path, port):
+    venv, log = serve_recorder(tmp_path)
+    proc = make(tmp_path, "serve", f"VENV={venv}", f"PORT={port}")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert f"PORT must be a port number from 1 to 65535, such as PORT=8001; got '{port}'" in proc.stdout.decode()
+    assert calls(log) == []
+    no_pwned(tmp_path)
+
+
+def test_make_help_and_the_readme_name_the_port(tmp_path):
+    proc = make(tmp_path, "help")
+    [line] = [line for line in proc.stdout.decode().splitlines() if line.startswith("make serve")]
+    assert "PORT=8001" in line, line
+    assert "(on another port: make serve PORT=8001)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("variable", ["TITLE", "NAME", "FROM"])
+def test_make_example_refuses_a_value_make_would_cut(tmp_path, variable):
+    """Issue 51: make drops the spaces right after the = of a value on its command line, so
+    TITLE="  The river bank" gave the title "The river bank", without a word. The value is taken as
+    typed or refused: the Makefile reads make's own command line (/proc) and says why."""
+    venv, log = recorder(tmp_path)
+    values = {"NAME": "river_bank", "TITLE": "The river bank", "FROM": "the_cat_sat"}
+    values[variable] = "  " + values[variable]
+    proc = make(tmp_path, "example", f"VENV={venv}", *(f"{k}={v}" for k, v in values.items()))
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stdout.decode() == (
+        f"{variable} begins with a space, which make drops from a value given on its command line: "
+        f"give {variable} without it (a value is taken as typed)\n"
+    )
+    assert calls(log) == []
+    # in the environment, make keeps the spaces: the command gets them, and says what it makes of them
+    proc = make(tmp_path, "example", f"VENV={venv}", env=values)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert calls(log)[0][-1] == values["NAME"] and f"--title={values['TITLE']}" in calls(log)[0]

@@ -42,6 +42,7 @@ from publish.katex_math import KatexError
 from publish.notebook_hooks import clean, plain
 from publish.producers import generate
 from publish.snippets import recorded_versions, shown_whole
+from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
 # Every page that shows code (a worked example) has a notebook of that code.
@@ -99,6 +100,19 @@ def test_notebook_file_is_generated_and_current(name, generated):
     )
 
 
+def made(name: str) -> nbformat.NotebookNode:
+    """The page's notebook as `make update` writes it from the page as it is now. The tests of what
+    a notebook holds read it, not the saved file: after an edit of the page they check the notebook
+    the page gets, and test_notebook_file_is_generated_and_current alone says that the saved one is
+    out of date and to run `make update` (it was also "lacks the page's link", and the like)."""
+    return _made(name, nbs.page_path(name).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _made(name: str, page: str) -> nbformat.NotebookNode:  # keyed on the page's text
+    return nbformat.reads(nbs.dumps(nbs.notebook(NOTEBOOKS[name])), as_version=4)
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_notebook_is_valid_and_saved_as_jupyter_saves_it(name):
     text = (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_text(encoding="utf-8")
@@ -145,7 +159,7 @@ def test_notebook_reads_like_its_page(name):
     """The page's headings, in order, and its sentences are the notebook's Markdown cells, in plain
     Markdown that Jupyter shows (no include, tab, admonition, link to a page of the site or claim
     of the numbers audit left: the reader sees "66.5%", as on the page)."""
-    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    nb = made(name)
     markdown = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     page = (DOCS / f"{name}.md").read_text(encoding="utf-8")
     page = page.split('!!! tip "This page as a notebook"')[0]
@@ -173,13 +187,45 @@ EMPTY_FENCE = re.compile(r"^\s*```\w*\n\s*```\s*$", re.M)
 INDENTED_TABLE = re.compile(r"^[ \t]+\|.*\|\s*$", re.M)
 
 
+# Words about the site's page that a notebook does not have: its tabs, what it folds, its buttons.
+PAGE_ONLY_WORDS = re.compile(r"(?i)\btabs?\b|\bfold(?:s|ed)?\b|with the printing|\bbuttons?\b|\bclick")
+
+
+def page_only_words(notebook: dict) -> list[str]:
+    """The lines of a notebook's text that speak of what only the site's page has, but those that
+    say it is the page's ("On the site's page, a PyTorch version ...")."""
+    return [
+        line
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "markdown"
+        for line in "".join(cell["source"]).split("\n")
+        if PAGE_ONLY_WORDS.search(line) and "site's page" not in line
+    ]
+
+
+@pytest.mark.parametrize("name", [*PAGES, *(f"examples/{slug}" for slug in sorted(examples.available()))])
+def test_a_notebooks_text_describes_the_notebook(name):
+    """The scaling notebook spoke of 'the two tabs' and the mistakes one of scripts 'folded under'
+    each block: a notebook has one cell per script, no tabs and nothing folded. Such a paragraph
+    of the page gets an '<!-- in the notebook: ... -->' comment with the notebook's words."""
+    notebook = json.loads((nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+    assert not page_only_words(notebook), f"notebooks/{name}.ipynb: " + " | ".join(page_only_words(notebook))
+
+
+def test_the_page_only_words_are_found():
+    cell = {"cell_type": "markdown", "source": ["So the two tabs measure the same thing.\n", "The script is folded"]}
+    nb = {"cells": [cell, {**cell, "source": ["On the site's page, its PyTorch tab draws other numbers."]}]}
+    assert page_only_words(nb) == ["So the two tabs measure the same thing.", "The script is folded"]
+    assert page_only_words({"cells": [{**cell, "cell_type": "code"}]}) == []
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_notebook_shows_what_the_page_includes(name):
     """What the page includes that a notebook cannot show as the page does: a file's section as
     code (never an empty block), a table that sits in a list item out of the list (nbconvert's
     Markdown would show it as raw text), a figure as a line with its title, and the exercises as
     questions with folded hints and solutions instead of the page's form."""
-    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    nb = made(name)
     markdown = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert not EMPTY_FENCE.search(markdown), EMPTY_FENCE.search(markdown).group(0)
     assert not INDENTED_TABLE.search(markdown), INDENTED_TABLE.search(markdown).group(0)
@@ -228,7 +274,7 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
         if s.endswith("_numpy.py")
         or (s.endswith("_torch.py") and not (ROOT / s.replace("_torch.py", "_numpy.py")).exists())
     ]
-    nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    nb = made(name)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     # The imports once, first; then each snippet without its imports.
     texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
@@ -269,10 +315,28 @@ def test_every_link_of_the_page_is_a_link_to_the_site_in_its_notebook(name):
     page = (DOCS / f"{name}.md").read_text(encoding="utf-8").split('!!! tip "This page as a notebook"')[0]
     links = [(w, t) for w, t in MD_LINK.findall(FENCED.sub("", page)) if not t.startswith(("http://", "https://"))]
     assert links, f"docs/{name}.md has no link to another page"
-    markdown = _words(_markdown_cells(nbs.NOTEBOOKS_DIR / f"{name}.ipynb"))
+    markdown = _words("\n\n".join(c.source for c in made(name).cells if c.cell_type == "markdown"))
     for words, target in links:
         want = f"[{_words(nbs.without_claims(words))}]({nbs.link_address(target, name)})"
         assert want in markdown, f"notebooks/{name}.ipynb lacks the page's link {want}"
+
+
+def test_after_an_edit_of_a_page_the_notebook_tests_say_to_run_make_update(tmp_path, monkeypatch):
+    """Issue 51: after a link was added to a page, its notebook's content tests failed too, with
+    "notebooks/masking.ipynb lacks the page's link" and no word of `make update`. They check the
+    notebook the page gets now; the one test that fails is the one that says to run it."""
+    edited = (DOCS / "masking.md").read_text(encoding="utf-8")
+    heading = next(line for line in edited.split("\n") if line.startswith("# "))
+    edited = edited.replace(heading, f"{heading}\n\nIts symbols are listed on [the page of symbols](notation.md).", 1)
+    (tmp_path / "masking.md").write_text(edited, encoding="utf-8")
+    monkeypatch.setitem(globals(), "DOCS", tmp_path)
+    monkeypatch.setattr(nbs, "page_path", lambda page: tmp_path / f"{page}.md")
+    test_every_link_of_the_page_is_a_link_to_the_site_in_its_notebook("masking")
+    test_notebook_reads_like_its_page("masking")
+    path = nbs.NOTEBOOKS_DIR / "masking.ipynb"
+    stale = r"notebooks/masking\.ipynb differs from what the page .* run `make update`"
+    with pytest.raises(AssertionError, match=stale):
+        test_notebook_file_is_generated_and_current("masking", {path: nbs.dumps(nbs.notebook(NOTEBOOKS["masking"]))})
 
 
 def test_no_link_of_a_notebook_is_relative():
@@ -686,7 +750,8 @@ def test_the_second_process_renders_a_notebook_page_as_the_build_does(tmp_path):
     got = notebook_hooks.with_download_link(result["content"], result["mark"], "masking.ipynb", article)
     assert got == expected
     assert 'href="../../masking/"' in got and "Download the notebook (masking.ipynb)" in got
-    toc_tokens, title = jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"])
+    html = nbconvert2.nb2html(src, execute=False, **options)  # named as the page shows its headings
+    toc_tokens, title = notebook_hooks.retitled(*jupyter_plugin._get_nb_toc_tokens(src, config["toc_depth"]), html)
     assert (result["toc_tokens"], result["title"]) == (json.loads(json.dumps(toc_tokens)), title)
 
 

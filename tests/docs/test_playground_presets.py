@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -100,6 +102,46 @@ def test_learned_weights_are_numpys_draw(on_disk, text):
         assert np.array_equal(np.array(p[name]), W), name
     # And the JSON round-trips each float exactly (shortest repr), as JSON.parse reads it.
     assert repr(float(drawn[0][0, 0])) in text
+
+
+# What the playground's state.js, run in Node (no browser), makes of the link to each example
+# (#preset=<slug>, as its page links it): the link it writes back for the state it opens.
+OPENED_JS = """
+const m = await import(process.argv[1]);
+const fs = await import("node:fs");
+const presets = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const out = {};
+for (const {slug} of presets.presets) {
+  const {state, preset, error} = m.decodeLink(`#preset=${slug}`, "", presets);
+  out[slug] = error ?? m.encodeLink(state, presets, preset);
+}
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.fixture(scope="module")
+def opened(tmp_path_factory, text) -> dict[str, str]:
+    """{slug: the link the playground writes for the example its link opens}, from state.js in Node."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed to run the playground's module outside a browser"
+    tmp = tmp_path_factory.mktemp("playground")
+    for rel in ("assets/playground", "generated/playground"):  # state.js and the modules it imports
+        shutil.copytree(ROOT / "docs" / rel, tmp / rel, ignore=shutil.ignore_patterns("*.bundle.js", "presets.json"))
+    (tmp / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    (tmp / "presets.json").write_text(text, encoding="utf-8")
+    state_js = (tmp / "assets/playground/state.js").as_uri()
+    proc = subprocess.run([node, "--input-type=module", "-e", OPENED_JS, state_js, str(tmp / "presets.json")],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("slug", examples.available())
+def test_the_playground_opens_each_example_as_itself(opened, slug):
+    """An example's link opens it in the playground, and the playground's link names it again, even when
+    another example holds the same numbers (`make example` copies The cat sat's): the preset a link names
+    is the one shown. A quick check, without a browser, of what the browser tests check on the page."""
+    assert opened[slug] == f"preset={slug}", f"#preset={slug} opens as {opened[slug]!r}"
 
 
 PLAYGROUND_LINK = re.compile(r"\]\(playground\.md\?preset=([A-Za-z0-9_]+)\)")

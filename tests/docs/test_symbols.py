@@ -4,7 +4,10 @@ has one entry: one meaning (publish/symbols.py). Each check is shown to fail on 
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from bs4 import BeautifulSoup
 
 from publish import DOCS, symbols
 
@@ -120,3 +123,70 @@ def test_a_reused_letter_is_said_on_its_page_and_in_the_notation(symbol, page, s
 def test_every_second_meaning_in_the_notation_is_listed_here():
     declared = {e.symbols[0] for e in ENTRIES if "says so" in e.text}
     assert declared == {s for s, _, _ in REUSES}, declared
+
+
+# --- the API reference: the shapes of its docstrings are written with the notation's sizes ---------
+# The API page (docs/api.md) is mkdocstrings' rendering of the package's docstrings, so it is read
+# built. A shape is a tuple of sizes, `(..., n, d_k)`; each name in it is a size of the Notation
+# page's table of sizes (as code spells it: d_\text{model} is d_model) or a name of its table of the
+# shapes in code. /api/ once wrote `m` for the number of keys, which the Notation page lists as the
+# index of a key, and `d` for any width.
+
+_NAME = r"[A-Za-z_]\w*"
+_ITEM = rf"(?:\.\.\.|…|\d+|{_NAME}(?:\s*[-+*/]\s*(?:{_NAME}|\d+))*)"
+_SHAPE = re.compile(rf"\(\s*{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*\)")
+# Tuples of the API page's prose that are not shapes: values, pairs of results, the heads' list.
+NOT_SHAPES = {
+    "(0, std)", "(0, std, shape)", "(0, STD, shape)", "(0, hidden)", "(output, weights)", "(sentence, label)",
+    "(start, end)", "(training, held-out)", "(head_1, ..., head_h)", "(Zl, Zp)",
+}  # fmt: skip
+
+
+def shape_names(text: str) -> dict[str, str]:
+    """Each name a shape of ``text`` uses (tuples with a comma, not in NOT_SHAPES), with the first
+    shape it is in."""
+    names: dict[str, str] = {}
+    for m in _SHAPE.finditer(text):
+        shape = " ".join(m.group(0).split())
+        if "," not in shape or shape in NOT_SHAPES:
+            continue
+        for name in re.findall(_NAME, shape):
+            names.setdefault(name, shape)
+    return names
+
+
+def code_sizes(notation: str) -> set[str]:
+    """The sizes a shape may name: the symbols of the Notation page's table of sizes, and the names
+    of its table of shapes in code."""
+    sizes = notation.split("\n## Sizes", 1)[1].split("\n## ", 1)[0]
+    in_code = notation.split("\n## Shapes in code", 1)[1].split("\n## ", 1)[0]
+    names = {s for e in symbols.notation_entries(sizes) for s in e.symbols}
+    for row in re.findall(r"^\| (`[^|]+) \|", in_code, re.M):
+        names |= set(re.findall(r"`([^`]+)`", row))
+    return names
+
+
+CODE_SIZES = code_sizes(NOTATION.read_text(encoding="utf-8"))
+
+
+def test_the_api_pages_shapes_use_the_notations_sizes(strict_build):
+    page = strict_build.dir / "api" / "index.html"
+    assert page.is_file(), f"no api/index.html in the build:\n{strict_build.proc.stdout}{strict_build.proc.stderr}"
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    for signature in soup.select(".doc-signature, .doc-heading"):  # a function's arguments, not shapes
+        signature.decompose()
+    text = " ".join(e.get_text(" ") for e in soup.select("article .doc-contents"))  # the docstrings
+    names = shape_names(text)
+    assert {"n", "n_k", "d_k", "d_model", "batch"} <= set(names), sorted(names)
+    unknown = {name: shape for name, shape in names.items() if name not in CODE_SIZES}
+    assert not unknown, (
+        "the API page's shapes use sizes that docs/notation.md does not list under Sizes or Shapes in code "
+        f"(name: the first shape that uses it): {unknown}"
+    )
+
+
+def test_the_shape_check_catches_a_size_the_notation_does_not_list():
+    names = shape_names("Q: (..., n, d), K: (..., m, d) -> (..., n, m); the (output, weights) of it")
+    assert names == {"n": "(..., n, d)", "d": "(..., n, d)", "m": "(..., m, d)"}
+    assert {"n", "d", "d_model", "d_k", "n_k", "d_h", "num_heads"} <= CODE_SIZES
+    assert "m" not in CODE_SIZES and "i" not in CODE_SIZES  # indices, not sizes

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from publish import GENERATED
-from selfattn_ref.topics import rnn_comparison, scaling
+from selfattn_ref.topics import real_numbers, rnn_comparison, scaling
 
 
 def test_the_cost_table_shows_the_codes_figures():
@@ -33,3 +33,18 @@ def test_the_scaling_tables_show_the_experiments_figures():
     largest = (GENERATED / "scaling" / "largest_weight.md").read_text(encoding="utf-8")
     for r in scaling.largest_weight_experiment():
         assert f"| {r['d']} | {r['unscaled']:.3f} | {r['scaled']:.3f} |" in largest
+
+
+def test_the_money_tables_show_bank_in_both_sentences():
+    river, money = real_numbers.sentences()
+    folder = GENERATED / "real_numbers"
+    side = (folder / "bank_two_meanings.md").read_text(encoding="utf-8")
+    assert "| bank | bank of river | bank of money |" in side
+    for k, word in enumerate(("bank", "of", "river / money")):
+        assert f"| **weight on {word}** | {river.weights[0, k]:.3f} | {money.weights[0, k]:.3f} |" in side
+    for k in range(4):
+        assert f"| **Output(bank), x{k + 1}** | {river.output[0, k]:.3f} | {money.output[0, k]:.3f} |" in side
+    assert "| **Output(bank), x1** | 0.910 | 0.665 |" in side and "| **Output(bank), x3** | 0.665 | 0.910 |" in side
+    assert "| **money** | 0 | 1 | 1 | 0 |" in (folder / "money_embeddings.md").read_text(encoding="utf-8")
+    mix = (folder / "money_mix_0.md").read_text(encoding="utf-8")
+    assert "+ 0.245 × [0, 1, 1, 0]   (money)\n= [0.665, 0.335, 0.910, 0.090]" in mix

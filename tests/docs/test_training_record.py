@@ -27,6 +27,28 @@ def test_the_key_follows_the_files_and_folders_it_names(tmp_path):
         tr.content_key(tmp_path, ["missing.py"], None)
 
 
+def test_the_key_reads_the_code_not_its_docstrings_comments_or_layout(tmp_path):
+    """An edited docstring or comment trains nothing again (the language model's run takes 20 s)."""
+    code = (
+        '"""A module."""\n\n\ndef f(x):\n    """Twice x."""\n    return 2 * x  # doubled\n\n\n'
+        'class C:\n    """Doc."""\n'
+    )
+    path = tmp_path / "m.py"
+    path.write_text(code, encoding="utf-8")
+    key = tr.content_key(tmp_path, ["m.py"], None)
+    for same in (
+        code.replace("Twice x.", "Two times x, with more words."),
+        code.replace("# doubled", "# times two"),
+        code.replace('"""A module."""\n', "").replace('    """Doc."""\n', '    """Other."""\n'),
+        code.replace("return 2 * x", "return (2 *\n            x)"),
+    ):
+        path.write_text(same, encoding="utf-8")
+        assert tr.content_key(tmp_path, ["m.py"], None) == key, same
+    for other in (code.replace("2 * x", "3 * x"), code.replace("def f(x)", "def f(y)"), code + "X = 1\n"):
+        path.write_text(other, encoding="utf-8")
+        assert tr.content_key(tmp_path, ["m.py"], None) != key, other
+
+
 def test_a_record_is_used_only_under_its_key(tmp_path):
     calls = []
 

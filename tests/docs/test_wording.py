@@ -57,9 +57,12 @@ def test_the_other_texts_include_each_kind():
         "docs/assets/playground/app.js",
         "docs/notebooks/learned-weights.ipynb",
         "docs/notebooks/examples/learned.ipynb",
+        "docs/generated/learned/dot_products.md",
+        "docs/examples/learned.md",
     ):
         assert want in names, want
     assert not any(n.endswith(".bundle.js") for n in names)
+    assert not any(n.startswith("docs/generated/contributing/") for n in names)  # the table of the variants
 
 
 LEARNED = next(r for r in RULES if "Learned weights" in r.variant)
@@ -252,3 +255,37 @@ def test_a_bad_retired_rule_is_reported(tmp_path):
     bad.write_text(math_rule + "everywhere = true\n")
     with pytest.raises(ValueError, match="only for a rule in"):
         wording.load_retired(bad)
+
+
+# --- the repository the pages tell readers to clone -------------------------------------------------
+# mkdocs.yml sets no repo_url (Material would fetch the repository's stars from an outside API on
+# every page view); its edit_uri names the repository. A page that tells the reader to clone or copy
+# the repository links it, and the home page does.
+
+_CLONE = re.compile(
+    r"(?i)\bclone\b|\b(?:copy|clone) of (?:\[)?the repository\b|\bfrom (?:a clone of )?(?:\[)?the repository\b"
+)
+repository = wording.repository
+
+
+def clone_without_link(text: str, repo: str) -> list[int]:
+    """The lines of a page that speak of cloning or copying the repository, on a page that never links it."""
+    said = [lineno for lineno, line, _ in wording.prose(text) if _CLONE.search(line)]
+    return said if said and f"]({repo})" not in text else []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_a_page_that_says_clone_links_the_repository(page):
+    lines = clone_without_link(page.read_text(encoding="utf-8"), repository())
+    assert not lines, f"{page_id(page)}, lines {lines}: says to clone or copy the repository, without a link to it"
+
+
+def test_the_home_page_links_the_repository():
+    assert f"]({repository()})" in (DOCS / "index.md").read_text(encoding="utf-8")
+
+
+def test_a_clone_without_a_link_is_caught():
+    repo = repository()
+    assert repo == "https://github.com/selfattention-explained/site"
+    assert clone_without_link("# Page\n\nClone the repository and run `make venv`.\n", repo) == [3]
+    assert clone_without_link(f"# Page\n\nClone [the repository]({repo}) and run it.\n", repo) == []

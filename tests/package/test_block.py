@@ -81,6 +81,25 @@ def test_block_matches_transformer_encoder_layer(seed, n, d_model, num_heads, d_
     assert np_steps.weights.shape == (batch, num_heads, n, n)
 
 
+@pytest.mark.parametrize("norm_first", [False, True], ids=["post-norm", "pre-norm"])
+def test_a_causal_block_matches_transformer_encoder_layer_with_a_causal_mask(norm_first):
+    """With ``mask=causal_mask(n)`` the block is a decoder's (the language model's): each token
+    reads only itself and the tokens before it, as PyTorch's layer does with ``is_causal=True``."""
+    rng = np.random.default_rng(5)
+    n, d_model, num_heads = 5, 8, 2
+    X = rng.normal(0, 1, (2, n, d_model))
+    W = weights(rng, d_model, 16)
+    causal = torch.nn.Transformer.generate_square_subsequent_mask(n, dtype=torch.float64)
+    with torch.no_grad():
+        expected = encoder_layer(W, num_heads, 1e-5, norm_first)(torch.from_numpy(X), src_mask=causal, is_causal=True)
+    for mod in (ref, tref):
+        steps = block(mod, X, W, num_heads, norm_first=norm_first, mask=mod.causal_mask(n))
+        close(steps.output, expected.numpy())
+        assert not np.asarray(steps.weights)[..., np.triu_indices(n, 1)[0], np.triu_indices(n, 1)[1]].any()
+    unmasked = block(ref, X, W, num_heads, norm_first=norm_first)
+    assert not np.allclose(unmasked.output, expected.numpy())  # the mask changes what the block gives
+
+
 @pytest.mark.parametrize("shape", [(4,), (3, 4), (2, 3, 5)])
 def test_layer_norm_matches_torch(shape):
     rng = np.random.default_rng(len(shape))

@@ -672,7 +672,7 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2():
 
 
 def test_a_spec_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
-    def unreadable(path):
+    def unreadable(path, folder=None):
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(examples, "load_file", unreadable)
@@ -680,6 +680,22 @@ def test_a_spec_file_that_cannot_be_read_is_one_line(capsys, monkeypatch):
     path = examples.EXAMPLES_DIR / "learned.toml"
     assert (code, out) == (2, "")
     assert err == f"error: cannot read example 'learned': [Errno 13] Permission denied: '{path}'\n"
+
+
+def test_explain_refuses_an_example_that_is_a_link_and_prints_nothing_it_leads_to(capsys, monkeypatch, tmp_path):
+    """`explain x` with selfattn_ref/examples/x.toml -> /proc/self/environ printed the environment in
+    its error (issue 51, severe 3): the link is refused, named, and not read."""
+    monkeypatch.setenv("SECRET_FOR_THE_TEST", "s3cr3t-value")
+    folder = tmp_path / "examples"
+    folder.mkdir()
+    (folder / "x.toml").symlink_to("/proc/self/environ")
+    monkeypatch.setattr(examples, "EXAMPLES_DIR", folder)
+    code, out, err = run(capsys, "explain", "x")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {folder / 'x.toml'}: not read: x.toml is a symbolic link (to '/proc/self/environ'), the file: "
+        "not followed\n"
+    ), err
 
 
 # --- no digit beyond what float64 holds (issue 51, item 5) ---------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -383,10 +384,14 @@ def test_names_that_only_start_like_a_device_are_slugs(slug):
 
 
 def test_a_spec_that_cannot_be_read_is_a_spec_error(tmp_path):
-    (tmp_path / "gone.toml").symlink_to(tmp_path / "nowhere.toml")
-    with pytest.raises(SpecError, match=r"gone\.toml: cannot be read \(No such file or directory\)$"):
-        examples.load_all(tmp_path)
-    (tmp_path / "gone.toml").unlink()
+    (tmp_path / "gone.toml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "gone.toml").chmod(0)
+    if os.access(tmp_path / "gone.toml", os.R_OK):  # root reads it anyway
+        (tmp_path / "gone.toml").unlink()
+    else:
+        with pytest.raises(SpecError, match=r"gone\.toml: cannot be read \(Permission denied\)$"):
+            examples.load_all(tmp_path)
+        (tmp_path / "gone.toml").unlink()
     (tmp_path / "latin.toml").write_bytes(GOOD.replace("tiny", "caf\xe9").encode("latin-1"))
     with pytest.raises(SpecError, match=r"latin\.toml: not UTF-8 text \(byte 30 is 0xe9\)$"):
         examples.load_all(tmp_path)
@@ -496,3 +501,53 @@ def test_any_edit_of_a_spec_loads_or_is_a_one_line_spec_error(edits):
     except SpecError as exc:
         msg = str(exc)
         assert msg.startswith("/nowhere/spec.toml") and "\n" not in msg and len(msg) < 600, msg
+
+
+# --- files the loader does not read (issue 51, severe 3 and the minor FIFO and case items) ----------
+
+
+def test_a_spec_that_is_a_link_or_not_a_file_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    """A link to /proc/self/environ was read and its content printed in the error, a FIFO hung the
+    loader, and x.TOML was left out without a word: each is refused with the file and the reason,
+    and nothing of what it holds (or leads to) is read."""
+    monkeypatch.setenv("SECRET_FOR_THE_TEST", "s3cr3t-value")
+    folder = tmp_path / "examples"
+    folder.mkdir()
+    write(folder, GOOD, "tiny.toml")
+    cases = {
+        "environ.toml": (lambda p: p.symlink_to("/proc/self/environ"),
+                         "environ.toml is a symbolic link (to '/proc/self/environ'), the file: not followed"),
+        "inside.toml": (lambda p: p.symlink_to(folder / "tiny.toml"), "inside.toml is a symbolic link"),
+        "gone.toml": (lambda p: p.symlink_to(tmp_path / "nowhere.toml"), "gone.toml is a symbolic link"),
+        "fifo.toml": (os.mkfifo, "fifo.toml is not a regular file"),
+        "folder.toml": (lambda p: p.mkdir(), "folder.toml is not a regular file"),
+        "upper.TOML": (lambda p: p.write_text(GOOD, encoding="utf-8"),
+                       "the file's name ends in '.toml', in lower case: rename it upper.toml"),
+    }  # fmt: skip
+    for name, (make, reason) in cases.items():
+        make(folder / name)
+        with pytest.raises(SpecError) as info:
+            examples.load_all(folder)
+        message = str(info.value)
+        assert message.startswith(f"{folder / name}: ") and reason in message, message
+        assert "s3cr3t" not in message and "\n" not in message and len(message) < 300, message
+        entry = folder / name
+        entry.rmdir() if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+    assert [ex.slug for ex in examples.load_all(folder)] == ["tiny"]
+    sub = tmp_path / "linked"
+    sub.symlink_to(folder)
+    with pytest.raises(SpecError, match="linked is a symbolic link .*a folder on the way"):
+        examples.load_file(sub / "tiny.toml", tmp_path)
+
+
+def test_a_syntax_error_quotes_a_short_clean_excerpt(tmp_path):
+    """What the TOML reader could not parse is quoted in one line of at most 80 characters, control
+    characters escaped: never the rest of the file."""
+    text = "title = " + "\x00".join(f"KEY{i}=value{i}" for i in range(300)) + "\n"
+    with pytest.raises(SpecError) as info:
+        examples.load_file(write(tmp_path, text, "env.toml"))
+    message = str(info.value)
+    assert "\n" not in message and "\x00" not in message and "KEY50" not in message, message
+    quoted = re.findall(r"'[^']*'", message)
+    assert quoted and all(len(q) <= 83 for q in quoted), quoted
+    assert "\\x00" in message and "…" in message, message

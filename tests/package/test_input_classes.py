@@ -121,6 +121,7 @@ CALLS = {
         "b_2": (ones(4), "array"),
         **{g: (ones(4), "array") for g in ("gamma_1", "gamma_2")},
         **{b: (np.zeros(4), "array") for b in ("beta_1", "beta_2")},
+        "mask": (M33, "mask"),
     },
     "largest_weight_experiment": {
         "dims": ((2,), "dims"),
@@ -138,6 +139,15 @@ CALLS = {
     },
     "finite_difference": {"f": (total, "function"), "W": (ones(2, 2), "array"), "delta": (1e-3, "number")},
     "gradient_step": {"W": (ones(2, 2), "array"), "gradient": (ones(2, 2), "array"), "lr": (0.1, "number")},
+    # the language model's functions that take arrays (its others take text: tests/package/test_language_model.py)
+    "next_word_probabilities": {
+        "logits": (ones(2, 42), "array"),
+        "temperature": (0.5, "number"),
+        "top_k": (3, "count"),
+    },
+    "greedy": {"probabilities": (np.full(42, 1 / 42), "array")},
+    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.5, "scale")},
+    "ranked": {"probabilities": (np.full(42, 1 / 42), "array"), "k": (5, "count")},
 }
 CALLS["attention_gradients"] = CALLS["attention_loss"]
 CALLS["layer_norm"]["eps"] = (1e-5, "number")
@@ -343,7 +353,7 @@ BAD = {
         "a huge integer": (10**30,),
     },
 }
-OPTIONAL = {"b", "h0"}  # None is a value they take
+OPTIONAL = {"b", "h0", "top_k"}  # None is a value they take
 
 
 def _with(name: str, arg: str, value) -> dict:

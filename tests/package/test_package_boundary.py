@@ -1,7 +1,7 @@
 """selfattn_ref is the library and nothing else: it imports nothing of the project outside itself
 (never the publishing tools, ``publish``), nothing but the standard library, NumPy and, in
 ``selfattn_ref.torch`` and ``selfattn_ref.training`` only, PyTorch; and the wheel built from the
-repository holds the library and its example data, nothing else."""
+repository holds the library and its data (the examples, the language model's weights), nothing else."""
 
 from __future__ import annotations
 
@@ -100,7 +100,8 @@ def test_the_wheel_holds_only_the_library_and_its_data(tmp_path):
     assert not outside, f"the wheel holds files outside the library: {outside}"
     assert all(n.split("/")[0].startswith("selfattn_ref") for n in names)
     expected = {p.relative_to(REPO).as_posix() for p in SOURCES}
-    expected |= {p.relative_to(REPO).as_posix() for p in PACKAGE.rglob("*.toml")}
+    expected |= {p.relative_to(REPO).as_posix() for p in (*PACKAGE.rglob("*.toml"), *PACKAGE.rglob("*.json"))}
     assert expected <= set(names), f"missing from the wheel: {sorted(expected - set(names))}"
     assert {"selfattn_ref/examples/the_cat_sat.toml", "selfattn_ref/examples/rnn/the_cat_sat.toml"} <= set(names)
+    assert "selfattn_ref/language_model.json" in names  # the trained weights, which the library loads
     assert {n for n in names if n.startswith("selfattn_ref/")} == expected, "the wheel holds files the package lacks"

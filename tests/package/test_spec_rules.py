@@ -76,12 +76,16 @@ REFUSED = [
     ("comment", "T", ["a"], "Hi <!-- x -->", "'description' holds HTML"),
     ("autolink", "T", ["a"], "See <https://example.com>", "'description' holds HTML"),
     ("include", "T", ["a"], 'Intro\n\n--8<-- ".git/config"', "'description' holds an include"),
-    ("attr list", "T", ["a"], 'Para\n{: onclick="x" }', "'description' holds a brace"),
+    ("attr list", "T", ["a"], "Para\n{: .x }", "'description' holds a brace ('{: .x }'), which would make an "
+     "attribute list: write ( ) instead"),
+    ("a claim of the audit", "T", ["a"], "About 0.7{{weights[a, a]}}.", "'description' holds a claim of the numbers "
+     "audit ('{{weights[a, a]}}.'): a spec's text cannot say which quantity a number is, so write the number in "
+     "words, or leave it to the tables the page shows"),
     ("javascript link", "T", ["a"], "[x](javascript:alert(1))", "'description' holds a link that is not of the form"),
     ("http link", "T", ["a"], "[x](https://example.com)", "'description' links to 'https://example.com'"),
     ("image", "T", ["a"], "![x](../x.png)", "'description' holds an image"),
     ("control in description", "T", ["a"], "a\x1bb", "'description' holds U+001B, a control character"),
-]
+]  # fmt: skip
 
 
 # --- Unicode: what renders blank, is not text, or looks like another token (issue 27, item 4) -------

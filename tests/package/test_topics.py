@@ -18,7 +18,7 @@ import selfattn_ref as ref
 import selfattn_ref.torch as tref
 from selfattn_ref import examples, rnn
 from selfattn_ref.examples import SpecError
-from selfattn_ref.topics import rnn_comparison, scaling
+from selfattn_ref.topics import real_numbers, rnn_comparison, scaling
 from selfattn_ref.torch import rnn as trnn
 from selfattn_ref.torch.topics import scaling as tscaling
 
@@ -193,6 +193,46 @@ def test_the_experiments_show_what_the_page_says():
     rows = scaling.largest_weight_experiment()
     assert rows[-1]["d"] == 512 and rows[-1]["unscaled"] > 0.95 and rows[-1]["scaled"] < 0.4
     assert math.isclose(rows[-1]["scaled"], 0.3607, abs_tol=5e-5)
+
+
+# === selfattn_ref.topics.real_numbers: "bank" in a sentence about money ==========================
+
+
+def test_bank_of_money_is_bank_of_river_with_money_for_river():
+    river, money = real_numbers.sentences()
+    ex = examples.load("bank_of_river")
+    assert river.tokens == ex.tokens == ("bank", "of", "river") and money.tokens == ("bank", "of", "money")
+    np.testing.assert_array_equal(river.E, ex.E)
+    np.testing.assert_array_equal(money.E[:2], ex.E[:2])
+    bank, of, river_v, money_v = ex.E[0], ex.E[1], ex.E[2], money.E[2]
+    # What the page says of the features: bank has x1 and x3, river shares x1, money x3 instead,
+    # and both share x2 with "of".
+    np.testing.assert_array_equal(bank, [1, 0, 1, 0])
+    np.testing.assert_array_equal(bank * river_v, [1, 0, 0, 0])
+    np.testing.assert_array_equal(bank * money_v, [0, 0, 1, 0])
+    np.testing.assert_array_equal(of * river_v, of * money_v)
+    assert (of * money_v).sum() == 1
+
+
+def test_bank_of_money_is_the_three_steps_in_numpy_and_pytorch():
+    for s in real_numbers.sentences():
+        S = s.E @ s.E.T
+        np.testing.assert_array_equal(s.scores, S)
+        close(s.weights, ref.softmax(S))
+        close(s.output, ref.self_attention(s.E))
+        close(s.output, tref.self_attention(torch.from_numpy(s.E)))
+        close(s.output, s.weights @ s.E)
+
+
+def test_bank_takes_the_same_weights_and_leans_towards_the_feature_it_shares():
+    river, money = real_numbers.sentences()
+    np.testing.assert_array_equal(money.scores[0], [2, 0, 1])  # "again 2, 0 and 1"
+    np.testing.assert_array_equal(money.scores[0], river.scores[0])
+    close(money.weights[0], river.weights[0])
+    # x1 and x3 of "bank" trade places: x1 ahead beside "river", x3 ahead beside "money".
+    close(money.output[0], river.output[0][[2, 1, 0, 3]])
+    assert river.output[0, 0] > river.output[0, 2] and money.output[0, 2] > money.output[0, 0]
+    assert [f"{x:.3f}" for x in money.output[0]] == ["0.665", "0.335", "0.910", "0.090"]
 
 
 # === bad input ==================================================================================

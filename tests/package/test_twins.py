@@ -40,12 +40,27 @@ NUMPY_ONLY = {
     "selfattn_ref.examples.digits": "how a number is printed (at most 15 digits): text from numbers, the same for both",
     "selfattn_ref.topics.mistakes": "the numbers docs/mistakes.md quotes, right and deliberately wrong, computed "
     "once in NumPy; the page's PyTorch snippets are held equal to them",
+    "selfattn_ref.topics.real_numbers": "the money sentence docs/real-numbers.md quotes, computed once with the "
+    "steps of the worked examples (examples.run); tests/package/test_topics.py holds it equal to the twin's "
+    "self_attention",
+    "selfattn_ref.corpus": "the language model's corpus: text, ids and counts, with seeded integer arithmetic; the "
+    "PyTorch model reads the same ids (torch.from_numpy)",
+    "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
+    "selfattn_ref.topics.language_model": "what the language model's heads do, measured once in NumPy from forward's "
+    "weights and evaluate's scores (both have twins, held equal)",
 }
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
 # Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
 NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
-TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {}
+TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
+    "selfattn_ref.torch.language_model": {
+        "LanguageModel": "the model as torch.nn modules; the NumPy module writes it out with the package's functions",
+        "Block": "one of its blocks, as torch.nn modules",
+        "model": "builds a LanguageModel from the NumPy package's Weights",
+        "weights_of": "reads a LanguageModel's Weights back (training ends with it)",
+    },
+}
 
 
 def test_the_modules_are_found():

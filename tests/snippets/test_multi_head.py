@@ -1,7 +1,8 @@
 """Snippets of docs/multi-head.md: "The cat sat" with two heads of width 2 (the example
 the_cat_sat_two_heads, W_O the identity), in NumPy and PyTorch, held equal to
 selfattn_ref.multi_head_attention, to selfattn_ref/topics/multi_head.py and to
-torch.nn.MultiheadAttention; and the facts the page states."""
+torch.nn.MultiheadAttention; and the facts the page states, the seeded W_O that mixes the heads
+among them."""
 
 from __future__ import annotations
 
@@ -196,3 +197,49 @@ def test_linear_multiplies_by_the_transposed_weight():
         lin.weight.copy_(W.T)
     x = torch.tensor([[1.0, 2.0, 3.0, 4.0]], dtype=torch.float64)
     close(lin(x), (x @ W).numpy())
+
+
+# --- the output projection that mixes the heads (the seeded W_O) ------------------------------------
+
+
+def test_the_seeded_w_o_is_the_learned_pages_first_draw(ex):
+    m = source.mixed()
+    np.testing.assert_array_equal(m.W_O, np.random.default_rng(42).normal(0, 0.5, (4, 4)))
+    np.testing.assert_array_equal(m.W_O, examples.load("learned").W_Q)  # "this is that page's W_Q"
+    assert (source.SEED, source.MEAN, source.STD) == (42, 0, 0.5)
+
+
+def test_w_o_mixes_the_heads_and_changes_no_weight(ex, heads):
+    m = source.mixed()
+    close(m.weights, heads.weights)  # W_O comes after the heads
+    close(m.concat, np.concatenate(heads.head_outputs, axis=1))
+    close(m.output, m.concat @ m.W_O)
+    close(m.parts.sum(axis=0), m.output)
+    close(m.parts[0], m.concat[:, :2] @ m.W_O[:2])  # head 1's columns times rows c1, c2
+    close(m.parts[1], m.concat[:, 2:] @ m.W_O[2:])
+    # The worked entry, column c3 of Output(The): both heads bring a good part of it.
+    assert [f"{x:.4f}" for x in (m.parts[0, 0, 2], m.parts[1, 0, 2], m.output[0, 2])] == ["0.3915", "0.4490", "0.8405"]
+    # With W_O = I column c1 was head 1's alone; now every entry takes in both heads.
+    assert (np.abs(m.parts) > 0.01).sum() >= 20
+
+
+def test_the_seeded_w_o_in_pytorch_and_multiheadattention(ex):
+    torch = pytest.importorskip("torch")
+    import selfattn_ref.torch as ref_torch
+
+    m = source.mixed()
+    W = {n: torch.from_numpy(getattr(ex, n)) for n in ("W_Q", "W_K", "W_V")}
+    W_O = torch.from_numpy(m.W_O)
+    out, w = ref_torch.multi_head_attention(torch.from_numpy(ex.E), W["W_Q"], W["W_K"], W["W_V"], W_O, 2)
+    close(out, m.output)
+    close(w, m.weights)
+    # A W_O that is not symmetric: out_proj.weight = W_O.T, as the page's note says, and not W_O.
+    assert not np.allclose(m.W_O, m.W_O.T)
+    mha = torch.nn.MultiheadAttention(4, 2, bias=False, batch_first=True, dtype=torch.float64)
+    X = torch.from_numpy(ex.E)[None]
+    for weight, same in ((W_O.T, True), (W_O, False)):
+        with torch.no_grad():
+            mha.in_proj_weight.copy_(torch.cat([W["W_Q"].T, W["W_K"].T, W["W_V"].T]))
+            mha.out_proj.weight.copy_(weight)
+        got = mha(X, X, X)[0][0].detach().numpy()
+        assert np.allclose(got, m.output, rtol=0, atol=1e-12) == same

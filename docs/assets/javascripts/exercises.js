@@ -73,23 +73,68 @@
     return a.length === b.length && a.every((s, i) => s === b[i]);
   }
 
-  // True when every typed number is `answer`, some typed with fewer decimals than asked (none, only
+  // null unless every typed number is `answer`, some typed with fewer decimals than asked (none, only
   // where the answer does not round to 0) and equal to the answer rounded to those (`rounded[p]`).
-  function roundedShort(parsed, decimals, answer, rounded) {
-    let short = false;
+  // Then: the index of the first number that is the *shown* answer rounded again (0.2447 shows as
+  // 0.245, which rounds to 0.25, where 0.2447 itself rounds to 0.24), or -1.
+  function short(parsed, decimals, answer, rounded) {
+    let found = false;
+    let twice = -1;
     for (let i = 0; i < parsed.length; i++) {
       const n = parsed[i];
       const places = n.fraction.length;
       if (toFixedDigits(n, decimals) === normalizeShown(answer[i])) continue;
       // A whole number counts too ("67" for 66.5%), unless the answer rounds to 0 (then "0" says nothing).
       const whole = places > 0 || (decimals > 0 && normalizeShown(rounded[0][i]).replace(/^-|%$/gu, "") !== "0");
-      if (whole && places < decimals && toFixedDigits(n, places) === normalizeShown(rounded[places][i])) {
-        short = true;
-        continue;
+      if (!whole || places >= decimals) return null;
+      const mine = toFixedDigits(n, places);
+      if (mine === normalizeShown(rounded[places][i])) {
+        found = true;
+      } else if (mine === roundedAgain(answer[i], places)) {
+        found = true;
+        if (twice < 0) twice = i;
+      } else {
+        return null;
       }
-      return false;
     }
-    return short;
+    return found ? twice : null;
+  }
+
+  function roundedShort(parsed, decimals, answer, rounded) {
+    return short(parsed, decimals, answer, rounded) !== null;
+  }
+
+  // A shown number ("0.245") rounded again, to fewer places ("0.25").
+  function roundedAgain(number, places) {
+    return toFixedDigits(parseNumber(normalizeShown(number)), places);
+  }
+
+  // The sign of a number written at some decimals ("-0.0120"): -1, 0 or 1.
+  function signOf(s) {
+    return /^-?[0.]*$/.test(s) ? 0 : s.startsWith("-") ? -1 : 1;
+  }
+
+  // Whether a typed number can be the answer of `sign` up to rounding (publish/exercises.py:_sign):
+  // never with the other sign, and only 0 where the answer is exactly 0.
+  function signFits(mine, sign) {
+    const m = signOf(mine);
+    return sign === null || m === sign || (m === 0 && sign !== 0);
+  }
+
+  // A typed number with the sign the answer has not: the other sign, or negative where the answer
+  // is exactly 0 (a ReLU's output, a masked key's weight).
+  function flipped(mine, sign) {
+    const m = signOf(mine);
+    return sign !== null && m !== 0 && (sign !== 0 ? m === -sign : m < 0);
+  }
+
+  // The text with its decimal commas read as points ("66,5" -> "66.5"), if that makes it the `count`
+  // numbers asked for; else null. The page reads a comma as the separator between numbers.
+  function withDecimalPoints(body, count) {
+    const fixed = body.replace(/(?<=[0-9]),(?=[0-9])/g, ".");
+    if (fixed === body) return null;
+    const parts = count === 1 ? [fixed] : fixed.split(SPLIT).filter((x) => x !== "");
+    return parts.length === count && parts.every((x) => !parseNumber(x).error) ? fixed : null;
   }
 
   // [whether the typed row adds up to 1 within the rounding it was typed at, its total at `decimals`
@@ -114,10 +159,17 @@
   // publish/exercises.py:grade is the same function in Python; tests/browser/test_exercises_graded.py
   // holds the two equal on every exercise's right answer, its mistakes and their near misses.
 
+  const SPLIT = /[ \t\n\r\f\v\u00a0]*[,;][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]+/;
+
+  // The text without brackets around it.
+  function answerBody(text) {
+    return trim(text).replace(/^[[(][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]*[\])]$/g, "");
+  }
+
   function splitAnswer(text, count) {
-    const t = trim(text).replace(/^[[(][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]*[\])]$/g, "");
+    const t = answerBody(text);
     if (count === 1) return [t];
-    return t.split(/[ \t\n\r\f\v\u00a0]*[,;][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]+/).filter((x) => x !== "");
+    return t.split(SPLIT).filter((x) => x !== "");
   }
 
   function result(ok, kind, detail) {
@@ -135,12 +187,16 @@
     if (trim(raw) === "") return result(false, "input", count === 1 ? "Type your answer first." : `Type ${count} numbers first.`);
     // A vector's entries are labelled 1, 2, ...; a row of weights by its tokens.
     const positions = spec.labels.length > 0 && spec.labels.every((label) => /^[0-9]+$/.test(label));
+    const parsed = parts.map(parseNumber);
+    const bad = parsed.findIndex((p) => p.error);
+    if (parts.length !== count || bad >= 0) {
+      const fixed = withDecimalPoints(answerBody(raw), count);
+      if (fixed !== null) return result(false, "input", `Write the decimals after a point, not a comma: ${fixed}.`);
+    }
     if (parts.length !== count) {
       const each = positions ? "one for each entry of the vector" : `one for each of ${spec.labels.join(", ")}`;
       return result(false, "input", `Give ${count} numbers, ${each}, separated by commas (you gave ${parts.length}).`);
     }
-    const parsed = parts.map(parseNumber);
-    const bad = parsed.findIndex((p) => p.error);
     if (bad >= 0) {
       const which = count === 1 ? "That" : `Entry ${bad + 1}`;
       const like = spec.decimals === 0 ? "in digits, like 3" : `in decimals, like 0.25${spec.percent ? " or 25%" : ""}`;
@@ -157,9 +213,17 @@
       if (same(mine, mistake.answer.map(normalizeShown))) return result(false, "wrong", mistake.message);
     }
     const places = `${decimals} decimal${decimals === 1 ? "" : "s"}`;
-    if (roundedShort(parsed, decimals, spec.answer, spec.rounded)) {
+    const twice = short(parsed, decimals, spec.answer, spec.rounded);
+    if (twice !== null) {
       const them = count === 1 ? "that is the answer" : "those are the right numbers";
-      return result(false, "input", `Right so far: ${them}, rounded to fewer decimals. Give ${count === 1 ? "it" : "each"} to ${places}.`);
+      let message = `Right so far: ${them}, rounded to fewer decimals. Give ${count === 1 ? "it" : "each"} to ${places}.`;
+      if (twice >= 0) {
+        const p = parsed[twice].fraction.length;
+        message +=
+          ` Round once, from the unrounded number: ${spec.answer[twice]} rounded again gives ` +
+          `${roundedAgain(spec.answer[twice], p)}, but the unrounded number rounds to ${normalizeShown(spec.rounded[p][twice])}.`;
+      }
+      return result(false, "input", message);
     }
     for (const mistake of spec.mistakes) {
       if (roundedShort(parsed, decimals, mistake.answer, mistake.rounded)) return result(false, "wrong", mistake.message);
@@ -168,9 +232,16 @@
       // The share is right, only written as a decimal: not an attempt, so the solution stays hidden.
       return result(false, "input", "Right share, but give it as a percentage: multiply it by 100.");
     }
-    // Within one in the last decimal: rounded along the way (the right answer first, then a known mistake).
-    const near = (theirs) => decimals >= 2 && mine.every((s, i) => { const d = units(s) - units(theirs[i]); return d >= -1n && d <= 1n; });
-    if (near(expected)) {
+    // Within one in the last decimal, with a sign the answer can have: rounded along the way (the
+    // right answer first, then a known mistake). No rounding turns a number's sign, or makes a
+    // number that is exactly 0 (a ReLU's output, a masked key's weight) anything else.
+    const near = (theirs, signs) =>
+      decimals >= 2 &&
+      mine.every((s, i) => {
+        const d = units(s) - units(theirs[i]);
+        return d >= -1n && d <= 1n && signFits(s, signs[i]);
+      });
+    if (near(expected, spec.signs)) {
       return result(
         true,
         "close",
@@ -179,7 +250,38 @@
       );
     }
     for (const mistake of spec.mistakes) {
-      if (near(mistake.answer.map(normalizeShown))) return result(false, "wrong", mistake.message);
+      if (near(mistake.answer.map(normalizeShown), mistake.signs)) return result(false, "wrong", mistake.message);
+    }
+    const turned = mine.map((s, i) => (flipped(s, spec.signs[i]) ? i : -1)).filter((i) => i >= 0);
+    // the size right, the sign not: the answer's digits, or one off in the last decimal (not where
+    // the answer is exactly 0, which has no sign to turn)
+    const abs = (n) => (n < 0n ? -n : n);
+    const slack = decimals >= 2 ? 1n : 0n;
+    const sizeRight = turned.every((i) => spec.signs[i] !== 0 && abs(abs(units(mine[i])) - abs(units(expected[i]))) <= slack);
+    if (turned.length > 0 && count === 1) {
+      if (sizeRight) {
+        return result(
+          false,
+          "wrong",
+          "Check the sign: the size is right, but the sign is not. Look again at each minus sign " +
+            "(a negative times a negative is positive).",
+        );
+      }
+      const which = mine[0].startsWith("-") ? "negative" : "positive";
+      return result(false, "wrong", `Check the sign: ${trim(parts[0])} is ${which}, and the answer is not.`);
+    }
+    if (turned.length > 0) {
+      const names = turned.map((i) => spec.labels[i] || String(i + 1));
+      let which;
+      if (positions) {
+        which = (names.length === 1 ? `entry ${names[0]}` : `entries ${names.join(", ")}`) + " (counting from 1)";
+      } else {
+        which = `the number${names.length > 1 ? "s" : ""} for ${names.join(", ")}`;
+      }
+      if (sizeRight) {
+        return result(false, "wrong", `Not quite: ${which} ${names.length === 1 ? "has" : "have"} the right size but the wrong sign.`);
+      }
+      return result(false, "wrong", `Not quite: check the sign of ${which}.`);
     }
     if (spec.rowSumsToOne) {
       const [addsUp, total] = rowTotal(parsed, decimals);

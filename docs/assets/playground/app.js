@@ -21,6 +21,7 @@ import {
   explanationText,
   headColumns,
   mixText,
+  originText,
   rowSteps,
   stepText,
   tasksAchieved,
@@ -34,9 +35,10 @@ import {
   encodeLink,
   learnedDims,
   nameError,
+  namesProblems,
   parseNumber,
+  presetOf,
   projectionsOf,
-  sameExample,
   stateFromPreset,
   wordLabels,
 } from "./state.js";
@@ -82,6 +84,24 @@ function h(tag, attrs = {}, ...children) {
 
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
+}
+
+/**
+ * Lines of worked arithmetic in `el` (a <code>), one element each: a long line wraps between its
+ * terms, at its spaces (never inside a number: playground.css), its next lines indented under its
+ * first; the lines whose indices are in `rows` are rows of a table, aligned under the words'
+ * labels, and are kept whole (their box scrolls sideways instead, as a table's does). Each line
+ * ends with a line break, so the text reads (and copies) as before, one line a line.
+ */
+function setLines(el, lines, rows = []) {
+  const keep = new Set(rows);
+  const text = lines.join("\n");
+  if (el.dataset.lines === text && el.dataset.rows === [...keep].join(",")) return;
+  el.dataset.lines = text;
+  el.dataset.rows = [...keep].join(",");
+  el.replaceChildren(
+    ...lines.map((line, k) => h("span", { class: keep.has(k) ? "pg-line pg-row" : "pg-line", text: k < lines.length - 1 ? `${line}\n` : line })),
+  );
 }
 
 /** "1, 2 or 4" (heads). */
@@ -354,6 +374,7 @@ class Playground {
     this.headsMessage = h("p", { id: "pg-heads-message", class: "pg-message", role: "alert" });
     this.scaleBox = h("input", { type: "checkbox", id: "pg-scale" });
     this.causalBox = h("input", { type: "checkbox", id: "pg-causal" });
+    this.positionsBox = h("input", { type: "checkbox", id: "pg-positions" });
     this.decimalsSelect = h(
       "select",
       { id: "pg-decimals" },
@@ -388,10 +409,21 @@ class Playground {
           h("span", {}, "Divide the scores by √d_k", (this.scaleHeads = h("span", {}))),
         ),
         h("label", { class: "pg-check" }, this.causalBox, " Causal mask: each word sees only itself and the words before it"),
+        h(
+          "label",
+          { class: "pg-check" },
+          this.positionsBox,
+          " Positional encoding: add each position's sinusoidal vector to the word in that place, before the steps",
+        ),
       ),
       field(h("label", { for: "pg-decimals", text: "Decimals shown" }), this.decimalsSelect),
       h("div", { class: "pg-field pg-share" }, this.resetButton, this.resetHelp, this.copyButton, this.copyStatus),
     );
+
+    // Where the number of a field comes from, once the field has had the focus: a box at the end of
+    // its grid's section, of its own, so that an explanation of the results follows the edits made
+    // there, and so that nothing above a button moves when the focus leaves a field.
+    this.fieldBoxes = { x: this.fieldBox("pg-words-explain"), W: this.fieldBox("pg-matrices-explain") };
 
     // The words and their vectors.
     this.wordsTable = h("table", { class: "pg-table pg-input", id: "pg-words" });
@@ -420,6 +452,7 @@ class Playground {
       h("div", { role: "alert" }, this.wordsErrors),
       h("div", { class: "pg-buttons" }, this.addWordButton, this.addDimButton, this.removeDimButton),
       this.structureMessage,
+      this.fieldBoxes.x.box,
     );
 
     // "Try this": small tasks beside the editor, each ticked when the reader achieves it.
@@ -475,8 +508,9 @@ class Playground {
       this.roundedNote,
       this.matricesBox,
       h("div", { role: "alert" }, this.matrixErrors),
+      this.fieldBoxes.W.box,
     );
-    this.learnedViews = W_NAMES.map((name) => new MatrixView({ id: `pg-learned-${name}`, caption: name, corner: "" }));
+    this.learnedViews = W_NAMES.map((name) => new MatrixView({ id: `pg-learned-${name}`, caption: name, corner: "", explain: name }));
     this.learnedNote = h("p", { class: "pg-help" });
     this.learnedSection = h(
       "section",
@@ -493,9 +527,11 @@ class Playground {
       role: "status",
     });
     this.views = {
-      Q: new MatrixView({ id: "pg-Q", caption: "Q", corner: "Q" }),
-      K: new MatrixView({ id: "pg-K", caption: "K", corner: "K" }),
-      V: new MatrixView({ id: "pg-V", caption: "V", corner: "V" }),
+      PE: new MatrixView({ id: "pg-PE", caption: "PE", corner: "pos", explain: "PE" }),
+      XPE: new MatrixView({ id: "pg-XPE", caption: "X + PE", corner: "X + PE", explain: "XPE" }),
+      Q: new MatrixView({ id: "pg-Q", caption: "Q", corner: "Q", explain: "Q" }),
+      K: new MatrixView({ id: "pg-K", caption: "K", corner: "K", explain: "K" }),
+      V: new MatrixView({ id: "pg-V", caption: "V", corner: "V", explain: "V" }),
       scores: new MatrixView({ id: "pg-scores", caption: "Scores", corner: "query ↓ key →", explain: "scores" }),
       scaled: new MatrixView({
         id: "pg-scaled",
@@ -512,6 +548,16 @@ class Playground {
       }),
       output: new MatrixView({ id: "pg-output", caption: "Outputs", corner: "output", explain: "output" }),
     };
+    this.learnedViews.forEach((view, t) => (this.views[W_NAMES[t]] = view));
+    // The positions, added to the words' vectors before the steps (docs/positional-encoding.md).
+    this.positionsHelp = h("p", { class: "pg-help", id: "pg-positions-help" });
+    this.positionsSection = h(
+      "div",
+      { class: "pg-positions", id: "pg-positions-box", hidden: true },
+      h("h3", { text: "Positions added: X + PE" }),
+      this.positionsHelp,
+      h("div", { class: "pg-matrices" }, this.views.PE.wrap, this.views.XPE.wrap),
+    );
     this.qkvSection = h(
       "details",
       { class: "pg-details" },
@@ -606,16 +652,17 @@ class Playground {
         class: "pg-help",
         text:
           "Click a number of the tables below, or move to it with Tab and the arrow keys, to see how it was made; " +
-          "the numbers it was made from are outlined.",
+          "the numbers it was made from are outlined. A number you can edit says where it comes from when it has the focus.",
       }),
       this.headBox,
       stepper,
+      this.positionsSection,
       this.qkvSection,
-      h("h3", { text: "Step 1: score every pair" }),
+      h("h3", { text: "Score every pair" }),
       this.scoresFormula,
       this.views.scores.wrap,
       this.scaledBox,
-      h("h3", { text: "Step 2: normalize each row (softmax)" }),
+      h("h3", { text: "Normalize each row (softmax)" }),
       h("p", {
         class: "pg-help",
         text:
@@ -624,10 +671,10 @@ class Playground {
       }),
       this.views.weights.wrap,
       this.legend,
-      h("h3", { text: "Step 3: mix the values" }),
+      h("h3", { text: "Mix the values" }),
       this.outputHelp,
       this.views.output.wrap,
-      (this.mixHeading = h("h3", { text: "Step 3 for one word, written out" })),
+      (this.mixHeading = h("h3", { text: "Mix for one word, written out" })),
       h("div", { class: "pg-field" }, h("label", { for: "pg-selected", text: "Word" }), this.selectedSelect),
       this.mixPre,
     );
@@ -651,7 +698,10 @@ class Playground {
     };
     on(this.root, "input", (e) => this.onInput(e));
     on(this.root, "keydown", (e) => this.onKeydown(e));
-    on(this.presetSelect, "change", () => this.loadState(stateFromPreset(this.presets, this.presetSelect.value), true));
+    on(this.presetSelect, "change", () => {
+      const slug = this.presetSelect.value;
+      this.loadState(stateFromPreset(this.presets, slug), true, slug);
+    });
     on(this.projSelect, "change", () => this.onProjections());
     on(this.headsSelect, "change", () => this.onHeads());
     for (const select of [this.dkSelect, this.dvSelect]) {
@@ -667,6 +717,7 @@ class Playground {
     });
     on(this.scaleBox, "change", () => this.changed());
     on(this.causalBox, "change", () => this.changed());
+    on(this.positionsBox, "change", () => this.changed());
     on(this.decimalsSelect, "change", () => this.changed());
     on(this.selectedSelect, "change", () => this.changed());
     on(this.addWordButton, "click", () => this.addWord());
@@ -674,9 +725,9 @@ class Playground {
     on(this.removeDimButton, "click", () => this.removeDim());
     on(this.copyButton, "click", () => this.copyLink());
     on(this.resetButton, "click", () => this.reset());
-    on(results, "focusin", (e) => this.onCellFocus(e));
-    on(results, "click", (e) => this.onCellFocus(e)); // a number that has the focus already
-    on(results, "keydown", (e) => this.onCellKeydown(e));
+    on(this.root, "focusin", (e) => this.onCellFocus(e));
+    on(this.root, "click", (e) => this.onCellFocus(e)); // a number that has the focus already
+    on(this.root, "keydown", (e) => this.onCellKeydown(e));
     on(this.explainClose, "click", () => this.closeExplanation(true));
     on(this.stepNext, "click", () => this.moveStep(1));
     on(this.stepPrev, "click", () => this.moveStep(-1));
@@ -702,9 +753,9 @@ class Playground {
       hash = "";
       if (!first) return;
     }
-    const { state, error } = decodeLink(hash, first ? location.search : "", this.presets);
+    const { state, error, preset } = decodeLink(hash, first ? location.search : "", this.presets);
     if (error) {
-      this.loadState(stateFromPreset(this.presets, this.presets.default), true);
+      this.loadState(stateFromPreset(this.presets, this.presets.default), true, this.presets.default);
       const text = `This link could not be opened: ${error}. The playground shows the ${this.defaultTitle()} example instead.`;
       this.showNotice(text);
       // The first change of the #part of a page that was loaded in full makes Material fetch
@@ -714,16 +765,16 @@ class Playground {
       return;
     }
     if (first && carriedNotice?.href === location.href) {
-      this.loadState(stateFromPreset(this.presets, this.presets.default), false);
+      this.loadState(stateFromPreset(this.presets, this.presets.default), false, this.presets.default);
       this.showNotice(carriedNotice.text);
       return;
     }
     carriedNotice = null;
     if (state) {
       this.hideNotice();
-      this.loadState(state, false);
+      this.loadState(state, false, preset ?? null);
     } else if (first) {
-      this.loadState(stateFromPreset(this.presets, this.presets.default), false);
+      this.loadState(stateFromPreset(this.presets, this.presets.default), false, this.presets.default);
     }
   }
 
@@ -739,7 +790,7 @@ class Playground {
   reset() {
     const slug = this.resetSlug;
     this.hideNotice();
-    this.loadState(stateFromPreset(this.presets, slug), true);
+    this.loadState(stateFromPreset(this.presets, slug), true, slug);
     this.step = -1;
     this.renderStep(false);
     setText(this.copyStatus, "");
@@ -766,16 +817,27 @@ class Playground {
     this.notice.replaceChildren();
   }
 
-  /** Show a whole state: every field is rebuilt. writeLink: the address bar follows now. */
-  loadState(state, writeLink) {
+  /**
+   * Show a whole state: every field is rebuilt. writeLink: the address bar follows now. slug: the
+   * example the state was opened as (a preset link, the list, Reset), which the list shows, and
+   * the link names, when another example holds the same numbers.
+   */
+  loadState(state, writeLink, slug = null) {
+    const preset = presetOf(state, this.presets, slug);
+    const example = preset && this.presets.presets.find((p) => p.slug === preset);
     // x and w: the text the reader typed in each field, or null where the field shows its value
-    // (from an example, a link or the learned weights: see fieldText); xv and wv: the values.
+    // (from an example, a link or the learned weights: see fieldText); xv and wv: the values;
+    // xFrom and wFrom: where each value comes from, while nobody typed over it (originText).
     this.m = {
+      preset,
       names: state.words.slice(),
       x: untyped(state.X),
       xv: state.X.map((row) => row.slice()),
+      xFrom: state.X.map((row) => row.map(() => (example ? { from: "example", title: example.title, slug: example.slug } : { from: "link" }))),
       w: null,
       wv: null,
+      wFrom: null,
+      positions: state.positions ?? null,
       scale: state.scale,
       causal: state.causal,
       projections: state.projections,
@@ -784,15 +846,16 @@ class Playground {
       selected: state.selected,
     };
     this.shownHead = 0;
-    if (state.projections === "custom") this.setCustom(state.W_Q, state.W_K, state.W_V);
-    const example = this.presets.presets.find((p) => sameExample(state, stateFromPreset(this.presets, p.slug)));
-    if (example) this.resetSlug = example.slug;
+    if (state.projections === "custom") this.setCustom(state.W_Q, state.W_K, state.W_V, example ? this.originOf(example) : { from: "link" });
+    if (preset) this.resetSlug = preset;
     this.resetSlug ??= this.presets.default;
     setText(this.resetHelp, `Back to the example “${this.presetTitle(this.resetSlug)}” as it was.`);
     this.closeExplanation(false);
+    for (const fb of Object.values(this.fieldBoxes)) this.hideField(fb);
     this.errors.clear();
     this.scaleBox.checked = state.scale;
     this.causalBox.checked = state.causal;
+    this.positionsBox.checked = Boolean(this.m.positions);
     this.projSelect.value = state.projections;
     this.headsSelect.value = String(this.m.heads);
     this.decimalsSelect.value = String(state.decimals);
@@ -804,10 +867,23 @@ class Playground {
     if (writeLink) this.writeUrl();
   }
 
-  setCustom(W_Q, W_K, W_V) {
+  /** The reader's matrices, each entry from `origin` (originText) until typed over. */
+  setCustom(W_Q, W_K, W_V, origin) {
     const Ws = [W_Q, W_K, W_V];
     this.m.w = Object.fromEntries(W_NAMES.map((n, t) => [n, untyped(Ws[t])]));
     this.m.wv = Object.fromEntries(W_NAMES.map((n, t) => [n, Ws[t].map((row) => row.slice())]));
+    this.m.wFrom = Object.fromEntries(W_NAMES.map((n, t) => [n, Ws[t].map((row) => row.map(() => origin))]));
+  }
+
+  /** Where the matrices of an example come from: NumPy's seeded draw, or its spec file. */
+  originOf(example) {
+    const o = example.origin ?? {};
+    if ("seed" in o) return { from: "seeded", seed: o.seed, std: o.std, d: example.W_Q.length, title: example.title };
+    return { from: "given", title: example.title, slug: example.slug };
+  }
+
+  learnedOrigin() {
+    return this.originOf(this.presets.presets.find((p) => p.slug === this.presets.learned));
   }
 
   /** The state shown now, or null while a field holds something that is not allowed. */
@@ -817,6 +893,7 @@ class Playground {
     return {
       words: this.m.names.slice(),
       X: this.m.xv.map((row) => row.slice()),
+      positions: this.m.positions,
       scale: this.m.scale,
       causal: this.m.causal,
       projections: this.m.projections,
@@ -849,7 +926,7 @@ class Playground {
     const url = new URL(location.href);
     url.searchParams.delete("preset");
     url.searchParams.delete("s");
-    url.hash = encodeLink(state, this.presets);
+    url.hash = encodeLink(state, this.presets, this.m.preset);
     if (url.href !== location.href) history.replaceState(history.state, "", url.href);
   }
 
@@ -989,6 +1066,7 @@ class Playground {
     this.m.names.forEach((_, i) => this.relabelRow(i)); // labels follow the names' checks
     this.syncStructureButtons();
     this.syncSelected(true);
+    this.renderFields(); // a field of the same key is the same number; a field gone takes its box with it
   }
 
   /** Every field checked again (after a rebuild). */
@@ -1018,6 +1096,8 @@ class Playground {
     names.forEach((name, i) => {
       this.setError(`name-${i}`, nameError(name));
     });
+    // One word typed two ways (the same in NFC): refused as a spec refuses such tokens.
+    for (const { index, message } of namesProblems(names)) this.setError(`name-${index}`, message);
   }
 
   setError(key, message) {
@@ -1121,6 +1201,7 @@ class Playground {
     this.m.names.push(this.freshName());
     this.m.x.push(Array(d).fill(null));
     this.m.xv.push(Array(d).fill(0));
+    this.m.xFrom.push(Array(d).fill({ from: "new", what: "word" }));
     this.structureDone();
     this.rebuilt();
     const input = this.root.querySelector(`#pg-name-${n}`);
@@ -1138,6 +1219,8 @@ class Playground {
     this.m.names.splice(i, 1);
     this.m.x.splice(i, 1);
     this.m.xv.splice(i, 1);
+    this.m.xFrom.splice(i, 1);
+    this.hideField(this.fieldBoxes.x); // the rows after it move up: its keys name other words now
     if (this.m.selected >= i && this.m.selected > 0) this.m.selected -= 1;
     this.structureDone();
     this.rebuilt();
@@ -1155,9 +1238,9 @@ class Playground {
       const before = this.m.wv[name];
       const square = before[0].length === before.length;
       const cols = (name === "W_V" ? dv : dk) ?? (square ? d : before[0].length);
-      for (const key of ["w", "wv"]) {
+      for (const key of ["w", "wv", "wFrom"]) {
         const W = this.m[key][name];
-        const entry = (i, j) => (key === "w" ? null : i === j ? 1 : 0);
+        const entry = (i, j) => ({ w: null, wv: i === j ? 1 : 0, wFrom: { from: "identity" } })[key];
         W.length = Math.min(W.length, d);
         W.forEach((row, i) => {
           row.length = Math.min(row.length, cols);
@@ -1175,7 +1258,7 @@ class Playground {
   leaveLearned(d) {
     if (this.m.projections !== "learned") return;
     const learned = projectionsOf({ projections: "learned" }, this.presets);
-    this.setCustom(learned.W_Q, learned.W_K, learned.W_V);
+    this.setCustom(learned.W_Q, learned.W_K, learned.W_V, this.learnedOrigin());
     this.m.projections = "custom";
     this.projSelect.value = "custom";
     this.resizeCustom(d);
@@ -1194,6 +1277,7 @@ class Playground {
     }
     this.m.x.forEach((row) => row.push(null));
     this.m.xv.forEach((row) => row.push(0));
+    this.m.xFrom.forEach((row) => row.push({ from: "new", what: "dimension" }));
     this.leaveLearned(d + 1);
     if (this.m.projections === "custom") this.resizeCustom(d + 1);
     this.structureDone();
@@ -1209,6 +1293,7 @@ class Playground {
     }
     this.m.x.forEach((row) => row.pop());
     this.m.xv.forEach((row) => row.pop());
+    this.m.xFrom.forEach((row) => row.pop());
     this.leaveLearned(d - 1);
     if (this.m.projections === "custom") this.resizeCustom(d - 1);
     this.structureDone();
@@ -1278,9 +1363,9 @@ class Playground {
       // The reader's matrices start from the projections in effect until now.
       if (this.m.projections === "learned") {
         const learned = projectionsOf({ projections: "learned" }, this.presets);
-        this.setCustom(learned.W_Q, learned.W_K, learned.W_V);
+        this.setCustom(learned.W_Q, learned.W_K, learned.W_V, this.learnedOrigin());
       } else {
-        this.setCustom(identity(d), identity(d), identity(d));
+        this.setCustom(identity(d), identity(d), identity(d), { from: "identity" });
       }
     }
     this.m.projections = value;
@@ -1306,6 +1391,7 @@ class Playground {
     }
     this.renderErrors();
     this.recompute();
+    this.renderFields(); // "the number you typed"
     this.scheduleUrl();
   }
 
@@ -1367,6 +1453,7 @@ class Playground {
   changed() {
     this.m.scale = this.scaleBox.checked;
     this.m.causal = this.causalBox.checked;
+    this.m.positions = this.positionsBox.checked ? "sinusoidal" : null;
     const decimals = Number(this.decimalsSelect.value);
     const rounding = decimals !== this.m.decimals;
     this.m.decimals = decimals;
@@ -1386,7 +1473,14 @@ class Playground {
     }
     let result;
     try {
-      const args = { X: state.X, ...projectionsOf(state, this.presets), scale: state.scale, causal: state.causal, heads: state.heads };
+      const args = {
+        X: state.X,
+        positions: state.positions,
+        ...projectionsOf(state, this.presets),
+        scale: state.scale,
+        causal: state.causal,
+        heads: state.heads,
+      };
       // every number with the bound on its float64 error, so that it shows only the digits it holds
       result = withErrors(attention(args), args, state.projections === "custom");
     } catch (e) {
@@ -1401,16 +1495,12 @@ class Playground {
     this.syncPreset(state);
   }
 
+  /** The list shows the example the state holds: the one it was opened as, if another holds the same numbers. */
   syncPreset(state) {
     const n = state.words.length;
     const d = state.X[0].length;
-    const match = this.presets.presets.find(
-      (p) =>
-        p.tokens.length === n &&
-        p.embeddings[0].length === d &&
-        sameExample(state, stateFromPreset(this.presets, p.slug)),
-    );
-    const value = match ? match.slug : "";
+    const fits = this.presets.presets.some((p) => p.tokens.length === n && p.embeddings[0].length === d);
+    const value = (fits && presetOf(state, this.presets, this.m.preset)) || "";
     if (this.presetSelect.value !== value) this.presetSelect.value = value;
   }
 
@@ -1430,10 +1520,14 @@ class Playground {
     if (learned) {
       const p = this.presets.presets.find((q) => q.slug === this.presets.learned);
       const origin = p.origin ?? {};
+      const d = p.W_Q.length;
+      // In the words of the learned-weights page (CONTRIBUTING: one name, one sentence).
       setText(
         this.learnedNote,
-        `Drawn by NumPy, not typed: numpy.random.default_rng(${origin.seed}).normal(0, ${origin.std}, (${p.W_Q.length}, ${p.W_Q.length})) three ` +
-          "times, in the order W_Q, W_K, W_V (the learned-weights page). Rounded here; the playground computes with every digit.",
+        `Seeded random stand-ins for the weights training would learn, drawn by NumPy, not typed: ` +
+          `np.random.default_rng(${origin.seed}), then rng.normal(0, ${origin.std}, (${d}, ${d})) three times, in the order ` +
+          "W_Q, W_K, W_V (the Learned weights page). Rounded here; the playground computes with every digit. " +
+          "Click a number to see which draw it is.",
       );
       W_NAMES.forEach((name, t) => {
         const W = p[name];
@@ -1471,6 +1565,20 @@ class Playground {
       );
     }
 
+    // The positions, added to the words' vectors before the steps.
+    this.positionsSection.hidden = !r.PE;
+    if (r.PE) {
+      const d = r.PE[0].length;
+      setText(
+        this.positionsHelp,
+        `The sinusoidal positional encoding: PE(pos) for pos = 0 to ${r.PE.length - 1} (the first word sits at pos = 0), ` +
+          `pair p of its columns a sine and a cosine of pos / 10000^(2p/d), d = ${d}. Each word's vector plus its ` +
+          `position's, X + PE, is what every step below reads.`,
+      );
+      this.views.PE.update(matrixCells(r.PE, dec), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
+      this.views.XPE.update(matrixCells(r.X, dec), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
+    }
+
     this.qkvSection.hidden = !projecting;
     if (projecting && this.qkvSection.open) {
       // Only while shown: at 16 × 16 that is 768 numbers less per keystroke (see "toggle").
@@ -1497,9 +1605,11 @@ class Playground {
         state.scale && state.causal ? "Scaled and masked scores" : state.scale ? "Scaled scores" : "Masked scores",
       );
       const parts = [];
-      if (state.scale) parts.push(many ? `S ÷ √d_head, with d_head = ${dHead}` : `S ÷ √d_k, with d_k = ${dHead}`);
+      // The pages' names (docs/notation.md): S / √d_k are the scaled scores.
+      if (state.scale) parts.push(many ? `the scaled scores S / √d_head, with d_head = ${dHead}` : `the scaled scores S / √d_k, with d_k = ${dHead}`);
       if (state.causal) parts.push("−∞ where a word would look at a later word (its weight becomes 0)");
-      setText(this.scaledFormula, parts.join("; ") + ".");
+      const formula = parts.join("; ") + ".";
+      setText(this.scaledFormula, formula.charAt(0).toUpperCase() + formula.slice(1));
       const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
       const integral = isIntegral(finite);
       const texts = a.logits.map((row, i) => row.map((x, j) => cell(x, dec, integral, a.errors.logits[i][j])));
@@ -1523,7 +1633,7 @@ class Playground {
     const i = Math.min(state.selected, labels.length - 1);
     const errors = { weights: a.errors.weights[i], V: a.errors.V, output: a.errors.output[i] };
     const mix = mixText(labels, a.weights[i], a.V, a.output[i], dec, false, errors);
-    setText(this.mixHeading, many ? `Step 3 for one word in head ${h0 + 1}, written out` : "Step 3 for one word, written out");
+    setText(this.mixHeading, many ? `Mix for one word in head ${h0 + 1}, written out` : "Mix for one word, written out");
     setText(this.mixCode, mix.lines.join("\n"));
     this.paintLegend();
 
@@ -1547,15 +1657,21 @@ class Playground {
 
   // ---- how a number was made -----------------------------------------------------------------
 
-  /** The view of an explainable table, and its name for explainCell(). */
+  /** The view of an explainable table, and its name for explainCell() (or originText: "W_Q", ...). */
   viewOf(table) {
     const name = table?.dataset.explain;
     return name ? [this.views[name], name] : [null, null];
   }
 
   onCellFocus(e) {
+    const target = e.target;
+    // A field of the grids says where its number comes from (originText).
+    if (target instanceof HTMLInputElement && target.classList.contains("pg-number")) {
+      if (e.type === "focusin") this.explainField(target.dataset.key);
+      return;
+    }
     if (this.quietFocus) return;
-    const td = e.target;
+    const td = target;
     if (!(td instanceof HTMLTableCellElement) || td.tagName !== "TD") return;
     const [view, name] = this.viewOf(td.closest("table"));
     const at = view?.indexOf(td);
@@ -1567,6 +1683,11 @@ class Playground {
   /** The arrow keys, Home and End move between the numbers of a table; Escape closes the explanation. */
   onCellKeydown(e) {
     const td = e.target;
+    if (e.key === "Escape" && td instanceof HTMLInputElement && td.dataset.key) {
+      const fb = this.fieldBoxOf(td.dataset.key);
+      if (fb.key === td.dataset.key) this.hideField(fb);
+      return;
+    }
     if (!(td instanceof HTMLTableCellElement) || e.altKey || e.ctrlKey || e.metaKey) return;
     const [view] = this.viewOf(td.closest("table"));
     const at = view?.indexOf(td);
@@ -1595,35 +1716,116 @@ class Playground {
     view.cells[r][c].focus();
   }
 
-  /** Explain cell (i, j) of a table ("scores", "scaled", "weights", "output"), and say so. */
+  /** Explain cell (i, j) of a table ("scores", "scaled", "weights", "output", "Q", "W_Q", "PE", ...), and say so. */
   explain(table, i, j) {
     this.explained = { table, i, j };
     this.renderExplanation(true);
   }
 
+  /** A box that says where the number of a field comes from: {box, title, code, key}. */
+  fieldBox(id) {
+    const title = h("p", { class: "pg-explain-title", id: `${id}-title` });
+    const code = h("code", {});
+    const close = h("button", { type: "button", class: "pg-button", id: `${id}-close`, text: "Close" });
+    const box = h(
+      "div",
+      { class: "pg-explain pg-field-explain", id, role: "region", "aria-labelledby": `${id}-title`, hidden: true },
+      title,
+      h("pre", { "aria-label": "Where the number comes from" }, code),
+      close,
+    );
+    const fb = { box, title, code, key: null };
+    close.addEventListener("click", () => this.hideField(fb));
+    return fb;
+  }
+
+  /** The box of the grid a field belongs to: the words' vectors ("x-0-1") or the matrices ("W_Q-2-0"). */
+  fieldBoxOf(key) {
+    return key.startsWith("x-") ? this.fieldBoxes.x : this.fieldBoxes.W;
+  }
+
+  /** Say where the number of a field comes from ("x-0-1", "W_Q-2-0"), and say so. */
+  explainField(key) {
+    const fb = this.fieldBoxOf(key);
+    fb.key = key;
+    this.renderField(fb, true);
+  }
+
+  hideField(fb) {
+    fb.key = null;
+    fb.box.hidden = true;
+  }
+
+  /** Each box under a grid again (after an edit, or a grid built anew), or hidden if its field is gone. */
+  renderFields() {
+    for (const fb of Object.values(this.fieldBoxes)) this.renderField(fb, false);
+  }
+
+  /** Where the number of a field comes from (originText), in its grid's box. */
+  renderField(fb, announce) {
+    const key = fb.key;
+    if (key === null) return;
+    const input = this.root.querySelector(`#pg-${CSS.escape(key)}`);
+    if (!input || input.closest("[hidden]")) {
+      this.hideField(fb);
+      return;
+    }
+    const [kind, si, sj] = key.split("-");
+    const [i, j] = [+si, +sj];
+    const typed = kind === "x" ? this.m.x[i][j] : this.m.w[kind][i][j];
+    const value = kind === "x" ? this.m.xv[i][j] : this.m.wv[kind][i][j];
+    const origin = typed !== null ? { from: "typed", text: typed } : kind === "x" ? this.m.xFrom[i][j] : this.m.wFrom[kind][i][j];
+    const label = kind === "x" ? this.rowLabel(i) : "";
+    const { title, lines } = originText(origin, kind === "x" ? "X" : kind, i, j, value, this.m.decimals, label);
+    setText(fb.title, title);
+    setLines(fb.code, lines);
+    fb.box.dataset.field = key;
+    fb.box.hidden = false;
+    if (announce) this.announce(`${title} ${lines.join(" ")}`);
+  }
+
+  /** {title, lines, anchor, cell, used} of the explanation asked for, or null when what it explains is not shown. */
+  explanationOf(at) {
+    const { state, result: r, labels } = this.last;
+    const projecting = state.projections !== "none";
+    const dec = state.decimals;
+    const view = this.views[at.table];
+    if (view.wrap.closest("[hidden]") || at.i >= view.cells.length || at.j >= view.cells[0].length) return null;
+    let title;
+    let lines;
+    let used = [];
+    if (W_NAMES.includes(at.table)) {
+      // The learned weights: NumPy's seeded draw.
+      const W = projectionsOf({ projections: "learned" }, this.presets)[at.table];
+      ({ title, lines } = originText(this.learnedOrigin(), at.table, at.i, at.j, W[at.i][at.j], dec));
+    } else {
+      const e = explainCell(r, at.table, at.i, at.j, this.shownHead);
+      ({ title, lines } = explanationText(e, r, labels, dec, projecting));
+      // A head's scores and weights are outlined only while the tables show that head.
+      used = usedCells(e, projecting).filter((u) => u.h === undefined || u.h === this.shownHead);
+    }
+    const box = view.wrap.parentElement.classList.contains("pg-matrices") ? view.wrap.parentElement : view.wrap;
+    const anchor = view === this.views.weights ? this.legend : box; // under the colour scale
+    return { title, lines, anchor, cell: view.cells[at.i][at.j], used };
+  }
+
   renderExplanation(announce) {
     const at = this.explained;
     if (!at || !this.last) return;
-    const { state, result: r, labels } = this.last;
-    const view = this.views[at.table];
-    const hiddenScaled = at.table === "scaled" && this.scaledBox.hidden;
-    if (hiddenScaled || at.i >= view.cells.length || at.j >= view.cells[0].length) {
+    const shown = this.explanationOf(at);
+    if (shown === null) {
       this.closeExplanation(false);
       return;
     }
-    const projecting = state.projections !== "none";
-    const e = explainCell(r, at.table, at.i, at.j, this.shownHead);
-    const { title, lines } = explanationText(e, r, labels, state.decimals, projecting);
+    const { title, lines, anchor, cell, used = [] } = shown;
     setText(this.explainTitle, title);
-    setText(this.explainCode, lines.join("\n"));
+    setLines(this.explainCode, lines);
     this.explainBox.dataset.table = at.table;
     this.explainBox.dataset.cell = `${at.i},${at.j}`;
-    const anchor = view === this.views.weights ? this.legend : view.wrap; // under the colour scale
     if (this.explainBox.previousElementSibling !== anchor) anchor.after(this.explainBox);
     this.explainBox.hidden = false;
-    this.mark("pg-explained", [view.cells[at.i][at.j]]);
-    // A head's scores and weights are outlined only while the tables show that head.
-    const used = usedCells(e, projecting).filter((u) => u.h === undefined || u.h === this.shownHead);
+    this.watchScrolling();
+    this.mark("pg-explained", cell ? [cell] : []);
     this.mark("pg-used", used.flatMap((u) => this.cellsOf(u)));
     if (announce) this.announce(`${title} ${lines.join(" ")}`);
   }
@@ -1641,14 +1843,26 @@ class Playground {
     }
   }
 
+  /** The number fields of the words' grid (each row's first cell is the name, its last the remove button). */
+  gridCells() {
+    return [...this.wordsTable.tBodies[0].rows].map((tr) => [...tr.cells].slice(1, -1));
+  }
+
   /** The elements of a {table, i, j} of usedCells(): j null for a row, i null for a column. */
   cellsOf({ table, i, j }) {
     let grid;
-    if (table === "X") {
-      // The words' vectors: the number fields of the grid (each row's first cell is the name).
-      grid = [...this.wordsTable.tBodies[0].rows].map((tr) => [...tr.cells].slice(1, -1));
+    if (table === "E" || (table === "X" && this.positionsSection.hidden)) {
+      grid = this.gridCells(); // the words' vectors, as typed
+    } else if (table === "X") {
+      grid = this.views.XPE.cells; // what the steps read: the vectors plus their positions
     } else if (table === "logits") {
       grid = (this.scaledBox.hidden ? this.views.scores : this.views.scaled).cells;
+    } else if (W_NAMES.includes(table)) {
+      // The column of W a cell of Q, K or V reads: the learned weights' table, or the reader's fields.
+      const custom = this.matricesBox.querySelector(`#pg-${table}`);
+      if (this.m.projections === "learned") grid = this.views[table].cells;
+      else if (custom) grid = [...custom.tBodies[0].rows].map((tr) => [...tr.cells].slice(1));
+      else return [];
     } else {
       grid = this.views[table].cells;
     }
@@ -1681,8 +1895,12 @@ class Playground {
 
   renderStep(announce) {
     const k = this.step;
-    // A step that the settings turn off (scaling, the causal mask) says so in the list too.
-    const off = { scale: this.last && !this.last.state.scale, mask: this.last && !this.last.state.causal };
+    // A step that the settings turn off (projections, scaling, the causal mask) says so in the list too.
+    const off = {
+      project: this.last && this.last.state.projections === "none",
+      scale: this.last && !this.last.state.scale,
+      mask: this.last && !this.last.state.causal,
+    };
     this.stepItems.forEach((li, t) => {
       if (t === k) li.setAttribute("aria-current", "step");
       else li.removeAttribute("aria-current");
@@ -1700,20 +1918,21 @@ class Playground {
     const i = Math.min(Number(this.stepWord.value) || 0, labels.length - 1);
     const projecting = state.projections !== "none";
     const step = rowSteps(r, i, state, this.shownHead)[k];
-    const { title, lines } = stepText(step, r, i, labels, state.decimals, projecting, this.shownHead);
+    const { title, lines, rows } = stepText(step, r, i, labels, state.decimals, projecting, this.shownHead);
     setText(this.stepTitle, title);
-    setText(this.stepCode, lines.join("\n"));
+    setLines(this.stepCode, lines, rows);
     this.stepBox.dataset.step = step.id;
     this.stepBox.hidden = false;
     const shown = !this.scaledBox.hidden;
     const table = {
+      project: projecting ? this.views.Q : null,
       score: this.views.scores,
       scale: state.scale ? this.views.scaled : this.views.scores,
       mask: shown ? this.views.scaled : this.views.scores,
       normalize: this.views.weights,
       mix: this.views.output,
     }[step.id];
-    this.mark("pg-step-row", table.cells[i] ?? []);
+    this.mark("pg-step-row", table?.cells[i] ?? []);
     if (announce) this.announce(`${title} ${lines.join(" ")}`);
   }
 

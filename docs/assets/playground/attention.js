@@ -4,6 +4,8 @@
 // tests/browser/test_playground.py imports this module in Chromium and holds every result equal
 // to the NumPy reference (to 1e-9) on hundreds of seeded random cases. No DOM here.
 //
+import { sinusoidalPositionalEncoding } from "./positional.js";
+
 // A matrix is an array of rows, each an array of numbers: X[i][k]. Shapes use n for the number
 // of queries, m for the number of keys, d for their width and d_v for the width of the values.
 
@@ -153,7 +155,9 @@ export function headsProblem(heads, dk, dv) {
 /**
  * Every step of one self-attention computation, in the order the pages show them.
  *
- * X: the embeddings (n, d). projections: "none" (Q = K = V = X, the first article's
+ * X: the embeddings (n, d). positions: "sinusoidal" adds the sinusoidal positional encoding
+ * PE (n, d) to them first (positional.js), as docs/positional-encoding.md does, so that every step
+ * reads X + PE; null (or false) adds nothing. projections: "none" (Q = K = V = X, the first article's
  * softmax(X·Xᵀ)·X), "identity" (W = I, so Q = X·I), or "matrices" with W_Q, W_K (d, d_k) and
  * W_V (d, d_v). scale: divide the scores by √d_k. causal: query i sees keys 0..i only.
  * heads: split the columns of Q, K and V into that many heads, as selfattn_ref.multihead does:
@@ -161,21 +165,38 @@ export function headsProblem(heads, dk, dv) {
  * V's), attends on its own (scaled by 1/√ of its own width), and the heads' outputs side by side
  * are the output (W_O is the identity, as on the multi-head page).
  *
- * Returns {Q, K, V, heads, output, mask}: heads, one per head, each {Q, K, V, scores, scaled,
+ * Returns {embeddings, PE, X, W_Q, W_K, W_V, projections, projected, Q, K, V, heads, output, mask}: embeddings
+ * the X given; PE the encoding added (null without positions); X what the steps read (embeddings +
+ * PE, or the embeddings); W_Q, W_K, W_V the matrices Q, K and V were made with (the identity
+ * matrices for "identity", null for "none", where projected is false; projections as given); heads, one per head, each {Q, K, V, scores, scaled,
  * logits, weights, output, mask, factor} for that head's columns: scores = Q·Kᵀ (unmasked, as
  * the pages print them); scaled = scores · (1/√d_k), or null without scaling; logits = what the
  * softmax reads (scaled or not, masked entries -Infinity); factor the number the scores were
  * multiplied by; mask null unless causal. With one head, its fields are the result's too
  * (result.scores is result.heads[0].scores, and so on).
  */
-export function attention({ X, projections = "none", W_Q = null, W_K = null, W_V = null, scale = false, causal = false, heads = 1 }) {
-  checkMatrix(X, "X");
-  const d = X[0].length;
+export function attention({
+  X: embeddings,
+  positions = null,
+  projections = "none",
+  W_Q = null,
+  W_K = null,
+  W_V = null,
+  scale = false,
+  causal = false,
+  heads = 1,
+}) {
+  checkMatrix(embeddings, "X");
+  const d = embeddings[0].length;
+  if (positions && positions !== "sinusoidal") throw new RangeError(`positions must be "sinusoidal" or null, got ${String(positions)}`);
+  const PE = positions ? sinusoidalPositionalEncoding(embeddings.length, d) : null; // (n, d)
+  const X = PE ? embeddings.map((row, i) => row.map((x, k) => x + PE[i][k])) : embeddings; // (n, d)
   let Q, K, V;
+  let Ws = [null, null, null];
   if (projections === "none") {
     Q = K = V = X;
   } else if (projections === "identity" || projections === "matrices") {
-    const Ws = projections === "identity" ? [identity(d), identity(d), identity(d)] : [W_Q, W_K, W_V];
+    Ws = projections === "identity" ? [identity(d), identity(d), identity(d)] : [W_Q, W_K, W_V];
     const names = ["W_Q", "W_K", "W_V"];
     Ws.forEach((W, t) => {
       checkMatrix(W, names[t]);
@@ -193,9 +214,10 @@ export function attention({ X, projections = "none", W_Q = null, W_K = null, W_V
   const problem = headsProblem(heads, Q[0].length, V[0].length);
   if (problem) throw new RangeError(problem);
   const mask = causal ? causalMask(X.length) : null;
+  const made = { embeddings, PE, X, W_Q: Ws[0], W_K: Ws[1], W_V: Ws[2], projections, projected: projections !== "none" };
   if (heads === 1) {
     const one = head(Q, K, V, scale, mask);
-    return { ...one, heads: [one] };
+    return { ...made, ...one, heads: [one] };
   }
   const dk = Q[0].length / heads;
   const dv = V[0].length / heads;
@@ -203,5 +225,5 @@ export function attention({ X, projections = "none", W_Q = null, W_K = null, W_V
     head(columns(Q, h * dk, dk), columns(K, h * dk, dk), columns(V, h * dv, dv), scale, mask),
   );
   const output = X.map((_, i) => each.flatMap((r) => r.output[i])); // Concat(head_1, ..., head_h)·I
-  return { Q, K, V, heads: each, output, mask, scores: null, scaled: null, logits: null, weights: null, factor: null };
+  return { ...made, Q, K, V, heads: each, output, mask, scores: null, scaled: null, logits: null, weights: null, factor: null };
 }

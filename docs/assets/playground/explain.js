@@ -20,12 +20,19 @@
 // bounds of bounds.js (r.errors, head.errors), each number keeps the digits its error leaves
 // (format.js), whatever the decimals chosen; without them every number is taken as exact.
 //
+// Before the steps, the numbers they start from explain themselves too: a cell of Q, K or V is the
+// word's row of X times a column of W_Q, W_K or W_V, written out as the pages write a dot product;
+// a cell of W_Q, W_K or W_V says where it comes from (originText: NumPy's seeded draw, the spec
+// file, the identity, or the reader); with the positions added, a cell of PE is its sine or cosine
+// (positional.js) and a cell of X + PE the sum, as docs/positional-encoding.md writes them.
+//
 // r: a result of attention(); a head h: r.heads[h], which has {Q, K, V, scores, scaled, logits,
 // weights, output, mask, factor} (with one head, r.heads[0] is r); i a query (row), j a key
 // (column), c a column of the output. Counting is from 0 here; the labels shown count from 1.
 
 import { addsUpAsShown, holds } from "./arith.js";
 import { cell, isIntegral, num, vector } from "./format.js";
+import { divisor } from "./positional.js";
 
 const MORE_DECIMALS = 3; // at most this many more than the reader chose, to make a line hold
 const MAX_DECIMALS = 10; // never more than the playground offers
@@ -115,17 +122,46 @@ export function explainOutput(r, i, c) {
   return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c], err };
 }
 
+/** A cell of Q, K or V (`name`): row i of X (with the positions, if added) times column c of W. */
+export function explainProjected(r, name, i, c) {
+  const W = r[`W_${name}`];
+  const column = W.map((row) => row[c]);
+  return { kind: "projected", name, i, c, x: r.X[i], column, W, value: r[name][i][c] };
+}
+
+/** A cell of PE: entry k of the encoding of position pos (both from 0), sin or cos of pos / 10000^(2p/d). */
+export function explainPosition(r, pos, k) {
+  const d = r.PE[0].length;
+  const p = Math.floor(k / 2);
+  const div = divisor(p, d);
+  return { kind: "position", i: pos, k, p, d, divisor: div, angle: pos / div, value: r.PE[pos][k] };
+}
+
+/** A cell of X + PE: entry k of word i's vector plus entry k of its position's encoding. */
+export function explainPositioned(r, i, k) {
+  return { kind: "positioned", i, k, e: r.embeddings[i], pe: r.PE[i], x: r.X[i], value: r.X[i][k] };
+}
+
 const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight };
 
-/** The explanation of a cell of one of the tables "scores", "scaled", "weights" (of head h), "output". */
+/**
+ * The explanation of a cell of one of the tables "scores", "scaled", "weights" (of head h),
+ * "output", "Q", "K", "V", "PE" and "XPE" (X + PE).
+ */
 export function explainCell(r, table, i, j, h = 0) {
-  return table === "output" ? explainOutput(r, i, j) : EXPLAIN[table](r, i, j, h);
+  if (table === "output") return explainOutput(r, i, j);
+  if (table === "Q" || table === "K" || table === "V") return explainProjected(r, table, i, j);
+  if (table === "PE") return explainPosition(r, i, j);
+  if (table === "XPE") return explainPositioned(r, i, j);
+  return EXPLAIN[table](r, i, j, h);
 }
 
 /**
  * The cells an explanation reads, as {table, i, j} (j null: the whole row i; i null: the whole
- * column j). Table names: "Q", "K", "V" (or "X", the words' vectors, when there are no
- * projections), "scores", "logits" (the scores the softmax reads), "weights"; the columns of Q,
+ * column j). Table names: "Q", "K", "V" (or "X", the vectors the steps read, when there are no
+ * projections), "scores", "logits" (the scores the softmax reads), "weights", "X" (a cell of Q, K
+ * or V reads its word's row of X, or of X + PE, and a column of "W_Q", "W_K" or "W_V"), "E" (the
+ * words' vectors as typed), "PE"; the columns of Q,
  * K and V are those of the whole matrices (a head's columns are a part of them); "scores",
  * "logits" and "weights" are those of head e.h.
  */
@@ -148,6 +184,16 @@ export function usedCells(e, projecting) {
       return [
         { table: "weights", h: e.h, i: e.i, j: null },
         { table: src("V"), i: null, j: e.c },
+      ];
+    case "projected":
+      return [
+        { table: "X", i: e.i, j: null },
+        { table: `W_${e.name}`, i: null, j: e.c },
+      ];
+    case "positioned":
+      return [
+        { table: "E", i: e.i, j: e.k },
+        { table: "PE", i: e.i, j: e.k },
       ];
     default:
       return [];
@@ -229,15 +275,20 @@ function claim(lines, text) {
   return { line: lines.length - 1, text };
 }
 
+/** A number as an operand of written-out arithmetic: a negative one in parentheses (publish/tables.py, operand). */
+function operand(text) {
+  return /^[-\u2212]/u.test(text) ? `(${text})` : text;
+}
+
 /**
  * The dot product written out as the example pages write it (docs/generated/<slug>/dot_products.md):
- * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are. err: the
- * errors of u, v and the total ({q, k, value}), or null.
+ * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are, a negative
+ * factor in parentheses: "0.144×(-0.030)". err: the errors of u, v and the total ({q, k, value}), or null.
  */
 export function dotLine(a, b, u, v, total, decimals, err = null) {
   const integral = isIntegral(u) && isIntegral(v);
   const f = (x, e) => cell(x, decimals, integral, e);
-  const terms = u.map((x, t) => `${f(x, err ? err.q[t] : 0)}×${f(v[t], err ? err.k[t] : 0)}`).join(" + ");
+  const terms = u.map((x, t) => `${operand(f(x, err ? err.q[t] : 0))}×${operand(f(v[t], err ? err.k[t] : 0))}`).join(" + ");
   const result = f(total, err ? err.value : 0);
   return { text: `${a} · ${b} = ${terms} = ${result}`, arithmetic: `${terms} = ${result}` };
 }
@@ -249,7 +300,9 @@ export function dotLine(a, b, u, v, total, decimals, err = null) {
  */
 export function columnLine(name, weights, values, V, value, decimals, err = null) {
   const fv = formatter(V, decimals);
-  const terms = weights.map((w, j) => `${num(w, decimals, err ? err.weights[j] : 0)} × ${fv(values[j], err ? err.values[j] : 0)}`).join(" + ");
+  const terms = weights
+    .map((w, j) => `${num(w, decimals, err ? err.weights[j] : 0)} × ${operand(fv(values[j], err ? err.values[j] : 0))}`)
+    .join(" + ");
   const result = num(value, decimals, err ? err.value : 0);
   return { text: `${name}: ${terms} = ${result}`, arithmetic: `${terms} = ${result}` };
 }
@@ -412,6 +465,9 @@ function shift(claims, by) {
  */
 export function explanationText(e, r, labels, decimals, projecting) {
   const L = labels;
+  if (e.kind === "projected") return projectedText(e, r, L, decimals);
+  if (e.kind === "position") return positionText(e, L, decimals);
+  if (e.kind === "positioned") return positionedText(e, L, decimals);
   const many = r.heads.length > 1;
   const inHead = many ? `In head ${e.h + 1}, the` : "The";
   const a = r.heads[e.h];
@@ -433,8 +489,11 @@ export function explanationText(e, r, labels, decimals, projecting) {
     };
   }
   if (e.kind === "scaled") {
+    // The pages' names (docs/notation.md): S are the scores, S / √d_k the scaled scores.
     const d = many ? "d_head" : "d_k";
-    const title = `${inHead} score of ${L[e.i]} against ${L[e.j]} as the softmax reads it.`;
+    const word = scoreWord(a);
+    const what = e.scale ? `${word} of ${L[e.i]} against ${L[e.j]}, S / √${d}` : `${word} of ${L[e.i]} against ${L[e.j]}`;
+    const title = `${inHead} ${what}${a.mask !== null ? ", with the causal mask" : ""}.`;
     const build = (p) => {
       const fs = formatter(a.scores, p);
       const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
@@ -445,15 +504,15 @@ export function explanationText(e, r, labels, decimals, projecting) {
       if (e.scale) {
         const scaled = e.score * e.factor;
         lines.push(`score = ${fs(e.score, dScore)}`);
-        lines.push(`score ÷ √${d} = ${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`);
+        lines.push(`scaled score = score ÷ √${d} = ${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`);
         claims.push(claim(lines, `${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`));
       } else {
         lines.push(`score = ${fs(e.score, dScore)} (not divided: "Divide the scores by √d_k" is off)`);
       }
       if (e.masked) {
-        lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this score by −∞, so its weight will be 0.`);
+        lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this ${word} by −∞, so its weight will be 0.`);
       } else if (a.mask !== null) {
-        lines.push(`${L[e.j]} is not after ${L[e.i]}: the causal mask leaves this score as it is.`);
+        lines.push(`${L[e.j]} is not after ${L[e.i]}: the causal mask leaves this ${word} as it is.`);
       }
       return { lines, claims };
     };
@@ -481,15 +540,160 @@ export function explanationText(e, r, labels, decimals, projecting) {
   };
 }
 
-// --- one row, step by step --------------------------------------------------------------------
+// --- before the steps: Q, K and V, the matrices, the positions --------------------------------
 
-// The steps by the names every page gives them (docs/notation.md, "The steps, by name").
-export const STEPS = Object.freeze(["score", "scale", "mask", "normalize", "mix"]);
+/** The matrix Q, K or V is made with, as the pages write it: W_Q, W_K, W_V, or I (the identity). */
+function matrixName(r, name) {
+  return r.projections === "identity" ? "I" : `W_${name}`;
+}
+
+/** "The's vector", or "The's vector plus its position's encoding": what row i of X holds. */
+function vectorOf(r, word) {
+  return r.PE ? `${word}'s vector plus its position's encoding` : `${word}'s vector`;
+}
 
 /**
- * Row i of head h through the five steps, in order: score, scale, mask, normalize (the softmax),
- * mix. Each step:
- * {id, on, values} (values: the row after the step), with the terms the step needs.
+ * A cell of Q, K or V: the word's row of X times a column of W, written out as the pages write a
+ * dot product (dotLine): "The · c1 of W_Q = 1.0000×0.1524 + ... = 0.1440".
+ */
+function projectedText(e, r, L, decimals) {
+  const w = L[e.i];
+  const W = matrixName(r, e.name);
+  const col = columnName(e.c, true);
+  const X = r.PE ? "X + PE" : "X";
+  const role = { Q: "query", K: "key", V: "value" }[e.name];
+  const same = r.projections === "identity" ? ` I is the identity: this is entry x${e.c + 1} of the vector itself.` : "";
+  const title =
+    `${e.name} of ${w}, column ${col}: entry ${col} of ${w}'s ${role}, ${vectorOf(r, w)} times column ${col} of ${W}, ` +
+    `a dot product (${e.name} = X·${W}).${same}`;
+  const build = (p) => {
+    const line = dotLine(w, `${col} of ${W}`, e.x, e.column, e.value, p);
+    const lines = [`${w}'s vector, its row of ${X} = ${vector(e.x, p)}`, `column ${col} of ${W} = ${vector(e.column, p)}`, line.text];
+    return { lines, claims: [{ line: 2, text: line.arithmetic }] };
+  };
+  return { title, ...fitted(build, decimals) };
+}
+
+/** A number as a table of integers prints it when it is whole, else at p decimals. */
+function exact(x, p) {
+  return cell(x, p, Number.isInteger(x));
+}
+
+/**
+ * A cell of PE, as docs/positional-encoding.md writes the formula: PE_(pos, 2p) = sin(pos /
+ * 10000^(2p/d)) and PE_(pos, 2p + 1) = cos(...), positions, pairs and entries counted from 0.
+ */
+function positionText(e, L, decimals) {
+  const sine = e.k % 2 === 0;
+  const fn = sine ? "sin" : "cos";
+  const title =
+    `PE(${e.i}), entry x${e.k + 1}: the ${sine ? "sine" : "cosine"} of pair p = ${e.p} at the position of ${L[e.i]}, ` +
+    `pos = ${e.i} (positions, pairs and entries are counted from 0 here, as the paper counts them).`;
+  const build = (p) => {
+    const angle = exact(e.angle, p);
+    const lines = [
+      `PE_(pos, ${sine ? "2p" : "2p + 1"}) = ${fn}(pos / 10000^(2p/d)), with pos = ${e.i}, p = ${e.p} and d = ${e.d}`,
+      `10000^(${2 * e.p}/${e.d}) = ${exact(e.divisor, p)}`,
+      `${e.i} ÷ ${exact(e.divisor, p)} = ${angle}`,
+      `${fn}(${angle}) = ${num(e.value, p)}`,
+    ];
+    // The power and the sine or cosine hold at any rounding with a point (the value shown is the one
+    // rounded, and the angle's rounding moves a sine by no more than its own), not at none, where
+    // "cos(1) = 1" would claim an exact 1: then, said as arithmetic the audit reads, the value shown
+    // is the value to more places, which fails and takes more decimals.
+    const claims = [{ line: 2, text: lines[2] }];
+    for (const [line, x, shown] of [[1, e.divisor, exact(e.divisor, p)], [3, e.value, num(e.value, p)]]) {
+      if (!shown.includes(".") && !Number.isInteger(x)) claims.push({ line, text: `${shown} = ${num(x, p + 3)}`, implied: true });
+    }
+    return { lines, claims };
+  };
+  return { title, ...fitted(build, decimals) };
+}
+
+/** A cell of X + PE: the word's vector plus its position's, as docs/positional-encoding.md adds them. */
+function positionedText(e, L, decimals) {
+  const w = L[e.i];
+  const x = `x${e.k + 1}`;
+  const title = `X + PE of ${w}, entry ${x}: ${w}'s vector plus the encoding of its position, PE(${e.i}) (pos = ${e.i}, counted from 0).`;
+  const build = (p) => {
+    const sum = `${vector(e.e, p)} + ${vector(e.pe, p)} = ${vector(e.x, p)}`;
+    const one = `${cell(e.e[e.k], p, isIntegral(e.e))} + ${cell(e.pe[e.k], p, isIntegral(e.pe))} = ${cell(e.value, p, isIntegral(e.x))}`;
+    const lines = [`${w}'s vector + PE(${e.i}) = ${sum}`, `${x}: ${one}`];
+    return { lines, claims: [{ line: 0, text: sum }, { line: 1, text: one }] };
+  };
+  return { title, ...fitted(build, decimals) };
+}
+
+/**
+ * Where entry (i, j) of W_Q, W_K or W_V (`name`), or of X (`name` "X", the words' vectors: row i
+ * is the word labelled `label`), comes from, as {title, lines}. origin:
+ *   {from: "seeded", seed, std, d, title}: NumPy's draw, in the words of the learned-weights page
+ *     (CONTRIBUTING, "One name, one sentence, for the seeded weights"), of the example `title`;
+ *   {from: "given", title, slug}: the spec file of an example; {from: "identity"}: an entry of I;
+ *   {from: "example", title, slug}: a word's vector, from the spec file of an example;
+ *   {from: "new", what}: a new "word" or "dimension", which starts at 0;
+ *   {from: "link"}: a link's state; {from: "typed", text}: what the reader typed.
+ */
+export function originText(origin, name, i, j, value, decimals, label = "") {
+  const where = name === "X" ? `${label}, x${j + 1}` : `${name}, row x${i + 1}, column c${j + 1}`;
+  const shown = Number.isFinite(value) ? exact(value, decimals) : "";
+  const rounded = shown !== "" && Number(shown) !== value ? `, rounded to ${decimals} decimal${decimals === 1 ? "" : "s"} here (the playground computes with every digit)` : "";
+  if (origin.from === "seeded") {
+    const t = ["W_Q", "W_K", "W_V"].indexOf(name);
+    const { d, seed, std } = origin;
+    return {
+      title: `${where}: one of the seeded random stand-ins for the weights training would learn, drawn by NumPy, not typed.`,
+      lines: [
+        `rng = np.random.default_rng(${seed}), then rng.normal(0, ${std}, (${d}, ${d})) three times, in the order W_Q, W_K, W_V`,
+        `Each entry comes from a normal distribution with mean 0 and standard deviation ${std}.`,
+        `${name} is draw ${t + 1} of 3; NumPy fills it row by row, so this is its entry ${i * d + j + 1} of ${d * d}.`,
+        `${where} = ${shown}${rounded}`,
+        `(The seed, ${seed}, and the standard deviation are those of the spec file of “${origin.title}”.)`,
+      ],
+    };
+  }
+  if (origin.from === "given") {
+    return {
+      title: `${where}: given in the spec file of the example “${origin.title}”, not computed.`,
+      lines: [`${where} = ${shown}`, `(projections = "given": selfattn_ref/examples/${origin.slug}.toml writes W_Q, W_K and W_V out in full.)`],
+    };
+  }
+  if (origin.from === "identity") {
+    return {
+      title: `${where}: an entry of the identity matrix I, not computed (your matrices start from I, or grew by a row or a column of it).`,
+      lines: [
+        "I has 1 where the row and the column have the same number, and 0 elsewhere, so that x·I = x.",
+        `Row x${i + 1}, column c${j + 1}: ${i === j ? "the same number, so 1" : "not the same number, so 0"}.`,
+      ],
+    };
+  }
+  if (origin.from === "example") {
+    return {
+      title: `${where}: given in the spec file of the example “${origin.title}”, not computed.`,
+      lines: [`${where} = ${shown}`, `(selfattn_ref/examples/${origin.slug}.toml writes one vector per word, under embeddings.)`],
+    };
+  }
+  if (origin.from === "new") {
+    return { title: `${where}: a new ${origin.what} starts at 0; type over it.`, lines: [`${where} = ${shown}`] };
+  }
+  if (origin.from === "typed") {
+    // What was typed is echoed only when it is a number (a field refuses anything else, and says why).
+    const line = shown === "" ? "Not a number the playground can use yet: the message under the grid says why." : `${where} = ${String(origin.text).trim()}`;
+    return { title: `${where}: the number you typed.`, lines: [line] };
+  }
+  return { title: `${where}: as the link that opened the playground gives it.`, lines: [`${where} = ${shown}${rounded}`] };
+}
+
+// --- one row, step by step --------------------------------------------------------------------
+
+// The steps by the names every page gives them, in their order (docs/notation.md, "The steps,
+// by name"): without projections, as on the first page, "project" is off.
+export const STEPS = Object.freeze(["project", "score", "scale", "mask", "normalize", "mix"]);
+
+/**
+ * Row i of head h through the six steps, in order: project, score, scale, mask, normalize (the
+ * softmax), mix. Each step: {id, on, values} (values: the row after the step), with the terms the
+ * step needs.
  */
 export function rowSteps(r, i, { scale, causal }, h = 0) {
   const a = r.heads[h];
@@ -497,6 +701,7 @@ export function rowSteps(r, i, { scale, causal }, h = 0) {
   const scaled = a.scaled ? a.scaled[i] : scores;
   const t = softmaxTerms(a, i);
   return [
+    { id: "project", on: r.projected, x: r.X[i], e: r.embeddings[i], pe: r.PE ? r.PE[i] : null, q: r.Q[i], k: r.K[i], v: r.V[i], values: r.Q[i] },
     { id: "score", on: true, values: scores },
     { id: "scale", on: scale, before: scores, values: scaled, factor: a.factor, dk: a.Q[0].length },
     { id: "mask", on: causal, before: scaled, values: a.logits[i] },
@@ -515,7 +720,17 @@ export function alignedRows(labels, rows) {
   return [line("", labels), ...rows.map(([name, texts]) => line(name, texts))];
 }
 
-/** A step as {title, lines, decimals}, of head h. */
+/** The first line of the project step: row i of X, and with the positions "vector + PE(i) = ...". */
+function projectInput(step, w, i, p) {
+  if (step.pe === null) return { lines: [`x = ${vector(step.x, p)}   (${w}'s vector)`], claims: [] };
+  const sum = `${vector(step.e, p)} + ${vector(step.pe, p)} = ${vector(step.x, p)}`;
+  return { lines: [`x = ${w}'s vector + PE(${i}) = ${sum}`], claims: [{ line: 0, text: sum }] };
+}
+
+/**
+ * A step as {title, lines, decimals, rows}, of head h: rows, the indices of the lines that are the
+ * rows of a table (aligned under the words' labels: kept whole, where other lines may wrap).
+ */
 export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const L = labels;
   const w = L[i];
@@ -523,7 +738,8 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const many = r.heads.length > 1;
   const k = STEPS.indexOf(step.id) + 1;
   const head = `Step ${k} of ${STEPS.length}, ${step.id}${many ? ` (head ${h + 1})` : ""}: `;
-  const plain = (title, lines) => ({ title, lines, decimals });
+  const all = (lines) => lines.map((_, q) => q);
+  const plain = (title, lines) => ({ title, lines, decimals, rows: all(lines) });
   const E = errorsOf(a);
   const dS = E ? E.scores[i] : a.scores[i].map(() => 0); // the errors of row i's scores
   const dL = E ? E.logits[i] : dS; // and of the scores the softmax reads (scaled or not)
@@ -531,6 +747,32 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const fs = (x, q) => fs0(x, dS[q]);
   const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
   const f = (x, q) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs0)(x, dL[q]));
+  const word = scoreWord(a); // what the softmax reads: "score", or "scaled score" (docs/notation.md)
+  if (step.id === "project") {
+    if (!step.on) {
+      const title = `${head}off (no projections): Q = K = V = X, so ${w}'s query, key and value are its vector${step.pe ? " plus its position's encoding" : ""}.`;
+      return { title, ...fitted((p) => projectInput(step, w, i, p), decimals), rows: [] };
+    }
+    const W = (name) => matrixName(r, name);
+    const build = (p) => {
+      const first = projectInput(step, w, i, p);
+      const lines = [
+        ...first.lines,
+        `query: x·${W("Q")} = ${vector(step.q, p)}`,
+        `key:   x·${W("K")} = ${vector(step.k, p)}`,
+        `value: x·${W("V")} = ${vector(step.v, p)}`,
+      ];
+      return { lines, claims: first.claims };
+    };
+    const vec = `${w}'s vector${step.pe ? ", plus its position's encoding," : ""}`;
+    const formulas = `Q = X·${W("Q")}, K = X·${W("K")} and V = X·${W("V")}`;
+    const title =
+      r.projections === "identity"
+        ? `${head}${vec} times the identity I: its query, key and value, its rows of ${formulas}, are the vector itself.`
+        : `${head}${vec} times ${W("Q")}, ${W("K")} and ${W("V")}: its query, key and value, its rows of ${formulas} ` +
+          "(a number of Q, K or V shows its dot product).";
+    return { title, ...fitted(build, decimals), rows: [] };
+  }
   if (step.id === "score") {
     const what = projecting ? `${w}'s query against each word's key` : `${w}'s vector against each word's vector`;
     const cols = many ? ` on columns ${headColumns(r, h, "Q", projecting)}` : "";
@@ -546,16 +788,17 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
       const t = formatter(finite, p);
       const lines = alignedRows(L, [
         ["score", step.before.map((x, q) => s(x, dS[q]))],
-        ["scaled", step.values.map((x, q) => t(x, dL[q]))],
+        ["scaled score", step.values.map((x, q) => t(x, dL[q]))],
       ]);
       const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q], dS[q])} ÷ √${step.dk} = ${t(x, dL[q])}` }));
       return { lines, claims };
     };
-    return { title: `${head}each score divided by √${d} = √${step.dk}.`, ...fitted(build, decimals) };
+    const out = fitted(build, decimals);
+    return { title: `${head}each score divided by √${d} = √${step.dk}: the scaled scores, S / √${d}.`, ...out, rows: [0, 1, 2] };
   }
   if (step.id === "mask") {
     if (!step.on) {
-      return plain(`${head}off (no causal mask): ${w} sees every word, itself included.`, alignedRows(L, [["score", step.values.map(f)]]));
+      return plain(`${head}off (no causal mask): ${w} sees every word, itself included.`, alignedRows(L, [[word, step.values.map(f)]]));
     }
     const hidden = step.values.filter((x) => x === -Infinity).length;
     const which =
@@ -567,22 +810,24 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
     return plain(
       `${head}${which} (the causal mask).`,
       alignedRows(L, [
-        ["before", step.before.map(f)],
-        ["masked", step.values.map(f)],
+        [word, step.before.map(f)],
+        ["masked score", step.values.map(f)],
       ]),
     );
   }
   if (step.id === "normalize") {
     const out = softmaxFitted(a, i, L, null, decimals, (text) => `Row ${w}: ${text}`);
     return {
-      title: `${head}the softmax: e to the power of each ${scoreWord(a)}, each divided by their total, so the weights add up to 1.`,
+      title: `${head}the softmax: e to the power of each ${word}, each divided by their total, so the weights add up to 1.`,
       ...out,
+      rows: [1, 2, 3, 4], // softmaxLines' table, after the line that introduces it
     };
   }
   const V = many ? `head ${h + 1}'s V (columns ${headColumns(r, h, "V", projecting)} of V)` : projecting ? "V" : "V (= X)";
   const err = E ? { weights: E.weights[i], V: E.V, output: E.output[i] } : null;
   const out = mixText(L, step.weights, a.V, step.values, decimals, true, err);
-  return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out };
+  const rows = Array.from({ length: L.length + 1 }, (_, q) => q); // a line per word, and their sum
+  return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out, rows };
 }
 
 // --- try this -------------------------------------------------------------------------------
@@ -620,7 +865,7 @@ export const TASKS = Object.freeze([
   {
     id: "sharp",
     text: "Make a word that may look at two or more words put more than 99% of its weight on just one of them (hint: large numbers make large scores).",
-    done: "Large scores make the softmax choose one word almost alone.",
+    done: "Scores far apart make the softmax choose one word almost alone.",
     check(state, r) {
       return r.heads.some((a) =>
         a.weights.some((row, i) => {

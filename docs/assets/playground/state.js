@@ -1,13 +1,16 @@
 // The playground's state: what the reader may type, and the state as a link. No DOM here.
 //
-// A state is {words, X, scale, causal, projections, W_Q, W_K, W_V, heads, decimals, selected}:
+// A state is {words, X, positions, scale, causal, projections, W_Q, W_K, W_V, heads, decimals, selected}:
 //   words        1 to 16 names, each one word (1 to 24 characters in NFC, no spaces, no control,
 //                invisible, unassigned or private-use characters, not starting with a combining
 //                mark, none of | ` < > * [ ] \): a worked example's token rules
 //                (selfattn_ref/examples/rules.py, which generated/playground/limits.js states). Unlike
 //                a spec's tokens, a word may come back ("the cat sat on the mat"): words are told
-//                apart by position, see wordLabels()
+//                apart by position, see wordLabels(); but two names that differ only in how they
+//                are typed (the same in NFC) are refused, as a spec's tokens are: namesProblems()
 //   X            one vector per word, 1 to 16 numbers each, all the same length
+//   positions    null, or "sinusoidal": the sinusoidal positional encoding added to X before the
+//                steps (attention.js, positional.js), as docs/positional-encoding.md adds it
 //   projections  "none" (softmax(X·Xᵀ)·X), "identity", "learned" (the learned example's
 //                matrices, which need as many dimensions as that example has) or "custom"
 //                (W_Q, W_K, W_V: matrices the reader edits, one row per dimension; W_Q and W_K
@@ -18,8 +21,10 @@
 // In a link the state is the hash (or the query string: the pages link with ?preset=... since
 // MkDocs checks every #anchor of a link between pages):
 //   #preset=<slug>   a worked example as it is (with &word=<1..n> for the word whose step 3 is
-//                    written out and &decimals=<0..10>, when they are not the example's own)
-//   #s=<base64url>   the whole state, as UTF-8 JSON ("heads" only when it is not 1)
+//                    written out, &decimals=<0..10> when they are not the example's own, and
+//                    &positions=sinusoidal with the positional encoding added)
+//   #s=<base64url>   the whole state, as UTF-8 JSON ("heads" only when it is not 1, "positions"
+//                    only when it is added)
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
@@ -101,13 +106,53 @@ export function nameError(name) {
   const refused = [...raw, ...t].find((c) => inRanges(REFUSED, c.codePointAt(0)) && !TOKEN_FORBIDDEN.includes(c));
   if (refused !== undefined) {
     if (/[\p{Z}\p{Cc}]/u.test(refused)) return "A name is one word: no spaces or control characters.";
-    const code = refused.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
-    return `A name may not hold U+${code}: it shows as nothing, or Unicode keeps it unassigned or for private use.`;
+    const point = refused.codePointAt(0);
+    const code = point.toString(16).toUpperCase().padStart(4, "0");
+    // As rules.py says what each is (_WHY): a surrogate code unit is no character at all.
+    if (point >= 0xd800 && point <= 0xdfff) return `A name may not hold U+${code}: a lone surrogate, half of a character and not text.`;
+    if (/\p{Co}/u.test(refused)) return `A name may not hold U+${code}: a private-use character, which has no agreed glyph.`;
+    return `A name may not hold U+${code}: it shows as nothing, or Unicode keeps it unassigned.`;
   }
   if (inRanges(COMBINING, t.codePointAt(0))) return "A name may not start with a combining mark (an accent with no letter before it).";
   const forbidden = [...t].find((c) => TOKEN_FORBIDDEN.includes(c));
   if (forbidden !== undefined) return `A name may not hold any of ${[...TOKEN_FORBIDDEN].join(" ")}.`;
   return null;
+}
+
+/** "U+0065 U+0301": the code points of a text, as rules.py names them. */
+function codePoints(text) {
+  return [...text].map((c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
+}
+
+/**
+ * Names that are one word typed two ways (the same in NFC, as "é" typed as one character and as
+ * e with a combining accent): the spec refuses such tokens (rules.check_tokens), and the tables
+ * would label both alike. [{index, message}] for each such name after the first of its kind, the
+ * message naming both. The same name typed the same way twice is a word that comes back, which
+ * wordLabels() tells apart by position.
+ */
+export function namesProblems(names) {
+  const first = new Map(); // NFC -> index of the first name that gives it
+  const out = [];
+  names.forEach((name, i) => {
+    const raw = String(name).trim();
+    if (raw === "" || nameError(raw) !== null) return;
+    const key = raw.normalize("NFC");
+    if (!first.has(key)) {
+      first.set(key, i);
+      return;
+    }
+    const k = first.get(key);
+    const other = String(names[k]).trim();
+    if (other === raw) return;
+    out.push({
+      index: i,
+      message:
+        `Word ${k + 1} and word ${i + 1} are one word typed two ways (as ${codePoints(other)} and as ${codePoints(raw)}, ` +
+        `which Unicode's NFC makes one): type it the same way both times, or make it another word.`,
+    });
+  });
+  return out;
 }
 
 const SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉";
@@ -167,6 +212,7 @@ export function stateFromPreset(presets, slug) {
   const state = {
     words: p.tokens.slice(),
     X: copy(p.embeddings),
+    positions: null,
     scale: p.scale,
     causal: p.causal,
     projections: p.projections,
@@ -209,10 +255,11 @@ export function learnedDims(presets) {
 
 /**
  * Whether two states hold the same example: the same words, numbers and settings. The decimals
- * shown and the word written out may differ (they change no number).
+ * shown, the word written out and the positions may differ: they are a link's options on an
+ * example ("preset=dog_bites_man&positions=sinusoidal" is dog bites man with its positions).
  */
 export function sameExample(a, b) {
-  const strip = (s) => ({ ...canonical(s), decimals: null, selected: null });
+  const strip = (s) => ({ ...canonical(s), decimals: null, selected: null, positions: null });
   return JSON.stringify(strip(a)) === JSON.stringify(strip(b));
 }
 
@@ -221,6 +268,7 @@ function canonical(s) {
   return {
     words: s.words,
     X: s.X,
+    positions: s.positions ?? null,
     scale: s.scale,
     causal: s.causal,
     projections: s.projections,
@@ -233,18 +281,34 @@ function canonical(s) {
   };
 }
 
-/** The hash for a state: "preset=<slug>" when it is a worked example as it is, else "s=...". */
-export function encodeLink(state, presets) {
-  for (const p of presets.presets) {
-    const example = stateFromPreset(presets, p.slug);
-    if (!sameExample(state, example)) continue;
-    let link = `preset=${p.slug}`;
+/**
+ * The worked example a state holds (sameExample), or null: the one named `prefer` if it does (two
+ * examples may hold the same numbers, as a new one that `make example` copies from The cat sat),
+ * else the first in the presets' order.
+ */
+export function presetOf(state, presets, prefer = null) {
+  const slugs = presets.presets.map((p) => p.slug);
+  const order = slugs.includes(prefer) ? [prefer, ...slugs.filter((s) => s !== prefer)] : slugs;
+  return order.find((slug) => sameExample(state, stateFromPreset(presets, slug))) ?? null;
+}
+
+/**
+ * The hash for a state: "preset=<slug>" when it is a worked example as it is (with its options),
+ * else "s=...". prefer: the example the state came from, named when it holds the same numbers as another.
+ */
+export function encodeLink(state, presets, prefer = null) {
+  const slug = presetOf(state, presets, prefer);
+  if (slug !== null) {
+    const example = stateFromPreset(presets, slug);
+    let link = `preset=${slug}`;
     if (state.selected) link += `&word=${state.selected + 1}`;
     if (state.decimals !== example.decimals) link += `&decimals=${state.decimals}`;
+    if (state.positions) link += `&positions=${state.positions}`;
     return link;
   }
   const c = canonical(state);
   const out = { v: 1, words: c.words, X: c.X, scale: c.scale, causal: c.causal, projections: c.projections };
+  if (c.positions) out.positions = c.positions;
   if (state.projections === "custom") Object.assign(out, { W_Q: c.W_Q, W_K: c.W_K, W_V: c.W_V });
   if (c.heads !== 1) out.heads = c.heads;
   out.decimals = c.decimals;
@@ -276,7 +340,7 @@ function checkNumbers(M, name, rows, cols) {
 export function validateState(obj, presets) {
   if (!isPlainObject(obj)) throw new LinkError("the state is not a JSON object");
   if (obj.v !== 1) throw new LinkError("the state has an unknown version");
-  const known = new Set(["v", "words", "X", "scale", "causal", "projections", "W_Q", "W_K", "W_V", "heads", "decimals", "selected"]);
+  const known = new Set(["v", "words", "X", "positions", "scale", "causal", "projections", "W_Q", "W_K", "W_V", "heads", "decimals", "selected"]);
   const unknown = Object.keys(obj).find((k) => !known.has(k));
   if (unknown !== undefined) throw new LinkError("the state holds a key the playground does not know");
   const { words } = obj;
@@ -295,6 +359,7 @@ export function validateState(obj, presets) {
   const d = Array.isArray(obj.X[0]) ? obj.X[0].length : 0;
   if (d < 1 || d > LIMITS.dims) throw new LinkError(`a vector has 1 to ${LIMITS.dims} numbers`);
   const X = checkNumbers(obj.X, "the vectors", words.length, d);
+  const positions = positionsOf(obj.positions ?? null);
   for (const key of ["scale", "causal"]) {
     if (typeof obj[key] !== "boolean") throw new LinkError(`"${key}" must be true or false`);
   }
@@ -338,7 +403,15 @@ export function validateState(obj, presets) {
   if (!Number.isInteger(selected) || selected < 0 || selected >= words.length) {
     throw new LinkError("the selected word is not one of the words");
   }
-  return { words: words.slice(), X, scale: obj.scale, causal: obj.causal, projections, W_Q, W_K, W_V, heads, decimals, selected };
+  const twice = namesProblems(words)[0];
+  if (twice) throw new LinkError(twice.message.charAt(0).toLowerCase() + twice.message.slice(1).replace(/\.$/, ""));
+  return { words: words.slice(), X, positions, scale: obj.scale, causal: obj.causal, projections, W_Q, W_K, W_V, heads, decimals, selected };
+}
+
+/** The positions of a link: null (none added) or "sinusoidal"; LinkError for anything else. */
+function positionsOf(value) {
+  if (value === null || value === "sinusoidal") return value;
+  throw new LinkError(`"positions" must be "sinusoidal" (the positional encoding added), or left out`);
 }
 
 /** A whole number from a link's text, or null. */
@@ -362,13 +435,15 @@ function presetWithOptions(presets, params) {
     }
     state.decimals = decimals;
   }
+  if (params.has("positions")) state.positions = positionsOf(params.get("positions"));
   return state;
 }
 
 /**
- * The state a link asks for: {state, error}. `hash` and `search` as location has them
+ * The state a link asks for: {state, error, preset}. `hash` and `search` as location has them
  * ("#s=..." / "?preset=..."); the hash wins. state is null when the link names no state;
- * error (a sentence) when it names one that cannot be used.
+ * error (a sentence) when it names one that cannot be used; preset, the example a "preset="
+ * link names (the one to show when another example holds the same numbers).
  */
 export function decodeLink(hash, search, presets) {
   for (const part of [hash, search]) {
@@ -385,13 +460,13 @@ export function decodeLink(hash, search, presets) {
     if (ours.length > 1) return { state: null, error: "the link names more than one state" };
     // The #part is the playground's alone; a query string may carry others' keys too (Material's
     // search adds ?h=<the words searched for>), which are left alone.
-    const extra = ours[0] === "preset" ? ["word", "decimals"] : [];
+    const extra = ours[0] === "preset" ? ["word", "decimals", "positions"] : [];
     const mine = part === hash ? keys : keys.filter((k) => k === ours[0] || extra.includes(k));
     if (mine.some((k) => k !== ours[0] && !extra.includes(k)) || new Set(mine).size !== mine.length) {
       return { state: null, error: "the link holds a part the playground does not know" };
     }
     try {
-      if (ours[0] === "preset") return { state: presetWithOptions(presets, params), error: null };
+      if (ours[0] === "preset") return { state: presetWithOptions(presets, params), error: null, preset: params.get("preset") };
       let obj;
       const json = fromBase64Url(params.get("s"));
       try {
