@@ -41,7 +41,7 @@ from test_playground import (
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
 from publish.fmt import cell, is_integral, num, vector
-from publish.tables import example_files, operand
+from publish.generate.tables import example_files, operand
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
@@ -213,7 +213,7 @@ def page_table(text: str) -> list[list[str]]:
 
 def check_against_page(lines: list[str], files: dict[str, str], kind: str, i: int, j: int, h: int | None, where: str):
     """An explanation (its lines) against the worked line the example's page shows for the same cell:
-    files are publish.tables.example_files of the example (docs/generated/<slug>/...), h the head (None
+    files are publish.generate.tables.example_files of the example (docs/generated/<slug>/...), h the head (None
     with one head). Weights: softmax_<i>.md (e^score of every key, the total, the division); outputs:
     the line of columns_<i>.md for column j; scores: the line of dot_products.md for (i, j)."""
     prefix = "" if h is None else f"head_{h + 1}_"
@@ -1201,7 +1201,7 @@ NOISY_JS = """async ([base, cases]) => {
   }
   return out;
 }"""
-CANCELLING = {  # the issue's vectors, and a spec's large terms that cancel (tests/docs/test_printed_digits.py)
+CANCELLING = {  # the issue's vectors, and a spec's large terms that cancel (tests/tools/test_printed_digits.py)
     "issue": {"X": [[999999.1, 999999.3], [999999.7, -999999.1]], "projections": "none", "scale": False,
               "causal": False},
     "given": {"X": [[1, 0], [0, 1]], "projections": "matrices", "W_Q": [[1000000, 999999.9], [0.5, 2]],
@@ -1214,7 +1214,7 @@ def test_cancelling_terms_explain_themselves_with_the_digits_float64_holds(pg, s
     """Each line of arithmetic the playground writes for numbers of large cancelling terms holds as
     the audit reads it, and its result is the exact one to within one unit of its last digit; the
     explanation of the issue's score ends '= 399999.64' (it printed 399999.639892578); the dot
-    products are the page's own lines (publish.tables)."""
+    products are the page's own lines (publish.generate.tables)."""
     page, watch = pg
     cells = [(t, i, j) for t in ("scores", "weights", "output") for i in (0, 1) for j in (0, 1)]
     cases = [{"name": name, "input": c, "cells": cells, "labels": ["a", "b"], "projecting": c["projections"] != "none"}

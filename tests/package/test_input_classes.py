@@ -1,6 +1,6 @@
 """Whole classes of bad or extreme input, in every public function of both packages.
 
-Every public function of the math that has a twin (found by introspection, tests/public_api.py)
+Every public function of the math that has a twin (found by introspection, tests/support/public_api.py)
 is listed once below (CALLS) with arguments that work and the kind of each argument (an array, a
 mask, a count, a scale, an axis, lengths, widths, a positive number, a function, labels, a token's
 index, a flag, a seed). A test replaces one argument at a time by a value of a bad kind and
