@@ -62,8 +62,12 @@ function mul(a, b) {
   const u = Math.abs(a.v) * b.u + Math.abs(b.v) * a.u + a.u * b.u;
   return { v, u, e: carried + a.e * b.u + b.e * a.u + rounded(v, whole(a, b)) };
 }
+// Arithmetic that has no value ("0.000 ÷ 0.000", "√(0 − 1)") is NaN, which every operation carries
+// on: the side holds nothing (evaluate gives UNDEFINED), so no line with it does.
+const NO_VALUE = Object.freeze({ v: NaN, u: NaN, e: NaN });
+
 function div(a, b) {
-  if (b.v === 0) throw new Error("division by zero");
+  if (b.v === 0) return NO_VALUE;
   const q = a.v / b.v;
   const u = (a.u + Math.abs(q) * b.u) / Math.abs(b.v);
   if (whole(a, b) && Number.isInteger(q) && q * b.v === a.v) return { v: q, u, e: 0 };
@@ -73,7 +77,7 @@ function div(a, b) {
   return { v: q, u, e };
 }
 function sqrt(a) {
-  if (a.v < 0) throw new Error("root of a negative number");
+  if (a.v < 0) return NO_VALUE;
   const r = Math.sqrt(a.v);
   const u = r ? a.u / (2 * r) : Math.sqrt(a.u);
   if (whole(a) && Number.isInteger(r) && r * r === a.v) return { v: r, u, e: 0 };
@@ -89,7 +93,10 @@ function exp(a) {
   return { v: (hi + lo) / 2, u: (hi - lo) / 2, e: hi * Math.expm1(a.e) + 8 * U * hi };
 }
 
-/** One side of an equation as {v, u} (or a list of them), or null if it is not arithmetic. */
+/**
+ * One side of an equation as {v, u, e} (or a list of them), null if it is not arithmetic, or
+ * UNDEFINED if it is arithmetic without a value (it divides by zero: "0.000 ÷ 0.000").
+ */
 export function evaluate(text, exact = false) {
   const toks = String(text).match(TOKEN) ?? [];
   if (toks.join("") !== String(text).replace(/\s+/gu, "")) return null;
@@ -137,11 +144,15 @@ export function evaluate(text, exact = false) {
   }
   try {
     const v = expr();
-    return i === toks.length ? v : null;
+    if (i !== toks.length) return null;
+    return (Array.isArray(v) ? v : [v]).some((x) => Number.isNaN(x.v)) ? UNDEFINED : v;
   } catch {
     return null;
   }
 }
+
+/** What evaluate() gives for arithmetic that has no value. */
+export const UNDEFINED = Object.freeze({ undefined: true });
 
 function agree(a, b) {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -154,13 +165,15 @@ function agree(a, b) {
 /**
  * Whether the equation `text` ("a × b + c = d", "e^2 = 7.389", sides separated by = or ≈) holds at
  * the rounding it shows. Every side must be arithmetic; a side that is not (a name, a word) throws,
- * since the caller meant to check it.
+ * since the caller meant to check it. A side without a value ("0.000 ÷ 0.000", terms too small to
+ * show at this rounding) holds nothing: false, as the audit reports a division by zero.
  */
 export function holds(text) {
   const sides = String(text).split(/\s*[=≈]\s*/u);
   const values = sides.map((side) => evaluate(side));
   const bad = sides.findIndex((_, k) => values[k] === null);
   if (sides.length < 2 || bad >= 0) throw new Error(`not arithmetic: ${sides[bad] ?? text}`);
+  if (values.includes(UNDEFINED)) return false;
   return values.every((v, k) => k === 0 || agree(values[k - 1], v));
 }
 
@@ -175,7 +188,7 @@ export function addsUpAsShown(text) {
   for (let k = 1; k < sides.length; k++) {
     const done = evaluate(sides[k - 1], true);
     const shown = evaluate(sides[k]);
-    if (done === null || shown === null) return true; // not arithmetic: nothing to redo
+    if ([done, shown].some((v) => v === null || v === UNDEFINED)) return true; // no value: nothing to redo
     const pairs = Array.isArray(done) ? done.map((d, q) => [d, shown[q]]) : [[done, shown]];
     for (const [d, w] of pairs) {
       if (!d || !w || Array.isArray(d) || Array.isArray(w)) return true;
