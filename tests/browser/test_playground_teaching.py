@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -1280,4 +1281,79 @@ def test_cancelling_terms_explain_themselves_with_the_digits_float64_holds(pg, s
     dots = [line.removeprefix("- ") for line in files["dot_products.md"].splitlines() if line.startswith("- ")]
     shown = [e["lines"][-1] for e in results if re.match(r"given scores \(\d, \d\) at 10", e["where"])]
     assert shown == dots
+    watch.check()
+
+
+POSITIONS_JS = """async ([base, cases]) => {
+  const a = await import(base + 'attention.js');
+  const b = await import(base + 'bounds.js');
+  const x = await import(base + 'explain.js');
+  return cases.map((c) => {
+    const r = b.withErrors(a.attention(c.input), c.input, c.input.projections === "matrices");
+    const projecting = c.input.projections !== "none";
+    const texts = c.cells.map(([t, i, j]) => ({where: `${c.name} ${t} (${i + 1}, ${j + 1})`, table: t, i, j,
+      lines: x.explanationText(x.explainCell(r, t, i, j, 0), r, c.labels, 10, projecting).lines}));
+    const steps = [0, r.X.length - 1].map((i) => ({i, lines: x.stepText(x.rowSteps(r, i, c.input)[0], r, i, c.labels,
+      10, projecting).lines}));
+    const pick = (o) => ({PE: o.PE, X: o.X, Q: o.Q, K: o.K, V: o.V});
+    return {values: pick(r), errors: pick(r.errors ?? {}), texts, steps};
+  });
+}"""
+
+
+def test_the_numbers_before_the_steps_show_only_the_digits_float64_holds(pg, site):
+    """With the positions added, the bounds of bounds.js hold for PE, X + PE, Q, K and V against exact
+    arithmetic (Decimal, 60 digits: sin and cos by their series) on the numbers as typed; and the
+    explanations of a cell of PE, of X + PE and of Q, K or V, and the project step, print at 10
+    decimals only digits their numbers hold: each result within one unit of its last digit of the
+    exact value, every line holding as the audit reads it. The issue's vectors plus their positions,
+    times a W_Q whose first column is [1, -1]: 999999.1 - (999999.3 + 1) is -1.2 exactly, float64 gives
+    -1.2000000000698, and the explanation printed -1.2000000001 (a Q, K or V cell carried no bound);
+    it now shows -1.20000000, the 8 decimals its bound (8.9e-10) leaves."""
+    page, watch = pg
+    big = [["999999.1", "999999.3"], ["999999.7", "-999999.1"]]
+    W = ([["1000000", "999999.9"], ["0.5", "2"]], [["1", "-1"], ["1", "-1.0000001"]], [["999999.9", "-999999.8"], ["0.5", "1"]])
+    minus = ([["1", "0"], ["-1", "1"]], [["1", "0"], ["0", "1"]], [["1", "0"], ["0", "1"]])  # Q's c1 = x1 - x2
+    typed = [("issue", big, None), ("given", big, W), ("cancelling", big, minus)]
+    for k, c in enumerate(random_cases(5, 6)):
+        if c["projections"] != "identity":  # (the identity's numbers are the same as X + PE's)
+            Ws = [[[repr(x) for x in row] for row in c[w]] for w in ("W_Q", "W_K", "W_V")] if "W_Q" in c else None
+            typed.append((f"random {k}", [[repr(x) for x in row] for row in c["X"]], Ws))
+    cases = []
+    for name, E, Ws in typed:
+        n, d = len(E), len(E[0])
+        data = {"X": [[float(x) for x in row] for row in E], "projections": "matrices" if Ws else "none",
+                "positions": "sinusoidal", "scale": False, "causal": False}  # fmt: skip
+        if Ws:
+            data |= {w: [[float(x) for x in row] for row in M] for w, M in zip(("W_Q", "W_K", "W_V"), Ws, strict=True)}
+        cells = [("PE", n - 1, d - 1), ("PE", n // 2, (d - 1) // 2), ("XPE", n - 1, 0), ("XPE", 0, d - 1)]
+        if Ws:
+            cells += [("Q", 0, 0), ("Q", n - 1, 0), ("K", 0, len(Ws[1][0]) - 1), ("V", n // 2, 0)]
+        cases.append({"name": name, "input": data, "cells": cells, "labels": [f"t{i}" for i in range(n)],
+                      "exact": exact_steps(E, Ws, positions=True)})  # fmt: skip
+    results = evaluate_json(page, POSITIONS_JS, [site.base_url + ASSETS, [{**c, "exact": None} for c in cases]])
+    for c, got in zip(cases, results, strict=True):
+        exact = c["exact"]
+        for name in ("PE", "X", "Q", "K", "V"):
+            for i, (row, erow) in enumerate(zip(got["values"][name], got["errors"][name], strict=True)):
+                for j, (v, e) in enumerate(zip(row, erow, strict=True)):
+                    assert abs(Decimal(v) - exact[name][i][j]) <= Decimal(e), (c["name"], name, i, j, v, e)
+        for t in got["texts"]:
+            lines, i, j = t["lines"], t["i"], t["j"]
+            if t["table"] == "PE":
+                assert pe_line_holds(lines), (t["where"], lines)
+                result, want = lines[3].rsplit(" = ", 1)[1], exact["PE"][i][j]
+            elif t["table"] == "XPE":
+                assert arithmetic_problems(lines[1].split(": ", 1)[1]) == [], (t["where"], lines)
+                result, want = lines[1].rsplit(" = ", 1)[1], exact["X"][i][j]
+            else:
+                assert arithmetic_problems(lines[2].split(" = ", 1)[1]) == [], (t["where"], lines)
+                result, want = lines[2].rsplit(" = ", 1)[1], exact[t["table"]][i][j]
+            assert off_by_less_than_a_unit(result, want), (t["where"], result, want)
+        for step in got["steps"]:
+            for line, name in zip(step["lines"][1:], ("Q", "K", "V"), strict=False):  # query: x·W_Q = [...]
+                shown = line.rsplit(" = ", 1)[1].strip("[]").split(", ")
+                assert all(map(off_by_less_than_a_unit, shown, exact[name][step["i"]])), (c["name"], line)
+    q = next(t for t in results[2]["texts"] if t["where"] == "cancelling Q (1, 1)")["lines"]
+    assert q[2].endswith(" = -1.20000000"), q  # float64 gives -1.2000000000698: 8 decimals of the 10 asked
     watch.check()

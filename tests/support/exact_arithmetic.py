@@ -20,13 +20,48 @@ def _matmul(A, B):
     ]
 
 
-def exact_steps(E: list[list[str]], W: tuple | None = None, scale: bool = False, causal: bool = False) -> dict:
+def _sin_cos(x: Decimal) -> tuple[Decimal, Decimal]:
+    """sin x and cos x by their Taylor series, to the context's precision (for |x| up to a few tens)."""
+    sin, cos, term, k = Decimal(0), Decimal(0), Decimal(1), 0  # term = x^k / k!
+    while True:
+        if k % 2 == 0:
+            cos += term if k % 4 == 0 else -term
+        else:
+            sin += term if k % 4 == 1 else -term
+        k += 1
+        term = term * x / k
+        if k > 8 and abs(term) < Decimal(10) ** -(PREC + 5):
+            return sin, cos
+
+
+def positional_encoding(n: int, d: int) -> list[list[Decimal]]:
+    """The sinusoidal positional encoding (n, d) in exact arithmetic (to 60 digits): entry 2p of
+    position pos is sin(pos / 10000^(2p/d)), entry 2p + 1 its cosine."""
+    with localcontext() as ctx:
+        ctx.prec = PREC
+        out = []
+        for pos in range(n):
+            row = []
+            for k in range(d):
+                sin, cos = _sin_cos(Decimal(pos) / Decimal(10000) ** (Decimal(2 * (k // 2)) / Decimal(d)))
+                row.append(sin if k % 2 == 0 else cos)
+            out.append(row)
+        return out
+
+
+def exact_steps(
+    E: list[list[str]], W: tuple | None = None, scale: bool = False, causal: bool = False, positions: bool = False
+) -> dict:
     """Every step of single-head self-attention on the typed numbers ``E`` (rows of decimal strings)
-    and, if given, ``W`` = (W_Q, W_K, W_V) (rows of decimal strings): Q, K, V, scores, scaled (or
-    None), weights, output, terms (e^ of what the softmax reads, 0 where masked) and totals."""
+    and, if given, ``W`` = (W_Q, W_K, W_V) (rows of decimal strings), with ``positions`` the
+    positional encoding added to E first: PE (or None), X (E, or E + PE), Q, K, V, scores, scaled
+    (or None), weights, output, terms (e^ of what the softmax reads, 0 where masked) and totals."""
     with localcontext() as ctx:
         ctx.prec = PREC
         X = [[Decimal(x) for x in row] for row in E]
+        PE = positional_encoding(len(X), len(X[0])) if positions else None
+        if PE is not None:
+            X = [[x + p for x, p in zip(row, prow, strict=True)] for row, prow in zip(X, PE, strict=True)]
         if W is None:
             Q = K = V = X
         else:
@@ -44,7 +79,7 @@ def exact_steps(E: list[list[str]], W: tuple | None = None, scale: bool = False,
         except ArithmeticError:
             terms = totals = None
         output = _matmul(weights, V)
-    return {"Q": Q, "K": K, "V": V, "scores": S, "scaled": L if scale else None, "weights": weights,
+    return {"PE": PE, "X": X, "Q": Q, "K": K, "V": V, "scores": S, "scaled": L if scale else None, "weights": weights,
             "output": output, "terms": terms, "totals": totals}  # fmt: skip
 
 

@@ -1575,8 +1575,8 @@ class Playground {
           `pair p of its columns a sine and a cosine of pos / 10000^(2p/d), d = ${d}. Each word's vector plus its ` +
           `position's, X + PE, is what every step below reads.`,
       );
-      this.views.PE.update(matrixCells(r.PE, dec), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
-      this.views.XPE.update(matrixCells(r.X, dec), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
+      this.views.PE.update(matrixCells(r.PE, dec, r.errors.PE), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
+      this.views.XPE.update(matrixCells(r.X, dec, r.errors.X), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
     }
 
     this.qkvSection.hidden = !projecting;

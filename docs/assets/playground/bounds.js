@@ -23,10 +23,47 @@ function product(A, B) {
   return A.map((row) => B[0].map((_, j) => row.reduce((s, a, t) => s + a * B[t][j], 0)));
 }
 
-/** The error of numbers typed as decimals: u times their size; 0 for whole ones (digits.input_error). */
-export function inputError(M) {
-  return map2(M, (x) => (Number.isInteger(x) && Math.abs(x) <= 2 ** 53 ? 0 : U * Math.abs(x)));
+/** The error of a number typed as a decimal: u times its size; 0 for a whole one (digits.input_error). */
+export function typedError(x) {
+  return Number.isInteger(x) && Math.abs(x) <= 2 ** 53 ? 0 : U * Math.abs(x);
 }
+
+/** The error of numbers typed as decimals, each as typedError. */
+export function inputError(M) {
+  return map2(M, typedError);
+}
+
+// Math.pow(10000, x) for x = 2p/d (itself rounded, by u·x at most, which e^(x·ln 10000) turns into
+// ln(10000)·u < 9.3u of the power) and Math.pow's own rounding (within an ulp): 16u of the power
+// leaves room. Math.sin and Math.cos are within an ulp of their value (2u at most, |value| ≤ 1),
+// and move by no more than their angle's error (their slopes are at most 1).
+const POWER = 16 * U;
+const TRIG = 2 * U;
+
+/**
+ * The error of the sinusoidal positional encoding (n, d) as positional.js computes it, against sin
+ * and cos of pos / 10000^(2p/d) computed exactly: {divisor (pairs,), angle (n, pairs), PE (n, d)}.
+ * Pair 0's divisor is 1 and its angle pos, exactly; the angle 0 gives sin 0 = 0 and cos 0 = 1 exactly.
+ */
+export function positionErrors(n, d) {
+  const pairs = Math.ceil(d / 2);
+  const divisor = Array.from({ length: pairs }, (_, p) => (p === 0 ? 0 : POWER * divisorOf(p, d)));
+  const angle = Array.from({ length: n }, (_, pos) =>
+    divisor.map((dDiv, p) => {
+      if (pos === 0 || p === 0) return 0;
+      const div = divisorOf(p, d);
+      const a = pos / div;
+      const below = div - dDiv; // the smallest the exact divisor can be
+      return (a * dDiv) / below + U * a;
+    }),
+  );
+  const PE = angle.map((row, pos) =>
+    Array.from({ length: d }, (_, k) => (pos === 0 ? 0 : row[Math.floor(k / 2)] + TRIG)),
+  );
+  return { divisor, angle, PE };
+}
+
+const divisorOf = (p, d) => Math.pow(10000, (2 * p) / d); // positional.js's divisor
 
 /** The error of A · B computed in float64, A and B carrying errors dA and dB (digits.product_error). */
 export function productError(A, B, dA, dB) {
@@ -134,20 +171,32 @@ function headErrors(a, dQ, dK, dV) {
 }
 
 /**
- * A result of attention() with the bound on every number's error attached: result.errors = {X, Q,
- * K, V, output} and head.errors for each head ({Q, K, V, scores, scaled, logits, weights, output,
- * terms, totals, shifted, shiftedTotals}). args: what attention() was given ({X, projections, W_Q,
- * W_K, W_V}); typed: whether W_Q, W_K and W_V were typed (their decimals rounded into float64),
- * not drawn by a seed (exact, as the identity is). Returns the result.
+ * A result of attention() with the bound on every number's error attached: result.errors = {E, PE,
+ * divisor, angle, X, W_Q, W_K, W_V, Q, K, V, output} and head.errors for each head ({Q, K, V,
+ * scores, scaled, logits, weights, output, terms, totals, shifted, shiftedTotals}). E: of the words'
+ * vectors as given; PE, divisor and angle: of the positional encoding (positionErrors), null without
+ * it; X: of what the steps read, E + PE (each sum rounded once more) or E. args: what attention()
+ * was given ({X, positions, projections, W_Q, W_K, W_V}); typed: whether W_Q, W_K and W_V were typed
+ * (their decimals rounded into float64), not drawn by a seed (exact, as the identity is). Returns
+ * the result.
  */
 export function withErrors(result, { X, projections = "none", W_Q = null, W_K = null, W_V = null }, typed = false) {
-  const dX = inputError(X);
+  const dE = inputError(X);
+  const positions = result.PE ? positionErrors(result.PE.length, result.PE[0].length) : null;
+  const dX = positions
+    ? map2(result.X, (x, i, k) => {
+        const parts = dE[i][k] + positions.PE[i][k];
+        return parts === 0 && Number.isInteger(x) ? 0 : parts + U * Math.abs(x); // the sum rounded once
+      })
+    : dE;
+  const d = X[0].length;
+  const eye = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
   let [dQ, dK, dV] = [dX, dX, dX];
+  let dWs = [null, null, null];
   if (projections !== "none") {
-    const d = X[0].length;
-    const eye = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
     const Ws = projections === "identity" ? [eye, eye, eye] : [W_Q, W_K, W_V];
-    [dQ, dK, dV] = Ws.map((W) => productError(X, W, dX, typed && projections !== "identity" ? inputError(W) : zeros(W)));
+    dWs = Ws.map((W) => (typed && projections !== "identity" ? inputError(W) : zeros(W)));
+    [dQ, dK, dV] = Ws.map((W, t) => productError(result.X, W, dX, dWs[t]));
   }
   const width = result.heads[0].Q[0].length;
   const widthV = result.heads[0].V[0].length;
@@ -157,6 +206,19 @@ export function withErrors(result, { X, projections = "none", W_Q = null, W_K = 
   });
   // The heads' outputs side by side (times W_O = I, exact): each row joins the heads' rows.
   const output = dX.map((_, i) => result.heads.flatMap((a) => a.errors.output[i]));
-  result.errors = { X: dX, Q: dQ, K: dK, V: dV, output };
+  result.errors = {
+    E: dE,
+    PE: positions ? positions.PE : null,
+    divisor: positions ? positions.divisor : null,
+    angle: positions ? positions.angle : null,
+    X: dX,
+    W_Q: dWs[0],
+    W_K: dWs[1],
+    W_V: dWs[2],
+    Q: dQ,
+    K: dK,
+    V: dV,
+    output,
+  };
   return result;
 }

@@ -32,6 +32,7 @@
 
 import { addsUpAsShown, holds } from "./arith.js";
 import { cell, isIntegral, num, vector } from "./format.js";
+import { typedError } from "./bounds.js";
 import { divisor } from "./positional.js";
 
 const MORE_DECIMALS = 3; // at most this many more than the reader chose, to make a line hold
@@ -122,11 +123,18 @@ export function explainOutput(r, i, c) {
   return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c], err };
 }
 
+/** The errors of row i's numbers before the steps (x, its parts e and pe, and its q, k, v), or null. */
+function projectErrors(E, i) {
+  return { x: E.X[i], e: E.E[i], pe: E.PE ? E.PE[i] : null, q: E.Q[i], k: E.K[i], v: E.V[i] };
+}
+
 /** A cell of Q, K or V (`name`): row i of X (with the positions, if added) times column c of W. */
 export function explainProjected(r, name, i, c) {
   const W = r[`W_${name}`];
   const column = W.map((row) => row[c]);
-  return { kind: "projected", name, i, c, x: r.X[i], column, W, value: r[name][i][c] };
+  const E = r.errors ?? null;
+  const err = E ? { q: E.X[i], k: E[`W_${name}`].map((row) => row[c]), value: E[name][i][c] } : null;
+  return { kind: "projected", name, i, c, x: r.X[i], column, W, value: r[name][i][c], err };
 }
 
 /** A cell of PE: entry k of the encoding of position pos (both from 0), sin or cos of pos / 10000^(2p/d). */
@@ -134,12 +142,16 @@ export function explainPosition(r, pos, k) {
   const d = r.PE[0].length;
   const p = Math.floor(k / 2);
   const div = divisor(p, d);
-  return { kind: "position", i: pos, k, p, d, divisor: div, angle: pos / div, value: r.PE[pos][k] };
+  const E = r.errors ?? null;
+  const err = E ? { divisor: E.divisor[p], angle: E.angle[pos][p], value: E.PE[pos][k] } : null;
+  return { kind: "position", i: pos, k, p, d, divisor: div, angle: pos / div, value: r.PE[pos][k], err };
 }
 
 /** A cell of X + PE: entry k of word i's vector plus entry k of its position's encoding. */
 export function explainPositioned(r, i, k) {
-  return { kind: "positioned", i, k, e: r.embeddings[i], pe: r.PE[i], x: r.X[i], value: r.X[i][k] };
+  const E = r.errors ?? null;
+  const err = E ? { e: E.E[i], pe: E.PE[i], x: E.X[i] } : null;
+  return { kind: "positioned", i, k, e: r.embeddings[i], pe: r.PE[i], x: r.X[i], value: r.X[i][k], err };
 }
 
 const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight };
@@ -567,16 +579,17 @@ function projectedText(e, r, L, decimals) {
     `${e.name} of ${w}, column ${col}: entry ${col} of ${w}'s ${role}, ${vectorOf(r, w)} times column ${col} of ${W}, ` +
     `a dot product (${e.name} = X·${W}).${same}`;
   const build = (p) => {
-    const line = dotLine(w, `${col} of ${W}`, e.x, e.column, e.value, p);
-    const lines = [`${w}'s vector, its row of ${X} = ${vector(e.x, p)}`, `column ${col} of ${W} = ${vector(e.column, p)}`, line.text];
+    const line = dotLine(w, `${col} of ${W}`, e.x, e.column, e.value, p, e.err);
+    const [dx, dw] = e.err ? [e.err.q, e.err.k] : [null, null];
+    const lines = [`${w}'s vector, its row of ${X} = ${vector(e.x, p, dx)}`, `column ${col} of ${W} = ${vector(e.column, p, dw)}`, line.text];
     return { lines, claims: [{ line: 2, text: line.arithmetic }] };
   };
   return { title, ...fitted(build, decimals) };
 }
 
-/** A number as a table of integers prints it when it is whole, else at p decimals. */
-function exact(x, p) {
-  return cell(x, p, Number.isInteger(x));
+/** A number as a table of integers prints it when it is whole, else at p decimals (or the fewer its error leaves). */
+function exact(x, p, error = 0) {
+  return cell(x, p, Number.isInteger(x), error);
 }
 
 /**
@@ -589,21 +602,24 @@ function positionText(e, L, decimals) {
   const title =
     `PE(${e.i}), entry x${e.k + 1}: the ${sine ? "sine" : "cosine"} of pair p = ${e.p} at the position of ${L[e.i]}, ` +
     `pos = ${e.i} (positions, pairs and entries are counted from 0 here, as the paper counts them).`;
+  const d = e.err ?? { divisor: 0, angle: 0, value: 0 };
   const build = (p) => {
-    const angle = exact(e.angle, p);
+    const angle = exact(e.angle, p, d.angle);
+    const div = exact(e.divisor, p, d.divisor);
+    const value = num(e.value, p, d.value);
     const lines = [
       `PE_(pos, ${sine ? "2p" : "2p + 1"}) = ${fn}(pos / 10000^(2p/d)), with pos = ${e.i}, p = ${e.p} and d = ${e.d}`,
-      `10000^(${2 * e.p}/${e.d}) = ${exact(e.divisor, p)}`,
-      `${e.i} ÷ ${exact(e.divisor, p)} = ${angle}`,
-      `${fn}(${angle}) = ${num(e.value, p)}`,
+      `10000^(${2 * e.p}/${e.d}) = ${div}`,
+      `${e.i} ÷ ${div} = ${angle}`,
+      `${fn}(${angle}) = ${value}`,
     ];
     // The power and the sine or cosine hold at any rounding with a point (the value shown is the one
     // rounded, and the angle's rounding moves a sine by no more than its own), not at none, where
     // "cos(1) = 1" would claim an exact 1: then, said as arithmetic the audit reads, the value shown
     // is the value to more places, which fails and takes more decimals.
     const claims = [{ line: 2, text: lines[2] }];
-    for (const [line, x, shown] of [[1, e.divisor, exact(e.divisor, p)], [3, e.value, num(e.value, p)]]) {
-      if (!shown.includes(".") && !Number.isInteger(x)) claims.push({ line, text: `${shown} = ${num(x, p + 3)}`, implied: true });
+    for (const [line, x, shown, dx] of [[1, e.divisor, div, d.divisor], [3, e.value, value, d.value]]) {
+      if (!shown.includes(".") && !Number.isInteger(x)) claims.push({ line, text: `${shown} = ${num(x, p + 3, dx)}`, implied: true });
     }
     return { lines, claims };
   };
@@ -615,9 +631,11 @@ function positionedText(e, L, decimals) {
   const w = L[e.i];
   const x = `x${e.k + 1}`;
   const title = `X + PE of ${w}, entry ${x}: ${w}'s vector plus the encoding of its position, PE(${e.i}) (pos = ${e.i}, counted from 0).`;
+  const d = e.err ?? { e: null, pe: null, x: null };
   const build = (p) => {
-    const sum = `${vector(e.e, p)} + ${vector(e.pe, p)} = ${vector(e.x, p)}`;
-    const one = `${cell(e.e[e.k], p, isIntegral(e.e))} + ${cell(e.pe[e.k], p, isIntegral(e.pe))} = ${cell(e.value, p, isIntegral(e.x))}`;
+    const at = (v, dv) => cell(v[e.k], p, isIntegral(v), dv ? dv[e.k] : 0); // entry k as the vector shows it
+    const sum = `${vector(e.e, p, d.e)} + ${vector(e.pe, p, d.pe)} = ${vector(e.x, p, d.x)}`;
+    const one = `${at(e.e, d.e)} + ${at(e.pe, d.pe)} = ${at(e.x, d.x)}`;
     const lines = [`${w}'s vector + PE(${e.i}) = ${sum}`, `${x}: ${one}`];
     return { lines, claims: [{ line: 0, text: sum }, { line: 1, text: one }] };
   };
@@ -636,7 +654,8 @@ function positionedText(e, L, decimals) {
  */
 export function originText(origin, name, i, j, value, decimals, label = "") {
   const where = name === "X" ? `${label}, x${j + 1}` : `${name}, row x${i + 1}, column c${j + 1}`;
-  const shown = Number.isFinite(value) ? exact(value, decimals) : "";
+  // A number typed as a decimal (in a spec, a link) is float64's nearest: it holds the digits typedError leaves.
+  const shown = Number.isFinite(value) ? exact(value, decimals, origin.from === "seeded" ? 0 : typedError(value)) : "";
   const rounded = shown !== "" && Number(shown) !== value ? `, rounded to ${decimals} decimal${decimals === 1 ? "" : "s"} here (the playground computes with every digit)` : "";
   if (origin.from === "seeded") {
     const t = ["W_Q", "W_K", "W_V"].indexOf(name);
@@ -701,7 +720,18 @@ export function rowSteps(r, i, { scale, causal }, h = 0) {
   const scaled = a.scaled ? a.scaled[i] : scores;
   const t = softmaxTerms(a, i);
   return [
-    { id: "project", on: r.projected, x: r.X[i], e: r.embeddings[i], pe: r.PE ? r.PE[i] : null, q: r.Q[i], k: r.K[i], v: r.V[i], values: r.Q[i] },
+    {
+      id: "project",
+      on: r.projected,
+      x: r.X[i],
+      e: r.embeddings[i],
+      pe: r.PE ? r.PE[i] : null,
+      q: r.Q[i],
+      k: r.K[i],
+      v: r.V[i],
+      values: r.Q[i],
+      err: r.errors ? projectErrors(r.errors, i) : null,
+    },
     { id: "score", on: true, values: scores },
     { id: "scale", on: scale, before: scores, values: scaled, factor: a.factor, dk: a.Q[0].length },
     { id: "mask", on: causal, before: scaled, values: a.logits[i] },
@@ -722,8 +752,9 @@ export function alignedRows(labels, rows) {
 
 /** The first line of the project step: row i of X, and with the positions "vector + PE(i) = ...". */
 function projectInput(step, w, i, p) {
-  if (step.pe === null) return { lines: [`x = ${vector(step.x, p)}   (${w}'s vector)`], claims: [] };
-  const sum = `${vector(step.e, p)} + ${vector(step.pe, p)} = ${vector(step.x, p)}`;
+  const d = step.err ?? { x: null, e: null, pe: null };
+  if (step.pe === null) return { lines: [`x = ${vector(step.x, p, d.x)}   (${w}'s vector)`], claims: [] };
+  const sum = `${vector(step.e, p, d.e)} + ${vector(step.pe, p, d.pe)} = ${vector(step.x, p, d.x)}`;
   return { lines: [`x = ${w}'s vector + PE(${i}) = ${sum}`], claims: [{ line: 0, text: sum }] };
 }
 
@@ -754,13 +785,14 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
       return { title, ...fitted((p) => projectInput(step, w, i, p), decimals), rows: [] };
     }
     const W = (name) => matrixName(r, name);
+    const d = step.err ?? { q: null, k: null, v: null };
     const build = (p) => {
       const first = projectInput(step, w, i, p);
       const lines = [
         ...first.lines,
-        `query: x·${W("Q")} = ${vector(step.q, p)}`,
-        `key:   x·${W("K")} = ${vector(step.k, p)}`,
-        `value: x·${W("V")} = ${vector(step.v, p)}`,
+        `query: x·${W("Q")} = ${vector(step.q, p, d.q)}`,
+        `key:   x·${W("K")} = ${vector(step.k, p, d.k)}`,
+        `value: x·${W("V")} = ${vector(step.v, p, d.v)}`,
       ];
       return { lines, claims: first.claims };
     };
