@@ -1312,7 +1312,11 @@ def test_the_numbers_before_the_steps_show_only_the_digits_float64_holds(pg, sit
     it now shows -1.20000000, the 8 decimals its bound (8.9e-10) leaves."""
     page, watch = pg
     big = [["999999.1", "999999.3"], ["999999.7", "-999999.1"]]
-    W = ([["1000000", "999999.9"], ["0.5", "2"]], [["1", "-1"], ["1", "-1.0000001"]], [["999999.9", "-999999.8"], ["0.5", "1"]])
+    W = (
+        [["1000000", "999999.9"], ["0.5", "2"]],
+        [["1", "-1"], ["1", "-1.0000001"]],
+        [["999999.9", "-999999.8"], ["0.5", "1"]],
+    )
     minus = ([["1", "0"], ["-1", "1"]], [["1", "0"], ["0", "1"]], [["1", "0"], ["0", "1"]])  # Q's c1 = x1 - x2
     typed = [("issue", big, None), ("given", big, W), ("cancelling", big, minus)]
     for k, c in enumerate(random_cases(5, 6)):
