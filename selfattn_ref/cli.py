@@ -172,6 +172,25 @@ def _names(prefix: str, k: int) -> list[str]:
 # explain
 
 
+def number_problem(word: str) -> tuple[float | None, str | None]:
+    """(its value, None) for ``word`` if it is a number as the command line reads one: as a spec file
+    and the playground read it (:data:`.examples.rules.NUMBER_SYNTAX`, :func:`.examples.rules.read_number`),
+    finite and at most :data:`.examples.MAGNITUDE` in size; else (None, what is wrong with it, as the
+    end of a sentence that has just quoted it: ", which is not a number: ..." with how to write it,
+    "; every number must be finite", "; every number is at most 1,000,000 in size, ...")."""
+    if word.lower().lstrip("+-\u2212") in ("nan", "inf", "infinity"):
+        return None, "; every number must be finite"
+    x = read_number(word)
+    if x is None:
+        return None, f", which is not a number: {number_advice(word)}"
+    if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
+        return (
+            None,
+            f"; every number is at most {examples.MAGNITUDE:,.0f} in size, as in a spec file and the playground",
+        )
+    return x, None
+
+
 def parse_vectors(text: str) -> np.ndarray:
     """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array.
 
@@ -190,16 +209,9 @@ def parse_vectors(text: str) -> np.ndarray:
             raise CLIError(f"--vectors row {i} is empty")
         numbers = []
         for w in words:
-            if w.lower().lstrip("+-\u2212") in ("nan", "inf", "infinity"):
-                raise CLIError(f"--vectors row {i} has {shown(w)}; every entry must be a finite number")
-            x = read_number(w)  # as a spec file and the playground read a number (rules.NUMBER_SYNTAX)
-            if x is None:
-                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number: {number_advice(w)}")
-            if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
-                raise CLIError(
-                    f"--vectors row {i} has {shown(w)}; every number is at most {examples.MAGNITUDE:,.0f} in size, "
-                    "as in a spec file and the playground"
-                )
+            x, problem = number_problem(w)
+            if problem:
+                raise CLIError(f"--vectors row {i} has {shown(w)}{problem}")
             numbers.append(x)
         if parsed and len(numbers) != len(parsed[0]):
             raise CLIError(f"--vectors row {i} has {len(numbers)} numbers, row 1 has {len(parsed[0])}")
@@ -482,15 +494,15 @@ def add_explain(subparsers) -> None:
 
 
 def _temperature(text: str) -> float:
-    """--temperature's value: a number as --vectors reads one, positive, at most MAGNITUDE."""
-    problem = f"must be a positive number, at most {examples.MAGNITUDE:,.0f}, got {shown(text, 20)}"
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(problem) from None
-    if not (math.isfinite(value) and 0 < value <= examples.MAGNITUDE):
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    """--temperature's value: a number as --vectors reads one (:func:`number_problem`, whose
+    messages it ends with), above 0, at most MAGNITUDE."""
+    value, problem = number_problem(text.strip())
+    if problem is None and value > 0:
+        return value
+    limit = f"{examples.MAGNITUDE:,.0f}"
+    raise argparse.ArgumentTypeError(
+        f"must be a positive number, at most {limit}, got {shown(text, 20)}{problem or ''}"
+    )
 
 
 def _top(text: str) -> int:
