@@ -179,7 +179,8 @@ def product_error(A, B, dA, dB) -> np.ndarray:
     """The error of A @ B computed in float64, A and B carrying errors dA and dB: each entry is a
     dot product of k terms, off by at most γ_k times the sum of their sizes, plus dA|B| + |A|dB +
     dA dB; 0 for a row and a column of whole numbers whose terms' sizes add up to at most 2^53,
-    which float64 multiplies and adds exactly. A: (..., n, k), B: (..., k, m) -> (..., n, m)."""
+    which float64 multiplies and adds exactly. A: (..., n, d), B: (..., d, d_v) -> (..., n, d_v), for any
+    product (X W, Q Kᵀ, A V: d is the length of the dot products)."""
     A, B = np.asarray(A, dtype=np.float64), np.asarray(B, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         size = np.abs(A) @ np.abs(B)
@@ -195,16 +196,16 @@ def softmax_error(L, dL, W) -> np.ndarray:
     with every L_k - L_j moved by dL_k + dL_j one way and the other, which differ from it by
     sums of e^(L_k - L_j)·expm1(±(dL_k + dL_j)) (computed so, without subtracting nearly equal
     numbers). Add the softmax's own rounding (e^ of L - max(L), each rounded, their sum, the
-    division). L, dL, W: (..., m) -> (..., m); 0 where masked."""
+    division). L, dL, W: (..., n_k) -> (..., n_k); 0 where masked."""
     L, dL, W = (np.asarray(a, dtype=np.float64) for a in (L, dL, W))
     allowed = np.isfinite(L)
     Lz, dLz = np.where(allowed, L, 0.0), np.where(allowed, dL, 0.0)
-    m = L.shape[-1]
-    others = allowed[..., None, :] & ~np.eye(m, dtype=bool)  # (..., j, k): key k counts, and is not j
+    n_k = L.shape[-1]
+    others = allowed[..., None, :] & ~np.eye(n_k, dtype=bool)  # (..., j, k): key k counts, and is not j
     with np.errstate(over="ignore", invalid="ignore"):
         a = np.where(others, np.exp(Lz[..., None, :] - Lz[..., :, None]), 0.0)  # e^(L_k - L_j)
         s = dLz[..., None, :] + dLz[..., :, None]  # dL_k + dL_j
-        A = a.sum(axis=-1)  # (..., m): the weight is 1 / (1 + A)
+        A = a.sum(axis=-1)  # (..., n_k): the weight is 1 / (1 + A)
         up = (a * np.expm1(s)).sum(axis=-1)  # how much A can grow: the weight falls
         down = -(a * np.expm1(-s)).sum(axis=-1)  # and shrink: the weight rises
         falls = np.where(np.isfinite(up), up / (1 + A + up), 1.0) / (1 + A)  # 1/(1+A) - 1/(1+A+up)
@@ -230,6 +231,6 @@ def power_error(x, dx, t) -> np.ndarray:
 
 def sum_error(terms, d_terms) -> np.ndarray:
     """The error of the sum of the last axis of ``terms``, each carrying the errors ``d_terms``:
-    γ_m times the sum of their sizes, plus the sum of their errors. (..., m) -> (...)."""
+    γ of their count times the sum of their sizes, plus the sum of their errors. (..., n_k) -> (...)."""
     terms = np.abs(np.asarray(terms, dtype=np.float64))
     return gamma(terms.shape[-1]) * terms.sum(axis=-1) + np.asarray(d_terms).sum(axis=-1)

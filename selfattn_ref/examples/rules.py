@@ -45,7 +45,7 @@ text, a line or an emphasised part, or after a space).
   which the publishing tools generate from the spec's numbers. A message quotes the number as
   it was typed ("1\\.5", not the "1.5" the page would show).
 - **A number typed** on the command line or in the playground, and a number of a spec file, is
-  written one way (:data:`NUMBER_SYNTAX`, :func:`read_number`): the digits 0 to 9, a point with
+  written one way, :data:`NUMBER_SYNTAX` (read by :func:`read_number`): the digits 0 to 9, a point with
   a digit on at least one side of it, an exponent, and a sign, "-", "+" or the minus sign U+2212
   that the site prints ("−0.5"). Not "1_0", "0x1F", other scripts' digits ("٣", "３") nor
   "1,5" (a comma separates two numbers).
