@@ -529,34 +529,43 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def integer_array(x, name: str, bad: ValueError) -> np.ndarray:
+    """``x`` read as integers, exactly: an array of an integer dtype, or of Python's integers (dtype
+    object: [0, 2**63] stays itself, where NumPy would read floats); a list of integers, an integer,
+    an integer array or an integer tensor. Anything else is ``bad`` (floats, even whole ones, bools,
+    text, ragged lists), and so is a masked array or a tensor that :func:`tensor_problem` refuses,
+    with their own messages. The one reader of integer arguments (lengths, labels, word ids, counts)."""
+    check_tensor(x, name)
+    if is_tensor(x):
+        if x.dtype.is_floating_point or x.dtype.is_complex or dtype_name(x.dtype) == "bool":
+            raise bad
+        return tensor_numpy(x, name)
+    if _is_int(x) or (isinstance(x, (list, tuple)) and x and all(_is_int(v) for v in x)):
+        arr = np.empty(() if _is_int(x) else len(x), dtype=object)  # Python's integers, as they are
+        arr[...] = x
+        return arr
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
+        raise bad from None
+    if arr.dtype == object:
+        if not all(_is_int(v) for v in arr.ravel()):
+            raise bad
+    elif arr.dtype.kind not in "iu":
+        raise bad
+    return arr
+
+
 def as_lengths(lengths, n: int) -> np.ndarray:
     """padding_mask's ``lengths`` as an int64 array (batch,), each from 1 to ``n``; anything else
     (not integers, ragged, empty, not one dimension, out of range, a masked array, a tensor that
     :func:`tensor_problem` refuses) is a ValueError naming ``lengths`` and showing it briefly."""
-    check_tensor(lengths, "lengths")
-    bad = ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
-    if isinstance(lengths, (list, tuple)) and all(_is_int(v) for v in lengths):
-        arr = np.empty(len(lengths), dtype=object)  # Python's integers, as they are: NumPy would
-        arr[:] = lengths  # read [0, 2**63] as floats
-    elif is_tensor(lengths):
-        if lengths.dtype.is_floating_point or lengths.dtype.is_complex or dtype_name(lengths.dtype) == "bool":
-            raise bad
-        arr = tensor_numpy(lengths, "lengths")
-    else:
-        try:
-            arr = np.asarray(lengths)
-        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
-            raise bad from None
+    arr = integer_array(
+        lengths, "lengths", ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
+    )
     if arr.ndim != 1 or arr.size == 0:
-        raise bad
-    if arr.dtype == object:  # Python integers beyond int64 (or anything else)
-        if not all(_is_int(v) for v in arr):
-            raise bad
-        values = [int(v) for v in arr]
-    elif np.issubdtype(arr.dtype, np.integer):
-        values = arr.tolist()  # Python ints: uint64's largest stays itself, not -1
-    else:
-        raise bad
+        raise ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
+    values = [int(v) for v in arr.tolist()]  # Python ints: uint64's largest stays itself, not -1
     if not all(1 <= v <= n for v in values):
         shown = ", ".join(value_text(v) for v in values[:8])
         shown += f", ... ({len(values)} lengths)" if len(values) > 8 else ""
@@ -569,25 +578,14 @@ def as_labels(labels, n: int | None, classes: int) -> np.ndarray:
     (shape (n,)), each from 0 to ``classes`` - 1. Anything else (not whole numbers, booleans, the
     wrong shape, out of range, a masked array, a tensor that :func:`tensor_problem` refuses) is a
     ValueError naming ``labels``, which shows it briefly. Both packages read labels here."""
-    check_tensor(labels, "labels")
-    bad = ValueError(f"labels must be whole numbers (class indices), got {value_text(labels)}")
-    if is_tensor(labels):
-        if labels.dtype.is_floating_point or labels.dtype.is_complex or dtype_name(labels.dtype) == "bool":
-            raise ValueError(f"labels must be whole numbers (class indices), got dtype {dtype_name(labels.dtype)}")
-        arr = tensor_numpy(labels, "labels")
-    elif _is_int(labels) or (isinstance(labels, (list, tuple)) and labels and all(_is_int(v) for v in labels)):
-        arr = np.empty(() if _is_int(labels) else len(labels), dtype=object)  # Python's integers, as they are
-        arr[...] = labels
-    else:
-        try:
-            arr = np.asarray(labels)
-        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
-            raise bad from None
-    if arr.dtype == object:
-        if not all(_is_int(v) for v in arr.ravel()):
-            raise bad
-    elif arr.dtype.kind not in "iu":
-        raise bad
+    if is_tensor(labels) and (
+        labels.dtype.is_floating_point or labels.dtype.is_complex or dtype_name(labels.dtype) == "bool"
+    ):
+        check_tensor(labels, "labels")
+        raise ValueError(f"labels must be whole numbers (class indices), got dtype {dtype_name(labels.dtype)}")
+    arr = integer_array(
+        labels, "labels", ValueError(f"labels must be whole numbers (class indices), got {value_text(labels)}")
+    )
     want = () if n is None else (n,)
     if arr.shape != want:
         raise ValueError(f"labels must have shape {want}, one per row of logits, got shape {arr.shape}")

@@ -20,6 +20,7 @@ numbers they are.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import warnings
@@ -37,9 +38,10 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 import selfattn_ref as ref
 import selfattn_ref.torch as tref
+from selfattn_ref import corpus
 from selfattn_ref._validate import MAX_ENTRIES
 
-from public_api import twin_functions
+from public_api import lone_functions, twin_functions
 
 PACKAGES = pytest.mark.parametrize("pkg", [ref, tref], ids=["numpy", "torch"])
 FAST = settings(max_examples=60, deadline=None)
@@ -139,15 +141,33 @@ CALLS = {
     },
     "finite_difference": {"f": (total, "function"), "W": (ones(2, 2), "array"), "delta": (1e-3, "number")},
     "gradient_step": {"W": (ones(2, 2), "array"), "gradient": (ones(2, 2), "array"), "lr": (0.1, "number")},
-    # the language model's functions that take arrays (its others take text: tests/package/test_language_model.py)
+    # the language model's functions that take arrays or numbers (those that take text, sentences or the
+    # model's weights alone are NOT_LISTED); its text and weights are "given": varied where the model is tested
     "next_word_probabilities": {
         "logits": (ones(2, 42), "array"),
         "temperature": (0.5, "number"),
         "top_k": (3, "count"),
     },
     "greedy": {"probabilities": (np.full(42, 1 / 42), "array")},
-    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.5, "scale")},
+    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.3, "scale")},  # (0.5 is a tie of the sums)
     "ranked": {"probabilities": (np.full(42, 1 / 42), "array"), "k": (5, "count")},
+    "generate": {
+        "text": ("the bank of the", "given"),
+        "max_words": (1, "count"),
+        "temperature": (0.5, "number"),
+        "top_k": (3, "count"),
+        "seed": (7, "seed"),
+        "weights": (None, "given"),
+    },
+    "without_heads": {"weights": (None, "given"), "heads": ([(1, 2)], "heads")},
+}
+# Twins that take only text, corpus sentences or the language model's weights: tested with the model.
+NOT_LISTED = {
+    "forward": "text and the model's Weights: tests/package/test_language_model.py",
+    "evaluate": "corpus Sentences and the model's Weights: tests/package/test_language_model.py",
+    "record": "the model's Weights: tests/package/test_language_model_record.py",
+    "from_record": "a record of the model's Weights: tests/package/test_language_model_record.py",
+    "rounded": "the model's Weights: tests/package/test_language_model_record.py",
 }
 CALLS["attention_gradients"] = CALLS["attention_loss"]
 CALLS["layer_norm"]["eps"] = (1e-5, "number")
@@ -343,6 +363,18 @@ BAD = {
     },
     "flag": {"None": None, "one": 1, "zero": 0, "text": "True", "a float": 1.0, "a list": [True]},
     "seed": {"None": None, "a float": 1.5, "True": True, "text": "0", "negative": -1, "a list": [0], "complex": 1j},
+    "given": {},  # an argument this test does not vary (text, the model's weights): see CALLS
+    "heads": {
+        "None": None,
+        "text": "1 2",
+        "one pair, not in a list": (1, 2),
+        "a float": [(1, 2.0)],
+        "zero": [(0, 1)],
+        "too large": [(1, 3)],
+        "one number": [(1,)],
+        "True": [(True, 1)],
+        "a huge integer": [(10**400, 1)],
+    },
     "dims": {
         "None": None,
         "text": "ab",
@@ -353,7 +385,12 @@ BAD = {
         "a huge integer": (10**30,),
     },
 }
-OPTIONAL = {"b", "h0", "top_k"}  # None is a value they take
+# None is a value they take: these arguments, or these arguments of one function (function, argument)
+OPTIONAL = {"b", "h0", "top_k", "max_words", ("generate", "seed")}
+
+
+def _takes_none(name: str, arg: str) -> bool:
+    return arg in OPTIONAL or (name, arg) in OPTIONAL
 
 
 def _with(name: str, arg: str, value) -> dict:
@@ -401,7 +438,7 @@ def _problem(name: str, arg: str, bad: str) -> str | None:
 
 @pytest.mark.parametrize(("name", "arg"), ARGS)
 def test_a_bad_argument_is_one_clear_value_error_the_same_in_both_packages(name, arg):
-    kinds = [b for b in BAD[CALLS[name][arg][1]] if not (arg in OPTIONAL and b == "None")]
+    kinds = [b for b in BAD[CALLS[name][arg][1]] if not (_takes_none(name, arg) and b == "None")]
     problems = {bad: p for bad in kinds if (p := _problem(name, arg, bad))}
     assert not problems, "\n".join(f"{arg} = {bad}: {p}" for bad, p in problems.items())
 
@@ -418,10 +455,13 @@ def test_the_cases_work_with_their_good_arguments():
 def test_every_public_function_is_listed():
     """Every public function of both twins (found by introspection) has its case above, and the case
     gives every argument the function takes, with its kind."""
-    assert {"attention_gradients", "feed_forward", "softmax_terms", "largest_weights"} <= set(TWINS)
-    assert set(TWINS) - set(CALLS) == set(), "a public function without a case in CALLS"
-    assert set(CALLS) - set(TWINS) == set(), "a case for a function that no longer exists"
+    assert {"attention_gradients", "feed_forward", "softmax_terms", "largest_weights", "sample"} <= set(TWINS)
+    assert set(TWINS) - set(CALLS) - set(NOT_LISTED) == set(), "a public function without a case in CALLS"
+    assert (set(CALLS) | set(NOT_LISTED)) - set(TWINS) == set(), "a case for a function that no longer exists"
+    assert not set(CALLS) & set(NOT_LISTED)
     for name, (numpy_f, torch_f) in TWINS.items():
+        if name in NOT_LISTED:
+            continue
         for f in (numpy_f, torch_f):
             assert set(inspect.signature(f).parameters) == set(CALLS[name]), f"{name}: the arguments of its case"
         assert all(kind in BAD for _, kind in CALLS[name].values()), name
@@ -631,8 +671,11 @@ ARRAY_ARGS = [
 ]
 
 
-def _arrays(result) -> list[np.ndarray]:
-    """Every array of a result (a tuple, a dict, a dataclass of steps, a number), as float64."""
+def _arrays(result) -> list:
+    """Every array of a result (a tuple, a dict, a dataclass of steps, a number), as float64; text (the
+    words of ranked and generate) as it is."""
+    if isinstance(result, str):
+        return [result]
     if isinstance(result, dict):
         return [a for v in result.values() for a in _arrays(v)]
     if isinstance(result, (tuple, list)):
@@ -678,7 +721,10 @@ def test_tensors_stored_otherwise_give_the_numbers_they_hold(pkg, name, arg):
             got = _arrays(find(pkg, name)(**{**plain, arg: make(plain[arg])}))
         assert len(got) == len(want), how
         for g, w in zip(got, want, strict=True):
-            np.testing.assert_allclose(g, w, rtol=tolerance, atol=tolerance, err_msg=f"{arg} {how}")
+            if isinstance(w, str):
+                assert g == w, f"{arg} {how}"
+            else:
+                np.testing.assert_allclose(g, w, rtol=tolerance, atol=tolerance, err_msg=f"{arg} {how}")
 
 
 @PACKAGES
@@ -728,7 +774,10 @@ def test_large_and_tiny_numbers_give_the_same_answer_in_both_packages(name, arg,
         assert numpy == torch_
     else:
         for a, b in zip(numpy, torch_, strict=True):
-            np.testing.assert_allclose(a, b, rtol=1e-12)
+            if isinstance(a, str):
+                assert a == b
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-12)
 
 
 # --- masks: the messages say the shapes the caller gave ------------------------------------------
@@ -742,6 +791,10 @@ MASKED = {
     ),  # fmt: skip
     "additive_attention": ({"s": ones(2, 2), "H": ones(2, 3, 2), "W_s": E2, "W_h": E2, "v": ones(2)}, (2, 3)),
     "softmax_terms": ({"S": ones(2, 3, 4)}, (2, 3, 4)),
+    "transformer_block": (
+        {k: v for k, (v, _) in CALLS["transformer_block"].items() if k != "mask"} | {"X": ones(2, 3, 4)},
+        (2, 3, 3),
+    ),  # fmt: skip
 }
 
 
@@ -988,3 +1041,121 @@ def test_the_twins_refuse_the_same_inputs_near_overflow(name, arg, dtype):
         numpy, torch_ = _verdict(ref, name, at(point)), _verdict(tref, name, at(point))
         assert numpy == torch_, f"at 2^{point}: NumPy {numpy!r}, PyTorch {torch_!r}"
     assert _verdict(ref, name, at(hi)) != "ok"
+
+
+# --- the functions without a twin that take arrays or numbers: the language model's corpus and its
+# tokenizer (issue 53), found by introspection too; the same rules, in the one package -------------
+
+LONE = lone_functions(("selfattn_ref.corpus", "selfattn_ref.bpe"))
+V = len(corpus.VOCABULARY)
+SENTENCES = list(corpus.held_out()[:2])
+ROWS = [np.full((len(s.words) - 1, V), 1 / V) for s in SENTENCES]  # one row of probabilities a next word
+COUNTS = np.ones((V, V), dtype=np.int64)
+LONE_CALLS = {
+    "corpus.bigram_probabilities": {"counts": (COUNTS, "counts"), "smoothing": (0.01, "number")},
+    "corpus.bigram_scores": {
+        "sentences": (SENTENCES, "given"),
+        "counts": (COUNTS, "counts"),
+        "smoothing": (0.01, "number"),
+    },
+    "corpus.decode": {"ids": ([0, 5], "ids")},
+    "corpus.generate": {"count": (3, "count"), "seed": (0, "seed")},
+    "corpus.groups_of": {"sentence": (SENTENCES[0], "given"), "j": (1, "position")},
+    "corpus.held_out": {"seed": (0, "seed")},
+    "corpus.nearest": {"word": ("bnak", "given"), "k": (3, "count")},
+    "corpus.score": {"sentences": (SENTENCES, "given"), "probabilities": (ROWS, "rows")},
+    "corpus.training": {"seed": (0, "seed"), "size": (5, "count")},
+    "corpus.words": {"text": ("the bank", "given"), "limit": (13, "count")},
+    "corpus.SeededRandom.below": {"k": (3, "count")},
+    "bpe.learn": {"words": (["low", "lower", "newest"], "given"), "merges": (2, "count")},
+}
+LONE_NOT_LISTED = {
+    "corpus.best_possible": "corpus Sentences: tests/package/test_corpus.py",
+    "corpus.bigram_counts": "corpus Sentences: tests/package/test_corpus.py",
+    "corpus.encode": "text: tests/package/test_corpus.py",
+    "corpus.next_word_odds": "text: tests/package/test_corpus.py",
+    "corpus.every_sentence": "no argument",
+    "corpus.SeededRandom.uniform": "no argument",
+    "corpus.SeededRandom.choice": "a sequence of anything, one of which it returns",
+    "bpe.split": "a word and the merges learn() gives: tests/package/test_bpe.py",
+}
+BAD_ROW = [[0.5, 0.5]]  # a row of the wrong width, for the places of a list of rows
+BAD |= {
+    "counts": {
+        **BAD["array"],
+        "floats": np.ones((V, V)),
+        "negative": -COUNTS,
+        "the wrong shape": np.ones((2, 2), dtype=np.int64),
+        "a masked array of counts": np.ma.masked_array(COUNTS, mask=np.eye(V, dtype=bool)),
+        "a float tensor": torch.ones(V, V),
+        "a huge integer inside": [[10**400] * V] * V,
+    },
+    # word ids are labels of another range: the same bad kinds, their ranges the vocabulary's
+    "ids": {**BAD["labels"], "too few": [], "too large": [0, V], "a huge tensor": torch.tensor([0, 2**62])},
+    "position": {**BAD["index"], "out of range": 99},  # a word's position in a sentence
+    "rows": {
+        "None": None,
+        "text": "ab",
+        "a dict": {"a": 1.0},
+        "one too few": ROWS[:1],
+        "None inside": [None, ROWS[1]],
+        "the wrong width": [BAD_ROW, ROWS[1]],
+        "NaN": [np.full_like(ROWS[0], np.nan), ROWS[1]],
+        "negative": [-ROWS[0], ROWS[1]],
+        "a masked array": [np.ma.masked_array(ROWS[0], mask=np.eye(*ROWS[0].shape, dtype=bool)), ROWS[1]],
+        "complex": [ROWS[0] + 0j, ROWS[1]],
+        "ragged": [[[0.5], [0.5, 0.5]], ROWS[1]],
+        "a huge integer": [[[10**400] * V] * len(ROWS[0]), ROWS[1]],
+        **{k: [v, ROWS[1]] for k, v in TENSORS.items()},
+    },
+}
+
+
+def _lone(name: str):
+    """The lone function ``name``; a method bound to a fresh instance (SeededRandom(0))."""
+    f = LONE[name]
+    return functools.partial(f, corpus.SeededRandom(0)) if name.startswith("corpus.SeededRandom.") else f
+
+
+def test_every_lone_function_is_listed():
+    """Every public function of the corpus and the tokenizer (found by introspection) has its case, or
+    says why it has none; a case gives every argument the function takes, with its kind."""
+    assert {"corpus.generate", "corpus.bigram_probabilities", "bpe.learn", "corpus.SeededRandom.below"} <= set(LONE)
+    assert set(LONE) == set(LONE_CALLS) | set(LONE_NOT_LISTED) and not set(LONE_CALLS) & set(LONE_NOT_LISTED)
+    for name, args in LONE_CALLS.items():
+        assert set(inspect.signature(LONE[name]).parameters) - {"self"} == set(args), name
+        assert all(kind in BAD for _, kind in args.values()), name
+
+
+def test_the_lone_cases_work_with_their_good_arguments():
+    for name, args in LONE_CALLS.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            _lone(name)(**{k: v for k, (v, _) in args.items()})
+
+
+@pytest.mark.parametrize(
+    ("name", "arg"), [pytest.param(n, a, id=f"{n}-{a}") for n, args in LONE_CALLS.items() for a in args]
+)
+def test_a_bad_argument_of_a_lone_function_is_one_clear_value_error(name, arg):
+    """As for the twins: a ValueError naming the argument, short, no warning on the way."""
+    problems = {}
+    for bad, value in BAD[LONE_CALLS[name][arg][1]].items():
+        kwargs = {k: (value if k == arg else v) for k, (v, _) in LONE_CALLS[name].items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                _lone(name)(**kwargs)
+            except ValueError as exc:
+                message = str(exc)
+            except Exception as exc:  # noqa: BLE001 - any other exception, a warning among them, is the failure
+                problems[bad] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                continue
+            else:
+                problems[bad] = "accepted"
+                continue
+        if not _names_arg(message, arg):
+            problems[bad] = f"the message does not name {arg}: {message}"
+        elif len(message) >= 320 or "torch." in message:
+            problems[bad] = f"a long message, or torch's names: {message}"
+    assert not problems, "\n".join(f"{arg} = {bad}: {p}" for bad, p in problems.items())

@@ -61,3 +61,21 @@ def twin_functions() -> dict[str, tuple[object, object]]:
             if inspect.isfunction(f) and name in torch_public:
                 out[name] = (f, torch_public[name])
     return out
+
+
+def lone_functions(module_names) -> dict[str, object]:
+    """Every public function of the modules ``module_names`` that has no twin, and every public method of
+    their public classes: "<module>.<name>" (the module's last part: "corpus.generate") or
+    "<module>.<Class>.<method>" -> the function (a method unbound: call it on an instance)."""
+    twins = twin_functions()
+    out: dict[str, object] = {}
+    for module_name in module_names:
+        short = module_name.rsplit(".", 1)[1]
+        for name, obj in public(importlib.import_module(module_name)).items():
+            if inspect.isfunction(inspect.unwrap(obj)) and twins.get(name, (None,))[0] is not obj:
+                out[f"{short}.{name}"] = obj  # (functools.cache's wrapper too)
+            elif inspect.isclass(obj):
+                for method, f in vars(obj).items():
+                    if inspect.isfunction(f) and not method.startswith("_"):
+                        out[f"{short}.{name}.{method}"] = f
+    return out
