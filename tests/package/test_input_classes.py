@@ -141,6 +141,68 @@ CALLS = {
     },
     "finite_difference": {"f": (total, "function"), "W": (ones(2, 2), "array"), "delta": (1e-3, "number")},
     "gradient_step": {"W": (ones(2, 2), "array"), "gradient": (ones(2, 2), "array"), "lr": (0.1, "number")},
+    # attention at scale (issue 54)
+    "sliding_window_mask": {"n": (3, "count"), "window": (2, "count")},
+    "split_heads": {"M": (ones(3, 4), "array"), "num_heads": (2, "count")},
+    "join_heads": {"M": (ones(2, 3, 2), "array")},
+    "causal_self_attention": {
+        "X": (ones(2, 3, 4), "array"),
+        **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
+        "num_heads": (2, "count"),
+        "lengths": ([3, 2], "lengths"),
+    },
+    "kv_cache_steps": {
+        "X": (ones(3, 4), "array"),
+        **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
+        "num_heads": (2, "count"),
+        "rope_base": (10000.0, "scale"),
+    },
+    "kv_cache_shape": {
+        "num_blocks": (2, "count"),
+        "num_kv_heads": (2, "count"),
+        "n_ctx": (8, "count"),
+        "d_head": (4, "count"),
+    },
+    "kv_cache_bytes": {
+        "num_blocks": (2, "count"),
+        "num_kv_heads": (2, "count"),
+        "n_ctx": (8, "count"),
+        "d_head": (4, "count"),
+        "bytes_per_number": (2, "count"),
+    },
+    "online_softmax_attention": {
+        "Q": (ones(3, 2), "array"),
+        "K": (ones(4, 2), "array"),
+        "V": (ones(4, 2), "array"),
+        "tile": (2, "count"),
+        "scale": (0.5, "scale"),
+    },
+    "repeat_kv": {"K": (ones(1, 3, 2), "array"), "groups": (2, "count")},
+    "grouped_query_attention": {
+        "X": (ones(3, 4), "array"),
+        "W_Q": (E4, "array"),
+        "W_K": (ones(4, 2), "array"),
+        "W_V": (ones(4, 2), "array"),
+        "W_O": (E4, "array"),
+        "num_heads": (2, "count"),
+        "num_kv_heads": (1, "count"),
+        "mask": (M33, "mask"),
+    },
+    "rotary_angles": {"positions": ([0, 1, 2], "positions"), "d": (4, "count"), "base": (10000.0, "scale")},
+    "rotary_embedding": {
+        "X": (ones(3, 4), "array"),
+        "positions": ([0, 1, 2], "positions"),
+        "base": (10000.0, "scale"),
+        "pairing": ("halves", "choice"),
+    },
+    "pairing_permutation": {"d": (4, "count")},
+    "cross_attention": {
+        "X": (ones(3, 4), "array"),
+        "memory": (ones(2, 4), "array"),
+        **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
+        "num_heads": (2, "count"),
+        "mask": (np.ones((3, 2), bool), "mask"),
+    },
     # the language model's functions that take arrays or numbers (those that take text, sentences or the
     # model's weights alone are NOT_LISTED); its text and weights are "given": varied where the model is tested
     "next_word_probabilities": {
@@ -375,6 +437,34 @@ BAD = {
         "True": [(True, 1)],
         "a huge integer": [(10**400, 1)],
     },
+    "positions": {
+        "None": None,
+        "text": "abc",
+        "empty": [],
+        "floats": [0.5, 1.0, 2.0],
+        "whole floats": np.array([0.0, 1.0, 2.0]),
+        "bools": [True, False, True],
+        "None inside": [0, None, 2],
+        "negative": [0, -1, 2],
+        "a huge integer": [0, 1, 2**70],
+        "a huge negative integer": [-(2**70), 0, 1],
+        "ragged": [[0], [1, 2]],
+        "two dimensions": [[0, 1, 2]],
+        "a masked array": np.ma.masked_array([0, 1, 2], mask=[False, True, False]),
+        "a float tensor": torch.tensor([0.0, 1.0, 2.0]),
+        "sparse tensor": torch.tensor([0, 1, 2]).to_sparse(),
+        "meta tensor": torch.empty(3, dtype=torch.int64, device="meta"),
+    },
+    "choice": {
+        "None": None,
+        "a number": 1,
+        "True": True,
+        "another word": "rotate_half",
+        "capitalised": "Halves",
+        "empty": "",
+        "bytes": b"halves",
+        "a list": ["halves"],
+    },
     "dims": {
         "None": None,
         "text": "ab",
@@ -386,7 +476,15 @@ BAD = {
     },
 }
 # None is a value they take: these arguments, or these arguments of one function (function, argument)
-OPTIONAL = {"b", "h0", "top_k", "max_words", ("generate", "seed")}
+OPTIONAL = {
+    "b",
+    "h0",
+    "top_k",
+    "max_words",
+    ("generate", "seed"),
+    ("causal_self_attention", "lengths"),
+    ("rotary_embedding", "positions"),
+}
 
 
 def _takes_none(name: str, arg: str) -> bool:
