@@ -9,7 +9,8 @@ checks every result again; so are results that would hold more than :data:`MAX_E
 before they are allocated (:func:`check_size`).
 
 The message builders here (:func:`batch_shape`, :func:`too_large`, :func:`dtype_name`,
-:func:`to_real_array`, :func:`mask_array`, :func:`as_axis`, :func:`as_lengths`, ...) are pure
+:func:`to_real_array`, :func:`mask_array`, :func:`as_axis`, :func:`as_lengths`, :func:`as_positions`,
+:func:`layer_weights`, ...) are pure
 Python or NumPy and are used by ``selfattn_ref.torch`` too, so the two packages word every
 message the same way. A torch tensor is recognised here without importing torch
 (:func:`tensor_problem`), so the NumPy package still needs only NumPy.
@@ -507,6 +508,55 @@ def positive_integer(n, name: str) -> int:
     return int(n)
 
 
+def divides(num_heads, width: int, name: str, what: str) -> int:
+    """``num_heads`` as a positive integer that divides ``width`` (the width of ``what``, as the
+    message says it: "the width of X, got X (2, 3, 4)"); else a ValueError naming ``name``."""
+    num_heads = positive_integer(num_heads, name)
+    if width % num_heads:
+        raise ValueError(f"{name}={value_text(num_heads, parens=True)} must divide {what}")
+    return num_heads
+
+
+def layer_weights(convert, given: dict, shapes: dict, context: str) -> dict:
+    """The weight matrices of a layer, each converted by ``convert`` (the package's
+    ``as_float_array`` or ``as_float_tensor``) and checked against the shape it must have.
+
+    ``given`` maps each argument's name to its value, ``shapes`` to the (rows, columns) it must
+    have; ``context`` says why ("to match X (2, 3, 4)"). A matrix of another shape is a ValueError
+    naming it, the shape it must have and the shape it has."""
+    out = {}
+    for name, value in given.items():
+        W = convert(value, name, ndim=2)
+        if tuple(W.shape) != tuple(shapes[name]):
+            raise ValueError(f"{name} must have shape {tuple(shapes[name])} {context}, got {tuple(W.shape)}")
+        out[name] = W
+    return out
+
+
+LAYER = ("W_Q", "W_K", "W_V", "W_O")
+
+
+def heads_and_weights(convert, X, num_heads, W_Q, W_K, W_V, W_O) -> tuple[int, dict]:
+    """The arguments of a multi-head layer on X (..., n, d_model), read alike by every such function
+    of both packages: ``num_heads`` as a positive int that divides d_model (:func:`divides`), and
+    W_Q, W_K, W_V, W_O converted by ``convert`` and (d_model, d_model) each (:func:`layer_weights`);
+    a ValueError naming the argument and X's shape otherwise."""
+    shown = tuple(int(k) for k in X.shape)
+    d_model = shown[-1]
+    num_heads = divides(num_heads, d_model, "num_heads", f"the width of X, got X {shown}")
+    given = dict(zip(LAYER, (W_Q, W_K, W_V, W_O), strict=True))
+    return num_heads, layer_weights(convert, given, dict.fromkeys(LAYER, (d_model, d_model)), f"to match X {shown}")
+
+
+def as_choice(value, name: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of the words ``choices``; anything else is a ValueError naming ``name``
+    and listing them."""
+    if not isinstance(value, str) or value not in choices:
+        listed = " or ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be {listed}, got {value_text(value)}")
+    return value
+
+
 def as_axis(axis, shape: tuple[int, ...] | None, name: str = "S") -> int:
     """``axis`` as an int that indexes an axis of ``name`` of ``shape`` (negative counts from the
     end); a bool, float, text, None, tuple or an axis out of range is a ValueError naming ``axis``.
@@ -570,6 +620,31 @@ def as_lengths(lengths, n: int) -> np.ndarray:
         shown = ", ".join(value_text(v) for v in values[:8])
         shown += f", ... ({len(values)} lengths)" if len(values) > 8 else ""
         raise ValueError(f"lengths must lie between 1 and n={n}, got [{shown}]")
+    return np.array(values, dtype=np.int64)
+
+
+# The largest position a token may have: every integer up to 2**53 is a float64 exactly, so the
+# angle of a rotary pair, position times its frequency, is computed from the position itself.
+MAX_POSITION = 2**53
+
+
+def as_positions(positions, n: int | None) -> np.ndarray:
+    """The positions of ``n`` tokens (of one or more with ``n`` None) as an int64 array (n,), each
+    from 0 to :data:`MAX_POSITION` (2**53), read by :func:`integer_array` as lengths and labels are.
+    Anything else (not integers, booleans, empty, the wrong length, negative, a masked array, a
+    tensor that :func:`tensor_problem` refuses) is a ValueError naming ``positions``."""
+    count = "one or more" if n is None else f"{n}"
+    bad = ValueError(
+        f"positions must be a list of {count} integers from 0 to 2**53, one per row, got {value_text(positions)}"
+    )
+    arr = integer_array(positions, "positions", bad)
+    if arr.ndim != 1 or arr.size == 0:
+        raise bad
+    values = [int(v) for v in arr.tolist()]  # Python ints: uint64's largest stays itself
+    if n is not None and len(values) != n:
+        raise ValueError(f"positions must hold {n} integers, one per row, got {len(values)}")
+    if not all(0 <= v <= MAX_POSITION for v in values):
+        raise ValueError(f"positions must lie between 0 and 2**53, got {_shown_list(values)}")
     return np.array(values, dtype=np.int64)
 
 

@@ -11,11 +11,11 @@ from ._validate import (
     as_float_array,
     check_bound,
     check_size,
+    divides,
     finite,
-    positive_integer,
+    heads_and_weights,
     product_bound,
     too_large,
-    value_text,
 )
 from .attention import _check_scores, scaled_dot_product_attention
 
@@ -65,33 +65,27 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
 def _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads) -> tuple[int, dict[str, np.ndarray]]:
     """num_heads as an int and W_Q, W_K, W_V, W_O as checked arrays (d_model, d_model) for X
     (..., n, d_model); a ValueError naming the argument otherwise."""
-    d_model = X.shape[-1]
-    num_heads = positive_integer(num_heads, "num_heads")
-    if d_model % num_heads:
-        shown = tuple(int(k) for k in X.shape)
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {shown}")
-    Ws = {}
-    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-        W = as_float_array(W, name, ndim=2)
-        if W.shape != (d_model, d_model):
-            shown = tuple(int(k) for k in X.shape)
-            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {shown}, got {W.shape}")
-        Ws[name] = W
-    return num_heads, Ws
+    return heads_and_weights(as_float_array, X, num_heads, W_Q, W_K, W_V, W_O)
 
 
-def _check_heads(X, Ws: dict, num_heads: int, dtype, level: int = NESTED) -> np.ndarray:
+def _check_heads(X, Ws: dict, num_heads: int, dtype, level: int = NESTED, turn=None) -> np.ndarray:
     """Refuse, naming the caller's arguments, an X and W_Q, W_K, W_V, W_O (arrays or tensors, both
     packages) with which anything multi-head attention computes could overflow, from bounds on its
     projections: their product, each head's scores (as they are and divided by √d_head), the values
     its weights mix, and the heads' outputs times W_O. One ``level`` below the checks of the
-    functions it calls (scaled_dot_product_attention's, on the heads' Q, K, V)."""
+    functions it calls (scaled_dot_product_attention's, on the heads' Q, K, V). ``turn``: for a layer
+    that turns its queries and keys by their positions (a KV cache with rotary positions), the bound
+    of the turned entries from the bound of the entries (:func:`selfattn_ref.rotary._turned_bound`)."""
     d_model = X.shape[-1]
     d_head = d_model // num_heads
     B = {}
     for w in ("W_Q", "W_K", "W_V"):
         B[w] = product_bound(X, Ws[w])  # (..., n, d_model)
         check_bound(B[w], f"the product X {w} overflows", dtype, {"X": X, w: Ws[w]}, d_model, level)
+    if turn is not None:  # each head's queries and keys turned, pair by pair
+        for w in ("W_Q", "W_K"):
+            B[w] = turn(B[w])
+            check_bound(B[w], "in the heads, the turned pairs overflow", dtype, {"X": X, w: Ws[w]}, d_model + 2, level)
     named = {"X": X, "W_Q": Ws["W_Q"], "W_K": Ws["W_K"]}
     for h in range(num_heads):
         cols = slice(h * d_head, (h + 1) * d_head)
@@ -118,9 +112,7 @@ def split_heads(M, num_heads) -> np.ndarray:
     ``q.view(B, T, h, d_head).transpose(1, 2)``.
     """
     M = as_float_array(M, "M", min_ndim=2)
-    num_heads = positive_integer(num_heads, "num_heads")
-    if M.shape[-1] % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of M, got M {M.shape}")
+    num_heads = divides(num_heads, M.shape[-1], "num_heads", f"the width of M, got M {M.shape}")
     split = M.reshape(*M.shape[:-1], num_heads, M.shape[-1] // num_heads)  # (..., n, h, d_head)
     return np.swapaxes(split, -2, -3)  # (..., h, n, d_head)
 

@@ -57,12 +57,14 @@ def as_float_tensor(x, name: str, *, min_ndim: int = 1, ndim: int | None = None)
     """Return ``x`` as a float tensor (float32 kept, anything else float64), checked.
 
     Raises ValueError naming ``name`` when ``x`` is not an array of real numbers, has the
-    wrong number of dimensions, is empty, or holds NaN or infinity.
+    wrong number of dimensions, is empty, or holds NaN or infinity. A tensor with its negative bit set
+    is resolved (copied only then), so no result, not even a view such as split_heads', carries it.
     """
     if isinstance(x, torch.Tensor):
         check_tensor(x, name)  # sparse, nested, quantized, meta, masked: refused before torch computes
         if x.is_complex():
             raise complex_error(name, x.dtype)
+        x = x.resolve_neg()  # a negative view (torch's lazy -x) as the numbers it holds
         t = x if x.dtype == torch.float32 else x.to(torch.float64)
     else:
         t = from_numpy(to_real_array(x, name))  # NumPy's conversion and messages

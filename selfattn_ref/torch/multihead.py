@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import as_bool_mask, positive_integer, too_large, value_text
+from .._validate import as_bool_mask, divides, heads_and_weights, too_large
 from ..multihead import _check_heads
 from ._validate import TooLarge, as_float_tensor, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
@@ -53,18 +53,8 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
 
 def _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads) -> tuple[int, dict[str, torch.Tensor]]:
     """num_heads as an int and W_Q, W_K, W_V, W_O as checked tensors (d_model, d_model) for X
-    (..., n, d_model); a ValueError naming the argument otherwise (the NumPy package's messages)."""
-    d_model = X.shape[-1]
-    num_heads = positive_integer(num_heads, "num_heads")
-    if d_model % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {shape(X)}")
-    Ws = {}
-    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-        W = as_float_tensor(W, name, ndim=2)
-        if tuple(W.shape) != (d_model, d_model):
-            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {shape(X)}, got {shape(W)}")
-        Ws[name] = W
-    return num_heads, Ws
+    (..., n, d_model); a ValueError naming the argument otherwise (the NumPy package's reader)."""
+    return heads_and_weights(as_float_tensor, X, num_heads, W_Q, W_K, W_V, W_O)
 
 
 def split_heads(M, num_heads) -> torch.Tensor:
@@ -76,9 +66,7 @@ def split_heads(M, num_heads) -> torch.Tensor:
     ``q.view(B, T, h, d_head).transpose(1, 2)``.
     """
     M = as_float_tensor(M, "M", min_ndim=2)
-    num_heads = positive_integer(num_heads, "num_heads")
-    if M.shape[-1] % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of M, got M {shape(M)}")
+    num_heads = divides(num_heads, M.shape[-1], "num_heads", f"the width of M, got M {shape(M)}")
     split = M.reshape(*M.shape[:-1], num_heads, M.shape[-1] // num_heads)  # (..., n, h, d_head)
     return split.transpose(-3, -2)  # (..., h, n, d_head)
 

@@ -825,13 +825,21 @@ def test_tensors_stored_otherwise_give_the_numbers_they_hold(pkg, name, arg):
                 np.testing.assert_allclose(g, w, rtol=tolerance, atol=tolerance, err_msg=f"{arg} {how}")
 
 
+TENSOR_KINDS = ("array", "mask", "labels", "lengths", "positions")  # the kinds a tensor may be given for
+TENSOR_ARGS = [
+    pytest.param(n, a, id=f"{n}-{a}") for n, args in CALLS.items() for a, (_, k) in args.items() if k in TENSOR_KINDS
+]
+
+
 @PACKAGES
-@pytest.mark.parametrize(("name", "arg"), ARRAY_ARGS)
+@pytest.mark.parametrize(("name", "arg"), TENSOR_ARGS)
 def test_inside_vmap_every_function_says_so(pkg, name, arg):
     """Inside torch.func.vmap a tensor holds no numbers of its own: a ValueError naming the argument
-    (the functions take leading batch dimensions instead), not an error from inside torch."""
+    (the functions take leading batch dimensions instead), not an error from inside torch. Arrays of
+    numbers, and masks, labels, lengths and positions (bool and integer tensors) alike."""
     plain = {k: v for k, (v, _) in CALLS[name].items()}
-    batch = torch.stack([torch.as_tensor(np.asarray(plain[arg], dtype=np.float64))] * 2)
+    value = np.asarray(plain[arg])
+    batch = torch.stack([torch.as_tensor(value if CALLS[name][arg][1] != "array" else value.astype(np.float64))] * 2)
     with pytest.raises(ValueError) as info:
         torch.vmap(lambda x: find(pkg, name)(**{**plain, arg: x}))(batch)
     assert str(info.value).startswith(f"{arg} is a torch tensor whose numbers cannot be read")
@@ -892,6 +900,15 @@ MASKED = {
     "transformer_block": (
         {k: v for k, (v, _) in CALLS["transformer_block"].items() if k != "mask"} | {"X": ones(2, 3, 4)},
         (2, 3, 3),
+    ),  # fmt: skip
+    "grouped_query_attention": (
+        {k: v for k, (v, _) in CALLS["grouped_query_attention"].items() if k != "mask"} | {"X": ones(2, 3, 4)},
+        (2, 3, 3),
+    ),  # fmt: skip
+    "cross_attention": (
+        {k: v for k, (v, _) in CALLS["cross_attention"].items() if k != "mask"}
+        | {"X": ones(2, 3, 4), "memory": ones(2, 5, 4)},
+        (2, 3, 5),
     ),  # fmt: skip
 }
 
