@@ -628,23 +628,23 @@ def as_lengths(lengths, n: int) -> np.ndarray:
 MAX_POSITION = 2**53
 
 
-def as_positions(positions, n: int | None) -> np.ndarray:
+def as_positions(positions, n: int | None, name: str = "positions") -> np.ndarray:
     """The positions of ``n`` tokens (of one or more with ``n`` None) as an int64 array (n,), each
     from 0 to :data:`MAX_POSITION` (2**53), read by :func:`integer_array` as lengths and labels are.
     Anything else (not integers, booleans, empty, the wrong length, negative, a masked array, a
-    tensor that :func:`tensor_problem` refuses) is a ValueError naming ``positions``."""
+    tensor that :func:`tensor_problem` refuses) is a ValueError naming the argument, ``name``."""
     count = "one or more" if n is None else f"{n}"
     bad = ValueError(
-        f"positions must be a list of {count} integers from 0 to 2**53, one per row, got {value_text(positions)}"
+        f"{name} must be a list of {count} integers from 0 to 2**53, one per row, got {value_text(positions)}"
     )
-    arr = integer_array(positions, "positions", bad)
+    arr = integer_array(positions, name, bad)
     if arr.ndim != 1 or arr.size == 0:
         raise bad
     values = [int(v) for v in arr.tolist()]  # Python ints: uint64's largest stays itself
     if n is not None and len(values) != n:
-        raise ValueError(f"positions must hold {n} integers, one per row, got {len(values)}")
+        raise ValueError(f"{name} must hold {n} integers, one per row, got {len(values)}")
     if not all(0 <= v <= MAX_POSITION for v in values):
-        raise ValueError(f"positions must lie between 0 and 2**53, got {_shown_list(values)}")
+        raise ValueError(f"{name} must lie between 0 and 2**53, got {_shown_list(values)}")
     return np.array(values, dtype=np.int64)
 
 

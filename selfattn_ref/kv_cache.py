@@ -34,6 +34,7 @@ from ._checks import MultiplyAdds
 from ._validate import (
     as_float_array,
     check_size,
+    divides,
     finite,
     heads_and_weights,
     positive_float,
@@ -198,6 +199,16 @@ class ModelSize:
     n_ctx: int  # its context: the most tokens it reads at once
     source: str  # where the figures are published
     window: int | None = None  # its sliding window in tokens, where it has one (None: it attends to the whole context)
+
+    def __post_init__(self):
+        """Sizes that make a model: positive integers, num_heads dividing d_model and num_kv_heads
+        dividing num_heads (a ValueError naming the size otherwise, as the functions' arguments)."""
+        for name in ("num_blocks", "d_model", "num_heads", "num_kv_heads", "n_ctx"):
+            positive_integer(getattr(self, name), name)
+        divides(self.num_heads, self.d_model, "num_heads", f"d_model ({value_text(self.d_model)})")
+        divides(self.num_kv_heads, self.num_heads, "num_kv_heads", f"num_heads ({value_text(self.num_heads)})")
+        if self.window is not None:
+            positive_integer(self.window, "window")
 
 
 # GPT-2 small (the 124M-parameter model; the paper's Table 2 lists it as 117M): 12 layers of width

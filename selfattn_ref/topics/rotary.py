@@ -106,7 +106,7 @@ def relative_scores(q, k, starts, offsets, base=BASE, pairing="interleaved") -> 
     k = as_float_array(k, "k", ndim=1)[None, :]
     if q.shape != k.shape:
         raise ValueError(f"q and k must have the same width, got q {q.shape[1:]} and k {k.shape[1:]}")
-    starts = as_positions(starts, None)  # (a,)
+    starts = as_positions(starts, None, "starts")  # (a,)
     bad = ValueError(f"offsets must be a list of integers, got {value_text(offsets)}")
     offsets = integer_array(offsets, "offsets", bad)  # the one reader of integers, as positions are read
     if offsets.ndim != 1 or offsets.size == 0:

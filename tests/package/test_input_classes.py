@@ -40,6 +40,7 @@ import selfattn_ref as ref
 import selfattn_ref.torch as tref
 from selfattn_ref import corpus
 from selfattn_ref._validate import MAX_ENTRIES
+from selfattn_ref.kv_cache import GPT2_SMALL
 
 from public_api import lone_functions, twin_functions
 
@@ -1161,7 +1162,11 @@ def test_the_twins_refuse_the_same_inputs_near_overflow(name, arg, dtype):
 # --- the functions without a twin that take arrays or numbers: the language model's corpus and its
 # tokenizer (issue 53), found by introspection too; the same rules, in the one package -------------
 
-LONE = lone_functions(("selfattn_ref.corpus", "selfattn_ref.bpe"))
+# the corpus and the tokenizer (issue 53), and the topics of attention at scale (issue 54) that take arguments
+AT_SCALE_TOPICS = ("kv_cache", "flash_attention", "rotary", "sliding_window", "batched_heads", "grouped_query")
+LONE = lone_functions(
+    ("selfattn_ref.corpus", "selfattn_ref.bpe", *(f"selfattn_ref.topics.{m}" for m in AT_SCALE_TOPICS))
+)
 V = len(corpus.VOCABULARY)
 SENTENCES = list(corpus.held_out()[:2])
 ROWS = [np.full((len(s.words) - 1, V), 1 / V) for s in SENTENCES]  # one row of probabilities a next word
@@ -1183,6 +1188,20 @@ LONE_CALLS = {
     "corpus.words": {"text": ("the bank", "given"), "limit": (13, "count")},
     "corpus.SeededRandom.below": {"k": (3, "count")},
     "bpe.learn": {"words": (["low", "lower", "newest"], "given"), "merges": (2, "count")},
+    "kv_cache.size": {"model": (GPT2_SMALL, "model")},
+    "flash_attention.tiled": {"tile": (2, "tile")},
+    "rotary.turned": {"slug": ("dog_bites_man", "choice")},
+    "rotary.sentence": {"slug": ("dog_bites_man", "choice"), "pairing": ("halves", "choice")},
+    "rotary.relative_scores": {
+        "q": (ones(4), "array"),
+        "k": (ones(4), "array"),
+        "starts": ([0, 1, 2], "positions"),
+        "offsets": ([0, 1, 2], "offsets"),
+        "base": (10000.0, "number"),
+        "pairing": ("halves", "choice"),
+    },
+    "sliding_window.entries": {"n": (5, "count"), "window": (2, "count")},
+    "sliding_window.reach": {"n": (5, "count"), "window": (2, "count"), "num_blocks": (3, "count")},
 }
 LONE_NOT_LISTED = {
     "corpus.best_possible": "corpus Sentences: tests/package/test_corpus.py",
@@ -1208,6 +1227,10 @@ BAD |= {
     # word ids are labels of another range: the same bad kinds, their ranges the vocabulary's
     "ids": {**BAD["labels"], "too few": [], "too large": [0, V], "a huge tensor": torch.tensor([0, 2**62])},
     "position": {**BAD["index"], "out of range": 99},  # a word's position in a sentence
+    # offsets from a position: integers, negative ones too (as long as a + r >= 0)
+    "offsets": {k: v for k, v in BAD["positions"].items() if k != "negative"},
+    "tile": {**BAD["count"], "not a tile of the example": 3},
+    "model": {"None": None, "text": "GPT-2 small", "a dict": {"n_ctx": 1024}, "a tuple of sizes": (12, 768, 12)},
     "rows": {
         "None": None,
         "text": "ab",

@@ -148,6 +148,11 @@ def test_bad_input(pkg):
         pkg.kv_cache_bytes(12, 12, 1024, 64, 3)
     with pytest.raises(ValueError, match="n_ctx must be a positive integer, got 0"):
         pkg.kv_cache_shape(12, 12, 0, 64)
+    # a model's sizes are checked when it is made (topics.kv_cache.size divided by num_heads = 0)
+    with pytest.raises(ValueError, match="^num_heads must be a positive integer, got 0$"):
+        pkg.ModelSize("m", num_blocks=2, d_model=8, num_heads=0, num_kv_heads=1, n_ctx=4, source="s")
+    with pytest.raises(ValueError, match=r"^num_kv_heads=3 must divide num_heads \(4\)$"):
+        pkg.ModelSize("m", num_blocks=2, d_model=8, num_heads=4, num_kv_heads=3, n_ctx=4, source="s")
     with pytest.raises(ValueError, match=r"X \(6, 8\), W_Q \(8, 8\) and W_K \(8, 8\) are too large"):
         pkg.kv_cache_steps(X * 1e160, *W, HEADS)
     # heads of odd width cannot turn in pairs: said with the caller's X, not the heads' internal shape

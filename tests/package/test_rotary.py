@@ -164,7 +164,7 @@ def test_the_topics_bad_input():
         topic.relative_scores([1.0, 0.0], [1.0, 0.0], [0], 0.5)
     with pytest.raises(ValueError, match=r"starts and offsets must give no negative position \(a \+ r >= 0\)"):
         topic.relative_scores([1.0, 0.0], [1.0, 0.0], [0], [-1])
-    with pytest.raises(ValueError, match="positions must be a list of one or more integers"):
+    with pytest.raises(ValueError, match="^starts must be a list of one or more integers"):
         topic.relative_scores([1.0, 0.0], [1.0, 0.0], [0.5], [0])
     # offsets are read as every integer argument is (selfattn_ref._validate.integer_array): exactly
     with pytest.raises(ValueError, match=r"no position beyond 2\*\*53 \(a \+ r <= 2\*\*53\)$"):
