@@ -156,7 +156,7 @@ CALLS = {
         "X": (ones(3, 4), "array"),
         **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
         "num_heads": (2, "count"),
-        "rope_base": (10000.0, "scale"),
+        "rope_base": (10000.0, "number"),
     },
     "kv_cache_shape": {
         "num_blocks": (2, "count"),
@@ -189,11 +189,11 @@ CALLS = {
         "num_kv_heads": (1, "count"),
         "mask": (M33, "mask"),
     },
-    "rotary_angles": {"positions": ([0, 1, 2], "positions"), "d": (4, "count"), "base": (10000.0, "scale")},
+    "rotary_angles": {"positions": ([0, 1, 2], "positions"), "d": (4, "count"), "base": (10000.0, "number")},
     "rotary_embedding": {
         "X": (ones(3, 4), "array"),
         "positions": ([0, 1, 2], "positions"),
-        "base": (10000.0, "scale"),
+        "base": (10000.0, "number"),
         "pairing": ("halves", "choice"),
     },
     "pairing_permutation": {"d": (4, "count")},
@@ -485,6 +485,7 @@ OPTIONAL = {
     ("generate", "seed"),
     ("causal_self_attention", "lengths"),
     ("rotary_embedding", "positions"),
+    ("kv_cache_steps", "rope_base"),
 }
 
 
