@@ -18,7 +18,7 @@ const TOKEN = /\d+(?:\.\d+)?|e\^|[-−+×·*/÷√()[\],]/gu;
 // of this very evaluation may have moved it (e, grown at each operation as selfattn_ref's bounds
 // grow: half a unit of the last place of each result, and what its operands' errors carry), and
 // the intervals must overlap by more than the two values' e. So every line accepted here is
-// accepted there, also with large terms that cancel (999999.1×999999.7 + 999999.3×−999999.1), where
+// accepted there, also with large terms that cancel (999999.1×999999.7 + 999999.3×(−999999.1)), where
 // a float64 evaluation is off by far more than its result's last place.
 const SLACK = 1e-9; // of the uncertainty: what its own float64 arithmetic can move
 const FLOAT = 1e-14; // of the values' size, where a line is only redone as shown (addsUpAsShown)
