@@ -16,7 +16,11 @@ registers what is computed here):
 - :mod:`selfattn_ref.topics.scaling`: why the scores are divided by √d, on seeded random
   vectors (docs/scaling.md), with a PyTorch twin in ``selfattn_ref.torch.topics.scaling``;
 - :mod:`selfattn_ref.topics.mistakes`: classic mistakes next to the right computation
-  (docs/mistakes.md).
+  (docs/mistakes.md);
+- :mod:`selfattn_ref.topics.next_word`: one sentence through the small language model, from its
+  words to the next word, and the generation loop (docs/next-word.md);
+- :mod:`selfattn_ref.topics.language_model`: what each head of the trained language model does,
+  measured, and its weights drawn in two dimensions (docs/trained-model.md).
 
 Everything is made of the package's functions, in NumPy and float64. A computation that the page
 fixes (no arguments) is computed once per process and cached: do not change the arrays it returns.
