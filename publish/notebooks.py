@@ -33,6 +33,7 @@ import html
 import json
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +70,8 @@ NOTEBOOKS = (
     Notebook("transformer-block"),
     Notebook("rnn-comparison"),
     Notebook("mistakes"),
+    Notebook("next-word", "Its scripts read the trained weights from a file of the repository: run it in a clone."),
+    Notebook("trained-model", "Its script reads the trained weights from a file of the repository: run it in a clone."),
 )
 
 # A whole script: the file, or its "script" section where its first lines are for the build (publish.snippets).
@@ -438,7 +441,11 @@ def cells(nb: Notebook) -> list[dict]:
     seen: list[str] = []
     for b in blocks:
         seen += [line for line in imports(shown(b.snippet)) if line not in seen]
-    out = [_markdown("intro", intro), _ran(_code("imports", "\n".join(seen)), 1, "")]
+    # Python's own modules first, then a blank line and numpy or torch, as isort orders them
+    own = [line for line in seen if line.split()[1].split(".")[0] in sys.stdlib_module_names]
+    rest = [line for line in seen if line not in own]
+    imported = "\n".join(own) + ("\n\n" if own and rest else "") + "\n".join(rest)
+    out = [_markdown("intro", intro), _ran(_code("imports", imported), 1, "")]
     k = 0
     text = 0
     for kind, value in page_parts(nb.page):

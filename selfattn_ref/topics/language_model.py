@@ -238,20 +238,20 @@ def head_scores(text, block, head, weights=None) -> HeadScores:
 class Projection:
     """Rows projected onto their first two principal components."""
 
-    points: np.ndarray  # (m, 2): each row's coordinates along the two directions
+    points: np.ndarray  # (rows, 2): each row's coordinates along the two directions
     shares: np.ndarray  # (2,): the share of the rows' variance along each direction
     directions: np.ndarray  # (2, d): the two directions, unit vectors, each with its largest entry positive
 
 
 def principal_components(M) -> Projection:
-    """``M`` (m, d), at least 2 rows and 2 columns, projected onto its first two principal
+    """``M`` (rows, d), at least 2 rows and 2 columns, projected onto its first two principal
     components (PCA): the rows less their mean, along the two orthogonal directions in which they
     spread the most. A direction's sign is arbitrary; each is chosen so that its entry of largest
     size is positive, so that the same rows always give the same picture."""
     M = as_float_array(M, "M", ndim=2)
     if M.shape[0] < 2 or M.shape[1] < 2:
         raise ValueError(f"M must have at least 2 rows and 2 columns to be projected on 2 directions, got {M.shape}")
-    centred = M - M.mean(axis=0)  # (m, d)
+    centred = M - M.mean(axis=0)  # (rows, d)
     _, sizes, directions = np.linalg.svd(centred, full_matrices=False)
     directions = directions[:2] * np.sign(directions[:2][np.arange(2), np.abs(directions[:2]).argmax(axis=1)])[:, None]
     total = float((sizes**2).sum())

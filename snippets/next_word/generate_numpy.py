@@ -1,0 +1,112 @@
+# --8<-- [start:math]
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+
+# The trained weights and the model, as in next_word_numpy.py: run this in a clone of the repository.
+WEIGHTS = "selfattn_ref/language_model.json"
+
+
+def find(path):
+    for folder in [Path.cwd(), *Path.cwd().parents]:
+        if (folder / path).is_file():
+            return folder / path
+    raise SystemExit(f"{path} not found: run this script inside a clone of the site's repository")
+
+
+def tensor(entry):
+    raw = base64.b64decode(entry["float32"])
+    return np.frombuffer(raw, dtype="<f4").astype(np.float64).reshape(entry["shape"])
+
+
+data = json.loads(find(WEIGHTS).read_text(encoding="utf-8"))
+vocabulary, num_heads = data["vocabulary"], data["num_heads"]
+W = {name: tensor(entry) for name, entry in data["tensors"].items()}
+blocks = [{name: tensor(entry) for name, entry in b.items()} for b in data["blocks"]]
+n_ctx = W["position_embedding"].shape[0]  # 13: the most words the model reads
+
+
+def layer_norm(M, gamma, beta, eps=1e-5):
+    mu = M.mean(axis=-1, keepdims=True)
+    return (M - mu) / np.sqrt(((M - mu) ** 2).mean(axis=-1, keepdims=True) + eps) * gamma + beta
+
+
+def softmax(S):
+    e = np.exp(S - S.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def model(words):
+    """The logits (n, 43) after each of the words: the forward pass."""
+    ids = [vocabulary.index(word) for word in words]
+    X = W["token_embedding"][ids] + W["position_embedding"][: len(ids)]
+    n, d_head = len(ids), X.shape[1] // num_heads
+    M = np.triu(np.full((n, n), -np.inf), k=1)
+    for b in blocks:
+        N = layer_norm(X, b["gamma_1"], b["beta_1"])
+        Q, K, V = N @ b["W_Q"], N @ b["W_K"], N @ b["W_V"]
+        heads = [softmax(Q[:, c] @ K[:, c].T / np.sqrt(d_head) + M) @ V[:, c]
+                 for c in (slice(h * d_head, (h + 1) * d_head) for h in range(num_heads))]
+        X = X + np.concatenate(heads, axis=1) @ b["W_O"]
+        N = layer_norm(X, b["gamma_2"], b["beta_2"])
+        X = X + np.maximum(0, N @ b["W_1"] + b["b_1"]) @ b["W_2"] + b["b_2"]
+    return layer_norm(X, W["gamma"], W["beta"]) @ W["W_out"] + W["b_out"]
+
+
+def next_word_probabilities(logits, temperature=1.0, top_k=None):
+    """softmax(logits / T); with top_k, over the top_k largest logits only (ties: the smaller id)."""
+    scaled = logits / temperature
+    if top_k is not None:
+        keep = np.zeros(len(logits), dtype=bool)
+        keep[np.argsort(-logits, kind="stable")[:top_k]] = True
+        scaled = np.where(keep, scaled, -np.inf)   # e^-inf = 0: the others get no probability
+    return softmax(scaled)
+
+
+def sample(p, u):
+    """The first id whose running total of probability exceeds u, a number from 0 to 1."""
+    above = np.flatnonzero(np.cumsum(p) > u)
+    return int(above[0]) if above.size else int(np.flatnonzero(p)[-1])  # (rounding: the last word)
+
+
+def seeded_numbers(seed):
+    """Numbers in [0, 1) from a seed: mulberry32, as the site's package draws them."""
+    state = seed
+    while True:
+        state = (state + 0x6D2B79F5) & 0xFFFFFFFF
+        t = ((state ^ (state >> 15)) * (state | 1)) & 0xFFFFFFFF
+        t ^= (t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF
+        yield ((t ^ (t >> 14)) & 0xFFFFFFFF) / 2**32
+
+
+def generate(words, temperature=1.0, top_k=None, seed=None):
+    """Add one word at a time: greedy without a seed, sampled with one; stop after "."."""
+    words, numbers = list(words), None if seed is None else seeded_numbers(seed)
+    while len(words) < n_ctx:
+        p = next_word_probabilities(model(words)[-1], temperature, top_k)
+        i = int(np.argmax(p)) if numbers is None else sample(p, next(numbers))
+        words.append(vocabulary[i])
+        if words[-1] == ".":
+            break
+    return words
+
+
+prompt = ["she", "took", "the"]
+logits = model(prompt)[-1]                        # (43,): after "she took the"
+choices = {"T = 0.5": next_word_probabilities(logits, 0.5),
+           "T = 1": next_word_probabilities(logits, 1.0),
+           "T = 2": next_word_probabilities(logits, 2.0),
+           "top-3": next_word_probabilities(logits, 1.0, top_k=3)}
+greedy = generate(prompt)
+sampled = generate(prompt, seed=1)
+# --8<-- [end:math]
+
+print('the next word after "she took the":')
+print(" " * 8 + "".join(f"{name:>9}" for name in choices))
+for i in np.argsort(-choices["T = 1"], kind="stable")[:8]:
+    print(f"{vocabulary[i]:<8}" + "".join(f"{p[i]:9.4f}" for p in choices.values()))
+print()
+print("greedy:          ", " ".join(greedy))
+print("sampled, seed 1: ", " ".join(sampled))
