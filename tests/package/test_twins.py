@@ -3,7 +3,7 @@
 run both on one input. A module or a name with no twin is declared below, with the reason.
 
 The public names of a module are its ``__all__`` where it has one, else the functions and classes
-it defines under a name without ``_`` (the rule of the API page, tests/docs/test_api_page.py).
+it defines under a name without ``_`` (the rule of the API page, tests/content/test_api_page.py).
 """
 
 from __future__ import annotations
@@ -51,12 +51,29 @@ NUMPY_ONLY = {
     "selfattn_ref.topics.next_word": "the sentence, the choices of the next word and the loop docs/next-word.md "
     "quotes, computed once with the language model's functions (which have twins, held equal); the page's "
     "PyTorch snippets are held equal to them",
+    "selfattn_ref.topics.batched_heads": "the site's padded batch, computed once with causal_self_attention "
+    "(which has a twin)",
+    "selfattn_ref.topics.kv_cache": "the site's example and published models' cache sizes, computed once with "
+    "kv_cache_steps and kv_cache_bytes (which have twins)",
+    "selfattn_ref.topics.flash_attention": "bank of river in tiles, computed once with online_softmax_attention "
+    "(which has a twin)",
+    "selfattn_ref.topics.grouped_query": "the site's example with shared heads, computed once with "
+    "grouped_query_attention (which has a twin)",
+    "selfattn_ref.topics.rotary": "the site's sentences turned, computed once with rotary_embedding (which has a twin)",
+    "selfattn_ref.topics.cross_attention": "the site's encoder-decoder batch, computed once with cross_attention "
+    "(which has a twin)",
+    "selfattn_ref.topics.sliding_window": "the site's example and Mistral 7B's window, computed once with "
+    "sliding_window_mask (which has a twin), and counts with integers",
 }
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
 # Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
 NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
 TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
+    "selfattn_ref.torch.batched": {
+        "CausalSelfAttention": "a torch.nn.Module, the form the layer takes in a model's code (NumPy has no modules): "
+        "causal_self_attention runs the same lines in both packages",
+    },
     "selfattn_ref.torch.language_model": {
         "LanguageModel": "the model as torch.nn modules; the NumPy module writes it out with the package's functions",
         "Block": "one of its blocks, as torch.nn modules",

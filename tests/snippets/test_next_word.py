@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from publish import SNIPPETS
-from publish import snippets as sn
-from publish.snippets import namespace
+from publish.generate import snippets as sn
+from publish.generate.snippets import namespace
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
 from selfattn_ref.topics import next_word as nw
@@ -125,8 +125,8 @@ def test_the_sentences_written_and_the_words_the_corpus_never_writes():
 
 
 def test_the_exercises_are_right_from_the_rounded_numbers_they_show():
-    from publish import exercises as exr
-    from publish.sources import next_word as source
+    from publish.generate import exercises as exr
+    from publish.generate.topics import next_word as source
 
     by_id = {e.id: e for e in exr.load_all()["next-word"]}
     shown = {k: exr.grader_data(e)["answer"][0] for k, e in by_id.items()}

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from publish import SNIPPETS
-from publish import exercises as exr
-from publish.snippets import namespace
-from publish.sources import language_model as source
+from publish.generate import exercises as exr
+from publish.generate.snippets import namespace
+from publish.generate.topics import language_model as source
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
 from selfattn_ref.topics import language_model as heads
