@@ -61,16 +61,67 @@ def block(X, b):
     return Z + ffn, np.stack(weights)
 
 
+def model(words):
+    """Every step for the words: their ids, X, each block's head weights, the last block's
+    output, the final layer normalization, and the logits (n, 43)."""
+    ids = [vocabulary.index(word) for word in words]  # words to ids
+    X = W["token_embedding"][ids] + W["position_embedding"][: len(ids)]  # (n, 16)
+    H, weights = X, []
+    for b in blocks:
+        H, A = block(H, b)
+        weights.append(A)                          # (2, n, n) per block
+    final = layer_norm(H, W["gamma"], W["beta"])  # the final layer normalization
+    return ids, X, weights, H, final, final @ W["W_out"] + W["b_out"]  # logits: one per word
+
+
 words = "she took the money to the bank".split()
-ids = [vocabulary.index(word) for word in words]  # words to ids
-X = W["token_embedding"][ids] + W["position_embedding"][: len(ids)]  # (7, 16)
-H, weights = X, []
-for b in blocks:
-    H, A = block(H, b)
-    weights.append(A)                              # (2, 7, 7) per block
-final = layer_norm(H, W["gamma"], W["beta"])      # the final layer normalization
-logits = final @ W["W_out"] + W["b_out"]          # (7, 43): one logit per word of the vocabulary
+ids, X, weights, H, final, logits = model(words)   # logits: (7, 43)
 probabilities = softmax(logits)                   # row i: the next word after words 1 to i
+
+
+def next_word_probabilities(logits, temperature=1.0, top_k=None):
+    """softmax(logits / T); with top_k, over the top_k largest logits only (ties: the smaller id)."""
+    scaled = logits / temperature
+    if top_k is not None:
+        keep = np.zeros(len(logits), dtype=bool)
+        keep[np.argsort(-logits, kind="stable")[:top_k]] = True
+        scaled = np.where(keep, scaled, -np.inf)   # e^-inf = 0: the others get no probability
+    return softmax(scaled)
+
+
+def sample(p, u):
+    """The first id whose running total of probability exceeds u, a number from 0 to 1."""
+    above = np.flatnonzero(np.cumsum(p) > u)
+    return int(above[0]) if above.size else int(np.flatnonzero(p)[-1])  # (rounding: the last word)
+
+
+def seeded_numbers(seed):
+    """Numbers in [0, 1) from a seed: mulberry32, as the site's package draws them."""
+    state = seed
+    while True:
+        state = (state + 0x6D2B79F5) & 0xFFFFFFFF
+        t = ((state ^ (state >> 15)) * (state | 1)) & 0xFFFFFFFF
+        t ^= (t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF
+        yield ((t ^ (t >> 14)) & 0xFFFFFFFF) / 2**32
+
+
+def generate(words, temperature=1.0, top_k=None, seed=None):
+    """Add one word at a time: greedy without a seed, sampled with one; stop after "."."""
+    words, numbers = list(words), None if seed is None else seeded_numbers(seed)
+    while len(words) < len(W["position_embedding"]):  # n_ctx = 13 positions at most
+        p = next_word_probabilities(model(words)[-1][-1], temperature, top_k)
+        i = int(np.argmax(p)) if numbers is None else sample(p, next(numbers))
+        words.append(vocabulary[i])
+        if words[-1] == ".":
+            break
+    return words
+
+
+prompt = words[:3]                                # "she took the": row 3 of the logits
+choices = {f"T = {T:g}": next_word_probabilities(logits[2], T) for T in (0.5, 1.0, 2.0)}
+choices["top-3"] = next_word_probabilities(logits[2], 1.0, top_k=3)
+greedy = generate(prompt)
+sampled = generate(prompt, seed=1)
 # --8<-- [end:math]
 
 print("ids:", ", ".join(f"{word} {i}" for word, i in zip(words, ids, strict=True)))
@@ -91,3 +142,11 @@ for k in range(len(words)):
     best = int(np.argmax(probabilities[k]))
     read = " ".join(words[: k + 1])
     print(f"  {read:<31} -> {vocabulary[best]:<8} {probabilities[k, best]:.4f}")
+print()
+print('the next word after "she took the":')
+print(" " * 8 + "".join(f"{name:>9}" for name in choices))
+for i in np.argsort(-choices["T = 1"], kind="stable")[:8]:
+    print(f"{vocabulary[i]:<8}" + "".join(f"{p[i]:9.4f}" for p in choices.values()))
+print()
+print("greedy:          ", " ".join(greedy))
+print("sampled, seed 1: ", " ".join(sampled))

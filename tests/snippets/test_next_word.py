@@ -20,18 +20,11 @@ from snippet_checks import as_numpy, close
 
 FOLDER = SNIPPETS / "next_word"
 FORWARD = [FOLDER / "next_word_numpy.py", FOLDER / "next_word_torch.py"]
-GENERATE = [FOLDER / "generate_numpy.py", FOLDER / "generate_torch.py"]
 
 
 @pytest.fixture(scope="module", params=FORWARD, ids=lambda p: p.name)
 def forward(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-@pytest.fixture(scope="module", params=GENERATE, ids=lambda p: p.name)
-def generate(request):
+    """The script's globals: the forward pass, then the choice of the next words (``generate``)."""
     if request.param.stem.endswith("_torch"):
         pytest.importorskip("torch")
     return namespace(request.param)
@@ -41,12 +34,10 @@ def test_torch_prints_numpys_lines_and_the_layers_check():
     numpy_out = FORWARD[0].with_suffix(".out").read_text(encoding="utf-8")
     torch_out = FORWARD[1].with_suffix(".out").read_text(encoding="utf-8")
     assert torch_out == numpy_out + "\nsame as torch.nn.TransformerEncoderLayer, norm_first=True, causal: True\n"
-    assert GENERATE[0].with_suffix(".out").read_text(encoding="utf-8") == GENERATE[1].with_suffix(
-        ".out").read_text(encoding="utf-8")  # fmt: skip
 
 
 def test_the_scripts_read_the_packages_weights_file():
-    for path in FORWARD + GENERATE:
+    for path in FORWARD:
         assert sn.data_files(path.read_text(encoding="utf-8")) == [lm.DATA]
 
 
@@ -71,32 +62,32 @@ def test_the_torch_script_checks_pytorchs_own_layers():
     assert torch.equal(ns["mask"], torch.triu(torch.full((7, 7), -torch.inf, dtype=torch.float64), 1))
 
 
-def test_the_generate_script_is_the_packages(generate):
+def test_the_scripts_choice_of_words_is_the_packages(forward):
     c, g = nw.choices(), nw.generation()
-    assert generate["prompt"] == list(c.words)
-    close(generate["logits"], c.logits)
+    assert forward["prompt"] == list(c.words)
+    close(forward["logits"][nw.PREFIX - 1], c.logits)
     for name, T in (("T = 0.5", 0.5), ("T = 1", 1.0), ("T = 2", 2.0)):
-        close(generate["choices"][name], c.temperature[T])
-    close(generate["choices"][f"top-{nw.TOP_K}"], c.top_k)
-    assert generate["greedy"] == list(c.words) + [st.word for st in g.greedy]
-    assert generate["sampled"] == list(c.words) + [st.word for st in g.sampled]
-    numbers = generate["seeded_numbers"](nw.SEED)
+        close(forward["choices"][name], c.temperature[T])
+    close(forward["choices"][f"top-{nw.TOP_K}"], c.top_k)
+    assert forward["greedy"] == list(c.words) + [st.word for st in g.greedy]
+    assert forward["sampled"] == list(c.words) + [st.word for st in g.sampled]
+    numbers = forward["seeded_numbers"](nw.SEED)
     rng = corpus.SeededRandom(nw.SEED)
     assert [next(numbers) for _ in range(50)] == [rng.uniform() for _ in range(50)]
 
 
-def test_the_generate_scripts_rules_are_the_packages_on_other_input(generate):
+def test_the_scripts_rules_are_the_packages_on_other_input(forward):
     """Temperature, top-k (ties to the smaller id), the sampling rule and the rounding edge, on
     logits the page does not show."""
     rng = np.random.default_rng(5)
     for _ in range(20):
         logits = np.round(rng.normal(0, 3, 43), 1)  # rounded: ties among the largest
         T, k = float(rng.uniform(0.3, 3)), int(rng.integers(1, 43))
-        mine = as_numpy(generate["next_word_probabilities"](_like(generate, logits), T, k))
+        mine = as_numpy(forward["next_word_probabilities"](_like(forward, logits), T, k))
         close(mine, lm.next_word_probabilities(logits, T, k))
         p = lm.next_word_probabilities(logits, T)
         for u in (0.0, float(rng.uniform()), float(np.nextafter(1, 0))):
-            assert generate["sample"](_like(generate, p), u) == lm.sample(p, u)
+            assert forward["sample"](_like(forward, p), u) == lm.sample(p, u)
 
 
 def _like(ns, a):

@@ -56,7 +56,7 @@ EXTRA_IMPORTS |= {
         {"base64", "json", "pathlib"},
         "reads the trained weights, selfattn_ref/language_model.json",
     )
-    for page, scripts in {"next_word": ("next_word", "generate"), "trained_model": ("heads",)}.items()
+    for page, scripts in {"next_word": ("next_word",), "trained_model": ("heads",)}.items()
     for script in scripts
     for name in (f"{page}/{script}_numpy", f"{page}/{script}_torch")
 }
