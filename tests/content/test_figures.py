@@ -328,6 +328,14 @@ def test_the_embedding_map_is_the_librarys_projection():
     assert len([c for c in svg.iter(f"{SVG}circle")]) == len(corpus.VOCABULARY)
 
 
+@pytest.mark.parametrize("name", ["embedding_map", "bank_map"])
+def test_the_pca_figures_name_the_projection_on_their_axes(name):
+    """What a sighted reader sees says how the points were projected, not only the label a screen
+    reader reads: both axes are PCA directions."""
+    texts = [t.text for t in svg_of(f"language_model/{name}.md").iter(f"{SVG}text")]
+    assert "PCA direction 1" in texts and "PCA direction 2 ↑" in texts, texts
+
+
 def test_the_rows_of_bank_are_drawn_by_sense_in_two_shapes():
     group = heads.sentences_of("bank")
     p = heads.principal_components(heads.decisive_rows(group, 2))
@@ -335,7 +343,7 @@ def test_the_rows_of_bank_are_drawn_by_sense_in_two_shapes():
     label = svg.get("aria-label")
     for sense, mark in (("river", "circle"), ("money", "rect")):
         sel = np.array([s.sense == sense for s in group])
-        stated = (f"{sense} sentences ({sel.sum()} points): direction 1 from {num(p.points[sel, 0].min(), 2)} to "
+        stated = (f"{sense} sentences ({sel.sum()} points): PCA direction 1 from {num(p.points[sel, 0].min(), 2)} to "
                   f"{num(p.points[sel, 0].max(), 2)}")  # fmt: skip
         assert stated in label, label
         assert len([e for e in svg.iter(f"{SVG}{mark}") if e.get("class") == "hm-fill"]) == sel.sum() + 1  # and the key

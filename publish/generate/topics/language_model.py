@@ -476,15 +476,18 @@ def _it_scores():
     return compact("\n".join(out) + "\n")
 
 
+# The axes of the two PCA figures: the projection is named on the figure itself, not only in its label.
+PCA_AXES = ("PCA direction 1", "PCA direction 2")
+
+
 @generated("language_model/embedding_map.md")
 def _embedding_map():
     m = heads.embedding_map()
     title = (f"43 words' embeddings projected on their first two principal components (PCA), which hold "
              f"{_pct(m.shares[0])} and {_pct(m.shares[1])} of their variance")  # fmt: skip
     words = [f"“{w}”" if w == "." else w for w in corpus.VOCABULARY]  # a full stop alone would be a speck
-    figure = scatter(m.points, words, title=title, x_title="direction 1", y_title="direction 2",
-                     size=(520.0, 360.0))  # fmt: skip
-    table = matrix_table(m.points, corpus.VOCABULARY, ["direction 1", "direction 2"], 2, "word")
+    figure = scatter(m.points, words, title=title, x_title=PCA_AXES[0], y_title=PCA_AXES[1], size=(520.0, 360.0))
+    table = matrix_table(m.points, corpus.VOCABULARY, list(PCA_AXES), 2, "word")
     return f'<div class="md-typeset__scrollwrap figure-scroll">\n{figure}\n</div>\n' + notebook_only(table)
 
 
@@ -497,7 +500,7 @@ def _bank_map():
         f"rows of “bank” after block 2 in the {len(group)} held-out bank sentences, projected on their first two "
         f"principal components (PCA), which hold {_pct(p.shares[0])} and {_pct(p.shares[1])} of their variance"
     )
-    figure = scatter(p.points, [s.text for s in group], title=title, x_title="direction 1", y_title="direction 2",
+    figure = scatter(p.points, [s.text for s in group], title=title, x_title=PCA_AXES[0], y_title=PCA_AXES[1],
                      groups=senses, words=False)  # fmt: skip
     return f'<div class="diagram-figure" markdown>\n\n{figure}\n\n</div>\n'
 
