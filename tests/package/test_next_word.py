@@ -88,3 +88,17 @@ def test_the_loss_of_each_row_is_minus_the_log_of_the_word_that_comes():
     s = nw.walk()
     losses = [-math.log(s.probabilities[i, s.ids[i + 1]]) for i in range(len(s.words) - 1)]
     assert max(losses) == losses[nw.PREFIX - 1]  # "money" after "she took the" is the hardest word
+
+
+def test_what_the_page_says_of_the_cue_the_unknown_word_and_the_last_draw():
+    """"money", which decides what follows "bank", stands three words back and gets head 2.1's
+    largest weight; the command line's example of a word the model does not know, "bonk", names
+    "bank", "back" and "boat"; after "on", "monday" was drawn although "friday" was more probable."""
+    s = nw.walk()
+    assert s.words.index("bank") - s.words.index("money") == 3
+    A = lm.forward(nw.SENTENCE).blocks[1].weights[0]  # block 2, head 1: (n, n)
+    assert s.words[int(np.argmax(A[-1]))] == "money"
+    with pytest.raises(ValueError, match="'bank', 'back', 'boat'"):
+        corpus.encode("she took the money to the bonk")
+    last = nw.generation().sampled[6]
+    assert last.word == "monday" and lm.ranked(last.probabilities, 1)[0][0] == "friday"

@@ -127,6 +127,8 @@ def _quantities():
     for k, step in enumerate(g.sampled, 1):
         q.append(Quantity(f"sampled u[{k}]", step.u))
         q.append(Quantity(f"sampled probability[{k}]", float(step.probabilities[vocab.index(step.word)]), True))
+        q += [Quantity(f"sampled step {k}: probability[{w}]", float(v), proportion=True)
+              for w, v in zip(vocab, step.probabilities, strict=True) if v >= 0.001]  # fmt: skip
     for k, step in enumerate(g.greedy, 1):
         q.append(Quantity(f"greedy probability[{k}]", float(step.probabilities[vocab.index(step.word)]), True))
     total = np.cumsum(g.sampled[0].probabilities)
