@@ -91,7 +91,7 @@ def test_the_loss_of_each_row_is_minus_the_log_of_the_word_that_comes():
 
 
 def test_what_the_page_says_of_the_cue_the_unknown_word_and_the_last_draw():
-    """"money", which decides what follows "bank", stands three words back and gets head 2.1's
+    """The word "money", which decides what follows "bank", stands three words back and gets head 2.1's
     largest weight; the command line's example of a word the model does not know, "bonk", names
     "bank", "back" and "boat"; after "on", "monday" was drawn although "friday" was more probable."""
     s = nw.walk()
