@@ -129,3 +129,9 @@ def test_the_exercises_are_right_from_the_rounded_numbers_they_show():
     q = np.array([r(values["q"][f"c{k}"], 3) for k in range(1, 9)])
     k = np.array([r(values["k"][f"c{k}"], 3) for k in range(1, 9)])
     assert shown["scaled-score"] == f"{q @ k / math.sqrt(8):.1f}"
+    row = np.array([r(values["row"][f"w{k}"], 2) for k in range(1, 10)])
+    e = np.exp(row)
+    assert shown["weight-of-street"] == f"{e[1] / e.sum():.3f}"
+    # the solution's quotient, from the rounded terms it shows, is the answer too
+    assert f"{r(values['e_street'], 1) / r(values['e_total'], 1):.3f}" == shown["weight-of-street"]
+    assert f"{values['street_and_animal']:.3f}" != shown["weight-of-street"]  # the mistake is told apart

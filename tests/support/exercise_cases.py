@@ -124,6 +124,11 @@ def _language_model_second_way(name: str) -> float:
             q = N[words.index("it")] @ W[:16].T[:, :8]
             k = N[words.index("street")] @ W[16:32].T[:, :8]
         return float(q @ k / np.sqrt(8))
+    if name == "weight":  # head 2.1's weight of "it" on "street", from nn.MultiheadAttention's own weights
+        words = "the street near the animal was cold so it froze .".split()
+        with torch.no_grad():
+            A = tlm.forward(words).blocks[1].weights[0]  # (n, n)
+        return float(A[words.index("it"), words.index("street")])
     raise KeyError(name)
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
+from selfattn_ref.attention import softmax
 from selfattn_ref.topics import language_model as heads
 
 from ... import GENERATED, ROOT
@@ -543,4 +544,10 @@ def _exercise_values() -> dict:
         "dot": dot,
         "scaled": float(h.scaled[i, j]),
         "over_d_head": dot / h.Q.shape[1],
+        # the row of "it": its scaled score against each word it may read, w1 to w9, and street's weight
+        "row": {f"w{k + 1}": float(v) for k, v in enumerate(h.scaled[i, : i + 1])},
+        "weight": float(h.weights[i, j]),
+        "e_street": math.exp(float(h.scaled[i, j])),
+        "e_total": float(np.exp(h.scaled[i, : i + 1]).sum()),
+        "street_and_animal": float(softmax(h.scaled[i, [j, h.words.index("animal")]])[0]),
     }
