@@ -62,6 +62,9 @@ def test_the_loss_curve_says_what_the_page_says():
     curve = source.run()["run"]["curve"]
     assert abs(curve[0]["train_loss"] - math.log(43)) < 0.1
     assert curve[-1]["held_out_loss"] > curve[-1]["train_loss"]
+    # "close to the training curve all the way, now below it, now above it"
+    gaps = [c["held_out_loss"] - c["train_loss"] for c in curve[1:]]
+    assert max(map(abs, gaps)) < 0.03 and min(gaps) < 0 < max(gaps)
     assert min(curve, key=lambda c: c["held_out_loss"])["step"] == 300
     assert all(c["train_loss"] < source.Y_MAX and c["held_out_loss"] < source.Y_MAX for c in curve[1:])
     r = source.run()["run"]["held_out"]
