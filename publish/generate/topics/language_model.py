@@ -174,7 +174,8 @@ def head_name(pair) -> str:
     return f"head {pair[0]}.{pair[1]}"
 
 
-def _record() -> dict:
+def _figures() -> dict:
+    """The run's figures (the record's "run"); _record, above, writes the record itself."""
     return run()["run"]
 
 
@@ -194,7 +195,7 @@ def _upto(text: str, word: str) -> list[str]:
 
 @source(SOURCE)
 def _trained_quantities():
-    r = _record()
+    r = _figures()
     q = [Quantity(k, v) for k, v in r["settings"].items() if isinstance(v, (int, float))]
     q += [Quantity(f"corpus {k}", v) for k, v in r["corpus"].items()]
     for who in ("model", "bigram", "best"):
@@ -301,7 +302,7 @@ def _pct(x: float, decimals: int = 1) -> str:
 
 @generated("language_model/held_out.md")
 def _held_out():
-    r = _record()["held_out"]
+    r = _figures()["held_out"]
     lines_ = ["| where | positions | loss: model | bigram | best | accuracy: model | bigram | best |",
               "|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     for group, name in GROUPS.items():
@@ -314,7 +315,7 @@ def _held_out():
 
 @generated("language_model/loss_curve.md")
 def _loss_curve():
-    r = _record()
+    r = _figures()
     curve = r["curve"]
     series = [
         Series("training", tuple((c["step"], c["train_loss"]) for c in curve)),
@@ -523,7 +524,7 @@ def _removal():
 def _exercise_values() -> dict:
     """What docs/trained-model.md's exercises ask for (docs/exercises/trained-model.toml), and known
     mistakes."""
-    r = _record()["held_out"]
+    r = _figures()["held_out"]
     money, river = (heads.removal(heads.sentences_of("bank", sense)) for sense in ("money", "river"))
     h = heads.head_scores(HEATMAP, *HEAD)
     i, j = h.words.index("it"), h.words.index("street")
