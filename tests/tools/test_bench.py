@@ -88,9 +88,7 @@ def test_the_page_budgets_hold_every_page_that_has_a_notebook():
     """Every article and topic page (the nav's "Notebooks" section names one notebook per such
     page) is one that the [pages] and [lighthouse] figures measure: a new section of the nav (the
     language model's) is not left out of the budgets."""
-    import yaml
-
-    nav = yaml.load((BENCH.parent / "mkdocs.yml").read_text(encoding="utf-8"), run._env_loader())["nav"]
+    nav = run.mkdocs_yml.config()["nav"]
     notebooks = next(item["Notebooks"] for item in nav if isinstance(item, dict) and "Notebooks" in item)
     pages = [Path(p).stem + "/" for entry in notebooks for p in entry.values() if p.endswith(".ipynb")]
     assert pages and {"next-word/", "trained-model/"} <= set(pages)
