@@ -22,8 +22,9 @@ The figures (--only takes a comma-separated list of the names in brackets):
          touched). After the first build ("Serving on" in its log), one line (an HTML comment) is
          appended to docs/scaling.md, and the time runs until the server logs "Reloading
          browsers", i.e. the change was noticed (watchdog, mkdocs' 0.25 s debounce), the whole
-         site rebuilt (the notebooks, unchanged, from their executed copies: the copy's first
-         build executed them), and the open pages told to reload. Each run edits the page again.
+         site rebuilt (the notebooks, unchanged, from mkdocs-jupyter's cache, which the serve
+         process keeps: publish/mkdocs/notebook_pages.py), and the open pages told to reload.
+         Each run edits the page again.
          Budget: under 5 s.
 [suite]  The test suite as `make test` runs it, `python -m pytest -n auto --dist loadgroup -m
          "not targets"` in the repository (set-up done: the venv exists, Chromium is installed), wall

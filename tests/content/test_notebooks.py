@@ -689,15 +689,12 @@ def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
 
 def test_the_build_logs_no_line_per_notebook(strict_build):
     """A build's log (and `mkdocs serve`'s after each edit) holds what a contributor must read, the
-    numbers audit's messages among them: not mkdocs-jupyter's line for each notebook copied beside
-    its page (20 a build; its warnings still show)."""
+    numbers audit's messages among them: not mkdocs-jupyter's lines for each notebook converted and
+    copied beside its page (40 a build; its warnings still show)."""
     log = strict_build.proc.stdout + strict_build.proc.stderr
     assert strict_build.proc.returncode == 0, log[-2000:]
-    assert "Documentation built" in log and "jupyter file" not in log, log[-2000:]
-
-
-# Three builds in one process, as `mkdocs serve` makes them: the second after no edit, the third
-# after an edit of one notebook; how many notebooks each build's second process was given.
+    assert "Documentation built" in log, log[-2000:]
+    assert "jupyter file" not in log and "Converting notebook" not in log, log[-2000:]
 
 
 def test_clean_keeps_private_use_characters_and_still_renders_formulas():
@@ -706,6 +703,13 @@ def test_clean_keeps_private_use_characters_and_still_renders_formulas():
     out = clean('<div class="jp-RenderedMarkdown"><p>\ue000 &#xE001; &#57346; \ue0030\ue003 $x$</p></div>')
     assert "\ue000 \ue001 \ue002 \ue0030\ue003 " in out
     assert f'<span class="arithmatex">{katex_math.in_page("x", False)}</span>' in out
+
+
+def test_clean_refuses_an_image_without_alt_text():
+    """nbconvert would give it "No description has been provided" (no notebook of the site shows an image)."""
+    html = '<div class="jp-RenderedMarkdown"><p><img src="x.png"></p></div>'
+    with pytest.raises(ValueError, match=r"x\.ipynb: an image without alt text"):
+        clean(html, notebook="x.ipynb")
 
 
 def test_a_formula_katex_rejects_in_a_notebook_names_it():

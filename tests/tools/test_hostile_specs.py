@@ -206,7 +206,7 @@ def _notebook_html(source: str) -> tuple[str, str]:
     for node in jupyter.find_all(string=True):
         if not node.find_parent("code"):
             node.replace_with(mathjax_shows(str(node)))
-    site, _ = notebook_pages.clean_body(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
+    site = notebook_pages.clean(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
     return str(jupyter), site
 
 
@@ -275,7 +275,7 @@ def test_the_notebook_pages_read_math_and_its_escapes_as_mathjax_does():
     from publish.mkdocs import notebook_pages
 
     assert notebook_pages.plain("\\$x\\$ costs \\$5, \\\\(y\\\\) and $-\\infty$") == "$x$ costs $5, \\(y\\) and −∞"
-    body, _ = notebook_pages.clean_body('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
+    body = notebook_pages.clean('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
     soup = BeautifulSoup(body, "html.parser")
     assert soup.find("p").get_text().startswith("$x$ and ") and len(soup.select(".katex")) == 2
 
