@@ -18,8 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
-from test_site import (
+from browser_checks import (
     RAW_MATH_JS,
     katex_styled,
     open_for_instant_navigation,
@@ -27,6 +26,7 @@ from test_site import (
     recorded_context,
     report,
 )
+from playwright.sync_api import Page, expect
 
 from publish.generate.figures import contrast
 from publish.generate.notebooks import NOTEBOOKS, imports, notebook_snippets, shown, without_imports
