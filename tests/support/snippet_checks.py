@@ -32,3 +32,14 @@ def torch_namespace(path):
     finally:
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
+
+
+def snippet_namespace(path) -> dict:
+    """A snippet's globals after a run in this process: a PyTorch one (``*_torch.py``) with torch's
+    global settings put back (torch_namespace), a NumPy one as it is."""
+    if path.stem.endswith("_torch"):
+        return torch_namespace(path)
+    from publish.generate.snippets import namespace
+
+    return namespace(path)
+
