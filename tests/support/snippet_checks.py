@@ -1,5 +1,5 @@
 """Helpers the tests share: the per-page snippet tests (tests/snippets/) and the package's
-NumPy == PyTorch checks (tests/package/)."""
+NumPy == PyTorch checks (tests/package/), its refusals of bad input among them (one_message)."""
 
 import numpy as np
 
@@ -43,3 +43,19 @@ def snippet_namespace(path) -> dict:
 
     return namespace(path)
 
+
+def one_message(call, pattern: str) -> str:
+    """``call(selfattn_ref)`` and ``call(selfattn_ref.torch)`` both raise ValueError, with one message
+    (the two packages word it the same way) that matches the regular expression ``pattern``."""
+    import pytest
+
+    import selfattn_ref
+    import selfattn_ref.torch
+
+    messages = []
+    for package in (selfattn_ref, selfattn_ref.torch):
+        with pytest.raises(ValueError, match=pattern) as info:
+            call(package)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1], f"NumPy's and PyTorch's messages differ: {messages}"
+    return messages[0]
