@@ -811,17 +811,26 @@ def test_copy_link_button(pg, site, browser):
 # --- keyboard, screens, colours, accessibility --------------------------------------------------------
 
 
+# Sets window.__swapped once Material's document$ emits a new document (it replays the current one
+# at once, to each new subscriber).
+SWAPPED_JS = """() => {
+  let replayed = false;
+  window.__swapped = false;
+  document$.subscribe(() => { if (replayed) window.__swapped = true; replayed = true; });
+}"""
+
+
 def test_keyboard_alone(pg, site):
     """Tab order: the skip link, then the settings, then the grid; typing recalculates; arrows move."""
     page, watch = pg
     open_playground(page, site)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.classList.contains('md-skip')")
-    page.keyboard.press("Enter")  # Material handles the jump (instant navigation): wait for it
-    page.wait_for_function("() => location.hash === '#try-it-yourself'")
-    # The first navigation after a load makes Material fetch the page again and swap its content in;
-    # waiting for :target instead of this wait let Tab start from the top once (under -n 2): kept.
-    page.wait_for_timeout(100)
+    # Material handles the jump (instant navigation): the first navigation after a load fetches the
+    # page again and swaps its content in, then emits document$ (which first replays the page it has).
+    page.evaluate(SWAPPED_JS)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.hash === '#try-it-yourself' && window.__swapped")
     order = []
     for _ in range(20):
         page.keyboard.press("Tab")

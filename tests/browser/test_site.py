@@ -1,9 +1,10 @@
 """The built site in a real browser: what a reader sees, and that nothing leaves the machine.
 
 Every page is opened and checked for console errors, requests to other hosts (or for KaTeX's
-script), math not rendered when the site was built, and serious or critical accessibility
-violations (axe-core, light and dark scheme); then the interactive parts: linked tabs, copy
-buttons, the palette toggle, instant navigation, the offline build and the edit links.
+script), and serious or critical accessibility violations (axe-core, light and dark scheme); then
+the interactive parts: linked tabs, copy buttons, the palette toggle, instant navigation, the
+offline build and the edit button. What the built pages show without a browser (every page of the
+nav built, math rendered, where each edit link leads) is tests/content/test_site_build.py's.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from browser_checks import (
     RAW_MATH_JS,
     SAMPLE_COLOURS_JS,
     Recorder,
+    animations_ended,
     katex_styled,
     open_for_instant_navigation,
     palette_toggle,
@@ -33,12 +35,13 @@ from browser_checks import (
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from pages import EDIT_URI, edit_link
+
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 SNIPPETS = REPO / "snippets"
-EDIT_URI = re.search(r"^edit_uri:\s*(\S+)", (REPO / "mkdocs.yml").read_text(), re.M).group(1)
 
 
 def pages_with(site, pattern: str) -> list[Path]:
@@ -48,14 +51,6 @@ def pages_with(site, pattern: str) -> list[Path]:
 
 
 # -- every page -----------------------------------------------------------------------------------
-
-
-def test_site_has_every_nav_page(site):
-    built = {p.relative_to(site.dir).as_posix() for p in site.html_files()}
-    for page in ["index.html", "real-numbers/index.html", "queries-keys-values/index.html",
-                 "learned-weights/index.html", "learning/index.html", "where-used/index.html",
-                 "attention-that-learns/index.html"]:  # fmt: skip
-        assert page in built, f"{page} is missing from the built site; built pages: {sorted(built)}"
 
 
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
@@ -71,9 +66,10 @@ CLEAN_GROUPS = 2
 @pytest.mark.slow
 @pytest.mark.parametrize("group", range(CLEAN_GROUPS))
 def test_every_page_is_clean(new_context, site, group):
-    """No console error, no request off the machine (nor for KaTeX's script), math rendered when
-    the site was built, no serious axe violation: on every page, its group taken in one browser
-    context, one page load each.
+    """No console error, no request off the machine (nor for KaTeX's script), no serious axe
+    violation: on every page, its group taken in one browser context, one page load each. (That its
+    math was rendered when the site was built, tests/content/test_site_build.py reads in the built
+    pages: every formula KaTeX's HTML, no TeX delimiter left in the text.)
 
     On each page axe runs all its rules, its colour rules only on one sample of each look of
     text not met on an earlier page of the group (see SAMPLE_COLOURS_JS); then the palette toggle
@@ -95,9 +91,6 @@ def test_every_page_is_clean(new_context, site, group):
         # Colours are measured as they settle: a transition (Material's, 125 ms on some elements)
         # caught half-way through the scheme switch gives a contrast that no reader sees.
         page.add_style_tag(content=NO_TRANSITIONS)
-        math = page.evaluate(RAW_MATH_JS)
-        problems[url] += [f"math not rendered by KaTeX: {t!r}" for t in math["unrendered"]]
-        problems[url] += [f"raw TeX delimiters visible: {t!r}" for t in math["raw"]]
         page.evaluate(AXE_SETUP_JS)
         for rules in (AXE_ALL, AXE_COLOURS):
             if rules is AXE_COLOURS:
@@ -110,7 +103,7 @@ def test_every_page_is_clean(new_context, site, group):
             if rules is AXE_ALL or fresh:
                 name = {"default": "light", "slate": "dark"}[now]
                 problems[url] += [f"[{name}] {v}" for v in page.evaluate(AXE_JS, [None, rules])]
-    page.wait_for_load_state("networkidle")  # the last page's late requests are seen too
+    recorder.settle()  # the last page's late requests are seen too
     for where, found in recorder.take().items():
         problems[where] += found
     problems = {where: found for where, found in problems.items() if found}
@@ -167,10 +160,11 @@ def linked_tab_labels(html: Path) -> tuple[list[str], bool]:
 
 
 # Animations that have ended and are still listed, each as its kind, what it animates and where.
-LINGERING_ANIMATIONS_JS = """() => document.getAnimations().filter((a) => a.playState === "finished")
+LINGERING_ANIMATIONS_JS = """() => new Promise((done) => requestAnimationFrame(done)).then(() => document
+  .getAnimations().filter((a) => a.playState === "finished")
   .map((a) => `${a.constructor.name} ${a.transitionProperty || a.animationName} on `
     + a.effect.target.tagName.toLowerCase() + [...a.effect.target.classList].map((c) => `.${c}`).join("")
-    + (a.effect.pseudoElement || ""))"""
+    + (a.effect.pseudoElement || "")))"""
 
 
 def test_linked_tabs_switch_together(page: Page, site):
@@ -185,13 +179,11 @@ def test_linked_tabs_switch_together(page: Page, site):
     page.goto(site.url(html))
     # At rest, the page draws no frames: a transition that Chromium ran inside a closed block stays
     # listed as finished, and keeps it drawing 60 frames a second (see extra.css). One that has just
-    # ended in view is gone by the next frame, so what is still there after a pause stays.
+    # ended in view is gone by the next frame, so what is still there a frame after the last has
+    # ended stays.
     page.evaluate("() => document.fonts.ready.then(() => null)")
-    for pause in (500, 300, 300):
-        page.wait_for_timeout(pause)
-        lingering = page.evaluate(LINGERING_ANIMATIONS_JS)
-        if not lingering:
-            break
+    animations_ended(page)
+    lingering = page.evaluate(LINGERING_ANIMATIONS_JS)
     assert not lingering, f"{site.url(html)}: at rest, animations that ended still make it draw frames: {lingering}"
     # For each (visible) tab set that has a tab `label`: the label of its selected tab.
     selected = """([label, visibleOnly]) => [...document.querySelectorAll('.tabbed-set')]
@@ -325,7 +317,7 @@ def test_math_is_rendered_after_instant_navigation(new_context, site):
     assert math["math"] > 0 and math["unrendered"] == [] and math["raw"] == [], math
     assert page.locator(".katex").count() >= math["math"]
     assert katex_styled(page), "the formulas do not take KaTeX's font: is katex.min.css loaded?"
-    page.wait_for_load_state("networkidle")
+    recorder.settle()
     assert not (problems := recorder.take()), report(problems)
 
 
@@ -362,14 +354,6 @@ def test_offline_build_works_from_disk(new_context, offline_site: Path):
     assert not (problems := recorder.take()), report(problems)
 
 
-def edit_link(html: Path) -> str | None:
-    match = re.search(
-        r'<a href="([^"]+)" title="[^"]*" class="md-content__button md-icon"[^>]*rel="edit"',
-        html.read_text(encoding="utf-8"),
-    )
-    return match.group(1) if match else None
-
-
 def includes_a_snippet(html: Path) -> bool:
     """Whether the page's Markdown source (found through its edit link) includes a file of snippets/."""
     href = edit_link(html)
@@ -381,34 +365,8 @@ def includes_a_snippet(html: Path) -> bool:
     )
 
 
-def test_edit_links_point_to_the_page_source(page: Page, site):
-    problems = []
-    for html in site.html_files():
-        rel = html.relative_to(site.dir).as_posix()
-        if rel == "404.html":
-            continue
-        href = edit_link(html)
-        # A worked example's page is generated from its spec: its edit link opens the spec, and
-        # the gallery, generated from all of them, has none (publish/mkdocs/worked_examples.py).
-        if rel == "examples/index.html":
-            if href is not None:
-                problems.append(f"{rel}: the generated gallery has an edit link {href!r}")
-            continue
-        if rel.startswith("examples/"):
-            spec = f"{EDIT_URI[: -len('docs/')]}selfattn_ref/examples/{rel.split('/')[1]}.toml"
-            if href != spec:
-                problems.append(f"{rel}: edit link {href!r}, expected its spec file {spec}")
-            continue
-        if href is None or not href.startswith(EDIT_URI):
-            problems.append(f"{rel}: edit link {href!r} does not start with {EDIT_URI}")
-            continue
-        src = Path(href[len(EDIT_URI) :])
-        dest = "index.html" if src.stem in ("index", "README") else f"{src.with_suffix('').as_posix()}/index.html"
-        if src.parent.as_posix() != "." and src.stem in ("index", "README"):
-            dest = f"{src.parent.as_posix()}/index.html"
-        if not (DOCS / src).is_file() or dest != rel:
-            problems.append(f"{rel}: edit link {href} names {src}, which is not this page's source")
-    assert not problems, "\n".join(problems)
+def test_the_edit_button_shows(page: Page, site):
+    """(Where each page's edit link leads: tests/content/test_site_build.py.)"""
     page.goto(site.url("real-numbers/index.html"))
     button = page.locator("a.md-content__button[rel=edit]")
     expect(button).to_be_visible()

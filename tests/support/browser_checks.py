@@ -9,6 +9,7 @@
   look of text.
 - ``open_for_instant_navigation``, ``cancelled_after_load``, ``palette_toggle``, ``scheme``: Material's
   instant navigation, the requests that leaving a page cancels, the palette.
+- ``animations_ended``: until every finite transition and animation of the page has ended.
 """
 
 from __future__ import annotations
@@ -131,11 +132,30 @@ SAMPLE_COLOURS_JS = r"""([seenBefore, root]) => {
 }"""
 
 
+# Marks, beneath Material, when it has read sitemap.xml (its DOMParser's "text/xml" parse of a
+# <urlset>): the next task, Material's instant navigation follows the links the sitemap lists. The mark
+# is a symbol of the window, no global name (tests/support/playground_page.py compares those).
+SITEMAP_READ_JS = """(() => {
+  const parse = DOMParser.prototype.parseFromString;
+  if (parse.__marks) return;
+  const marking = function (text, type) {
+    const doc = parse.call(this, text, type);
+    if (type === "text/xml" && doc.documentElement?.localName === "urlset")
+      setTimeout(() => { window[Symbol.for("sitemap read")] = true; });
+    return doc;
+  };
+  marking.__marks = true;
+  DOMParser.prototype.parseFromString = marking;
+})()"""
+
+
 def open_for_instant_navigation(page: Page, url: str) -> None:
     """Open ``url`` and wait until Material's instant navigation can take a click: it follows only
     the links that sitemap.xml lists, which it fetches after the load event, and a click before that
-    is an ordinary page load (the network idle: the sitemap is in)."""
-    page.goto(url, wait_until="networkidle")
+    is an ordinary page load (SITEMAP_READ_JS)."""
+    page.add_init_script(SITEMAP_READ_JS)
+    page.goto(url)
+    page.wait_for_function('() => window[Symbol.for("sitemap read")] === true')
 
 
 def cancelled_after_load(request: Request) -> bool:
@@ -154,11 +174,13 @@ class Recorder:
 
     allowed_origin: str  # "http://127.0.0.1:PORT" or "file"
     problems: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    pending: set[Request] = field(default_factory=set)  # the requests made that have not ended
 
     def attach(self, context: BrowserContext) -> None:
         context.on("request", self._request)
         context.on("response", self._response)
         context.on("requestfailed", self._failed)
+        context.on("requestfinished", lambda request: self.pending.discard(request))
         context.on("console", self._console)
         context.on("weberror", lambda e: self._add(e, f"uncaught error: {e.error}"))
 
@@ -171,11 +193,13 @@ class Recorder:
         self.problems[where].append(problem)
 
     def _failed(self, request: Request) -> None:
+        self.pending.discard(request)
         if cancelled_after_load(request):
             return
         self._add(request, f"request failed: {request.url} ({request.failure})")
 
     def _request(self, request: Request) -> None:
+        self.pending.add(request)
         parts = urlsplit(request.url)
         if KATEX_SCRIPT.search(parts.path):
             self._add(request, f"KaTeX's script requested (the math is rendered when the site is built): {request.url}")
@@ -192,6 +216,16 @@ class Recorder:
     def _console(self, message: ConsoleMessage) -> None:
         if message.type == "error":
             self._add(message, f"console error: {message.text} at {message.location.get('url')}")
+
+    def settle(self) -> None:
+        """Until every request made so far has ended (its answer read, or failed), so that what the
+        pages asked for late (after their load event) is recorded too."""
+        while self.pending:
+            request = next(iter(self.pending))
+            response = request.response()  # waits for it: None if the request failed
+            if response is not None:
+                response.finished()
+            self.pending.discard(request)
 
     def take(self) -> dict[str, list[str]]:
         problems, self.problems = dict(self.problems), defaultdict(list)
@@ -220,3 +254,18 @@ def scheme(page: Page) -> str:
 def katex_styled(page: Page) -> bool:
     """Whether the page's first formula takes katex.min.css's font (the CSS is loaded)."""
     return page.evaluate("() => getComputedStyle(document.querySelector('.katex')).fontFamily.startsWith('KaTeX_Main')")
+
+
+# Every finite CSS transition and animation of the page has ended (checked each frame, from the second
+# frame on, so that what the last change starts has started): the state as it stays, without a fixed
+# wait that is too long or too short.
+ANIMATIONS_ENDED_JS = """() => new Promise((done) => {
+  const look = () => document.getAnimations().every((a) => a.playState !== 'running'
+      || a.effect.getComputedTiming().iterations === Infinity)
+    ? done(true) : requestAnimationFrame(look);
+  requestAnimationFrame(() => requestAnimationFrame(look));
+})"""
+
+
+def animations_ended(page: Page) -> None:
+    page.evaluate(ANIMATIONS_ENDED_JS)
