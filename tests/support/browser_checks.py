@@ -258,10 +258,11 @@ def katex_styled(page: Page) -> bool:
 
 # Every finite CSS transition and animation of the page has ended (checked each frame, from the second
 # frame on, so that what the last change starts has started): the state as it stays, without a fixed
-# wait that is too long or too short.
+# wait that is too long or too short. An animation that follows a box's scrolling (extra.css's
+# sideways fade) has no end in time.
 ANIMATIONS_ENDED_JS = """() => new Promise((done) => {
   const look = () => document.getAnimations().every((a) => a.playState !== 'running'
-      || a.effect.getComputedTiming().iterations === Infinity)
+      || a.effect.getComputedTiming().iterations === Infinity || !(a.timeline instanceof DocumentTimeline))
     ? done(true) : requestAnimationFrame(look);
   requestAnimationFrame(() => requestAnimationFrame(look));
 })"""

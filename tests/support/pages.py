@@ -4,12 +4,10 @@ built page comes from (its source, its edit link)."""
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
-import markdown
-
 from publish import DOCS, ROOT
+from publish.source import includes, mkdocs_yml
 
 # The site's pages: every Markdown file under docs/ except generated includes and vendored assets.
 PAGES = sorted(p for p in DOCS.rglob("*.md") if not {"generated", "assets"} & set(p.relative_to(DOCS).parts))
@@ -19,22 +17,14 @@ def page_id(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-@cache
-def _snippet_preprocessor():
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": {"base_path": [str(ROOT)], "check_paths": True}},
-    )
-    return md.preprocessors["snippet"]
-
-
 def expand(text: str) -> str:
-    """Expand ``--8<--`` includes exactly as the site build does (pymdownx.snippets)."""
-    return "\n".join(_snippet_preprocessor().run(text.split("\n")))
+    """Expand ``--8<--`` includes exactly as the site build does (pymdownx.snippets, as mkdocs.yml
+    configures it: publish.source.includes)."""
+    return "\n".join(includes.snippets().run(text.split("\n")))
 
 
 # mkdocs.yml's edit_uri: the address under which Material's edit button opens a page's source.
-EDIT_URI = re.search(r"^edit_uri:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M).group(1)
+EDIT_URI = mkdocs_yml.config()["edit_uri"]
 
 
 def built_page(source: str) -> str:
