@@ -93,6 +93,7 @@ TWINS_DIFFER = {
     "snippets/masking/causal": "same as F.scaled_dot_product_attention(..., is_causal=True): True\n",
     "snippets/multi_head/two_heads": "same as torch.nn.MultiheadAttention: True\n",
     "snippets/transformer_block/block": "same as torch.nn.TransformerEncoderLayer: True\n",
+    "snippets/next_word/next_word": "\nsame as torch.nn.TransformerEncoderLayer, norm_first=True, causal: True\n",
     # the page says the tabs differ because the generators do (docs/scaling.md)
     "snippets/scaling/variance": None,
     "snippets/scaling/largest_weight": None,
