@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_checks import open_for_instant_navigation
 from offscreen import OFFSCREEN, SCROLLING
 
 pytestmark = pytest.mark.browser
@@ -409,8 +410,7 @@ def test_following_a_link_to_a_place_on_the_page_moves_nothing(module_context, p
         phones["shifts", width].add_init_script(SHIFTS)
     url = site.url(path + "index.html")
     page = phones["shifts", width].new_page()
-    with page.expect_response(lambda response: response.url.endswith("/sitemap.xml")):
-        page.goto(url)  # Material's instant navigation is ready once its sitemap is in (and read: SETTLED)
+    open_for_instant_navigation(page, url)  # Material's instant navigation is ready: its sitemap read
     page.evaluate(SETTLED)
     fetched = []
     page.on("request", lambda request: fetched.append(request.url) if request.url.split("#")[0] == url else None)

@@ -18,9 +18,7 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
-import test_playground
-from playwright.sync_api import Page, expect
-from test_playground import (
+from playground_checks import (
     PRESETS,
     SLUGS,
     TOL,
@@ -39,6 +37,7 @@ from test_playground import (
     sixteen_by_sixteen,
     state_of,
 )
+from playwright.sync_api import Page, expect
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
 from publish.fmt import cell, is_integral, num, vector
@@ -49,11 +48,6 @@ from selfattn_ref.positional import sinusoidal_positional_encoding
 from exact_arithmetic import exact_steps, off_by_less_than_a_unit
 
 pytestmark = pytest.mark.browser
-
-# test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
-context = test_playground.context
-shared_page = test_playground.shared_page
-pg = test_playground.pg
 
 ASSETS = "assets/playground/"
 

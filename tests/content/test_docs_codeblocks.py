@@ -3,7 +3,10 @@ output shown under it.
 
 pytest-codeblocks reads raw Markdown and does not expand ``--8<--`` includes, so the
 blocks are found with its extractor and each block's includes are expanded the way the
-site build expands them (pymdownx.snippets) before it runs.
+site build expands them (pymdownx.snippets). A math section and an excerpt of the package run
+here; a whole script is run once, by tests/snippets/test_recordings.py (in a fresh interpreter,
+what it prints held equal to its recording), and here the page is held to showing that script and,
+under it, that recording.
 """
 
 from __future__ import annotations
@@ -87,6 +90,23 @@ def test_block_runs_and_prints_what_the_page_shows(page, block):
         assert not excerpt and EXCERPT_CLASS not in classes, (
             f"{page_id(page)}:{block.lineno}: {target} is a script: offer it to copy, as a script"
         )
+        path, _, section = target.partition(":")
+        if section in ("", SCRIPT_SECTION):
+            # The whole script: the file that test_recordings.py runs (the same statements: a
+            # section drops only the build's comment lines above it), and its recording under it.
+            assert len(includes) == 1, f"{page_id(page)}:{block.lineno}: a whole script is one include"
+            file = ROOT / path
+            assert ast.dump(ast.parse(code)) == ast.dump(ast.parse(file.read_text(encoding="utf-8"))), (
+                f"{page_id(page)}:{block.lineno}: {target} is not the program {path} is"
+            )
+            recording = file.with_suffix(".out")
+            printed = recording.read_text(encoding="utf-8") if recording.is_file() else ""
+            shown = "" if block.expected_output is None else expand(block.expected_output)
+            assert shown.rstrip("\n") == printed.rstrip("\n"), (
+                f"{page_id(page)}:{block.lineno}: the output shown under the block is not what {path} prints "
+                f"({recording.relative_to(ROOT)}; without one, the script must print nothing)"
+            )
+            return
         namespace = {"__name__": "__main__"}
     out = io.StringIO()
     with contextlib.redirect_stdout(out), _torch_state_restored():

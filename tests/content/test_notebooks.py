@@ -456,6 +456,10 @@ def test_built_notebook_offers_its_file_for_download_with_the_outputs_it_shows(s
     soup = _page(strict_build, name)
     link = soup.select_one("p.notebook-download a[download]")
     assert link is not None, f"notebooks/{name}/ has no download link"
+    # a browser saves it under the name its address ends in (an empty download attribute), as the
+    # link says (tests/browser/test_notebooks_and_figures.py downloads one)
+    assert link["download"] == "" and link["href"] == f"{name}.ipynb", link
+    assert link.get_text() == f"Download the notebook ({name}.ipynb)"
     target = (strict_build.dir / "notebooks" / name / link["href"]).resolve()
     assert target.is_file(), f"the download link {link['href']!r} names no file of the built site"
     downloaded = nbformat.read(target, as_version=4)

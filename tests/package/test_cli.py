@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_output import grid, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,28 +25,6 @@ from selfattn_ref.examples.rules import LIMITS
 from exact_arithmetic import exact_steps, off_by_less_than_a_unit
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def grid(out: str, title_start: str) -> dict[str, list[str]]:
-    """The grid printed under the section whose title contains ``title_start``: {row label: cells}.
-
-    The header line (column labels) is stored under the key "".
-    """
-    lines = out.splitlines()
-    i = next(k for k, line in enumerate(lines) if title_start in line and line[:1].isdigit())
-    rows = {"": lines[i + 1].split()}
-    for line in lines[i + 2 :]:
-        if not line.strip():
-            break
-        label, *cells = line.split()
-        rows[label] = cells
-    return rows
 
 
 def negative_zeros(out: str) -> list[str]:

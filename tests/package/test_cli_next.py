@@ -11,22 +11,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_cli import grid  # a numbered section's grid, {row: cells}
+from cli_output import grid, run
 
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
-from selfattn_ref.cli import format_number, main
+from selfattn_ref.cli import format_number
 from selfattn_ref.examples.rules import number_advice
 
 HOW = number_advice("x")  # how a number is written, the start of every such advice
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def ranked(out: str) -> list[tuple[str, str]]:

@@ -11,29 +11,20 @@ import pytest
 
 from publish import SNIPPETS
 from publish.generate import snippets as sn
-from publish.generate.snippets import namespace
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
 from selfattn_ref.topics import next_word as nw
 
-from snippet_checks import as_numpy, close
+from snippet_checks import as_numpy, close, snippet_namespace
 
 FOLDER = SNIPPETS / "next_word"
 FORWARD = [FOLDER / "next_word_numpy.py", FOLDER / "next_word_torch.py"]
 
 
-@pytest.fixture(scope="module", params=FORWARD, ids=lambda p: p.name)
-def forward(request):
-    """The script's globals: the forward pass, then the choice of the next words (``generate``)."""
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_torch_prints_numpys_lines_and_the_layers_check():
-    numpy_out = FORWARD[0].with_suffix(".out").read_text(encoding="utf-8")
-    torch_out = FORWARD[1].with_suffix(".out").read_text(encoding="utf-8")
-    assert torch_out == numpy_out + "\nsame as torch.nn.TransformerEncoderLayer, norm_first=True, causal: True\n"
+# The scripts' globals (tests/snippets/conftest.py's ns): the forward pass, then the choice of the next
+# words (``generate``). That the PyTorch tab prints the NumPy tab's lines and the layers' check is
+# tests/snippets/test_recordings.py's (TWINS_DIFFER).
+SNIPPET_PATHS = FORWARD
 
 
 def test_the_scripts_read_the_packages_weights_file():
@@ -41,53 +32,53 @@ def test_the_scripts_read_the_packages_weights_file():
         assert sn.data_files(path.read_text(encoding="utf-8")) == [lm.DATA]
 
 
-def test_every_step_of_the_forward_script_is_the_packages(forward):
+def test_every_step_of_the_forward_script_is_the_packages(ns):
     s = nw.walk()
-    assert forward["words"] == list(s.words) and forward["ids"] == s.ids.tolist()
-    assert forward["vocabulary"] == list(corpus.VOCABULARY) and forward["num_heads"] == 2
-    close(forward["X"], s.X)
-    for mine, block in zip(forward["weights"], s.blocks, strict=True):
+    assert ns["words"] == list(s.words) and ns["ids"] == s.ids.tolist()
+    assert ns["vocabulary"] == list(corpus.VOCABULARY) and ns["num_heads"] == 2
+    close(ns["X"], s.X)
+    for mine, block in zip(ns["weights"], s.blocks, strict=True):
         close(mine, block.weights)
-    close(forward["H"], s.blocks[-1].output)
-    close(forward["final"], s.final)
-    close(forward["logits"], s.logits)
-    close(forward["probabilities"], s.probabilities)
+    close(ns["H"], s.blocks[-1].output)
+    close(ns["final"], s.final)
+    close(ns["logits"], s.logits)
+    close(ns["probabilities"], s.probabilities)
 
 
 def test_the_torch_script_checks_pytorchs_own_layers():
     torch = pytest.importorskip("torch")
-    ns = namespace(FORWARD[1])
+    ns = snippet_namespace(FORWARD[1])  # torch's settings put back
     assert all(layer.norm_first and layer.dropout.p == 0.0 for layer in ns["layers"])
     close(ns["out"][0], nw.walk().blocks[-1].output)
     assert torch.equal(ns["mask"], torch.triu(torch.full((7, 7), -torch.inf, dtype=torch.float64), 1))
 
 
-def test_the_scripts_choice_of_words_is_the_packages(forward):
+def test_the_scripts_choice_of_words_is_the_packages(ns):
     c, g = nw.choices(), nw.generation()
-    assert forward["prompt"] == list(c.words)
-    close(forward["logits"][nw.PREFIX - 1], c.logits)
+    assert ns["prompt"] == list(c.words)
+    close(ns["logits"][nw.PREFIX - 1], c.logits)
     for name, T in (("T = 0.5", 0.5), ("T = 1", 1.0), ("T = 2", 2.0)):
-        close(forward["choices"][name], c.temperature[T])
-    close(forward["choices"][f"top-{nw.TOP_K}"], c.top_k)
-    assert forward["greedy"] == list(c.words) + [st.word for st in g.greedy]
-    assert forward["sampled"] == list(c.words) + [st.word for st in g.sampled]
-    numbers = forward["seeded_numbers"](nw.SEED)
+        close(ns["choices"][name], c.temperature[T])
+    close(ns["choices"][f"top-{nw.TOP_K}"], c.top_k)
+    assert ns["greedy"] == list(c.words) + [st.word for st in g.greedy]
+    assert ns["sampled"] == list(c.words) + [st.word for st in g.sampled]
+    numbers = ns["seeded_numbers"](nw.SEED)
     rng = corpus.SeededRandom(nw.SEED)
     assert [next(numbers) for _ in range(50)] == [rng.uniform() for _ in range(50)]
 
 
-def test_the_scripts_rules_are_the_packages_on_other_input(forward):
+def test_the_scripts_rules_are_the_packages_on_other_input(ns):
     """Temperature, top-k (ties to the smaller id), the sampling rule and the rounding edge, on
     logits the page does not show."""
     rng = np.random.default_rng(5)
     for _ in range(20):
         logits = np.round(rng.normal(0, 3, 43), 1)  # rounded: ties among the largest
         T, k = float(rng.uniform(0.3, 3)), int(rng.integers(1, 43))
-        mine = as_numpy(forward["next_word_probabilities"](_like(forward, logits), T, k))
+        mine = as_numpy(ns["next_word_probabilities"](_like(ns, logits), T, k))
         close(mine, lm.next_word_probabilities(logits, T, k))
         p = lm.next_word_probabilities(logits, T)
         for u in (0.0, float(rng.uniform()), float(np.nextafter(1, 0))):
-            assert forward["sample"](_like(forward, p), u) == lm.sample(p, u)
+            assert ns["sample"](_like(ns, p), u) == lm.sample(p, u)
 
 
 def _like(ns, a):

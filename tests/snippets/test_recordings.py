@@ -86,6 +86,44 @@ def test_snippet_prints_its_recorded_output(path, results):
         assert not re.search(r"\bnan\b", r.stdout, re.I), f"{rel(path)} prints nan"
 
 
+# The NumPy and PyTorch tabs of a script show one output: switching tabs changes the code, not the
+# numbers. The twins whose outputs differ, and how: the PyTorch tab's last line (a check against
+# PyTorch's own function, which NumPy has not), or other numbers altogether, and why.
+TWINS_DIFFER = {
+    "snippets/masking/causal": "same as F.scaled_dot_product_attention(..., is_causal=True): True\n",
+    "snippets/multi_head/two_heads": "same as torch.nn.MultiheadAttention: True\n",
+    "snippets/transformer_block/block": "same as torch.nn.TransformerEncoderLayer: True\n",
+    "snippets/next_word/next_word": "\nsame as torch.nn.TransformerEncoderLayer, norm_first=True, causal: True\n",
+    # the page says the tabs differ because the generators do (docs/scaling.md)
+    "snippets/scaling/variance": None,
+    "snippets/scaling/largest_weight": None,
+}
+TWINS = [p for p in ALL if p.stem.endswith("_numpy") and p.with_name(p.stem[: -len("_numpy")] + "_torch.py").is_file()]
+
+
+def twin_name(numpy_path) -> str:
+    return rel(numpy_path)[: -len("_numpy.py")]
+
+
+@pytest.mark.parametrize("numpy_path", TWINS, ids=rel)
+def test_numpy_and_torch_print_the_same(numpy_path):
+    """The recordings of a NumPy script and its PyTorch twin are the same text, but for what
+    TWINS_DIFFER says: a last line the PyTorch tab adds, or (None) numbers that differ."""
+    torch_path = numpy_path.with_name(numpy_path.stem[: -len("_numpy")] + "_torch.py")
+    numpy_out, torch_out = (p.with_suffix(".out").read_text(encoding="utf-8") for p in (numpy_path, torch_path))
+    name = twin_name(numpy_path)
+    if name not in TWINS_DIFFER:
+        assert torch_out == numpy_out, f"{name}: the NumPy and PyTorch tabs print different outputs"
+    elif (added := TWINS_DIFFER[name]) is not None:
+        assert torch_out == numpy_out + added, f"{name}: the PyTorch tab prints the NumPy tab's lines and {added!r}"
+    else:
+        assert torch_out != numpy_out, f"{name}: TWINS_DIFFER says the two tabs print different numbers"
+
+
+def test_the_twins_that_differ_are_twins():
+    assert set(TWINS_DIFFER) <= {twin_name(p) for p in TWINS}
+
+
 @pytest.mark.parametrize("path", ALL, ids=rel)
 def test_snippet_imports_only_its_library(path):
     """A reader's copy needs only the library its tab names (and never selfattn_ref)."""

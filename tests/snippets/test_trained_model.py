@@ -9,11 +9,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 
 from publish import SNIPPETS
 from publish.generate import exercises as exr
-from publish.generate.snippets import namespace
 from publish.generate.topics import language_model as source
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
@@ -25,17 +23,9 @@ FOLDER = SNIPPETS / "trained_model"
 SCRIPTS = [FOLDER / "heads_numpy.py", FOLDER / "heads_torch.py"]
 
 
-@pytest.fixture(scope="module", params=SCRIPTS, ids=lambda p: p.name)
-def ns(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_numpy_and_torch_print_the_same():
-    assert SCRIPTS[0].with_suffix(".out").read_text(encoding="utf-8") == SCRIPTS[1].with_suffix(".out").read_text(
-        encoding="utf-8"
-    )
+# The scripts' globals: tests/snippets/conftest.py's ns, once for each (that the two print the same is
+# tests/snippets/test_recordings.py's).
+SNIPPET_PATHS = SCRIPTS
 
 
 def test_the_script_is_the_packages_model(ns):
