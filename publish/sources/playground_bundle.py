@@ -9,18 +9,24 @@ import) inlined as this run gives them, not as the files on disk were before.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .. import GENERATED, playground_limits
 from ..playground_bundle import ENTRY, bundle_path, playground_bundle
 from ..registry import current, gathered, name_of, with_banner
 from .playground import RELPATH
 
 
+def as_this_run_writes(*gathered_before: Path) -> dict[Path, str]:
+    """The files a bundle inlines or imports that this run writes, as it writes them: the files
+    ``gathered_before`` (by producers registered before the bundle's) and the limits."""
+    limits = GENERATED / playground_limits.RELPATH
+    return {
+        **{path: current(path) for path in gathered_before},
+        limits: with_banner(playground_limits.limits_module(), limits, name_of(playground_limits.limits_module)),
+    }
+
+
 @gathered(bundle_path(ENTRY), writer=playground_bundle)
 def _playground_bundle(every) -> str:
-    presets, limits = GENERATED / RELPATH, GENERATED / playground_limits.RELPATH
-    return playground_bundle(
-        {
-            presets: current(presets),  # gathered just before, in this run
-            limits: with_banner(playground_limits.limits_module(), limits, name_of(playground_limits.limits_module)),
-        }
-    )
+    return playground_bundle(as_this_run_writes(GENERATED / RELPATH))

@@ -1163,7 +1163,7 @@ def _contrast(a: str, b: str) -> float:
 def test_heatmap_text_contrast_for_every_weight(pg, site):
     page, watch = pg
     open_playground(page, site)
-    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/app.js", 1000])
+    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/views.js", 1000])
     for scheme, cells in colours.items():
         worst = min(_contrast(c["background"], c["color"]) for c in cells)
         assert worst >= 4.5, f"{scheme}: a heatmap cell's text has contrast {worst:.2f}"
