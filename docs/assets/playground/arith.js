@@ -41,7 +41,9 @@ function lift(v, w, f) {
 const add = (s) => (a, b) => ({ v: a.v + s * b.v, u: a.u + b.u });
 const mul = (a, b) => ({ v: a.v * b.v, u: Math.abs(a.v) * b.u + Math.abs(b.v) * a.u + a.u * b.u });
 function div(a, b) {
-  if (b.v === 0) throw new Error("division by zero");
+  // A division by a number shown as 0 holds at no rounding (the audit says it "divides by zero"):
+  // NaN agrees with no other side, so the line takes more decimals, or says ≈.
+  if (b.v === 0) return { v: NaN, u: 0 };
   const q = a.v / b.v;
   return { v: q, u: (a.u + Math.abs(q) * b.u) / Math.abs(b.v) };
 }
