@@ -14,13 +14,19 @@ One page for the module (test_playground's shared page): the parity is one evalu
 from __future__ import annotations
 
 import json
+import re
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import numpy as np
 import pytest
 import test_playground
 import torch
-from test_playground import evaluate_json
+from playwright.sync_api import expect
+from test_playground import change_hash, evaluate_json, open_playground, page_text_has_no_nan
+from test_playground_teaching import exp_holds
 
+from publish.audit.arithmetic import arithmetic_problems
+from publish.fmt import num
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
 from selfattn_ref.torch import language_model as tlm
@@ -173,4 +179,350 @@ def test_the_model_in_javascript_equals_numpy_and_pytorch(pg, site):
         for g, s in zip(got, want, strict=True):
             close("probabilities", g["p"], s.probabilities, where, 1e-12)
     print(f"largest difference: NumPy {worst['numpy']:.2g}, PyTorch {worst['torch']:.2g}")
+    watch.check()
+
+
+# --- words, the nearest words and the messages ---------------------------------------------------
+
+WORDS_JS = """async ([module, texts, probes, vocabulary, limit]) => {
+  const lm = await import(module);
+  const read = (text) => {
+    try {
+      return {words: lm.words(text, vocabulary, limit).words};
+    } catch (e) {
+      return {message: e.message, word: e.word ?? null, position: e.position ?? null, nearest: e.nearest ?? null};
+    }
+  };
+  return {read: texts.map(read), nearest: probes.map((p) => lm.nearest(p, vocabulary))};
+}"""
+
+TEXTS = [
+    "she took the money", "She Took THE money.", "the cat sat.", "bank.", ".", "..", "the...",
+    "  the\tcat\nsat\r\x0b\x0c", "bnak", "it's", 'say "hi"', "it's \"x\"", "back\\slash", "x" * 30, "y" * 1234,
+    "ÉCOLE", "cat\u00a0sat", "straße", " ".join(["the"] * 14), " ".join(["the"] * 13), "", "   ", "a.b", "😀", "caT.",
+    "<img src=x onerror=alert(1)>", "the cat 𝐬at", "RIVER. BANK.",
+]  # fmt: skip
+
+
+def probes(seed: int = 11, count: int = 300) -> list[str]:
+    """Strings to find the nearest words of: typos of the vocabulary's words (a letter changed, dropped,
+    doubled, two swapped, upper case) and random strings of letters and other characters, up to 50
+    characters (the rule reads the first 40)."""
+    rng = np.random.default_rng(seed)
+    letters = list("abcdefghijklmnopqrstuvwxyzABKMRT.'é😀ß ")
+    out = []
+    for k in range(count):
+        if k % 2:
+            out.append("".join(rng.choice(letters, int(rng.integers(0, 51)))))
+            continue
+        w = list(V[int(rng.integers(1, len(V)))])
+        i = int(rng.integers(0, len(w)))
+        edit = k % 10
+        if edit == 0:
+            w[i] = str(rng.choice(letters))
+        elif edit == 2 and len(w) > 1:
+            del w[i]
+        elif edit == 4:
+            w.insert(i, w[i])
+        elif edit == 6 and i + 1 < len(w):
+            w[i], w[i + 1] = w[i + 1], w[i]
+        else:
+            w = list("".join(w).upper())
+        out.append("".join(w))
+    return out
+
+
+def test_words_nearest_words_and_messages_are_the_packages(pg, site):
+    """language_model.js reads a text as selfattn_ref.corpus.words does, and an unknown word's message
+    names the same word, place and nearest words (corpus.nearest, on 300 seeded strings); it is the
+    package's message, as `python -m selfattn_ref next` prints it, wherever Python's repr() of the word
+    shows it as typed (it escapes a character it cannot print, which the page shows as typed)."""
+    page, watch = pg
+    found = probes()
+    js = evaluate_json(page, WORDS_JS, [site.base_url + MODULE, TEXTS, found, list(V), corpus.CONTEXT])
+    for text, got in zip(TEXTS, js["read"], strict=True):
+        try:
+            want = {"words": list(corpus.words(text))}
+        except ValueError as exc:
+            message = str(exc)
+            unknown = re.match(r"word (\d+), ", message)
+            if unknown is None or got.get("word") is None:  # no word, or too many: the same message
+                assert got.get("message") == message, f"{text!r}: JavaScript reads {got}"
+                continue
+            assert got["position"] == int(unknown.group(1)) - 1, (text, got)
+            assert got["nearest"] == corpus.nearest(got["word"]), (text, got)
+            assert repr(got["word"][:24]) in message, (text, got)
+            if got["word"].isprintable():
+                assert got["message"] == message, text
+            else:  # Python escapes a character it cannot print; the page shows the word as typed
+                assert got["message"] != message and "\\x" in message, (text, got["message"], message)
+            continue
+        assert got == want, text
+    assert js["nearest"] == [corpus.nearest(p) for p in found]
+    watch.check()
+
+
+# --- the mode --------------------------------------------------------------------------------------
+
+MODEL_FILES = ("model_app.js", "language_model.js", "language_model.json", "model_app.bundle.js")
+READY = "#pg-panel-model[data-state=ready]"
+
+
+def rows(page, table_id: str) -> list[list[str]]:
+    return page.evaluate(
+        "(id) => [...document.getElementById(id).tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))",
+        table_id,
+    )
+
+
+def link_of(text: str, **options) -> str:
+    return "#" + urlencode({"model": text, **options})
+
+
+def expected(text: str, temperature: float, decimals: int) -> dict:
+    """What the mode shows, from the package: the next words' table and each head's weights."""
+    st = lm.forward(text)
+    p = lm.next_word_probabilities(st.logits[-1], temperature)
+    last = st.logits[-1]
+    top = [
+        [w, num(last[V.index(w)], decimals), num(last[V.index(w)] / temperature, decimals), num(q, decimals)]
+        for w, q in lm.ranked(p, 5)
+    ]
+    labels = labelled(st.words)
+    heads = {
+        f"pg-model-b{b}h{h + 1}": [
+            [labels[i], *(num(x, decimals) for x in row)] for i, row in enumerate(block.weights[h])
+        ]
+        for b, block in enumerate(st.blocks, 1)
+        for h in range(block.weights.shape[0])
+    }
+    return {"next": top, "heads": heads}
+
+
+def labelled(words) -> list[str]:
+    """The tables' labels: a word that comes twice with its place as a subscript (state.js, wordLabels)."""
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    return [w + str(i + 1).translate(sub) if words.count(w) > 1 else w for i, w in enumerate(words)]
+
+
+def test_the_mode_loads_only_when_opened(new_context, site):
+    """A playground load asks for none of the mode's files; opening the tab asks for its two modules
+    and the weights, once, and shows the package's next words."""
+    context = new_context()
+    page = context.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url.rsplit("/", 1)[-1]))
+    page.goto(site.base_url + "playground/")
+    page.wait_for_selector("#playground[data-state=ready]")
+    page.wait_for_load_state("networkidle")
+    assert not [f for f in asked if f in MODEL_FILES], asked
+    assert page.locator("#pg-panel-model").is_hidden()
+    page.get_by_role("tab", name="The trained language model").click()
+    page.wait_for_selector(READY)
+    page.wait_for_load_state("networkidle")
+    assert sorted(f for f in asked if f in MODEL_FILES) == ["language_model.js", "language_model.json", "model_app.js"]
+    assert rows(page, "pg-model-next") == expected(MODEL_DEFAULTS_TEXT, 1, 4)["next"]
+    page.get_by_role("tab", name="Self-attention, step by step").click()
+    page.get_by_role("tab", name="The trained language model").click()
+    assert sorted(f for f in asked if f in MODEL_FILES) == ["language_model.js", "language_model.json", "model_app.js"]
+    context.close()
+
+
+MODEL_DEFAULTS_TEXT = "she took the money to the bank"
+
+
+def test_the_mode_shows_the_packages_numbers_and_keeps_them_in_the_address(pg, site):
+    """A link opens the mode with its text, temperature, decimals and seed; the next words, every head's
+    weights and the generated words are the package's at the rounding shown; an edit goes to the
+    address, and the other tab has its own."""
+    page, watch = pg
+    text = "the animal near the street was cold so it"
+    open_playground(page, site, link_of(text, temperature="2", decimals="3", seed="7", generate="1"))
+    page.wait_for_selector(READY)
+    assert page.input_value("#pg-model-text") == text
+    assert page.input_value("#pg-model-temperature") == "2" and page.input_value("#pg-model-seed") == "7"
+    assert page.input_value("#pg-model-decimals") == "3"
+    want = expected(text, 2, 3)
+    assert rows(page, "pg-model-next") == want["next"]
+    for table, cells in want["heads"].items():
+        assert rows(page, table) == cells, table
+    steps = lm.generate(text, temperature=2, seed=7)
+    assert rows(page, "pg-model-generated") == [
+        [str(k), num(s.u, 3), s.word, num(s.probabilities[V.index(s.word)], 3)] for k, s in enumerate(steps, 1)
+    ]
+    assert (
+        page.text_content("#pg-model-command") == f'python -m selfattn_ref next "{text}" --temperature 2 --decimals 3'
+    )
+    # An edit: the words as typed, read in lower case; the address follows.
+    page.fill("#pg-model-text", "The CAT sat")
+    page.wait_for_function("() => location.hash.startsWith('#model=The+CAT+sat&')")
+    assert parse_qs(urlsplit(page.url).fragment) == {
+        "model": ["The CAT sat"], "temperature": ["2"], "decimals": ["3"], "seed": ["7"], "generate": ["1"],
+    }  # fmt: skip
+    assert rows(page, "pg-model-next") == expected("the cat sat", 2, 3)["next"]
+    page.select_option("#pg-model-pick", "greedy")
+    expect(page.locator("#pg-model-seed")).to_be_hidden()
+    page.wait_for_function("() => location.hash.includes('pick=greedy')")
+    assert "seed=" not in page.url
+    assert [r[2] for r in rows(page, "pg-model-generated")] == [
+        s.word for s in lm.generate("the cat sat", temperature=2)
+    ]
+    # The other mode keeps its own state in the address, and the model's comes back with its tab.
+    page.get_by_role("tab", name="Self-attention, step by step").click()
+    page.wait_for_function("() => location.hash === '#preset=bank_of_river'")
+    page.get_by_role("tab", name="The trained language model").click()
+    page.wait_for_function("() => location.hash.startsWith('#model=The+CAT+sat&')")
+    # A new link in the same tab (hashchange) opens its state.
+    change_hash(page, link_of("she took the boat to the bank"))
+    page.wait_for_selector(READY)
+    expect(page.locator("#pg-model-text")).to_have_value("she took the boat to the bank")
+    assert rows(page, "pg-model-next") == expected("she took the boat to the bank", 1, 4)["next"]
+    watch.check()
+
+
+def test_an_unknown_word_a_hostile_text_and_bad_settings(pg, site):
+    """Each gets the package's message next to its field, shows as typed and runs nothing; the results
+    stay those of the last sentence the model could read, and say so; a bad link falls back with a notice."""
+    page, watch = pg
+    open_playground(page, site, link_of("she took the money to the bank"))
+    page.wait_for_selector(READY)
+    before = rows(page, "pg-model-next")
+    for text in ["she took the bnak", "she took the <img src=x onerror=alert(1)>", "", " ".join(["the"] * 14)]:
+        page.fill("#pg-model-text", text)
+        with pytest.raises(ValueError) as exc:
+            corpus.words(text)
+        message = str(exc.value)
+        expect(page.locator("#pg-model-text-message")).to_have_text(message[0].upper() + message[1:] + ".")
+        assert page.get_attribute("#pg-model-text", "aria-invalid") == "true"
+        expect(page.locator("#pg-model-stale")).to_be_visible()
+        assert rows(page, "pg-model-next") == before
+    assert page.locator("#playground img").count() == 0
+    page.fill("#pg-model-text", "the cat sat")
+    expect(page.locator("#pg-model-stale")).to_be_hidden()
+    for value, message in [
+        ("abc", "Not a number: use digits, a point and a minus sign, such as 0.5 or -2."),
+        ("0", "The temperature must be a positive number, at most 1,000,000."),
+        ("2e6", "The temperature must be a positive number, at most 1,000,000."),
+        ("1e-320", "Logits / temperature overflows: temperature 1e-320 is too small for these logits."),
+    ]:
+        page.fill("#pg-model-temperature", value)
+        expect(page.locator("#pg-model-temperature-message")).to_have_text(message)
+        expect(page.locator("#pg-model-stale")).to_be_visible()
+    with pytest.raises(ValueError, match="temperature 1e-320 is too small"):
+        lm.next_word_probabilities(lm.forward("the cat sat").logits[-1], 1e-320)
+    page.fill("#pg-model-temperature", "0.5")
+    expect(page.locator("#pg-model-stale")).to_be_hidden()
+    page.fill("#pg-model-seed", "4294967296")
+    expect(page.locator("#pg-model-seed-message")).to_have_text(
+        "The seed must be a whole number from 0 to 4,294,967,295."
+    )
+    page.fill("#pg-model-seed", "4294967295")
+    page.fill("#pg-model-text", " ".join(["the"] * 13))
+    page.click("#pg-model-generate")
+    expect(page.locator("#pg-model-generate-message")).to_have_text(
+        "The sentence has 13 words, as many as the model reads: there is no room for another."
+    )
+    page_text_has_no_nan(page)
+    # A link with a text that is markup: shown as typed; a link with a bad setting: the default, with a notice.
+    hostile = "<script>alert(1)</script>"
+    open_playground(page, site, link_of(hostile))
+    page.wait_for_selector(READY)
+    expect(page.locator("#pg-model-text")).to_have_value(hostile)
+    with pytest.raises(ValueError) as exc:
+        corpus.words(hostile)
+    message = str(exc.value)
+    assert message.startswith("word 1, '<script>alert(1)</script'... (25 characters), is not")
+    expect(page.locator("#pg-model-text-message")).to_have_text(message[0].upper() + message[1:] + ".")
+    open_playground(page, site, link_of("the cat", temperature="0"))
+    expect(page.locator("#pg-notice")).to_contain_text('"temperature" must be a positive number, at most 1,000,000')
+    expect(page.locator("#pg-panel-attention")).to_be_visible()
+    watch.check()
+
+
+def test_the_keyboard_reaches_the_mode_and_its_numbers(pg, site):
+    """The arrow keys move between the tabs; Tab reaches the sentence, and a weight, which explains
+    itself (the arrow keys move between the weights, Escape closes the explanation)."""
+    page, watch = pg
+    open_playground(page, site)
+    page.focus("#pg-tab-attention")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(READY)
+    assert page.evaluate("() => document.activeElement.id") == "pg-tab-model"
+    assert page.get_attribute("#pg-tab-model", "aria-selected") == "true"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "pg-model-text"
+    first = page.locator("#pg-model-b1h1 td[tabindex='0']")
+    first.focus()
+    box = page.locator("#pg-model-explain")
+    expect(box).to_be_visible()
+    assert box.get_attribute("data-table") == "b1h1" and box.get_attribute("data-cell") == "0,0"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    assert box.get_attribute("data-cell") == "1,1"
+    expect(page.locator("#pg-model-explain-title")).to_have_text(
+        "In block 1, head 1, the weight took gives took: its share of row took after the softmax."
+    )
+    page.keyboard.press("Escape")
+    expect(box).to_be_hidden()
+    assert page.evaluate("() => document.activeElement.closest('table').id") == "pg-model-b1h1"
+    page.keyboard.press("Shift+Tab")
+    page.focus("#pg-tab-model")
+    page.keyboard.press("Home")
+    assert page.get_attribute("#pg-tab-attention", "aria-selected") == "true"
+    expect(page.locator("#pg-panel-model")).to_be_hidden()
+    watch.check()
+
+
+EXPLANATIONS_JS = """async ([base, cases]) => {
+  const lm = await import(base + 'language_model.js');
+  const app = await import(base + 'model_app.js');
+  const model = lm.readWeights(await (await fetch(base + '../../generated/playground/language_model.json')).json());
+  const out = [];
+  for (const state of cases) {
+    const r = app.reading(model, state);
+    const tables = [['next', r.top.length, 3], ['generated', r.generated ? r.generated.length : 0, 3]];
+    const n = r.words.length;
+    model.blocks.forEach((_, b) => {
+      for (let h = 0; h < model.numHeads; h++) tables.push([`b${b + 1}h${h + 1}`, n, n]);
+    });
+    for (const [table, n, m] of tables) {
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < m; j++) {
+          const e = app.explanation(model, r, table, i, j);
+          out.push({where: `${state.text} (T = ${state.temperature}, ${state.decimals} decimals) ${table} ${i},${j}`,
+                    title: e.title, lines: e.lines, claims: e.claims.filter((c) => !c.implied).map((c) => c.text),
+                    shown: e.claims.every((c) => c.implied || e.lines[c.line].includes(c.text))});
+        }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_explanation_of_the_mode_adds_up_as_the_audit_reads_it(pg, site):
+    """Every number of the mode explains itself with arithmetic that holds at the rounding it shows, as
+    the site's numbers audit reads it (publish.audit.arithmetic), at 0 to 4 decimals and temperatures
+    from 0.25 to 3, greedy and seeded."""
+    page, watch = pg
+    cases = [
+        {"text": t, "temperature": T, "decimals": d, "seed": seed, "greedy": seed is None, "generate": True}
+        for t, T, d, seed in [
+            ("she took the money to the bank", 1, 4, 1),
+            ("near the street the animal was cold so it", 0.25, 2, 53),
+            ("the cat", 3, 0, None),
+            ("she took the wet boat back to the bank", 1.5, 1, 2**32 - 1),
+        ]
+    ]
+    found = evaluate_json(page, EXPLANATIONS_JS, [site.base_url + "assets/playground/", cases])
+    claims = [(e["where"], c) for e in found for c in e["claims"]]
+    assert len(found) > 300 and len(claims) > 400, (len(found), len(claims))
+    for e in found:
+        assert e["title"] and e["shown"], e["where"]
+        assert not [line for line in e["lines"] if re.search(r"\b(NaN|undefined|Infinity)\b", line)], e["where"]
+    for where, text in claims:
+        if text.startswith("e^"):
+            assert exp_holds(text), f"{where}: {text!r} does not hold"
+        else:
+            assert arithmetic_problems(text) == [], f"{where}: {text!r}: {arithmetic_problems(text)}"
     watch.check()

@@ -283,7 +283,8 @@ class ModelMode {
     });
     on(this.temperatureInput, "input", () => {
       const parsed = parseNumber(this.temperatureInput.value);
-      const problem = parsed.error ?? (temperatureProblem(parsed.value) ? `The temperature must be ${temperatureProblem(parsed.value)}.` : null);
+      const out = parsed.tooLarge || (!parsed.error && temperatureProblem(parsed.value)); // a number, but not a temperature
+      const problem = out ? `The temperature must be ${temperatureProblem(NaN)}.` : (parsed.error ?? null);
       this.setFieldError(this.temperatureInput, this.temperatureMessage, problem);
       if (problem) {
         this.recompute();

@@ -50,8 +50,9 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAGNITUDE = "1,000,000";
 
 /**
- * What a typed number means: {value} or {error}. Accepts 2, -0.5, .5, 1e-3 and the minus sign
- * the site prints (−). The message never repeats what was typed.
+ * What a typed number means: {value} or {error} (and tooLarge, for a number beyond the limit).
+ * Accepts 2, -0.5, .5, 1e-3 and the minus sign the site prints (−). The message never repeats what
+ * was typed.
  */
 export function parseNumber(text) {
   const t = String(text).trim().replace(/^\u2212/, "-");
@@ -59,7 +60,7 @@ export function parseNumber(text) {
   if (!NUMBER.test(t)) return { error: "Not a number: use digits, a point and a minus sign, such as 0.5 or -2." };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > LIMITS.magnitude) {
-    return { error: `Too large: use a number between -${MAGNITUDE} and ${MAGNITUDE}.` };
+    return { error: `Too large: use a number between -${MAGNITUDE} and ${MAGNITUDE}.`, tooLarge: true };
   }
   return { value: value === 0 ? 0 : value }; // no -0
 }
