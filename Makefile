@@ -34,7 +34,7 @@ PY := $(BIN)/python
 help:
 	@echo "make serve    build the environment and serve the site on http://127.0.0.1:8000 (live reload); another port: make serve PORT=8001"
 	@echo "make test     build the environment, install Chromium if missing, run the tests"
-	@echo "make test-fast  the tests without the browser layer and those marked slow (quick iterations)"
+	@echo "make test-fast  the layers a page or a spec can fail (package, snippets, content), without the slow tests"
 	@echo "make test-targets  the tests that run the README's other make targets (CI runs them after make test)"
 	@echo "make update   regenerate recorded snippet outputs and generated tables"
 	@echo "make example NAME=<slug> [TITLE=...] [FROM=<example>]  scaffold a worked example (see CONTRIBUTING.md)"
@@ -53,7 +53,7 @@ $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@# The library is installed (editable); the publishing tools (publish/) and the MkDocs hooks
-	@# (overrides/hooks/) are not part of it, and import from the repository's root: a .pth file
+	@# (publish/mkdocs/hooks/) are not part of it, and import from the repository's root: a .pth file
 	@# puts that root on the venv's path, so `mkdocs` and `python -m publish` find them anywhere.
 	$(PY) -c 'import os, pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], "selfattn-site-tools.pth").write_text(os.getcwd() + "\n")'
 	@touch "$$VENV/.installed"
@@ -65,7 +65,7 @@ chromium:
 	fi
 
 # SITE_URL makes the local server put the site at / (the published site_url has a sub-path);
-# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/claims.py).
+# NUMBERS_AUDIT_ON_PAGE shows a page's wrong numbers at its top, as well as in the log (publish/markdown/numbers_audit.py).
 serve: venv
 	@if ! [[ "$$PORT" =~ ^[1-9][0-9]{0,4}$$ ]] || (( PORT > 65535 )); then \
 	  printf "PORT must be a port number from 1 to 65535, such as PORT=8001; got '%s'\n" "$$PORT"; exit 2; fi
@@ -79,17 +79,18 @@ test test-fast test-targets: export PYTHONDONTWRITEBYTECODE :=
 
 # On every core (pytest-xdist); tests/conftest.py builds the site once for all workers, in the background.
 # Every test but those that run the README's other make targets in a copy of the repository
-# (tests/docs/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
+# (tests/tools/test_make_targets.py, marked "targets"): `make test-targets` runs those, and CI both.
 test: venv chromium
 	$(PY) -m pytest -n auto --dist loadgroup -m "not targets"
 
-# The suite without the browser layer and the tests marked slow (mostly those that copy and build
-# the project: the walk-through of docs/add-an-example.md, the hostile specs, the safe-files checks;
-# also the wheel's contents and every page's math) and those marked tooling (the tools' own tests,
-# publish/ and the notebooks' kernels, which no page or spec edit can fail), for quick iterations
-# while writing a page or a spec; `make test` and CI run them all.
+# The suite's layers that a page or a spec can fail (tests/package, tests/snippets, tests/content)
+# without those marked slow (mostly those that copy and build the project: the walk-through of
+# docs/add-an-example.md, the strict build's bad links; also the wheel's contents), for quick
+# iterations while writing a page or a spec. Left out: the browser layer (tests/browser) and the
+# tests of the tools themselves (tests/tools: publish/, the notebooks' kernels, the Makefile, bench/),
+# which no page or spec edit can fail; `make test` and CI run them all.
 test-fast: venv
-	$(PY) -m pytest -n auto --dist loadgroup -m "not browser and not slow and not tooling and not targets"
+	$(PY) -m pytest -n auto --dist loadgroup -m "not slow" tests/package tests/snippets tests/content
 
 # The README's make targets, each run for real (a few minutes, one after another).
 test-targets: venv chromium

@@ -4,8 +4,8 @@ Run:  .venv/bin/python bench/build.py [--runs 1] [--all-pages] [--chromium PATH]
 
 1. Build time: builds the whole site with `mkdocs build --strict` into a new temporary folder,
    as in a fresh clone (an empty folder of subset KaTeX fonts: KATEX_FONTS_CACHE_DIR, see
-   publish/katex_fonts.py; no build runs a notebook); prints the wall time of each run. Budget: under 20 s on the
-   2-core machine the site is built on.
+   publish/mkdocs/page_weight/katex_fonts.py; no build runs a notebook); prints the wall time of
+   each run. Budget: under 20 s on the 2-core machine the site is built on.
 2. First load: serves that build on 127.0.0.1 (as the browser tests do) and opens each
    notebook page, and the article page it comes from (or, with --all-pages, every page of the
    built site), in a fresh headless Chromium context (no cache), waits until the network is
@@ -106,7 +106,7 @@ def site_pages(site: Path) -> list[str]:
 
 def notebook_pages() -> list[str]:
     """Each notebook page and, after it, the article page it comes from."""
-    from publish.notebooks import NOTEBOOKS
+    from publish.generate.notebooks import NOTEBOOKS
 
     return [path for nb in NOTEBOOKS for path in (f"notebooks/{nb.page}/", f"{nb.page}/")]
 

@@ -1,5 +1,6 @@
 """What the benchmark scripts share: the repository, a quiet static server on 127.0.0.1,
-`mkdocs build`, Debian's Chromium, and a temporary copy of the repository.
+`mkdocs build`, Debian's Chromium, and a temporary copy of the repository (the server, the browser
+and the copy are the tests' too: publish/harness/).
 
 Nothing here reaches another host: the server binds 127.0.0.1 and the browser only opens its
 pages (a request elsewhere is reported by the script that made it).
@@ -8,9 +9,6 @@ pages (a request elsewhere is reported by the script that made it).
 from __future__ import annotations
 
 import contextlib
-import functools
-import gzip
-import io
 import os
 import shutil
 import signal
@@ -18,92 +16,21 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # run as a script: the publishing tools beside this folder
 
-from publish.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
-from publish.chromium import CHROMIUM_ARGS  # noqa: E402
+from publish.harness.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
+from publish.harness.chromium import CHROMIUM_ARGS  # noqa: E402
+from publish.harness.repo_copy import copy_repo, project_files  # noqa: E402, F401 - the scripts' names
+from publish.harness.server import GzipHandler, QuietHandler, Server, start, static_server  # noqa: E402, F401
 
 PYTHON = sys.executable
-CHROMIUM = str(_CHROMIUM)  # publish/chromium.py: the browser and flags the tests use too
+CHROMIUM = str(_CHROMIUM)  # publish/harness/chromium.py: the browser and flags the tests use too
 BUILD_TIMEOUT = 900  # seconds; a cold build takes well under a minute
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - http.server's signature
-        pass
-
-
-# What a real host (GitHub Pages among them) sends compressed: text, scripts, styles, JSON, SVG.
-COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml")
-
-
-class GzipHandler(QuietHandler):
-    """QuietHandler that sends a text file gzip-compressed (level 6) when the browser accepts it,
-    as a real host does; fonts and images as they are."""
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir() and self.path.split("?", 1)[0].endswith("/"):
-            path = path / "index.html"
-        ctype = self.guess_type(str(path))
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (accepts and path.is_file() and ctype.startswith(COMPRESSED_TYPES)):
-            return super().send_head()
-        body = _gzipped(path)
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
-
-
-@functools.lru_cache(maxsize=4096)
-def _gzip_of(path: Path, mtime_ns: int, size: int) -> bytes:
-    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
-
-
-def _gzipped(path: Path) -> bytes:
-    """The file gzip-compressed, once per version of it (a real host compresses a file once, not on
-    every request: compressing on every request made the server, not the page, decide when the
-    first stylesheets arrived)."""
-    stat = path.stat()
-    return _gzip_of(path, stat.st_mtime_ns, stat.st_size)
-
-
-class Server(ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass  # a browser that closes a connection early (a cancelled font) is not news
-
-
-@contextlib.contextmanager
-def static_server(directory: Path, compress: bool = False) -> Iterator[tuple[Server, str]]:
-    """A threaded http.server bound to a free port of 127.0.0.1, serving ``directory`` (which
-    may not exist yet: the port, hence the base URL, is known before the build). Yields
-    (server, "http://127.0.0.1:PORT/"); call ``start(server)`` once the site is built.
-    ``compress``: text files gzip-compressed, as a real host sends them (GzipHandler)."""
-    handler = GzipHandler if compress else QuietHandler
-    httpd = Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
-    try:
-        yield httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        if getattr(httpd, "_bench_thread", None) is not None:
-            httpd.shutdown()
-            httpd._bench_thread.join(timeout=5)
-        httpd.server_close()
-
-
-def start(httpd: Server) -> None:
-    """Serve requests from a daemon thread (until the static_server block ends)."""
-    httpd._bench_thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
-    httpd._bench_thread.start()
 
 
 def stop_group(proc: subprocess.Popen, timeout: float = 20) -> None:
@@ -143,7 +70,7 @@ def mkdocs_build(
 ) -> float:
     """`mkdocs build [--strict]` of ``root`` into ``site`` (emptied first); its wall time in
     seconds. ``cold``: as in a fresh clone, with an empty folder for the build's one cache, the
-    subset KaTeX fonts (publish/katex_fonts.py; the repository's own .cache/katex-fonts/ is left
+    subset KaTeX fonts (publish/mkdocs/page_weight/katex_fonts.py; the repository's own .cache/katex-fonts/ is left
     as it is). No build runs a notebook (they are saved with their outputs).
     Raises RuntimeError with mkdocs' output if the build fails."""
     shutil.rmtree(site, ignore_errors=True)
@@ -205,34 +132,9 @@ def _env_loader():
 
 
 def launch_chromium(playwright, executable: str = CHROMIUM, extra_args: tuple[str, ...] = ()):
-    """Debian's Chromium headless shell (publish/chromium.py), with the test suite's flags
+    """Debian's Chromium headless shell (publish/harness/chromium.py), with the test suite's flags
     (Playwright's own browsers cannot be downloaded here)."""
     return playwright.chromium.launch(executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args])
-
-
-def project_files(repo: Path = REPO) -> list[str]:
-    """The files a fresh clone would have plus work in progress: tracked files that still exist
-    and untracked files git does not ignore (`git ls-files --cached --others --exclude-standard`)."""
-    out = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return sorted({f for f in out.split("\0") if f and (repo / f).is_file()})
-
-
-def copy_repo(dest: Path, repo: Path = REPO) -> Path:
-    """Copy the project's files (see project_files) into ``dest``/repo and return that folder.
-    The copy has no .venv: run this repository's Python in it with mkdocs_env(root=copy),
-    and check where the package comes from with package_location()."""
-    root = dest / "repo"
-    for name in project_files(repo):
-        target = root / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(repo / name, target)
-    return root
 
 
 def package_location(root: Path) -> Path:

@@ -4,7 +4,7 @@ Lighthouse (npm's `lighthouse`, pinned to LIGHTHOUSE_VERSION) with its defaults 
 mobile form factor and screen, simulated throttling (slow 4G: 150 ms round trips, 1.6 Mbit/s
 down; the CPU 4× slower than this machine's), performance category only. The page is served
 from 127.0.0.1 and opened in Debian's Chromium headless shell (CHROME_PATH), with the flags the
-tests use (publish/chromium.py) and --headless; nothing else is reached.
+tests use (publish/harness/chromium.py) and --headless; nothing else is reached.
 
 node and npm are not part of the README's set-up: the bench installs Lighthouse itself into
 CACHE (.cache/ is gitignored) on first use, with npm from the npm registry, and says so when

@@ -15,7 +15,7 @@ commit, for a note. Nothing leaves the machine: every server binds 127.0.0.1.
 The figures (--only takes a comma-separated list of the names in brackets):
 
 [build]  Cold `mkdocs build --strict`: a new temporary site folder and an empty folder of subset
-         KaTeX fonts (KATEX_FONTS_CACHE_DIR, publish/katex_fonts.py), as in a fresh clone; wall
+         KaTeX fonts (KATEX_FONTS_CACHE_DIR, publish/mkdocs/page_weight/katex_fonts.py), as in a fresh clone; wall
          time. Budget: under 20 s.
 [serve]  Rebuild under `mkdocs serve`: `make serve`'s command line (--livereload, SITE_URL set,
          a free port of 127.0.0.1) in a temporary copy of the repository (the real docs/ is never
@@ -28,12 +28,12 @@ The figures (--only takes a comma-separated list of the names in brackets):
 [suite]  The test suite as `make test` runs it, `python -m pytest -n auto --dist loadgroup -m
          "not targets"` in the repository (set-up done: the venv exists, Chromium is installed), wall
          time. Budget: under 4 minutes (the first goal, 2 minutes, is in a note: see BUDGET_SUITE).
-         Then as `make test-fast` runs it (without the browser layer
-         and the tests marked slow): under 45 s. Both selections are read from the Makefile.
+         Then as `make test-fast` runs it (the layers package, snippets and content, without the
+         tests marked slow): under 45 s. Both selections are read from the Makefile.
          Then its layers, from the per-test times of pytest's JUnit XML
          (set-up + call + tear-down of each test, so a session fixture such as the strict build
          counts in the first test that uses it):
-         package, snippets, docs and browser, each the folder tests/<layer>/ (a test file
+         package, snippets, content, browser and tools, each the folder tests/<layer>/ (a test file
          elsewhere is an error; --verbose prints which file went where); and all of them added
          up, which exceeds the wall time by what the workers ran side by side. Layers have no budget.
          Default: one run (--suite-runs), as the suite takes minutes.
@@ -408,7 +408,7 @@ def bench_serve(table: Table, runs: int) -> None:
 # --------------------------------------------------------------------------------------------
 # suite: the whole suite and its layers
 
-LAYERS = ("package", "snippets", "docs", "browser")
+LAYERS = ("package", "snippets", "content", "browser", "tools")
 
 
 def layer_of(path: str) -> str:
@@ -487,13 +487,14 @@ SLOWEST_FILES = 8  # listed under the table
 
 
 def make_selection(target: str, makefile: Path = REPO / "Makefile") -> tuple[str, ...]:
-    """The -m selection of a Makefile target's pytest command (``-m "<expression>"``), as the
-    Makefile writes it: the bench times what `make test` and `make test-fast` run, not a copy."""
+    """The selection of a Makefile target's pytest command: its ``-m "<expression>"`` and the
+    folders or files named after it, as the Makefile writes them: the bench times what `make test`
+    and `make test-fast` run, not a copy."""
     text = makefile.read_text(encoding="utf-8")
-    found = re.search(rf"^{re.escape(target)}:[^\n]*\n\t[^\n]*-m pytest [^\n]*-m \"([^\"]+)\"", text, re.M)
+    found = re.search(rf"^{re.escape(target)}:[^\n]*\n\t[^\n]*-m pytest [^\n]*-m \"([^\"]+)\"([^\n]*)$", text, re.M)
     if found is None:
         raise RuntimeError(f'{makefile}: no `{target}:` target whose pytest command has -m "..."')
-    return ("-m", found.group(1))
+    return ("-m", found.group(1), *found.group(2).split())
 
 
 MAKE_TEST = make_selection("test")  # `make test`'s selection

@@ -4,7 +4,7 @@ what it gives.
 Run:  .venv/bin/python bench/training.py
 
 Trains the model as ``make update`` does when the record's key changes
-(:func:`publish.sources.language_model.trained`: the run of
+(:func:`publish.generate.topics.language_model.trained`: the run of
 :mod:`selfattn_ref.training.language_model` and the figures scored from its weights), in this fresh
 process, and prints one JSON line: the wall time of that call (PyTorch imported before the clock
 starts), whether the weights and the figures are those recorded (the package's
@@ -60,7 +60,7 @@ def differences(recorded, trained, where: str = "", rel: float = 1e-9) -> list[s
 def measure() -> dict:
     import torch  # noqa: F401 - imported before the clock starts
 
-    from publish.sources import language_model as source
+    from publish.generate.topics import language_model as source
 
     start = time.perf_counter()
     trained = source.trained()

@@ -39,7 +39,7 @@ def run_update(args) -> int:
     from selfattn_ref.examples import SpecError
 
     from .files import UnsafePath
-    from .update import UpdateError, apply, plan
+    from .generate.update import UpdateError, apply, plan
 
     try:
         p = plan(force=args.all)
@@ -80,9 +80,9 @@ def run_new_example(args) -> int:
     from selfattn_ref import examples
 
     from . import ROOT
-    from . import example_pages as ep
-    from .scaffold import prepare
-    from .update import UpdateError, _atomic_write, apply, plan
+    from .generate import example_pages as ep
+    from .generate.scaffold import prepare
+    from .generate.update import UpdateError, _atomic_write, apply, plan
 
     if args.base not in examples.available():
         raise CLIError(f"--from {args.base!r} is not an example; available: {', '.join(examples.available())}")

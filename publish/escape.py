@@ -85,7 +85,7 @@ def md_description(text: str) -> str:
 # ~x~ strike through; then MathJax reads the rendered text: $...$, $$...$$ and \(...\) are math, and
 # \$ and \\ are a dollar and a backslash, its processEscapes), and the site's notebook pages
 # (nbconvert's mistune, with its url and strikethrough plugins; then the site's KaTeX pass,
-# publish/notebook_hooks.py, which reads the same escapes as MathJax). A character reference is
+# publish/mkdocs/notebook_pages.py, which reads the same escapes as MathJax). A character reference is
 # decoded to its character before either math pass reads the text, so a dollar or a backslash of
 # the text reaches it escaped: ``&bsol;&dollar;`` and ``&bsol;&bsol;``.
 

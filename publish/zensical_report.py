@@ -1,8 +1,8 @@
 """`make zensical`: the site built with Zensical beside the MkDocs build, and what differs, measured.
 
 Material for MkDocs reached its end of life on 2026-11-05; its team's successor, Zensical, reads
-mkdocs.yml and runs the same Python-Markdown and pymdownx extensions, but neither MkDocs hooks
-(overrides/hooks or publish/*_hooks.py) nor MkDocs plugins such as mkdocs-jupyter. This
+mkdocs.yml and runs the same Python-Markdown and pymdownx extensions (publish/markdown/), but neither
+MkDocs hooks (publish/mkdocs/: what only MkDocs runs) nor MkDocs plugins such as mkdocs-jupyter. This
 script builds the site both ways and prints the gap as a list of counts: pages missing, pages whose
 content differs (headings, code blocks, tables, math, tabs, admonitions, links that lead nowhere),
 the navigation, the search index, the scripts and styles the pages load, and the build times.
@@ -166,7 +166,7 @@ def build_zensical(site: Path) -> Build:
     own_folder(site)
     # What the MkDocs hook writes before a build and Zensical runs no hook for: the files gathered
     # from every worked example (the playground's presets and bundle), which git ignores.
-    from .update import UpdateError, write_gathered  # noqa: PLC0415 - the report's other uses need none of it
+    from .generate.update import UpdateError, write_gathered  # noqa: PLC0415 - the report's other uses need none of it
 
     try:
         write_gathered()
@@ -243,7 +243,7 @@ def report(mk: Build, zs: Build) -> list[str]:
     say(f"- navigation (home page): MkDocs links {len(mk_nav)} pages, Zensical {len(zs_nav)}")
     examples = [p for p in lost if p.startswith("examples/") and p != "examples/index.html"]
     if examples:
-        say(f"    worked examples no longer in the nav: {len(examples)} (the hook example_hooks.py lists them)")
+        say(f"    worked examples no longer in the nav: {len(examples)} (publish/mkdocs/worked_examples.py lists them)")
     other = [p for p in lost if p not in examples]
     if other:
         say(f"    other nav entries lost: {len(other)} ({', '.join(other[:6])}{', ...' if len(other) > 6 else ''})")

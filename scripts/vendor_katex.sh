@@ -9,7 +9,7 @@
 #
 # It uses `npm pack` (the ordinary npm client, whatever registry it is configured for), unpacks
 # the tarballs in a temporary directory and copies only what the site needs:
-#   katex/katex.min.js (run when the site is built: publish/katex_math.py), katex/katex.min.css,
+#   katex/katex.min.js (run when the site is built: publish/markdown/katex_math.py), katex/katex.min.css,
 #   katex/fonts/*.woff2 (the first `src` of every @font-face in katex.min.css is woff2, which
 #   every browser the site supports reads, so the .woff and .ttf fallbacks are never requested),
 #   katex/LICENSE, iframe-worker/shim.js, iframe-worker/LICENSE, and a README.md in each folder
@@ -51,7 +51,7 @@ cat > "$dest/katex/README.md" <<README
 # KaTeX $KATEX_VERSION (vendored)
 
 From the npm package \`katex@$KATEX_VERSION\` (MIT, see \`LICENSE\`), copied by
-\`scripts/vendor_katex.sh\`; do not edit by hand. \`publish/katex_math.py\` runs \`katex.min.js\`
+\`scripts/vendor_katex.sh\`; do not edit by hand. \`publish/markdown/katex_math.py\` runs \`katex.min.js\`
 when the site is built, to render the math that pymdownx.arithmatex marks up in the pages; the
 built site has no copy of it (mkdocs.yml, \`exclude_docs\`). The pages load \`katex.min.css\`
 and the fonts their formulas use.

@@ -27,16 +27,21 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+# The shared helpers are modules of tests/support/ (on the path: pyproject.toml, pythonpath); the
+# fixtures of more than one layer are here, or in a plugin of that folder: the copy of the project
+# that tests of content/ and tools/ build once (copy_build.py).
+pytest_plugins = ["copy_build"]
+
 IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 # Every build the suite runs (the shared strict build, the copies of the project) leaves the numbers
-# audit out (mkdocs.yml: publish.claims' `audit`): the suite audits every page itself, in
-# tests/docs/test_docs_numbers.py, so that a wrong number is reported once, not again by every test
+# audit out (mkdocs.yml: publish.markdown.numbers_audit's `audit`): the suite audits every page itself, in
+# tests/content/test_docs_numbers.py, so that a wrong number is reported once, not again by every test
 # of a built site. That test file also builds a page with the audit on, as mkdocs.yml sets it.
 os.environ["NUMBERS_AUDIT"] = "false"
 
@@ -86,7 +91,7 @@ WITH_SNIPPETS = {"package/test_reversal.py"}
 
 @functools.cache
 def _every_example() -> tuple[frozenset[str], tuple[str, ...]]:
-    """(the tests that check every worked example at once, tests/quick_checks.py; every example's name)."""
+    """(the tests that check every worked example at once, tests/support/quick_checks.py; every example's name)."""
     from selfattn_ref import examples
 
     from quick_checks import EVERY_EXAMPLE
@@ -150,11 +155,6 @@ def _shared_root(config) -> Path:
     return base.parent if hasattr(config, "workerinput") else base
 
 
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the signature is http.server's
-        pass
-
-
 _server: ThreadingHTTPServer | None = None
 
 
@@ -167,7 +167,9 @@ def pytest_configure(config):
         return
     root = _shared_root(config)
     site = root / "strict" / "site"
-    _server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    from publish.harness.server import QuietHandler  # the bench's too
+
+    _server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
     threading.Thread(target=_server.serve_forever, name="site-server", daemon=True).start()
     (root / "site-server.json").write_text(json.dumps({"port": _server.server_address[1]}), encoding="utf-8")
 
@@ -270,8 +272,8 @@ def pytest_sessionstart(session):
     the key and the line (the tests parametrized over the examples could not be collected), and so
     does a description's link to no page (as make update and the build); so does a cache folder
     that is a symbolic link, or a source that is one."""
-    from publish.example_pages import check_links  # the tests import it anyway: no cost of its own
     from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources
+    from publish.generate.example_pages import check_links  # the tests import it anyway: no cost of its own
     from selfattn_ref import examples
 
     try:

@@ -1,6 +1,7 @@
-"""The numbers audit: every number a page types is the quantity its claim names.
+"""What checks the pages. The tests run every check; every build runs the numbers audit too (the
+Markdown extension :mod:`publish.markdown.numbers_audit`).
 
-Split by job:
+The numbers audit: every number a page types is the quantity its claim names. Split by job:
 
 - :mod:`.page` reads a page: its front matter (``audit: sources``, ``constants``), the lines of
   prose it checks, and which source each line's claims name;
@@ -8,7 +9,13 @@ Split by job:
 - :mod:`.numbers` finds the numbers a line states and compares one with a quantity;
 - :mod:`.arithmetic` evaluates worked arithmetic with the rounding of the numbers shown;
 - :mod:`.check` runs the checks on each line and reports each problem with the page, the
-  line, the number, the quantity claimed and what the code gives.
+  line, the number, the quantity claimed and what the code gives;
+- :mod:`.quantities` is what a page may quote: every quantity the code computes for a source (a
+  worked example, or a topic's module in ``publish/generate/topics/``).
+
+The pages' words, beside the numbers: :mod:`.wording` (one notation, with the retired variants in
+``retired.toml``, and links that say where they go), :mod:`.terms` (no term before its definition)
+and :mod:`.symbols` (every symbol of the math on the Notation page, once).
 """
 
 from .check import Binding, Problem, audit_page, audit_text, bindings, check_line

@@ -22,7 +22,7 @@ from selfattn_ref import examples
 
 from .. import ROOT
 from ..fmt import cell, is_integral, num
-from ..registry import generated_by
+from ..generate.registry import generated_by
 from .arithmetic import arithmetic_problems, chains
 from .claims import KEPT, ClaimError, Entry, blank, quantity_names, resolve
 from .numbers import Token, as_shown, number_tokens, states
@@ -308,7 +308,7 @@ def _written_lines(page: str, source: str | None, root: Path) -> frozenset[str] 
 @functools.lru_cache(maxsize=64)
 def _generated_lines(spec: str, mtime_ns: int, size: int, page: str) -> frozenset[str] | None:
     """(keyed on the spec file's time and size, so that an edit is seen)"""
-    from .. import producers, registry  # noqa: PLC0415 - only for a problem on a generated page
+    from ..generate import producers, registry  # noqa: PLC0415 - only for a problem on a generated page
 
     try:
         every = examples.load_all(Path(spec).parent)  # the pages of one example link the others

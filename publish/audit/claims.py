@@ -9,13 +9,13 @@ in order, one entry each, separated by ``;``::
 
     - of: $1 / 11.107 = 0.090${{e^score[bank, of]; row total of e^score[bank]; weights[bank, of]}}
 
-An entry is a quantity's name as :mod:`publish.quantities` gives it, without the source's
+An entry is a quantity's name as :mod:`publish.audit.quantities` gives it, without the source's
 name in front (``weights[bank, of]``, not ``bank_of_river weights[bank, of]``); it may start
 with a source (``dog_bites_man: weights[dog, dog]``), else it names a quantity of the
 source declared above it (``<!-- audit source: dog_bites_man -->``) or of the page's only
 source. A row (``output[bank]``) stands for its cells in order. ``_`` stands for an integer
 that takes part in the arithmetic only (a count, a literal 2). The site does not show the
-claims: :mod:`publish.claims` (a Markdown extension) removes them when the page is built.
+claims: :mod:`publish.markdown.numbers_audit` (a Markdown extension) removes them when the page is built.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from ..quantities import Quantity, known_sources, quantities
+from .quantities import Quantity, known_sources, quantities
 
 # The syntax, shared with the Markdown extension that strips it from the rendered page.
 # Double braces cannot be an attribute list ({: ...} / { #id .class }), and a claim never

@@ -14,7 +14,7 @@ from decimal import Decimal
 from selfattn_ref.examples.rules import NUMBER as _NUMBER  # stated there: spec text is checked with it too
 
 from ..fmt import num
-from ..quantities import Quantity
+from .quantities import Quantity
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import yaml
-
-from ..quantities import quantities
+from ..source.pages import split_front_matter
 from .claims import CLAIM, CLOSE, OPEN
+from .quantities import quantities
 
 
 class AuditConfigError(ValueError):
@@ -48,18 +47,6 @@ class Page:
     lines: tuple[Line, ...]
 
 
-_FRONT = re.compile(r"\A---\n(.*?)\n---\n", re.S)
-
-
-def split_front_matter(text: str) -> tuple[dict, int, str]:
-    """(front matter as a dict, number of lines it takes, the rest)."""
-    m = _FRONT.match(text)
-    if not m:
-        return {}, 0, text
-    meta = yaml.safe_load(m.group(1)) or {}
-    return meta, m.group(0).count("\n"), text[m.end() :]
-
-
 def page_spec(meta: dict, page: str) -> PageSpec:
     audit = meta.get("audit") or {}
     if not isinstance(audit, dict):
@@ -83,7 +70,7 @@ def page_spec(meta: dict, page: str) -> PageSpec:
 
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")  # inline code, its backticks matched (publish.notebooks too)
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")  # inline code, its backticks matched (publish.generate.notebooks too)
 SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
 _STRIP = [
     re.compile(r"<!--.*?-->"),  # HTML comments

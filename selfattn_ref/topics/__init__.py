@@ -1,7 +1,7 @@
 """The computations the pages quote beyond the worked examples, one module a page.
 
 Each module is named after its page's generated tables (``docs/generated/<module>/``) and its
-audit source in the publishing tools (``publish/sources/<module>.py``, which only formats and
+audit source in the publishing tools (``publish/generate/topics/<module>.py``, which only formats and
 registers what is computed here):
 
 - :mod:`selfattn_ref.topics.real_numbers`: "bank" in a sentence about money beside "bank of

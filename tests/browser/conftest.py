@@ -6,7 +6,7 @@ One build per run and one browser per worker: the build is the run's strict buil
 the build so that site_url (SITE_URL) matches the server, which Material's instant navigation
 needs (it follows only links found in sitemap.xml, whose entries come from site_url).
 Playwright's own browser downloads cannot run here, so pytest-playwright's `browser` fixture is
-pointed at Chromium's headless shell (publish/chromium.py); without it the tests skip (and under
+pointed at Chromium's headless shell (publish/harness/chromium.py); without it the tests skip (and under
 CI=true the suite's conftest turns that skip into a failure).
 
 Off screen, the site does not lay out display math and tables (content-visibility: auto in
@@ -27,7 +27,7 @@ import pytest
 from bs4 import BeautifulSoup, SoupStrainer
 from offscreen import LAY_OUT_ALL
 
-from publish.chromium import CHROMIUM, CHROMIUM_ARGS  # the browser and flags make bench uses too
+from publish.harness.chromium import CHROMIUM, CHROMIUM_ARGS  # the browser and flags make bench uses too
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -94,7 +94,7 @@ def offline_site(offline_build) -> Path:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """pytest-playwright's launch options, pointed at Debian's Chromium headless shell (publish/chromium.py)."""
+    """pytest-playwright's launch options, pointed at Debian's Chromium headless shell (publish/harness/chromium.py)."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium-headless-shell (`make chromium`)")
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}

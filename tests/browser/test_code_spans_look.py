@@ -1,4 +1,4 @@
-"""The spans that publish/code_markup.py takes out of highlighted code look, under Material's
+"""The spans that publish/markdown/code_markup.py takes out of highlighted code look, under Material's
 stylesheets, exactly like the code around them, in both colour schemes; a span of a kind it keeps
 does not (so the check can fail). And no page of the built site has one left in its code."""
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from publish.code_markup import PLAIN_KINDS
+from publish.markdown.code_markup import PLAIN_KINDS
 
 pytestmark = pytest.mark.browser
 

@@ -1,5 +1,5 @@
 """The exercises at the end of the pages, graded in Chromium: the page's script grades every case
-of tests/exercise_cases.py exactly as publish.exercises.grade does (which the docs layer tests in
+of tests/support/exercise_cases.py exactly as publish.generate.exercises.grade does (which the docs layer tests in
 depth); every right answer is accepted in every form a reader may type it, one off in the last of
 two or more decimals is right up to rounding and two off is wrong, hostile input gets a message
 and changes nothing, hints come one at a time, the solution after an attempt, progress stays in the
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from publish import exercises as exr
+from publish.generate import exercises as exr
 
 from exercise_cases import cases, off_by
 

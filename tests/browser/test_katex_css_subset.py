@@ -1,4 +1,4 @@
-"""The site's katex.min.css is cut to the rules its math uses (publish/katex_css.py): every distinct
+"""The site's katex.min.css is cut to the rules its math uses (publish/mkdocs/page_weight/katex_css.py): every distinct
 formula of the site lays out and looks the same under it as under the whole vendored file.
 
 Each formula's HTML is read from the built pages and all of them are shown together in one page of
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from publish.katex_css import CSS
+from publish.mkdocs.page_weight.katex_css import CSS
 
 pytestmark = pytest.mark.browser
 

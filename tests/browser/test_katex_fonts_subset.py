@@ -1,4 +1,4 @@
-"""The site's KaTeX fonts are cut to the characters its math shows (publish/katex_fonts.py): every
+"""The site's KaTeX fonts are cut to the characters its math shows (publish/mkdocs/page_weight/katex_fonts.py): every
 distinct formula of the site, and a few more written with only the site's characters (bold, big
 delimiters, a sum with limits, a root, a fraction, ∞), lays out and looks the same under the subset
 fonts as under the whole vendored ones.
@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from test_katex_css_subset import SHOW_JS, read_look, site_formulas
 
-from publish.katex_css import CSS
-from publish.katex_fonts import FONTS, _katex_text, used_characters
-from publish.katex_math import in_page
+from publish.markdown.katex_math import in_page
+from publish.mkdocs.page_weight.katex_css import CSS
+from publish.mkdocs.page_weight.katex_fonts import FONTS, _katex_text, used_characters
 
 pytestmark = pytest.mark.browser
 

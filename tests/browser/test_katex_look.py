@@ -1,7 +1,7 @@
 """Formulas look as they did when the reader's browser rendered them.
 
 The math used to be rendered in the page by the vendored katex.min.js (auto-render); now
-publish/katex_math.py runs the same file when the site is built. For every distinct formula of
+publish/markdown/katex_math.py runs the same file when the site is built. For every distinct formula of
 the built site, the HTML in the page must be exactly the string that katex.min.js's
 ``renderToString`` gives in Chromium with the same options: same markup, same classes, same
 inline sizes, so the same look under katex.min.css in light and dark.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from publish.katex_math import KATEX_JS, OPTIONS, in_page, render
+from publish.markdown.katex_math import KATEX_JS, OPTIONS, in_page, render
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""The pages carry KaTeX's HTML a little shorter than KaTeX writes it (publish/katex_math.py,
+"""The pages carry KaTeX's HTML a little shorter than KaTeX writes it (publish/markdown/katex_math.py,
 in_page): the <math> without its xmlns and the inline styles without leading zeros and last ';'.
 Every distinct formula of the site lays out and looks the same both ways in Chromium, and its <math>
 is MathML to the browser either way.
@@ -17,7 +17,7 @@ import pytest
 from test_katex_css_subset import SHOW_JS
 from test_katex_look import site_formulas
 
-from publish.katex_math import in_page, render
+from publish.markdown.katex_math import in_page, render
 
 pytestmark = pytest.mark.browser
 

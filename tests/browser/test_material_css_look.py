@@ -1,5 +1,5 @@
 """The site's copies of Material's stylesheets are cut to the rules the site can use
-(publish/material_css.py). The cut only removes rules, and selectors from a rule's list, and keeps
+(publish/mkdocs/page_weight/material_css.py). The cut only removes rules, and selectors from a rule's list, and keeps
 the rest byte for byte, so for every element the cascade, and hence the computed style, is the same
 under the cut and the whole files if two things hold, which Chromium checks here on a set of pages,
 in a set of states, in light and in dark:
@@ -28,7 +28,7 @@ from pathlib import Path
 import material
 import pytest
 
-from publish.material_css import STYLESHEETS, stylesheets
+from publish.mkdocs.page_weight.material_css import STYLESHEETS, stylesheets
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -146,7 +146,7 @@ CHECK_JS = r"""(wholes) => {
 
 # While the palette switches (Material's script sets data-md-color-switching on <body> for a frame),
 # no transition runs: Material's palette.css says so for every element and its ::before and ::after,
-# the site's stylesheet for those that have a transition (publish/material_css.py, SWITCHING). Every
+# the site's stylesheet for those that have a transition (publish/mkdocs/page_weight/material_css.py, SWITCHING). Every
 # element and both pseudo-elements of each, in the page's state, under the attribute: those whose
 # transition would last.
 SWITCHING_JS = r"""() => {

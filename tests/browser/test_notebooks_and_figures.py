@@ -5,7 +5,7 @@ scheme: notebook pages included, since they are built pages like the others).
 - A notebook page has its math rendered with KaTeX when the site was built (cells), and as
   plain text in its table of contents, after a full load and after instant navigation; its
   copy buttons copy the cells: the imports, then each snippet file without them
-  (publish.notebooks.without_imports); its download link downloads the notebook as executed,
+  (publish.generate.notebooks.without_imports); its download link downloads the notebook as executed,
   outputs included.
 - A heatmap follows the palette toggle: the colours Chromium paints are the light scheme's, then
   the dark scheme's, and every cell's text contrasts with its fill by at least 4.5:1 in both.
@@ -28,8 +28,8 @@ from test_site import (
     report,
 )
 
-from publish.figures import contrast
-from publish.notebooks import NOTEBOOKS, imports, notebook_snippets, shown, without_imports
+from publish.generate.figures import contrast
+from publish.generate.notebooks import NOTEBOOKS, imports, notebook_snippets, shown, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -99,7 +99,7 @@ def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: 
     assert download.suggested_filename == f"{name}.ipynb"
     saved = tmp_path / download.suggested_filename
     download.save_as(saved)
-    # the executed notebook (tests/docs/test_notebooks.py holds its cells and outputs to the page's)
+    # the executed notebook (tests/content/test_notebooks.py holds its cells and outputs to the page's)
     assert saved.read_bytes() == (site.dir / "notebooks" / name / f"{name}.ipynb").read_bytes()
     cells = json.loads(saved.read_text(encoding="utf-8"))["cells"]
     assert all(c["outputs"] for c in cells if c["cell_type"] == "code" and c["id"] != "imports"), name
@@ -107,7 +107,7 @@ def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: 
 
 # -- figures ------------------------------------------------------------------------------------
 
-# Each cell: what Chromium paints, and the colours its markup asks for (publish/figures.py): the
+# Each cell: what Chromium paints, and the colours its markup asks for (publish/generate/figures.py): the
 # fills --l and --d; the text black on light and white on dark unless the class hm-w or hm-k flips it.
 PAINTED_JS = """() => [...document.querySelectorAll('svg.heatmap')].filter((s) => s.checkVisibility())
   .flatMap((s) => [...s.querySelectorAll('.hm-cells > g')].map((g) => ({

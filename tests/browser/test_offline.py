@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from publish import playground_bundle as pb
 from publish.fmt import num
+from publish.generate import playground_bundle as pb
 from selfattn_ref import examples
 from selfattn_ref import language_model as lm
 from selfattn_ref.topics.positional_encoding import with_positions

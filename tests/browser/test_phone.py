@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 740}
 MIN_FONT = 11  # px: the smallest text a diagram or chart may show on a phone
-# The pages with diagrams (publish/diagrams.py) or a bar chart (publish/figures.py) and how many
+# The pages with diagrams (publish/generate/diagrams.py) or a bar chart (publish/generate/figures.py) and how many
 # SVGs each shows.
 DIAGRAM_PAGES = {
     "queries-keys-values/index.html": 1,
@@ -212,7 +212,7 @@ CODE_BREAKS_JS = """(selector) => [...document.querySelectorAll(selector)]
 @pytest.mark.parametrize("width", [PHONE["width"], 1280])
 def test_code_in_tables_breaks_only_between_words_and_path_parts(phone, width):
     """In the tables of Add a worked example (file paths, the spec's keys), code breaks after a "/"
-    or "_" of a path, after a name's "." (publish/path_breaks.py) or where text breaks (a space, a
+    or "_" of a path, after a name's "." (publish/markdown/path_breaks.py) or where text breaks (a space, a
     hyphen, a "?"), never in the middle of a name: before, "snippets/examp" + "les/river_bank" on a
     phone, and the keys "desc|ript|ion" on a laptop."""
     page = phone("add-an-example/index.html", fresh=True)  # resized below
@@ -239,7 +239,7 @@ def test_code_in_tables_breaks_only_between_words_and_path_parts(phone, width):
 def test_long_names_in_the_text_break_between_their_parts(phone, path):
     """On a phone, a long name in inline code (torch.use_deterministic_algorithms(True),
     selfattn_ref/examples/rnn/the_cat_sat.toml) breaks after a ".", "_" or "/"
-    (publish/path_breaks.py) or where text breaks, not in the middle of a word."""
+    (publish/markdown/path_breaks.py) or where text breaks, not in the middle of a word."""
     codes = phone(path).evaluate(CODE_BREAKS_JS, ".md-typeset :is(p, li, dd) > code")
     broken = [c for c in codes if c["breaks"]]
     assert broken, f"{path}: no inline code breaks across lines at 375 px, so nothing is checked"

@@ -27,9 +27,9 @@ from test_site import AXE_SETUP_JS, SAMPLE_COLOURS_JS, cancelled_after_load, ope
 
 from publish import GENERATED, ROOT
 from publish.fmt import cell, is_integral, num, vector
-from publish.scaffold import template
-from publish.sources import playground
-from publish.tables import example_files
+from publish.generate import playground
+from publish.generate.scaffold import template
+from publish.generate.tables import example_files
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
@@ -175,7 +175,7 @@ def generated_mix(path: Path | str) -> str:
 
 
 def expected_table(M, rows, cols, decimals: int, corner: str) -> dict:
-    """What publish.tables.matrix_table would print."""
+    """What publish.generate.tables.matrix_table would print."""
     M = np.asarray(M, dtype=float)
     integral = is_integral(M)
     body = [[r, *(cell(x, decimals, integral) for x in row)] for r, row in zip(rows, M, strict=True)]
@@ -201,7 +201,7 @@ def example_of(
 
 
 def expected_mix(tokens, weights_row, V, output_row, decimals: int) -> str:
-    """Step 3 written out, as publish.tables writes docs/generated/<slug>/mix_<i>.md."""
+    """Step 3 written out, as publish.generate.tables writes docs/generated/<slug>/mix_<i>.md."""
     width = max(len(num(w, decimals)) for w in weights_row)
     lines = [
         f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"
@@ -396,7 +396,7 @@ def check_matches_generated(page: Page, slug: str, ex: examples.Example | None =
     matrices, for any example with matrices: the learned example's in the learned weights' tables,
     every other's (seeded or given in its spec) in the fields of "Your projection matrices", each
     shown as a field shows a number it was given (field_text). The page's tables are those
-    publish.tables.example_files writes into docs/generated/<slug>/ (test_worked_examples holds the
+    publish.generate.tables.example_files writes into docs/generated/<slug>/ (test_worked_examples holds the
     two equal), so that `ex`, an example that is not on disk, can be checked too."""
     ex = ex or examples.load(slug)
     if ex.projections != "none":

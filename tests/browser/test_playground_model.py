@@ -517,6 +517,7 @@ def test_every_explanation_of_the_mode_adds_up_as_the_audit_reads_it(pg, site):
     found = evaluate_json(page, EXPLANATIONS_JS, [site.base_url + "assets/playground/", cases])
     claims = [(e["where"], c) for e in found for c in e["claims"]]
     assert len(found) > 300 and len(claims) > 400, (len(found), len(claims))
+    print(f"{len(found)} explanations, {len(claims)} claims")
     for e in found:
         assert e["title"] and e["shown"], e["where"]
         assert not [line for line in e["lines"] if re.search(r"\b(NaN|undefined|Infinity)\b", line)], e["where"]

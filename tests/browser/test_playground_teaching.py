@@ -41,7 +41,7 @@ from test_playground import (
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
 from publish.fmt import cell, is_integral, num, vector
-from publish.tables import example_files, operand
+from publish.generate.tables import example_files, operand
 from selfattn_ref import examples
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
@@ -211,7 +211,7 @@ def page_table(text: str) -> list[list[str]]:
 
 def check_against_page(lines: list[str], files: dict[str, str], kind: str, i: int, j: int, h: int | None, where: str):
     """An explanation (its lines) against the worked line the example's page shows for the same cell:
-    files are publish.tables.example_files of the example (docs/generated/<slug>/...), h the head (None
+    files are publish.generate.tables.example_files of the example (docs/generated/<slug>/...), h the head (None
     with one head). Weights: softmax_<i>.md (e^score of every key, the total, the division); outputs:
     the line of columns_<i>.md for column j; scores: the line of dot_products.md for (i, j)."""
     prefix = "" if h is None else f"head_{h + 1}_"

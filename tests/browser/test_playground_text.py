@@ -3,8 +3,8 @@
 Chromium's Unicode (its ICU) is newer than Python's 14.0: it assigns code points that Python
 does not, so a check written with the browser's own \\p{...} classes would accept what a spec
 refuses. state.js checks against the code points the publishing tools list in limits.js from
-Python's Unicode (publish/playground_limits.py); these tests compare its verdicts with
-rules.token_problem on every class of tests/text_strategies.py, for a typed word (nameError) and
+Python's Unicode (publish/generate/playground_limits.py); these tests compare its verdicts with
+rules.token_problem on every class of tests/support/text_strategies.py, for a typed word (nameError) and
 for a word from a link (decodeLink of a #s= state), many strings per page.evaluate on one page.
 """
 

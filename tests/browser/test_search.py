@@ -2,8 +2,8 @@
 type into the search box of the built site and read the first result.
 
 The index leaves out what nobody searches for: code outputs and tables of numbers
-(publish/search_exclude.py), heatmaps (publish/figures.py), the exercises, whose hidden solutions
-would show in results (publish/exercises.py). The API reference ranks below the pages that explain
+(publish/markdown/search_exclude.py), heatmaps (publish/generate/figures.py), the exercises, whose hidden solutions
+would show in results (publish/generate/exercises.py). The API reference ranks below the pages that explain
 (docs/api.md, ``search: boost: 0.2``); Masking ranks above the pages that mention "causal" and
 "padding" in passing (docs/masking.md, ``boost: 1.2``), and the first article, which introduces
 the softmax in its heading "Step 2: normalize with softmax, row by row", above Masking and the

@@ -34,7 +34,7 @@ KATEX_SCRIPT = re.compile(r"katex(\.min)?\.js|auto-render", re.I)
 EDIT_URI = re.search(r"^edit_uri:\s*(\S+)", (REPO / "mkdocs.yml").read_text(), re.M).group(1)
 
 # Text nodes outside code that still hold TeX delimiters: math that KaTeX did not render when the
-# site was built (publish/katex_math.py); and arithmatex elements without KaTeX's HTML.
+# site was built (publish/markdown/katex_math.py); and arithmatex elements without KaTeX's HTML.
 RAW_MATH_JS = r"""() => {
   const skip = "pre, code, script, style, textarea, .katex-mathml";
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -485,7 +485,7 @@ def test_palette_toggle_switches_scheme(page: Page, site):
 
 def test_math_is_rendered_after_instant_navigation(new_context, site):
     """Material swaps a page's content in without a reload: its math is there, already rendered
-    (publish/katex_math.py), styled by katex.min.css, and no KaTeX script is asked for."""
+    (publish/markdown/katex_math.py), styled by katex.min.css, and no KaTeX script is asked for."""
     math_pages = pages_with(site, r'class="arithmatex"')
     assert math_pages, "no page of the site has math (pymdownx.arithmatex output), so KaTeX cannot be checked"
     target = math_pages[0]
@@ -574,7 +574,7 @@ def test_edit_links_point_to_the_page_source(page: Page, site):
             continue
         href = edit_link(html)
         # A worked example's page is generated from its spec: its edit link opens the spec, and
-        # the gallery, generated from all of them, has none (publish/example_hooks.py).
+        # the gallery, generated from all of them, has none (publish/mkdocs/worked_examples.py).
         if rel == "examples/index.html":
             if href is not None:
                 problems.append(f"{rel}: the generated gallery has an edit link {href!r}")

@@ -2,7 +2,7 @@
 15 digits in all, so that no printed digit is one a float64 does not hold (issue 27, item 7).
 
 The pages (publish/fmt.py), the playground (format.js, held to this by a browser test) and the
-command line print through these functions; tests/docs/test_printed_digits.py checks the pages'
+command line print through these functions; tests/tools/test_printed_digits.py checks the pages'
 files and scripts, tests/package/test_cli.py the command line.
 """
 

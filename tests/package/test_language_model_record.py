@@ -1,4 +1,4 @@
-"""Layer 1: the language model's record, which no build trains (publish/sources/language_model.py):
+"""Layer 1: the language model's record, which no build trains (publish/generate/topics/language_model.py):
 the weights in the package (selfattn_ref/language_model.json) and the run's figures
 (docs/generated/language_model/run.json) are under the key of the code as it is, and agree with what
 the library computes from those weights; the model beats the bigram baseline on the held-out
@@ -14,7 +14,7 @@ import struct
 import numpy as np
 import pytest
 
-from publish.sources import language_model as source
+from publish.generate.topics import language_model as source
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
 
@@ -27,8 +27,25 @@ def test_the_record_and_the_weights_are_made_from_the_code_as_it_is():
     assert RECORD is not None and WEIGHTS is not None
     for path, data in ((source.RECORD, RECORD), (source.WEIGHTS, WEIGHTS)):
         assert data["key"] == KEY, f"{path} was made from other code: run `make update` (it trains, some 20 s)"
-    assert WEIGHTS["_generated_by"] == "publish.sources.language_model:weights_text"
+    assert WEIGHTS["_generated_by"] == "publish.generate.topics.language_model:weights_text"
     assert source.run() == {"key": KEY, "run": RECORD["run"]}  # used as it is: nothing trains
+
+
+def test_a_kept_weights_file_names_its_writer_where_it_is_now(monkeypatch):
+    """make update keeps the weights file when its key is the code's (nothing trains), and still
+    writes its banner as the writer is named now: a file whose banner names the writer's old place
+    (publish.sources.language_model, before issue 52's move) comes back with the new name and the
+    same bytes otherwise."""
+    from publish.generate import registry
+
+    text = source.WEIGHTS.read_text(encoding="utf-8")
+    writer = registry.name_of(source.weights_text)
+    old = text.replace(json.dumps(writer), json.dumps("publish.sources.language_model:weights_text"), 1)
+    assert old != text
+    monkeypatch.setattr(source, "trained", lambda: pytest.fail("the key is the code's: nothing trains"))
+    with registry.pending({source.WEIGHTS: old}):
+        assert source.weights_text() == text
+        assert registry.writer_of(source.WEIGHTS, source.weights_text()) == writer
 
 
 def test_the_key_follows_the_code(monkeypatch, tmp_path):

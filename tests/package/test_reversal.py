@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import selfattn_ref.torch as tref  # noqa: E402
-from publish.sources import attention_that_learns as atl  # noqa: E402
+from publish.generate.topics import attention_that_learns as atl  # noqa: E402
 from selfattn_ref.training import reversal as rv  # noqa: E402
 
 TRAIN, HELD_OUT = rv.sequences()
@@ -124,7 +124,7 @@ def test_training_is_deterministic_and_leaves_the_callers_torch_settings_alone(r
     assert rv.experiment() is run
 
 
-# --- the record the site is built from (publish/sources/attention_that_learns.py) --------------------
+# --- the record the site is built from (publish/generate/topics/attention_that_learns.py) --------------------
 
 
 def test_the_record_is_what_training_gives_and_is_made_from_the_code_as_it_is():
@@ -151,7 +151,7 @@ def test_the_record_is_what_training_gives_and_is_made_from_the_code_as_it_is():
 
 
 def test_the_builds_constants_are_the_training_modules():
-    """publish/sources/attention_that_learns.py does not import the training module (PyTorch): its copies
+    """publish/generate/topics/attention_that_learns.py does not import the training module (PyTorch): its copies
     of the length and the snapshots' steps must be the module's."""
     assert atl.LENGTH == rv.LENGTH and atl.SNAPSHOTS == rv.SNAPSHOTS
 

@@ -1,7 +1,7 @@
 """The worked examples' rules (selfattn_ref/examples/rules.py), as the loader applies them: a title,
 a token or a description that would be markup or code, and a number that a page could not print,
 are refused with the file, the key and the line (issue 16). The publishing tools' side (escaping,
-rendering, the files they write) is tests/docs/test_hostile_specs.py."""
+rendering, the files they write) is tests/tools/test_hostile_specs.py."""
 
 from __future__ import annotations
 
@@ -307,7 +307,7 @@ def test_whole_numbers_and_numbers_in_names_stay_allowed():
     assert ex.tokens == ("1", "2", "x3", "W_2", "v1.2.3", "e^0.5", "3.2.1")
 
 
-# --- properties: the Unicode classes, drawn (tests/text_strategies.py) ---------------------------------
+# --- properties: the Unicode classes, drawn (tests/support/text_strategies.py) ---------------------------------
 
 PROPERTY = settings(max_examples=60, deadline=None)
 

@@ -3,7 +3,7 @@
 run both on one input. A module or a name with no twin is declared below, with the reason.
 
 The public names of a module are its ``__all__`` where it has one, else the functions and classes
-it defines under a name without ``_`` (the rule of the API page, tests/docs/test_api_page.py).
+it defines under a name without ``_`` (the rule of the API page, tests/content/test_api_page.py).
 """
 
 from __future__ import annotations

@@ -226,7 +226,7 @@ def test_bad_arguments_are_named():
         wo.evaluate(model, ids, labels[:5])
 
 
-# --- the record the site is built from (publish/sources/positional_encoding.py) ----------------
+# --- the record the site is built from (publish/generate/topics/positional_encoding.py) ----------------
 
 
 def test_the_record_is_what_training_gives_and_is_made_from_the_code_as_it_is(runs):
@@ -237,7 +237,7 @@ def test_the_record_is_what_training_gives_and_is_made_from_the_code_as_it_is(ru
     below the digits the page shows, hence the relative tolerance of 1e-6."""
     import math
 
-    from publish.sources import positional_encoding as pe
+    from publish.generate.topics import positional_encoding as pe
 
     data = pe.recorded()
     assert data is not None, f"{pe.RECORD} is missing: run `make update`"
@@ -260,7 +260,7 @@ def test_a_record_made_from_other_code_is_not_used(monkeypatch, tmp_path):
     under another key is not used: the figures then come from training."""
     import shutil
 
-    from publish.sources import positional_encoding as pe
+    from publish.generate.topics import positional_encoding as pe
 
     key = pe.record_key()
     with monkeypatch.context() as m:

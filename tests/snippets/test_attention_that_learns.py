@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 
 from snippet_checks import as_numpy, torch_namespace
 

@@ -14,9 +14,9 @@ import re
 import numpy as np
 import pytest
 
-from publish import example_pages as ep
 from publish.fmt import num
-from publish.snippets import namespace
+from publish.generate import example_pages as ep
+from publish.generate.snippets import namespace
 from selfattn_ref import examples
 
 from snippet_checks import as_numpy

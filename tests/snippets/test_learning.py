@@ -15,7 +15,7 @@ import inspect
 import pytest
 
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics import learning as topic
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 from selfattn_ref.topics import mistakes as m
 
 from snippet_checks import as_numpy, close

@@ -13,7 +13,7 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics import multi_head as source
 

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from publish import DOCS, ROOT
-from publish import snippets as sn
+from publish.generate import snippets as sn
 
 NEEDED = (3, 10)
 ALL = sn.all_snippets()

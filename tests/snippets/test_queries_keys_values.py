@@ -8,7 +8,7 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 from selfattn_ref import examples
 
 from snippet_checks import as_numpy, close

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from publish import ROOT, SNIPPETS
-from publish import snippets as sn
+from publish.generate import snippets as sn
 from selfattn_ref import examples
 
 from pages import PAGES

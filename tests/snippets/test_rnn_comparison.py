@@ -10,7 +10,7 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 from selfattn_ref import examples, rnn
 from selfattn_ref.topics import rnn_comparison as comparison
 

@@ -13,7 +13,7 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.snippets import namespace
+from publish.generate.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics import scaling
 
@@ -91,7 +91,7 @@ def test_torch_largest_weight_snippet_is_the_package(ns, tref):
 
 
 def test_the_numpy_snippets_print_the_packages_figures():
-    """(The page's generated tables show the same figures: tests/docs/test_topic_tables.py.)"""
+    """(The page's generated tables show the same figures: tests/content/test_topic_tables.py.)"""
     variance_out = VARIANCE["numpy"].with_suffix(".out").read_text(encoding="utf-8")
     for r in scaling.variance_experiment():
         assert f"{r['d']:5d}   {r['variance']:15.2f}   {r['variance'] / r['d']:14.2f}" in variance_out

@@ -10,8 +10,8 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish import exercises as exr
-from publish.snippets import namespace
+from publish.generate import exercises as exr
+from publish.generate.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics import transformer_block as source
 

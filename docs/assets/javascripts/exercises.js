@@ -1,4 +1,4 @@
-// Exercises graded in the page (the blocks that publish/exercises.py generates from
+// Exercises graded in the page (the blocks that publish/generate/exercises.py generates from
 // docs/exercises/<page>.toml). Each .exercise carries, in data-exercise, the expected answer as the
 // page shows it (a list of numbers, already rounded by the reference code), the rounding asked for,
 // and the answers of known mistakes with what to say about them. Nothing is sent anywhere: the
@@ -16,7 +16,7 @@
 
   // "0.25", ".25", "-1", "−1" (a typographic minus), "66.5%", "66.5 %", "+2". Nothing else: no
   // exponents (1e999), no NaN or Infinity, no thousands separators.
-  // Spaces are the ASCII ones and the no-break space, digits 0-9 only (publish/exercises.py reads
+  // Spaces are the ASCII ones and the no-break space, digits 0-9 only (publish/generate/exercises.py reads
   // the same: the two graders agree on any text).
   const NUMBER = /^([+\-\u2212]?)([0-9]*)(?:\.([0-9]*))?[ \t\n\r\f\v\u00a0]*(%?)$/;
 
@@ -114,7 +114,7 @@
     return /^-?[0.]*$/.test(s) ? 0 : s.startsWith("-") ? -1 : 1;
   }
 
-  // Whether a typed number can be the answer of `sign` up to rounding (publish/exercises.py:_sign):
+  // Whether a typed number can be the answer of `sign` up to rounding (publish/generate/exercises.py:_sign):
   // never with the other sign, and only 0 where the answer is exactly 0.
   function signFits(mine, sign) {
     const m = signOf(mine);
@@ -156,7 +156,7 @@
   }
 
   // --- grading ---------------------------------------------------------------------------------
-  // publish/exercises.py:grade is the same function in Python; tests/browser/test_exercises_graded.py
+  // publish/generate/exercises.py:grade is the same function in Python; tests/browser/test_exercises_graded.py
   // holds the two equal on every exercise's right answer, its mistakes and their near misses.
 
   const SPLIT = /[ \t\n\r\f\v\u00a0]*[,;][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]+/;

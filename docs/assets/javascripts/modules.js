@@ -10,7 +10,7 @@
 //    for that module, which then loads once per document. Over http(s) it loads as the module it
 //    is. From disk, where browsers load no ES module (and fetch() fails), it loads as the classic
 //    script beside it, <name>.bundle.js, which has the files the modules fetch inlined:
-//    publish/playground_bundle.py writes it (`make update`), a test holds it up to date.
+//    publish/generate/playground_bundle.py writes it (`make update`), a test holds it up to date.
 //    A <script src> in a page's Markdown would be relative to the page, whose address differs
 //    between the served site (playground/) and the offline one (playground.html); MkDocs links
 //    this file right from every page. It follows document$, so that a page reached by instant

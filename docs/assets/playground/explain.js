@@ -257,7 +257,7 @@ function claim(lines, text) {
   return { line: lines.length - 1, text };
 }
 
-/** A number as an operand of written-out arithmetic: a negative one in parentheses (publish/tables.py, operand). */
+/** A number as an operand of written-out arithmetic: a negative one in parentheses (publish/generate/tables.py, operand). */
 function operand(text) {
   return /^[-\u2212]/u.test(text) ? `(${text})` : text;
 }

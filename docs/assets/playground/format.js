@@ -1,5 +1,5 @@
 // Numbers as the pages print them: the twin of publish/fmt.py (which prints through
-// selfattn_ref/examples/digits.py) and of the tables and worked lines in publish/tables.py. No DOM here.
+// selfattn_ref/examples/digits.py) and of the tables and worked lines in publish/generate/tables.py. No DOM here.
 //
 // Python formats f"{x:.3f}" from the exact binary value and rounds a tie (a value that lies
 // exactly halfway, such as 0.125 or 2.5) to the even digit; JavaScript's toFixed rounds a tie

@@ -6,7 +6,7 @@
 // and this module fetches the weights only then: no reader of another page, and no reader who
 // never opens the mode, loads a byte of either. The math is language_model.js (and attention.js
 // for each block's attention, as in the rest of the playground); the weights are the package's
-// file, generated/playground/language_model.json (publish/sources/playground_model.py), the very
+// file, generated/playground/language_model.json (publish/generate/playground.py), the very
 // float32 numbers that NumPy, PyTorch and `python -m selfattn_ref next` read. From disk its bundle,
 // model_app.bundle.js, has them inlined.
 //

@@ -1,0 +1,51 @@
+"""docs/mistakes.md: what the page "Common mistakes" may quote, from selfattn_ref.topics.mistakes."""
+
+from __future__ import annotations
+
+from publish.audit.quantities import Quantity, source
+from selfattn_ref.topics import mistakes as m
+
+TOKENS = ("The", "cat", "sat")
+
+
+def _grid(prefix: str, M, rows, cols, proportion: bool = False) -> list[Quantity]:
+    return [
+        Quantity(f"{prefix}[{r}, {c}]", float(M[i, j]), proportion)
+        for i, r in enumerate(rows)
+        for j, c in enumerate(cols)
+    ]
+
+
+@source("mistakes")
+def _quantities() -> list[Quantity]:
+    q: list[Quantity] = []
+    h = m.head_scale()
+    q += _grid("mistakes head 1 weights, / √d_k", h.right[0], TOKENS, TOKENS, True)
+    q += _grid("mistakes head 1 weights, / √d_model", h.wrong[0], TOKENS, TOKENS, True)
+    for name, pair in (
+        ("transposed mask", m.transposed_mask()),
+        ("zeroed after the softmax", m.zeroed_not_renormalized()),
+        ("softmax down the columns", m.wrong_axis()),
+        ("0/1 mask added", m.mask_added()),
+    ):
+        q += _grid(f"mistakes {name}: right weights", pair.right, TOKENS, TOKENS, True)
+        q += _grid(f"mistakes {name}: wrong weights", pair.wrong, TOKENS, TOKENS, True)
+        q += [
+            Quantity(f"mistakes {name}: row sum of the wrong weights[{t}]", float(s), True)
+            for t, s in zip(TOKENS, pair.wrong.sum(axis=1), strict=True)
+        ]
+    q += [
+        Quantity("largest x for which e^x is a finite float64", m.EXP_LIMIT_FLOAT64),
+        Quantity("largest x for which e^x is a finite float32", m.EXP_LIMIT_FLOAT32),
+    ]
+    q += _grid("mistakes overflow: right weights", m.no_max_subtraction().right, TOKENS, TOKENS, True)
+    q += _grid("mistakes overflow: scaled scores", m.big_scores(), TOKENS, TOKENS)
+    s = m.shared_qk()
+    q += _grid("mistakes shared W_Q: right scaled scores", s.right, TOKENS, TOKENS)
+    q += _grid("mistakes shared W_Q: wrong scaled scores", s.wrong, TOKENS, TOKENS)
+    p = m.padded_rows()
+    dims = [f"x{k + 1}" for k in range(p.output.shape[1])]
+    q += _grid("mistakes padded output", p.output, p.tokens, dims)
+    q += [Quantity(f"mistakes pooled, real rows[{c}]", float(x)) for c, x in zip(dims, p.pooled_right, strict=True)]
+    q += [Quantity(f"mistakes pooled, every row[{c}]", float(x)) for c, x in zip(dims, p.pooled_wrong, strict=True)]
+    return q

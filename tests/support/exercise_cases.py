@@ -1,0 +1,282 @@
+"""What a reader may type into the exercises, shared by the docs-layer tests (which grade it with
+publish.generate.exercises.grade) and the browser test (which holds the page's script equal to that).
+
+The answers are computed here a second way, without publish.generate.exercises: each worked example run
+again with selfattn_ref's attention function (:func:`second_way`), over every other value the page
+shows that a reader could compute instead (:func:`other_values`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+
+import numpy as np
+import yaml
+
+from publish import DOCS, GENERATED
+from publish.generate import exercises as exr
+from selfattn_ref import examples, scaled_dot_product_attention
+from selfattn_ref.masks import causal_mask
+from selfattn_ref.positional import sinusoidal_positional_encoding
+from selfattn_ref.topics.rnn_comparison import compare
+
+
+def specs() -> list[tuple[str, dict]]:
+    """(page, the exercise's table as written) for every exercise."""
+    out = []
+    for path in sorted(exr.SPEC_DIR.glob("*.toml")):
+        for spec in tomllib.loads(path.read_text(encoding="utf-8"))["exercise"]:
+            out.append((path.stem, spec))
+    return out
+
+
+def _learning_second_way(name: str) -> float:
+    """docs/learning.md's numbers, again: the softmax of "The cat sat"'s scaled scores (example
+    learned), the finite difference from two losses, and the step with PyTorch's autograd."""
+    import torch
+
+    from selfattn_ref.topics.learning import DELTA, ENTRY, LR
+
+    ex = examples.load("learned")
+
+    def loss(W_Q):
+        _, weights = scaled_dot_product_attention(ex.E @ W_Q, ex.E @ ex.W_K, ex.E)
+        return -np.log(weights[2, 1])  # sat's weight on cat
+
+    up, down = ex.W_Q.copy(), ex.W_Q.copy()
+    up[ENTRY] += DELTA
+    down[ENTRY] -= DELTA
+    W = torch.tensor(ex.W_Q, requires_grad=True)
+    X, W_K = torch.tensor(ex.E), torch.tensor(ex.W_K)
+    (-torch.log_softmax((X @ W) @ (X @ W_K).T / 2, dim=-1)[2, 1]).backward()
+    values = {
+        "loss": loss(ex.W_Q),
+        "finite_difference": (loss(up) - loss(down)) / (2 * DELTA),
+        "entry_after": ex.W_Q[ENTRY] - LR * W.grad[ENTRY].item(),
+        "thirds": np.log(3),
+    }
+    return values[name]
+
+
+def _reversal_second_way(name: str) -> float:
+    """docs/attention-that-learns.md's numbers, again: from the training module's constants and the
+    run's record as the file holds it."""
+    from selfattn_ref.training import reversal
+
+    record = json.loads((GENERATED / "attention_that_learns" / "run.json").read_text(encoding="utf-8"))
+    (last,) = [s for s in record["run"]["snapshots"] if s["step"] == reversal.STEPS]
+    values = {
+        "partner_of_2": reversal.partner(2),
+        "equal_loss": np.log(reversal.LENGTH),
+        "step200.first_loss": -np.log(last["example"][0][reversal.LENGTH - 1]),
+        "guess": 1 / reversal.LENGTH,
+    }
+    return values[name]
+
+
+def second_way(spec: dict):
+    """The value of an exercise's answer expression computed without publish.generate.exercises: the example
+    run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
+    block from torch's own layers, or a topic's numbers computed another way."""
+    if spec.get("topic") in ("learning", "attention_that_learns"):
+        second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
+        return np.array([float(second(spec["answer"]))])
+    if "compare" in spec:
+        value = compare(**spec["compare"])
+        for part in spec["answer"].split("."):
+            value = value[part]
+        return np.array([float(value)])
+    if "topic" in spec:
+        return _block_second_way(spec)
+    ex = examples.load(spec["example"])
+    E = ex.E.copy()
+    if "embedding" in spec:
+        E[ex.tokens.index(spec["embedding"]["token"])] = spec["embedding"]["vector"]
+    PE = sinusoidal_positional_encoding(*E.shape)
+    if spec.get("positions"):
+        E = E + PE
+    if ex.projections == "none":
+        Q = K = V = E
+    else:
+        W_Q, W_K, W_V = (np.eye(E.shape[1]),) * 3 if ex.projections == "identity" else (ex.W_Q, ex.W_K, ex.W_V)
+        Q, K, V = E @ W_Q, E @ W_K, E @ W_V
+    if "heads" in spec:
+        w = Q.shape[1] // spec["heads"]
+        cols = slice((spec["head"] - 1) * w, spec["head"] * w)
+        Q, K, V = Q[:, cols], K[:, cols], V[:, cols]
+    scale_on = spec.get("scale", True) if "heads" in spec else spec.get("scale", ex.scale)
+    scale = 1 / np.sqrt(Q.shape[1]) if scale_on else 1.0
+    causal = spec.get("causal", ex.causal)
+    mask = causal_mask(len(ex.tokens)) if causal else None
+    output, weights = scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
+    S = Q @ K.T * scale
+    e = np.where(mask if mask is not None else True, np.exp(S), 0.0)
+    names = {"E": E, "Q": Q, "K": K, "V": V, "weights": weights, "output": output, "exp": e, "scaled": S, "PE": PE}
+    names["scores"] = Q @ K.T
+    # plain division, a known slip: each score over its row's total, the keys the mask hides left out
+    kept = np.where(mask if mask is not None else True, Q @ K.T, 0.0)
+    totals = kept.sum(axis=1, keepdims=True)
+    names["plain"] = np.divide(kept, totals, out=np.full_like(kept, np.nan), where=totals != 0)
+    m = re.fullmatch(r"(\w+)\[([^,\]]+)(?:, ([^\]]+))?\]", spec["answer"])
+    name, row, col = m.groups()
+    if row not in ex.tokens and not row.isdigit():
+        raise KeyError(row)
+    i = ex.tokens.index(row) if row in ex.tokens else int(row) - 1
+    if name == "total":
+        return np.array([e[i].sum()])
+    M = names[name]
+    if col is None:
+        return M[i]
+    if M.shape[1] == len(ex.tokens) and name != "PE" and col not in ex.tokens:
+        raise KeyError(col)
+    j = ex.tokens.index(col) if col in ex.tokens and M.shape[1] == len(ex.tokens) else int(col) - 1
+    return np.array([M[i, j]])
+
+
+def _block_second_way(spec: dict):
+    """A transformer-block exercise's answer from torch.nn.TransformerEncoderLayer's own parts (its
+    LayerNorm and Linear modules), with the block's weights, on the first page's attention."""
+    import torch
+
+    from selfattn_ref.topics.transformer_block import block
+
+    assert spec["topic"] == "transformer_block"
+    B = block()
+    W = B.weights
+    t = torch.from_numpy
+    X = t(B.X)
+    Y = t(examples.run(examples.load("bank_of_river")).output)
+    norm = torch.nn.LayerNorm(X.shape[1], eps=W.eps, dtype=torch.float64)  # weight 1, bias 0
+    with torch.no_grad():
+        s1 = X + Y
+        Z = norm(s1)
+        hidden = Z @ t(W.W_1) + t(W.b_1)
+        ffn = torch.relu(hidden) @ t(W.W_2) + t(W.b_2)
+        s2 = Z + ffn
+    names = {
+        "var_1": s1.var(dim=1, correction=0)[:, None], "Z": Z, "relu": torch.relu(hidden),
+        "mean_2": s2.mean(dim=1)[:, None],
+    }  # fmt: skip
+    m = re.fullmatch(r"(\w+)\[(\w+), (\d+)\]", spec["answer"])
+    name, row, col = m.groups()
+    return np.array([float(names[name][B.tokens.index(row), int(col) - 1])])
+
+
+def _page_examples(page: str) -> list[str]:
+    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---\n")[1]) if text.startswith("---\n") else {}
+    return [s for s in (meta.get("audit") or {}).get("sources", []) if s in examples.available()]
+
+
+@dataclass(frozen=True)
+class Other:
+    what: str  # what the reader computed instead, in words
+    names: str | None  # a word the feedback must name (the other example's title), if any
+    values: tuple[float, ...]
+
+
+def other_values(page: str, spec: dict) -> list[Other]:
+    """The exercise's expression over every other value its page shows that a reader could compute
+    instead: another worked example the page quotes, and its own example without the positions,
+    with the division by √d_k the other way, without the causal mask, over one head of full width
+    or over another head."""
+    if "example" not in spec:
+        return []
+    ex = examples.load(spec["example"])
+    variants = []
+    if spec.get("positions"):
+        variants.append(("without the positions", None, {**spec, "positions": False}))
+    if "heads" in spec:
+        variants.append(("one head of full width", None, {k: v for k, v in spec.items() if k not in ("heads", "head")}))
+        variants += [(f"head {h}", None, {**spec, "head": h}) for h in range(1, spec["heads"] + 1) if h != spec["head"]]
+        variants.append(("the head without the division by √d_head", None, {**spec, "scale": False}))
+    elif "scale" in spec or ex.scale:
+        variants.append(
+            ("the division by √d_k the other way", None, {**spec, "scale": not spec.get("scale", ex.scale)})
+        )
+    if spec.get("causal", ex.causal):
+        variants.append(("without the causal mask", None, {**spec, "causal": False}))
+    if spec["answer"].startswith("weights["):
+        variants.append(("plain division", None, {**spec, "answer": "plain" + spec["answer"][len("weights") :]}))
+    for other in _page_examples(page):
+        if other != spec["example"]:
+            shown = examples.load(other)
+            changed = {**spec, "example": other}
+            if shown.heads == 1:  # as the page shows that example: one head of full width
+                changed = {k: v for k, v in changed.items() if k not in ("heads", "head")}
+            variants.append((f"the example {other}", shown.title, changed))
+    out = []
+    for what, names, changed in variants:
+        try:
+            values = tuple(float(x) for x in second_way(changed))
+        except (KeyError, ValueError, IndexError):
+            continue
+        if all(np.isfinite(values)):  # (plain division of a row whose scores add up to 0: no such answer)
+            out.append(Other(what, names, values))
+    return out
+
+
+def typed(values, decimals: int, percent: bool) -> str:
+    """The numbers as a reader types them, at ``decimals`` places."""
+    return ", ".join(exr.shown(v, decimals, percent) for v in values)
+
+
+def off_by(shown: str, units: int) -> str:
+    """A shown number moved by ``units`` of its last place."""
+    places = len(shown.split(".")[1]) if "." in shown else 0
+    n = int(shown.replace(".", "")) + units
+    s = str(abs(n)).rjust(places + 1, "0")
+    s = s[:-places] + "." + s[-places:] if places else s
+    return ("-" if n < 0 else "") + s
+
+
+def negated(s: str) -> str:
+    return s[1:] if s.startswith("-") else "-" + s
+
+
+def slips(shown: list[str], decimals: int) -> list[str]:
+    """Slips of a reader who has the answer ``shown`` (as the page shows it, at ``decimals``):
+    every sign turned, one at a time and all at once; a number that is 0 typed as one unit below 0;
+    the decimal point written as a comma; the shown numbers rounded again to one decimal less."""
+    out = [", ".join(negated(x) for x in shown)]
+    out += [", ".join(negated(x) if k == i else x for k, x in enumerate(shown)) for i in range(len(shown))]
+    out += [", ".join(off_by(x, -1) if k == i else x for k, x in enumerate(shown)) for i in range(len(shown))]
+    out.append(", ".join(x.replace(".", ",") for x in shown))
+    if decimals >= 1:
+        again = [exr.to_fixed_digits(exr.parse_number(x), decimals - 1) for x in shown]
+        out.append(", ".join(again))
+    return out
+
+
+HOSTILE = ["", "   ", "1e999", "NaN", "0x1A", "<b>1</b>", "٣", "1,5", "0.5\u00a0", "\u00a0(0.5)", "9" * 300, "−0.2"]
+
+
+def cases() -> list[tuple[str, str, str]]:
+    """(page, exercise id, text) for every exercise: the right answer in many forms and roundings,
+    one and two off in the last place, each known mistake (also one off in the last place) and each
+    other value the page shows (at the question's rounding and one decimal less), and hostile input."""
+    out = []
+    for page, spec in specs():
+        ex = next(e for e in exr.load_all()[page] if e.id == spec["id"])
+        d, pct = ex.decimals, ex.percent
+        right = ex.answer.values
+        texts = [typed(right, d, pct), typed(right, d + 2, pct), typed(right, 6, pct), typed(right, 0, pct)]
+        texts += [typed(right, p, pct) for p in range(0, d)]  # fewer decimals, a whole number too
+        shown = [exr.shown(v, d, pct) for v in right]
+        texts += [", ".join([off_by(shown[0], u), *shown[1:]]) for u in (-2, -1, 1, 2)]
+        texts.append(", ".join(off_by(s, 1) for s in shown))
+        if pct:
+            texts += [typed(right, d + 2, False), typed(right, d, pct) + "%"]
+        for wrong, _ in ex.mistakes:
+            texts += [typed(wrong.values, d, pct), typed(wrong.values, max(d - 1, 0), pct)]
+            theirs = [exr.shown(v, d, pct) for v in wrong.values]  # the mistake made with rounded numbers
+            texts += [", ".join(off_by(s, u) for s in theirs) for u in (-1, 1)]
+        for other in other_values(page, spec):
+            texts += [typed(other.values, d, pct), typed(other.values, max(d - 1, 0), pct)]
+        texts += HOSTILE + [", ".join(["0.1"] * (len(right) + 1)), "[" + ", ".join(shown) + "]"]
+        texts += slips(shown, d)
+        out += [(page, spec["id"], t) for t in dict.fromkeys(texts)]
+    return out

@@ -1,0 +1,92 @@
+"""The walk-through of docs/add-an-example.md, run as a newcomer would run it in a copy of the
+repository (publish/harness/repo_copy.py): its commands, in order, each recorded. The copy's build is
+shared (copy_build.py); tests/content/test_worked_examples.py judges what the walk-through gave."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from publish import DOCS, ROOT
+from publish.generate import producers, registry
+from publish.harness.repo_copy import run_in
+
+WALKTHROUGH = DOCS / "add-an-example.md"
+
+
+def walkthrough() -> tuple[list[tuple[str, str]], str]:
+    """(the shell commands of the page in order, as (title, command)), and the spec it shows."""
+    text = WALKTHROUGH.read_text(encoding="utf-8")
+    blocks = re.findall(r'^```(\w+) title="([^"]+)"\n(.*?)^```', text, re.S | re.M)
+    commands = [(title, body.strip()) for lang, title, body in blocks if lang == "bash"]
+    specs = [body for lang, title, body in blocks if lang == "toml"]
+    assert len(specs) == 1, "the page shows one spec file"
+    return commands, specs[0]
+
+
+# The tests that cover a worked example (their ids name its slug); the built-site ones need a
+# second build, which the walk-through checks itself (test_the_walkthrough_adds_a_checked_page).
+WALKTHROUGH_TESTS = [
+    "tests/snippets/test_examples.py",
+    "tests/snippets/test_recordings.py",
+    "tests/content/test_docs_numbers.py",
+    "tests/content/test_docs_codeblocks.py",
+    "tests/content/test_playground_presets.py",
+    "tests/content/test_worked_examples.py",
+    "--deselect",
+    "tests/content/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
+]
+
+
+@dataclass
+class Walkthrough:
+    """What running the walk-through's commands in a copy gave (run_walkthrough)."""
+
+    commands: list[tuple[str, str]]  # the page's shell commands, (title, command)
+    spec: str  # the spec file the page shows
+    ran: list[tuple[str, list[str], subprocess.CompletedProcess]] = field(default_factory=list)  # (title, args, run)
+    slug: str | None = None  # the example the Scaffold step made
+    gathered: list[Path] = field(default_factory=list)  # the copy's gathered files
+    after_scaffold: dict[Path, str | None] = field(default_factory=dict)  # their text right after it
+    again: subprocess.CompletedProcess | None = None  # `python -m publish update` right after it
+
+    def run(self, title: str) -> subprocess.CompletedProcess | None:
+        return next((proc for t, _, proc in self.ran if t == title), None)
+
+
+def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthrough:
+    """The commands of docs/add-an-example.md, run as a newcomer would in ``copy`` (a fresh clone:
+    the gathered files are removed, as git ignores them), each recorded; it stops at the first
+    command that fails, but for the strict build, whose outcome the tests judge. Between the edit
+    of the spec and the Regenerate step, ``before_regenerate(copy)`` may add to the copy (the
+    other tests that share its build, tests/support/copy_build.py)."""
+    commands, spec = walkthrough()
+    w = Walkthrough(commands, spec)
+    producers.load()
+    w.gathered = [copy / p.relative_to(ROOT) for p in registry.gathered_paths()]
+    for path in w.gathered:  # as a fresh clone has them: not at all (git ignores them)
+        path.unlink(missing_ok=True)
+    for title, command in commands:
+        args = shlex.split(command)
+        if title == "Regenerate":
+            before_regenerate(copy)
+        if title == "Preview":  # `make serve`: what it serves is the strict build of the site
+            proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
+        elif title == "Test":  # `make test`: the tests that cover a worked example, for this one
+            proc = run_in(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+                          "-k", str(w.slug), *WALKTHROUGH_TESTS)  # fmt: skip
+        else:
+            proc = run_in(copy, sys.executable, *args[1:])
+        w.ran.append((title, args, proc))
+        if proc.returncode != 0 and title != "Preview":
+            break
+        if title == "Scaffold":
+            w.slug = args[args.index("new-example") + 1] if "new-example" in args else None
+            w.after_scaffold = {p: p.read_text(encoding="utf-8") if p.is_file() else None for p in w.gathered}
+            w.again = run_in(copy, sys.executable, "-m", "publish", "update")
+            (copy / "selfattn_ref" / "examples" / f"{w.slug}.toml").write_text(spec, encoding="utf-8")  # step 2
+    return w
