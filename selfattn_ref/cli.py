@@ -475,10 +475,23 @@ def _top(text: str) -> int:
     return int(text)
 
 
+def _seed(text: str) -> int:
+    """--seed's value: an integer of SeededRandom's, 0 to 2**32 - 1, in digits."""
+    from .corpus import _MASK
+
+    problem = f"must be an integer from 0 to {_MASK:,}, got {shown(text, 20)}"
+    t = text.strip()
+    if not (t.isascii() and t.isdecimal()) or len(t) > 10 or int(t) > _MASK:
+        raise argparse.ArgumentTypeError(problem)
+    return int(t)
+
+
 def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False, decimals: int = 4,
-              encoding: str | None = "utf-8") -> str:  # fmt: skip
+              encoding: str | None = "utf-8", generate: bool = False, seed: int | None = None) -> str:  # fmt: skip
     """What ``next`` prints for ``text`` (as :func:`selfattn_ref.corpus.words` reads it): the ``top``
-    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids."""
+    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids;
+    with ``generate``, the words the model writes after it (:func:`selfattn_ref.language_model.generate`:
+    the most probable each time, or drawn with the numbers of ``seed``)."""
     from . import language_model as lm
 
     with np.errstate(all="ignore"):
@@ -487,6 +500,12 @@ def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False,
             probabilities = lm.next_word_probabilities(steps.logits[-1], temperature)
         except ValueError as exc:  # an unknown word, too many words, a temperature too small for the logits
             raise CLIError(str(exc)) from None
+        if generate and len(steps.words) >= lm.load().context:
+            raise CLIError(
+                f"--generate: the text has {len(steps.words)} words, as many as the model reads: there is no room "
+                "for another"
+            )
+        written = lm.generate(list(steps.words), temperature=temperature, seed=seed) if generate else []
     said = display(" ".join(steps.words), encoding)
     w = lm.load()
     out = [
@@ -507,6 +526,16 @@ def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False,
                 number += 1
                 title = f"{number}. Block {b}, head {h + 1}: weights (row = word reading, column = word read)"
                 out += ["", title, format_grid(block.weights[h], toks, toks, decimals, encoding)]
+    if written:
+        how = "the most probable each time" if seed is None else f"drawn with seed {seed}"
+        t = repr(float(temperature)).removesuffix(".0")
+        out += ["", f'Generated after "{said}", word by word ({how}, temperature {t}):']
+        width = max(display_width(display(g.word, encoding)) for g in written)
+        for k, g in enumerate(written, 1):
+            u = "" if g.u is None else f"u = {format_number(g.u, decimals)}  "
+            p = format_number(g.probabilities[lm.load().vocabulary.index(g.word)], decimals)
+            out.append(f"{k:>4}. {_pad(display(g.word, encoding), width, True)}  {u}probability {p}")
+        out.append(display(" ".join([*steps.words, *(g.word for g in written)]), encoding))
     return "\n".join(out)
 
 
@@ -519,7 +548,13 @@ def run_next(args: argparse.Namespace) -> int:
             raise CLIError(f"TEXT: word {i} is not UTF-8 text") from None
     decimals = 4 if args.decimals is None else args.decimals
     encoding = getattr(sys.stdout, "encoding", None)
-    _print(next_text(" ".join(words), args.top, args.temperature, args.heads, decimals, encoding), sys.stdout)
+    if args.seed is not None and not args.generate:
+        raise CLIError(f"argument --seed: draws the words of --generate; give --generate too (see {PROG} next --help)")
+    text = " ".join(words)
+    _print(
+        next_text(text, args.top, args.temperature, args.heads, decimals, encoding, args.generate, args.seed),
+        sys.stdout,
+    )
     return 0
 
 
@@ -542,6 +577,8 @@ examples:
       each head's weights too
   {PROG} next "the animal near the street was cold so it" --top 3 --temperature 2
       the three most probable words at temperature 2 (flatter)
+  {PROG} next "she took the money to the bank" --generate --seed 1
+      then the words the model writes after it, each drawn with the seeded numbers (the playground's)
 """,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -552,6 +589,12 @@ examples:
                    help="divide the logits by T before softmax: below 1 sharper, above 1 flatter "
                    "(default 1)")  # fmt: skip
     p.add_argument("--heads", action="store_true", help="print each head's attention weights, block by block")
+    p.add_argument("--generate", action="store_true",
+                   help=f"then write the words that follow, one at a time, until '.' or {corpus.CONTEXT} words: the "
+                   "most probable each time, or drawn with --seed")  # fmt: skip
+    p.add_argument("--seed", type=_seed, metavar="S",
+                   help="with --generate, draw each word from its probabilities with the numbers of S (mulberry32, "
+                   "0 to 4,294,967,295), as selfattn_ref.language_model.generate and the playground do")  # fmt: skip
     p.add_argument("--decimals", type=_decimals, metavar="N",
                    help=f"round to N decimals, 0 to {examples.MAX_DECIMALS} (default 4)")  # fmt: skip
     p.set_defaults(func=run_next)

@@ -13,8 +13,11 @@ One page for the module (test_playground's shared page): the parity is one evalu
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
+import shlex
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import numpy as np
@@ -27,7 +30,7 @@ from test_playground_teaching import exp_holds
 
 from publish.audit.arithmetic import arithmetic_problems
 from publish.fmt import num
-from selfattn_ref import corpus
+from selfattn_ref import cli, corpus
 from selfattn_ref import language_model as lm
 from selfattn_ref.torch import language_model as tlm
 
@@ -353,6 +356,13 @@ def test_the_mode_shows_the_packages_numbers_and_keeps_them_in_the_address(pg, s
     assert (
         page.text_content("#pg-model-command") == f'python -m selfattn_ref next "{text}" --temperature 2 --decimals 3'
     )
+    # The command the page shows for its words prints them, with the same numbers.
+    shown = page.text_content("#pg-model-generated-command")
+    assert shown == f'python -m selfattn_ref next "{text}" --generate --seed 7 --temperature 2 --decimals 3'
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert cli.main(shlex.split(shown)[3:]) == 0
+    printed = re.findall(r"^ +\d+\. (\S+) +u = (\S+)  probability (\S+)$", out.getvalue(), re.M)
+    assert printed == [(r[2], r[1], r[3]) for r in rows(page, "pg-model-generated")]
     # An edit: the words as typed, read in lower case; the address follows.
     page.fill("#pg-model-text", "The CAT sat")
     page.wait_for_function("() => location.hash.startsWith('#model=The+CAT+sat&')")

@@ -62,11 +62,15 @@ function ordinal(k) {
   return `${k}${suffix}`;
 }
 
-/** The command line that prints the same next words (selfattn_ref.cli, `next`). */
-function command(words, temperature, decimals) {
+/**
+ * The command line that prints the same next words (selfattn_ref.cli, `next`) and, with `seed` (a
+ * seed, or null for greedy), the same generated words.
+ */
+function command(words, temperature, decimals, seed = undefined) {
   const T = temperature === 1 ? "" : ` --temperature ${temperature}`;
   const d = decimals === 4 ? "" : ` --decimals ${decimals}`;
-  return `python -m selfattn_ref next "${words.join(" ")}"${T}${d}`;
+  const g = seed === undefined ? "" : seed === null ? " --generate" : ` --generate --seed ${seed}`;
+  return `python -m selfattn_ref next "${words.join(" ")}"${g}${T}${d}`;
 }
 
 class ModelMode {
@@ -179,7 +183,8 @@ class ModelMode {
           text:
             b === 0
               ? "Reads X, each word's embedding plus its position's: Q = LN(X)·W_Q, K = LN(X)·W_K, V = LN(X)·W_V, each head its own columns."
-              : `Reads the output of block ${b}, X + MultiHead(LN(X)) + FFN(LN(...)), the same way, with weights of its own.`,
+              : `Reads the output of block ${b} (its X plus MultiHead(LN(X)) is Z, and its output Z + FFN(LN(Z)), the ` +
+                "transformer block page's pre-norm block) the same way, with weights of its own.",
         }),
         h("div", { class: "pg-matrices" }, ...views.map((v) => v.wrap)),
       );
@@ -224,7 +229,15 @@ class ModelMode {
     this.generateMessage = h("p", { class: "pg-message", id: "pg-model-generate-message", role: "alert" });
     this.generatedText = h("p", { class: "pg-model-written", id: "pg-model-written" });
     this.generatedHelp = h("p", { class: "pg-help", id: "pg-model-generated-help" });
-    this.generatedBox = h("div", { id: "pg-model-generated-box", hidden: true }, this.generatedText, this.generatedHelp, this.views.generated.wrap);
+    this.generatedCommand = h("code", { id: "pg-model-generated-command" });
+    this.generatedBox = h(
+      "div",
+      { id: "pg-model-generated-box", hidden: true },
+      this.generatedText,
+      this.generatedHelp,
+      this.views.generated.wrap,
+      h("p", { class: "pg-help" }, "The same words in a terminal: ", this.generatedCommand),
+    );
     const gen = h(
       "section",
       { class: "pg-section", "aria-labelledby": "pg-model-generate-heading" },
@@ -430,6 +443,7 @@ class ModelMode {
           ? `Seed ${this.last.seed}, T = ${temperature}: u is the generator's number for each word, and each word's probability is the one it was drawn with.`
           : `Greedy, T = ${temperature}: each word is the most probable after the words before it.`,
       );
+      setText(this.generatedCommand, command(words, temperature, dec, this.last.seed));
       this.views.generated.update(
         generated.map((g) => [seeded ? num(g.u, dec) : "—", g.word, num(g.probabilities[g.id], dec)]),
         generated.map((_, k) => String(k + 1)),
