@@ -176,6 +176,8 @@ def test_the_language_models_mode_has_a_bundle_with_its_weights(gathered):
     """The playground asks for its language-model mode when the reader opens it: that module's bundle
     is gathered too (git ignores it), with the weights the package keeps inlined, as gathered."""
     assert pb.lazy_entries(pb.ENTRY) == [playground.MODEL_ENTRY]
+    for module in pb.lazy_entries(pb.ENTRY):  # a module asked for with import() loads its own bundle from disk
+        assert pb.bundle_path(module) in gathered, f"{module.name} has no bundle: register it as the playground's are"
     app = gathered[BUNDLE]
     assert '__bundle_load("./model_app.bundle.js")' in app and "// ---- language_model.js " not in app
     bundle = gathered[pb.bundle_path(playground.MODEL_ENTRY)]
