@@ -4,11 +4,12 @@
   NumPy model (selfattn_ref.language_model) and of its PyTorch twin to 1e-5 on seeded sentences
   (drawn from the corpus and from random strings of the vocabulary); the top-k order, mulberry32's
   numbers, the sampled ids and the generated words are exactly the package's;
-- words: the words read, the nearest words to an unknown one and the messages, the package's;
 - the mode: loaded only when it is opened, its tables the package's numbers at the rounding shown,
   its state in the address, a typed text shown as typed, the keyboard.
 
-One page for the module (test_playground's shared page): the parity is one evaluation in it.
+One page for the module (test_playground's shared page): the parity is one evaluation in it. What
+needs no page, the words and their messages and every explanation's arithmetic, is checked in Node
+(tests/content/test_playground_node.py).
 """
 
 from __future__ import annotations
@@ -26,9 +27,7 @@ import test_playground
 import torch
 from playwright.sync_api import expect
 from test_playground import change_hash, evaluate_json, open_playground, page_text_has_no_nan
-from test_playground_teaching import exp_holds
 
-from publish.audit.arithmetic import arithmetic_problems
 from publish.fmt import num
 from selfattn_ref import cli, corpus
 from selfattn_ref import language_model as lm
@@ -182,86 +181,6 @@ def test_the_model_in_javascript_equals_numpy_and_pytorch(pg, site):
         for g, s in zip(got, want, strict=True):
             close("probabilities", g["p"], s.probabilities, where, 1e-12)
     print(f"largest difference: NumPy {worst['numpy']:.2g}, PyTorch {worst['torch']:.2g}")
-    watch.check()
-
-
-# --- words, the nearest words and the messages ---------------------------------------------------
-
-WORDS_JS = """async ([module, texts, probes, vocabulary, limit]) => {
-  const lm = await import(module);
-  const read = (text) => {
-    try {
-      return {words: lm.words(text, vocabulary, limit).words};
-    } catch (e) {
-      return {message: e.message, word: e.word ?? null, position: e.position ?? null, nearest: e.nearest ?? null};
-    }
-  };
-  return {read: texts.map(read), nearest: probes.map((p) => lm.nearest(p, vocabulary))};
-}"""
-
-TEXTS = [
-    "she took the money", "She Took THE money.", "the cat sat.", "bank.", ".", "..", "the...",
-    "  the\tcat\nsat\r\x0b\x0c", "bnak", "it's", 'say "hi"', "it's \"x\"", "back\\slash", "x" * 30, "y" * 1234,
-    "ÉCOLE", "cat\u00a0sat", "straße", " ".join(["the"] * 14), " ".join(["the"] * 13), "", "   ", "a.b", "😀", "caT.",
-    "<img src=x onerror=alert(1)>", "the cat 𝐬at", "RIVER. BANK.",
-]  # fmt: skip
-
-
-def probes(seed: int = 11, count: int = 300) -> list[str]:
-    """Strings to find the nearest words of: typos of the vocabulary's words (a letter changed, dropped,
-    doubled, two swapped, upper case) and random strings of letters and other characters, up to 50
-    characters (the rule reads the first 40)."""
-    rng = np.random.default_rng(seed)
-    letters = list("abcdefghijklmnopqrstuvwxyzABKMRT.'é😀ß ")
-    out = []
-    for k in range(count):
-        if k % 2:
-            out.append("".join(rng.choice(letters, int(rng.integers(0, 51)))))
-            continue
-        w = list(V[int(rng.integers(1, len(V)))])
-        i = int(rng.integers(0, len(w)))
-        edit = k % 10
-        if edit == 0:
-            w[i] = str(rng.choice(letters))
-        elif edit == 2 and len(w) > 1:
-            del w[i]
-        elif edit == 4:
-            w.insert(i, w[i])
-        elif edit == 6 and i + 1 < len(w):
-            w[i], w[i + 1] = w[i + 1], w[i]
-        else:
-            w = list("".join(w).upper())
-        out.append("".join(w))
-    return out
-
-
-def test_words_nearest_words_and_messages_are_the_packages(pg, site):
-    """language_model.js reads a text as selfattn_ref.corpus.words does, and an unknown word's message
-    names the same word, place and nearest words (corpus.nearest, on 300 seeded strings); it is the
-    package's message, as `python -m selfattn_ref next` prints it, wherever Python's repr() of the word
-    shows it as typed (it escapes a character it cannot print, which the page shows as typed)."""
-    page, watch = pg
-    found = probes()
-    js = evaluate_json(page, WORDS_JS, [site.base_url + MODULE, TEXTS, found, list(V), corpus.CONTEXT])
-    for text, got in zip(TEXTS, js["read"], strict=True):
-        try:
-            want = {"words": list(corpus.words(text))}
-        except ValueError as exc:
-            message = str(exc)
-            unknown = re.match(r"word (\d+), ", message)
-            if unknown is None or got.get("word") is None:  # no word, or too many: the same message
-                assert got.get("message") == message, f"{text!r}: JavaScript reads {got}"
-                continue
-            assert got["position"] == int(unknown.group(1)) - 1, (text, got)
-            assert got["nearest"] == corpus.nearest(got["word"]), (text, got)
-            assert repr(got["word"][:24]) in message, (text, got)
-            if got["word"].isprintable():
-                assert got["message"] == message, text
-            else:  # Python escapes a character it cannot print; the page shows the word as typed
-                assert got["message"] != message and "\\x" in message, (text, got["message"], message)
-            continue
-        assert got == want, text
-    assert js["nearest"] == [corpus.nearest(p) for p in found]
     watch.check()
 
 
@@ -480,60 +399,4 @@ def test_the_keyboard_reaches_the_mode_and_its_numbers(pg, site):
     page.keyboard.press("Home")
     assert page.get_attribute("#pg-tab-attention", "aria-selected") == "true"
     expect(page.locator("#pg-panel-model")).to_be_hidden()
-    watch.check()
-
-
-EXPLANATIONS_JS = """async ([base, cases]) => {
-  const lm = await import(base + 'language_model.js');
-  const app = await import(base + 'model_app.js');
-  const model = lm.readWeights(await (await fetch(base + '../../generated/playground/language_model.json')).json());
-  const out = [];
-  for (const state of cases) {
-    const r = app.reading(model, state);
-    const tables = [['next', r.top.length, 3], ['generated', r.generated ? r.generated.length : 0, 3]];
-    const n = r.words.length;
-    model.blocks.forEach((_, b) => {
-      for (let h = 0; h < model.numHeads; h++) tables.push([`b${b + 1}h${h + 1}`, n, n]);
-    });
-    for (const [table, n, m] of tables) {
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < m; j++) {
-          const e = app.explanation(model, r, table, i, j);
-          out.push({where: `${state.text} (T = ${state.temperature}, ${state.decimals} decimals) ${table} ${i},${j}`,
-                    title: e.title, lines: e.lines, claims: e.claims.filter((c) => !c.implied).map((c) => c.text),
-                    shown: e.claims.every((c) => c.implied || e.lines[c.line].includes(c.text))});
-        }
-      }
-    }
-  }
-  return out;
-}"""
-
-
-def test_every_explanation_of_the_mode_adds_up_as_the_audit_reads_it(pg, site):
-    """Every number of the mode explains itself with arithmetic that holds at the rounding it shows, as
-    the site's numbers audit reads it (publish.audit.arithmetic), at 0 to 4 decimals and temperatures
-    from 0.25 to 3, greedy and seeded."""
-    page, watch = pg
-    cases = [
-        {"text": t, "temperature": T, "decimals": d, "seed": seed, "greedy": seed is None, "generate": True}
-        for t, T, d, seed in [
-            ("she took the money to the bank", 1, 4, 1),
-            ("near the street the animal was cold so it", 0.25, 2, 53),
-            ("the cat", 3, 0, None),
-            ("she took the wet boat back to the bank", 1.5, 1, 2**32 - 1),
-        ]
-    ]
-    found = evaluate_json(page, EXPLANATIONS_JS, [site.base_url + "assets/playground/", cases])
-    claims = [(e["where"], c) for e in found for c in e["claims"]]
-    assert len(found) > 300 and len(claims) > 400, (len(found), len(claims))
-    print(f"{len(found)} explanations, {len(claims)} claims")
-    for e in found:
-        assert e["title"] and e["shown"], e["where"]
-        assert not [line for line in e["lines"] if re.search(r"\b(NaN|undefined|Infinity)\b", line)], e["where"]
-    for where, text in claims:
-        if text.startswith("e^"):
-            assert exp_holds(text), f"{where}: {text!r} does not hold"
-        else:
-            assert arithmetic_problems(text) == [], f"{where}: {text!r}: {arithmetic_problems(text)}"
     watch.check()

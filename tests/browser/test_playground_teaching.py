@@ -18,6 +18,7 @@ import re
 import numpy as np
 import pytest
 import test_playground
+from claims import exp_holds
 from playwright.sync_api import Page, expect
 from test_playground import (
     PRESETS,
@@ -398,16 +399,6 @@ def test_explanations_are_the_pages_worked_lines(pg, site):
     assert "total = 1.0000 + 2.7183 + 0.0000 = 3.7183" in causal[("weights", 1, 1, 0)]["lines"]  # the masked cat
     assert {(s, t) for s in SLUGS for t in ("weights", "scores", "output")} == seen
     watch.check()
-
-
-def exp_holds(text: str) -> bool:
-    """'e^2 = 7.389' or 'e^(1 − 2) = 0.368' at the rounding shown, as the audit reads numbers: an
-    exponent and a result written with k decimals stand for anything within half a unit of the last."""
-    left, right = text.split(" = ")
-    assert left.startswith("e^"), text
-    (x, dx), (y, dy) = _evaluate(left[2:]), _evaluate(right)
-    lo, hi = np.exp(float(x - dx)), np.exp(float(x + dx))
-    return lo - 1e-12 * hi <= float(y + dy) and float(y - dy) <= hi + 1e-12 * hi
 
 
 ROUNDING_JS = """async ([base, cases]) => {

@@ -2,31 +2,73 @@
 
 - the language model's links (state.js): what a #model= link opens, what it refuses and why, and the
   link written back for a state;
+- language_model.js's words: the words read, the nearest words to an unknown one and its message,
+  as selfattn_ref.corpus gives them;
+- every explanation of the language model's mode (model_app.js, reading and explanation) holds at
+  the rounding it shows, as the site's numbers audit reads it;
 - arith.js: a division by a number shown as 0 holds at no rounding (the audit says it "divides by
   zero"), so an explanation whose total rounds to 0 takes more decimals instead of failing
   (explain.js: a row of scores that are all far below 0 at a rounding of 1 decimal).
 
-The browser tests (tests/browser/test_playground_model.py) check what the page does with them.
+The browser tests (tests/browser/test_playground_model.py) check what the page does with them, and
+hold the model's forward pass to NumPy's and PyTorch's in Chromium.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
+from pathlib import Path
 from urllib.parse import parse_qs
 
+import numpy as np
 import pytest
+from claims import claim_problems
 
 from publish import ROOT
+from selfattn_ref import corpus
+
+V = corpus.VOCABULARY
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory) -> Path:
+    """The playground's modules, with limits.js which they import, and the package's weights, in a
+    folder of their own that Node reads as ES modules."""
+    tmp = tmp_path_factory.mktemp("playground")
+    for rel in ("assets/playground", "generated/playground"):
+        shutil.copytree(ROOT / "docs" / rel, tmp / rel, ignore=shutil.ignore_patterns("*.bundle.js", "*.json"))
+    shutil.copy(ROOT / "selfattn_ref" / "language_model.json", tmp / "weights.json")
+    (tmp / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    return tmp
+
+
+def node(modules: Path, script: str, arg) -> dict:
+    """Run ``script`` (an ES module's text) in Node with ``base`` (the folder's URL, for import()),
+    ``arg`` (read from a JSON file) and ``fs``; what it prints, as JSON."""
+    exe = shutil.which("node")
+    assert exe, "Node.js is needed to run the playground's modules outside a browser"
+    (modules / "arg.json").write_text(json.dumps(arg), encoding="utf-8")
+    prelude = (
+        'const fs = await import("node:fs");\nconst base = process.argv[1];\n'
+        "const arg = JSON.parse(fs.readFileSync(new URL('arg.json', base), 'utf8'));\n"
+    )
+    proc = subprocess.run([exe, "--input-type=module", "-e", prelude + script, modules.as_uri() + "/"],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+# --- the language model's links, and a division by zero -----------------------------------------
 
 RUN_JS = """
-const base = process.argv[1];
 const state = await import(base + "assets/playground/state.js");
 const arith = await import(base + "assets/playground/arith.js");
 const attention = await import(base + "assets/playground/attention.js");
 const explain = await import(base + "assets/playground/explain.js");
-const links = JSON.parse(process.argv[2]).map((hash) => {
+const links = arg.links.map((hash) => {
   const {model, error} = state.decodeLink(hash, "", {presets: []});
   if (error) return error;
   const back = state.encodeModelLink(model);
@@ -49,7 +91,7 @@ const divisions = ["1.0 ÷ 0.0 = 1.0", "0.0 ÷ 0.0 = 0.0", "2 ÷ 0 = 1"].map((t)
     return e.message;
   }
 });
-console.log(JSON.stringify({links, weight, divisions}));
+out.links = {links, weight, divisions};
 """
 
 LINKS = {
@@ -77,23 +119,9 @@ DEFAULTS = {"text": "she took the money to the bank", "temperature": 1, "decimal
             "generate": False}  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def ran(tmp_path_factory) -> dict:
-    node = shutil.which("node")
-    assert node, "Node.js is needed to run the playground's modules outside a browser"
-    tmp = tmp_path_factory.mktemp("playground")
-    for rel in ("assets/playground", "generated/playground"):  # the modules, and limits.js, which they import
-        shutil.copytree(ROOT / "docs" / rel, tmp / rel, ignore=shutil.ignore_patterns("*.bundle.js", "*.json"))
-    (tmp / "package.json").write_text('{"type": "module"}', encoding="utf-8")
-    proc = subprocess.run([node, "--input-type=module", "-e", RUN_JS, tmp.as_uri() + "/", json.dumps(list(LINKS))],
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout)
-
-
 @pytest.mark.parametrize("hash_", list(LINKS))
 def test_a_language_model_link_opens_its_state_or_says_why_not(ran, hash_):
-    got = ran["links"][list(LINKS).index(hash_)]
+    got = ran["links"]["links"][list(LINKS).index(hash_)]
     want = LINKS[hash_]
     if isinstance(want, str):
         assert got == want
@@ -109,9 +137,152 @@ def test_a_division_by_a_number_shown_as_zero_does_not_hold_and_takes_more_decim
     """Before, arith.js's holds() threw 'not arithmetic: 0.0 ÷ 0.0' and the explanation of such a weight
     failed (in the page: no explanation, an error in the console); now the line does not hold at 1
     decimal, and the explanation is written with the 4 it needs, and says so."""
-    assert ran["divisions"] == [False, False, False]
-    weight = ran["weight"]
+    assert ran["links"]["divisions"] == [False, False, False]
+    weight = ran["links"]["weight"]
     assert "error" not in weight, weight
     assert weight["holds"] and weight["decimals"] == 4, weight
     assert "weight = 0.0001 ÷ 0.0001 = 1.0000" in weight["lines"]
     assert "(Written with 4 decimals here: at the 1 chosen, this arithmetic would not add up.)" in weight["lines"]
+
+
+# --- words, the nearest words and the messages ---------------------------------------------------
+
+WORDS_JS = """
+const lm = await import(base + "assets/playground/language_model.js");
+const [texts, probes, vocabulary, limit] = arg.words;
+const read = (text) => {
+  try {
+    return {words: lm.words(text, vocabulary, limit).words};
+  } catch (e) {
+    return {message: e.message, word: e.word ?? null, position: e.position ?? null, nearest: e.nearest ?? null};
+  }
+};
+out.words = {read: texts.map(read), nearest: probes.map((p) => lm.nearest(p, vocabulary))};
+"""
+
+TEXTS = [
+    "she took the money", "She Took THE money.", "the cat sat.", "bank.", ".", "..", "the...",
+    "  the\tcat\nsat\r\x0b\x0c", "bnak", "it's", 'say "hi"', "it's \"x\"", "back\\slash", "x" * 30, "y" * 1234,
+    "ÉCOLE", "cat\u00a0sat", "straße", " ".join(["the"] * 14), " ".join(["the"] * 13), "", "   ", "a.b", "😀", "caT.",
+    "<img src=x onerror=alert(1)>", "the cat 𝐬at", "RIVER. BANK.",
+]  # fmt: skip
+
+
+def probes(seed: int = 11, count: int = 80) -> list[str]:
+    """Strings to find the nearest words of: typos of the vocabulary's words (a letter changed, dropped,
+    doubled, two swapped, upper case) and random strings of letters and other characters, up to 50
+    characters (the rule reads the first 40)."""
+    rng = np.random.default_rng(seed)
+    letters = list("abcdefghijklmnopqrstuvwxyzABKMRT.'é😀ß ")
+    out = []
+    for k in range(count):
+        if k % 2:
+            out.append("".join(rng.choice(letters, int(rng.integers(0, 51)))))
+            continue
+        w = list(V[int(rng.integers(1, len(V)))])
+        i = int(rng.integers(0, len(w)))
+        edit = k % 10
+        if edit == 0:
+            w[i] = str(rng.choice(letters))
+        elif edit == 2 and len(w) > 1:
+            del w[i]
+        elif edit == 4:
+            w.insert(i, w[i])
+        elif edit == 6 and i + 1 < len(w):
+            w[i], w[i + 1] = w[i + 1], w[i]
+        else:
+            w = list("".join(w).upper())
+        out.append("".join(w))
+    return out
+
+
+def test_words_nearest_words_and_messages_are_the_packages(ran):
+    """language_model.js reads a text as selfattn_ref.corpus.words does, and an unknown word's message
+    names the same word, place and nearest words (corpus.nearest, on 80 seeded strings); it is the
+    package's message, as `python -m selfattn_ref next` prints it, wherever Python's repr() of the word
+    shows it as typed (it escapes a character it cannot print, which the page shows as typed)."""
+    found = probes()
+    js = ran["words"]
+    for text, got in zip(TEXTS, js["read"], strict=True):
+        try:
+            want = {"words": list(corpus.words(text))}
+        except ValueError as exc:
+            message = str(exc)
+            unknown = re.match(r"word (\d+), ", message)
+            if unknown is None or got.get("word") is None:  # no word, or too many: the same message
+                assert got.get("message") == message, f"{text!r}: JavaScript reads {got}"
+                continue
+            assert got["position"] == int(unknown.group(1)) - 1, (text, got)
+            assert got["nearest"] == corpus.nearest(got["word"]), (text, got)
+            assert repr(got["word"][:24]) in message, (text, got)
+            if got["word"].isprintable():
+                assert got["message"] == message, text
+            else:  # Python escapes a character it cannot print; the page shows the word as typed
+                assert got["message"] != message and "\\x" in message, (text, got["message"], message)
+            continue
+        assert got == want, text
+    assert js["nearest"] == [corpus.nearest(p) for p in found]
+
+
+# --- every explanation of the language model's mode ---------------------------------------------
+
+EXPLANATIONS_JS = """
+const app = await import(base + "assets/playground/model_app.js");
+const model = lm.readWeights(JSON.parse(fs.readFileSync(new URL("weights.json", base), "utf8")));
+out.explanations = [];
+for (const state of arg.explanations) {
+  const r = app.reading(model, state);
+  const n = r.words.length;
+  const tables = [["next", r.top.length, 3], ["generated", r.generated ? r.generated.length : 0, 3]];
+  model.blocks.forEach((_, b) => {
+    for (let h = 0; h < model.numHeads && state.heads; h++) tables.push([`b${b + 1}h${h + 1}`, n, n]);
+  });
+  for (const [table, rows, cols] of tables) {
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        const e = app.explanation(model, r, table, i, j);
+        const where = `${state.text} (T = ${state.temperature}, ${state.decimals} decimals) ${table} ${i},${j}`;
+        out.explanations.push({where, title: e.title, lines: e.lines,
+                               claims: e.claims.filter((c) => !c.implied).map((c) => c.text),
+                               shown: e.claims.every((c) => c.implied || e.lines[c.line].includes(c.text))});
+      }
+    }
+  }
+}
+"""
+
+
+def test_every_explanation_of_the_language_models_mode_adds_up_as_the_audit_reads_it(ran):
+    """Every number of the mode explains itself with arithmetic that holds at the rounding it shows, as
+    the site's numbers audit reads it (publish.audit.arithmetic), at 0 to 4 decimals and temperatures
+    from 0.25 to 3, greedy and seeded (every weight of the four heads on two of the sentences): 433
+    explanations, 3,553 claims."""
+    found = ran["explanations"]
+    claims = [(e["where"], c) for e in found for c in e["claims"]]
+    print(f"{len(found)} explanations, {len(claims)} claims")
+    assert len(found) > 350 and len(claims) > 3000, (len(found), len(claims))
+    for e in found:
+        assert e["title"] and e["shown"], e["where"]
+        assert not [line for line in e["lines"] if re.search(r"\b(NaN|undefined|Infinity)\b", line)], e["where"]
+    for where, text in claims:
+        assert claim_problems(text) == [], f"{where}: {text!r}: {claim_problems(text)}"
+
+
+EXPLAINED = [
+    {"text": t, "temperature": T, "decimals": d, "seed": seed, "greedy": seed is None, "generate": True,
+     "heads": heads}
+    for t, T, d, seed, heads in [
+        ("she took the money to the bank", 1, 4, 1, False),
+        ("near the street the animal was cold so it", 0.25, 2, 53, True),
+        ("the cat", 3, 0, None, True),
+        ("she took the wet boat back to the bank", 1.5, 1, 2**32 - 1, False),
+    ]
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def ran(modules) -> dict:
+    """One run of Node for the module: the links, the words and every explanation."""
+    arg = {"links": list(LINKS), "words": [TEXTS, probes(), list(V), corpus.CONTEXT], "explanations": EXPLAINED}
+    script = "const out = {};\n" + RUN_JS + WORDS_JS + EXPLANATIONS_JS + "console.log(JSON.stringify(out));\n"
+    return node(modules, script, arg)
