@@ -24,3 +24,18 @@ def padding_mask(lengths, n) -> np.ndarray:
     lengths = as_lengths(lengths, n)  # (batch,)
     check_size((len(lengths), n), f"with {len(lengths)} lengths and n = {value_text(n)}, the mask (batch, 1, n)")
     return (np.arange(n)[None, :] < lengths[:, None])[:, None, :]  # (batch, 1, n)
+
+
+def sliding_window_mask(n, window) -> np.ndarray:
+    """(n, n) mask that lets token i attend to itself and the ``window`` - 1 tokens before it.
+
+    Key j is allowed when 0 <= i - j < window: a causal mask cut to a band of ``window`` keys, as in
+    sliding-window attention (Mistral 7B's window is 4,096). With window >= n it is
+    :func:`causal_mask`; with window = 1 each token sees only itself. This counts the token itself
+    in the window; the Mistral paper writes the band as "between i - W and i", one key more.
+    """
+    n = positive_integer(n, "n")
+    window = min(positive_integer(window, "window"), n)  # a window longer than the sentence is the causal mask
+    check_size((n, n), f"with n = {value_text(n)}, the mask (n, n)")
+    back = np.arange(n)[:, None] - np.arange(n)[None, :]  # (n, n): i - j, how far back key j is
+    return (back >= 0) & (back < window)

@@ -16,7 +16,17 @@ registers what is computed here):
 - :mod:`selfattn_ref.topics.scaling`: why the scores are divided by √d, on seeded random
   vectors (docs/scaling.md), with a PyTorch twin in ``selfattn_ref.torch.topics.scaling``;
 - :mod:`selfattn_ref.topics.mistakes`: classic mistakes next to the right computation
-  (docs/mistakes.md).
+  (docs/mistakes.md), and the bugs of attention at scale (a padding mask on the wrong axis or read
+  with the opposite convention, a rotary position off by one in the KV cache, rotary pairings mixed,
+  key heads tiled instead of repeated);
+- attention as models run it at scale (issue 54; their pages are still to come):
+  :mod:`selfattn_ref.topics.batched_heads` (a padded batch through batched heads),
+  :mod:`selfattn_ref.topics.kv_cache` (the KV cache, and its size for GPT-2 small and Mistral 7B),
+  :mod:`selfattn_ref.topics.flash_attention` (bank of river in tiles of keys),
+  :mod:`selfattn_ref.topics.grouped_query` (query heads sharing key and value heads),
+  :mod:`selfattn_ref.topics.rotary` (rotary position embeddings on dog bites man and man bites dog),
+  :mod:`selfattn_ref.topics.cross_attention` (an encoder-decoder's three masks, and the RNN decoder) and
+  :mod:`selfattn_ref.topics.sliding_window` (a window of keys, and what it saves).
 
 Everything is made of the package's functions, in NumPy and float64. A computation that the page
 fixes (no arguments) is computed once per process and cached: do not change the arrays it returns.

@@ -15,7 +15,11 @@ import numpy as np
 
 from .. import examples
 from ..attention import scaled_dot_product_attention, scores, softmax
+from ..grouped_query import repeat_kv
 from ..masks import causal_mask, padding_mask
+from ..multihead import split_heads
+from ..rotary import pairing_permutation, rotary_embedding
+from . import masking
 
 # Stand-ins for learned weights in the Q-and-K mistake, (d_model, d_k) = (4, 2).
 W_Q = np.array([[1, 0], [0, 1], [1, 0], [0, 0]], dtype=np.float64)
@@ -166,3 +170,143 @@ def padded_rows() -> PaddedRows:
     mask = padding_mask([2], 3)[0]  # (1, 3): keys cat, sat
     output, _ = scaled_dot_product_attention(X, X, X, mask=mask)
     return PaddedRows((*tokens[1:], "[PAD]"), output, output[:2].mean(axis=0), output.mean(axis=0))
+
+
+# --- attention at scale: the bugs of batched heads, caches, rotary positions, shared heads ------
+
+
+@dataclass(frozen=True)
+class CachePosition:
+    """ "sat" generated after "The cat" was read, with rotary positions: its weights over The, cat,
+    sat when its query and key are turned for its position, and when the position is off."""
+
+    right: np.ndarray  # (n,): position 2 (from 0), as the layer run on the whole sentence gives
+    off_by_one: np.ndarray  # (n,): position 3, the cache's length after "sat" was added to it
+    restarted: np.ndarray  # (n,): position 0, the new token numbered as if it began a sentence
+    recomputed: np.ndarray  # (n,): the last row of the layer on the whole sentence, no cache
+
+
+ROPE_BASE = 10000.0  # the RoFormer paper's base, in the mistakes with rotary positions
+
+
+@cache
+def rope_cache_position() -> CachePosition:
+    """ "The cat sat" (identity projections, one head, scaled by 1/√d): "The cat" read at positions
+    0 and 1 and kept in the cache turned, then "sat" turned for position 2 (right), for 3 (wrong:
+    ``len(cache)`` taken after appending) and for 0 (wrong: positions counted from 0 at each step).
+    Its own score is right in all three (its query and key turn alike); its scores with the cached
+    keys are not. Weights (n,) each."""
+    _, E, _ = _cat_sat()
+    scale = 1 / np.sqrt(E.shape[1])
+    cached = rotary_embedding(E[:2], [0, 1], base=ROPE_BASE)  # (2, d): the keys kept for The, cat
+
+    def weights_at(position: int) -> np.ndarray:
+        x = rotary_embedding(E[2:], [position], base=ROPE_BASE)  # (1, d): sat's query and key, turned
+        K = np.vstack([cached, x])  # (3, d)
+        return softmax(scores(x, K)[0] * scale)
+
+    full = rotary_embedding(E, [0, 1, 2], base=ROPE_BASE)  # (n, d)
+    _, whole = scaled_dot_product_attention(full, full, E, mask=causal_mask(len(E)))
+    return CachePosition(weights_at(2), weights_at(3), weights_at(0), whole[-1])
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """ "dog bites man"'s scores with rotary positions: turned in the pairing the vectors are laid out
+    for, in the other one, and in the other one after reordering the entries."""
+
+    right: np.ndarray  # (n, n): interleaved pairs, x1 with x2 and x3 with x4, the layout of the weights
+    wrong: np.ndarray  # (n, n): halves, x1 with x3 and x2 with x4, on the same vectors
+    reordered: np.ndarray  # (n, n): halves after the entries are put in pairing_permutation's order: right again
+
+
+@cache
+def rope_pairing() -> Pairing:
+    """The scores (n, n) of "dog bites man" (no projections, unscaled) with queries and keys turned for
+    positions 0, 1, 2: with interleaved pairs (right, if the weights were trained so), with halves on
+    the same entries (wrong: a checkpoint loaded into the other convention's code), and with halves
+    after the entries are reordered (:func:`selfattn_ref.rotary.pairing_permutation`), which gives the
+    right scores back."""
+    E = examples.load("dog_bites_man").E
+    right = rotary_embedding(E, pairing="interleaved")
+    wrong = rotary_embedding(E, pairing="halves")
+    reordered = rotary_embedding(E[:, pairing_permutation(E.shape[1])], pairing="halves")
+    return Pairing(scores(right, right), scores(wrong, wrong), scores(reordered, reordered))
+
+
+@dataclass(frozen=True)
+class PaddingAxis:
+    """The padded batch of docs/masking.md with its padding mask on the keys' axis and on the queries'."""
+
+    right: np.ndarray  # (batch, n, n): mask (batch, 1, n), a column per key: no row reads the pad
+    wrong: np.ndarray  # (batch, n, n): mask (batch, n, 1), a row per query: the pad's row has no key (NaN)
+    unmasked: np.ndarray  # (batch, n, n): no mask at all, which the wrong mask's real rows equal
+
+
+@cache
+def padding_axis() -> PaddingAxis:
+    """ "The cat sat" and "The cat" + [PAD] (no projections, scaled by 1/√d) with the padding mask
+    (batch, 1, n), which broadcasts over the queries (right), and the same mask as (batch, n, 1),
+    which broadcasts over the keys (wrong: "The" and "cat" still read the pad, and the pad's own row
+    is all -inf, so its softmax is 0/0, NaN). Weights (batch, n, n)."""
+    p = masking.padding()
+    S = scores(p.X, p.X) / np.sqrt(p.X.shape[-1])  # (batch, n, n)
+    keys = p.mask  # (batch, 1, n)
+    queries = np.swapaxes(keys, -1, -2)  # (batch, n, 1): the same entries on the other axis
+    with np.errstate(invalid="ignore"):
+        masked = np.where(queries, S, -np.inf)
+        e = np.exp(masked - masked.max(axis=-1, keepdims=True))  # -inf - -inf is NaN on the pad's row
+        wrong = e / e.sum(axis=-1, keepdims=True)
+    return PaddingAxis(softmax(np.where(keys, S, -np.inf)), wrong, softmax(S))
+
+
+@dataclass(frozen=True)
+class InvertedPadding:
+    """The padded batch with the site's mask (True = may attend) and with it given where
+    ``torch.nn.MultiheadAttention``'s ``key_padding_mask`` (True = leave out) is expected."""
+
+    right: np.ndarray  # (batch, n, n): the real tokens read, the pad left out
+    wrong: (
+        np.ndarray
+    )  # (batch, n, n): the real tokens left out: "The cat" reads only its pad, "The cat sat" nothing (NaN)
+
+
+@cache
+def inverted_padding() -> InvertedPadding:
+    """ "The cat sat" and "The cat" + [PAD] with the padding mask as the site writes it, True where a
+    key may be read (right), and the same mask read as PyTorch's ``key_padding_mask``, True where a key
+    is left out (wrong): every real key is dropped, so the short sentence reads only its pad and the
+    full one has no key left (0/0, NaN). ``scaled_dot_product_attention`` takes the site's
+    convention, ``MultiheadAttention`` the other: pass ``~mask``. Weights (batch, n, n)."""
+    p = masking.padding()
+    S = scores(p.X, p.X) / np.sqrt(p.X.shape[-1])  # (batch, n, n)
+    left_out = p.mask  # (batch, 1, n), read as True = leave out
+    with np.errstate(invalid="ignore"):
+        masked = np.where(left_out, -np.inf, S)
+        e = np.exp(masked - masked.max(axis=-1, keepdims=True))
+        wrong = e / e.sum(axis=-1, keepdims=True)
+    return InvertedPadding(p.weights, wrong)
+
+
+@dataclass(frozen=True)
+class SharedHeads:
+    """Four query heads sharing two key-value heads, each repeated in a row and tiled."""
+
+    right: np.ndarray  # (num_heads, n, n): heads 1, 2 use key head 1; heads 3, 4 key head 2 (repeat_interleave)
+    wrong: np.ndarray  # (num_heads, n, n): heads 1, 3 use key head 1; heads 2, 4 key head 2 (tiled, as K.repeat does)
+
+
+@cache
+def shared_heads_tiled() -> SharedHeads:
+    """ "The cat sat" with W_Q the identity (four query heads of width 1, one feature each) and two
+    key-value heads (W_K = W_V the identity's first two columns: features x1 and x2): each key head
+    repeated in a row, 1, 1, 2, 2, as ``repeat_interleave`` and ``enable_gqa`` do (right), and tiled,
+    1, 2, 1, 2, as ``K.repeat(1, 2, 1, 1)`` does (wrong: heads 2 and 3 read the other group's keys).
+    Weights (num_heads, n, n)."""
+    _, E, _ = _cat_sat()
+    Q = split_heads(E, 4)  # (4, n, 1): W_Q the identity
+    K = split_heads(E[:, :2], 2)  # (2, n, 1): W_K = W_V, the first two columns of the identity
+    _, right = scaled_dot_product_attention(Q, repeat_kv(K, 2), repeat_kv(K, 2))
+    tiled = np.concatenate([K, K])  # (4, n, 1): key heads 1, 2, 1, 2
+    _, wrong = scaled_dot_product_attention(Q, tiled, tiled)
+    return SharedHeads(right, wrong)

@@ -57,3 +57,30 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     concat = heads.transpose(-3, -2).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
     output = finite(concat @ Ws["W_O"], "the output (the heads times W_O) overflows", X=X, W_V=Ws["W_V"], W_O=Ws["W_O"])
     return output, weights  # (..., n, d_model)
+
+
+def split_heads(M, num_heads) -> torch.Tensor:
+    """The columns of ``M`` cut into ``num_heads`` heads, each head an axis of its own.
+
+    M: (..., n, num_heads·d_head) -> (..., num_heads, n, d_head). Head h gets columns
+    h·d_head .. (h+1)·d_head - 1, as in :func:`multi_head_attention`: a reshape to
+    (..., n, num_heads, d_head), then the two middle axes swapped, which is what real code writes as
+    ``q.view(B, T, h, d_head).transpose(1, 2)``.
+    """
+    M = as_float_tensor(M, "M", min_ndim=2)
+    num_heads = positive_integer(num_heads, "num_heads")
+    if M.shape[-1] % num_heads:
+        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of M, got M {shape(M)}")
+    split = M.reshape(*M.shape[:-1], num_heads, M.shape[-1] // num_heads)  # (..., n, h, d_head)
+    return split.transpose(-3, -2)  # (..., h, n, d_head)
+
+
+def join_heads(M) -> torch.Tensor:
+    """The heads of ``M`` put back side by side, the inverse of :func:`split_heads`.
+
+    M: (..., num_heads, n, d_head) -> (..., n, num_heads·d_head): head 1's columns, then head 2's,
+    and so on (Concat(head_1, ..., head_h) of the multi-head formula).
+    """
+    M = as_float_tensor(M, "M", min_ndim=3)
+    swapped = M.transpose(-3, -2)  # (..., n, h, d_head)
+    return swapped.reshape(*swapped.shape[:-2], swapped.shape[-2] * swapped.shape[-1])  # (..., n, h·d_head)

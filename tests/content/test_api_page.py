@@ -69,6 +69,16 @@ NO_ARRAYS = {
     "selfattn_ref.examples.digits.number_text": "a number in, its text out",
     "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
+    "selfattn_ref.kv_cache.kv_cache_shape": "a model's sizes (integers) in, a shape (integers) out",
+    "selfattn_ref.kv_cache.kv_cache_bytes": "a model's sizes (integers) in, a number of bytes out",
+    "selfattn_ref.topics.kv_cache.size": "a model's sizes in, its cache's counts (integers) out",
+    "selfattn_ref.topics.kv_cache.gpt2_small": "GPT-2 small's cache: counts (integers)",
+    "selfattn_ref.topics.kv_cache.mistral_7b": "Mistral 7B's cache: counts (integers)",
+    "selfattn_ref.topics.grouped_query.mistral_7b": "Mistral 7B's cache, three ways: bytes (integers)",
+    "selfattn_ref.topics.flash_attention.memory": "entries counted at GPT-2 small's size (integers)",
+    "selfattn_ref.topics.sliding_window.entries": "two sizes in, a count out",
+    "selfattn_ref.topics.sliding_window.reach": "three sizes in, a count of tokens out",
+    "selfattn_ref.topics.sliding_window.mistral_7b": "Mistral 7B's window: counts (integers)",
     "selfattn_ref.corpus.generate": "a count and a seed in, Sentences out",
     "selfattn_ref.corpus.every_sentence": "(Sentence, probability) pairs",
     "selfattn_ref.corpus.held_out": "a seed in, Sentences out",
@@ -104,7 +114,10 @@ NO_ARRAYS = {
 # A shape as the docstrings write it, (n, d), (..., n, n_k), (d_a,), (...), (batch, 1, n), (n - 1, d_in),
 # in the dimension names they use (docs/notation.md, "Sizes" and "Shapes in code"; tests/content/test_symbols.py
 # holds them to it); or "any shape". Not a tuple of values: "(output, weights)".
-DIM = r"(?:\.\.\.|\d+|n(?: - 1)?|n_k|[dBNC]|d_\w+|batch|length|samples|trials|n_ctx|num_blocks|num_heads)"
+DIM = (
+    r"(?:\.\.\.|\d+|n(?: - 1)?|n_k|[dBNCT]|d_\w+|batch|length|samples|trials|n_ctx|num_blocks|num_heads"
+    r"|num_kv_heads|tile)"
+)
 SHAPE = re.compile(rf"\({DIM}(?:, {DIM})+\)|\({DIM},\)|\(\.\.\.\)|\bany shape\b")
 
 

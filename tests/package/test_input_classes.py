@@ -45,7 +45,7 @@ def ones(*shape):
 
 def find(pkg, name):
     """The function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
-    for module in ("", ".attention", ".rnn", ".topics.scaling", ".language_model"):
+    for module in ("", ".attention", ".rnn", ".topics.scaling", ".rotary", ".kv_cache", ".language_model"):
         mod = importlib.import_module(pkg.__name__ + module)
         if hasattr(mod, name):
             return getattr(mod, name)
@@ -121,6 +121,68 @@ CALLS = {
         "trials": (2, "count"),
         "seed": (0, "count"),
     },
+    # attention at scale (issue 54)
+    "sliding_window_mask": {"n": (3, "count"), "window": (2, "count")},
+    "split_heads": {"M": (ones(3, 4), "array"), "num_heads": (2, "count")},
+    "join_heads": {"M": (ones(2, 3, 2), "array")},
+    "causal_self_attention": {
+        "X": (ones(2, 3, 4), "array"),
+        **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
+        "num_heads": (2, "count"),
+        "lengths": ([3, 2], "lengths"),
+    },
+    "kv_cache_steps": {
+        "X": (ones(3, 4), "array"),
+        **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
+        "num_heads": (2, "count"),
+        "rope_base": (10000.0, "scale"),
+    },
+    "kv_cache_shape": {
+        "num_blocks": (2, "count"),
+        "num_kv_heads": (2, "count"),
+        "n_ctx": (8, "count"),
+        "d_head": (4, "count"),
+    },
+    "kv_cache_bytes": {
+        "num_blocks": (2, "count"),
+        "num_kv_heads": (2, "count"),
+        "n_ctx": (8, "count"),
+        "d_head": (4, "count"),
+        "bytes_per_number": (2, "count"),
+    },
+    "online_softmax_attention": {
+        "Q": (ones(3, 2), "array"),
+        "K": (ones(4, 2), "array"),
+        "V": (ones(4, 2), "array"),
+        "tile": (2, "count"),
+        "scale": (0.5, "scale"),
+    },
+    "repeat_kv": {"K": (ones(1, 3, 2), "array"), "groups": (2, "count")},
+    "grouped_query_attention": {
+        "X": (ones(3, 4), "array"),
+        "W_Q": (E4, "array"),
+        "W_K": (ones(4, 2), "array"),
+        "W_V": (ones(4, 2), "array"),
+        "W_O": (E4, "array"),
+        "num_heads": (2, "count"),
+        "num_kv_heads": (1, "count"),
+        "mask": (M33, "mask"),
+    },
+    "rotary_angles": {"positions": ([0, 1, 2], "positions"), "d": (4, "count"), "base": (10000.0, "scale")},
+    "rotary_embedding": {
+        "X": (ones(3, 4), "array"),
+        "positions": ([0, 1, 2], "positions"),
+        "base": (10000.0, "scale"),
+        "pairing": ("halves", "choice"),
+    },
+    "pairing_permutation": {"d": (4, "count")},
+    "cross_attention": {
+        "X": (ones(3, 4), "array"),
+        "memory": (ones(2, 4), "array"),
+        **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
+        "num_heads": (2, "count"),
+        "mask": (np.ones((3, 2), bool), "mask"),
+    },
     # the language model's functions that take arrays (its others take text: tests/package/test_language_model.py)
     "next_word_probabilities": {
         "logits": (ones(2, 42), "array"),
@@ -132,6 +194,8 @@ CALLS = {
     "ranked": {"probabilities": (np.full(42, 1 / 42), "array"), "k": (5, "count")},
 }
 NOT_LISTED = {"compare": "selfattn_ref.topics.rnn_comparison.compare counts with integers, and has no twin"}
+# The modules of attention at scale (issue 54): every public function of theirs has a case above.
+AT_SCALE = ("batched", "kv_cache", "online_softmax", "grouped_query", "rotary", "cross_attention")
 
 
 def _tensors():
@@ -254,6 +318,34 @@ BAD = {
         "sparse tensor": torch.tensor([1, 2]).to_sparse(),
         "meta tensor": torch.empty(2, dtype=torch.int64, device="meta"),
     },
+    "positions": {
+        "None": None,
+        "text": "abc",
+        "empty": [],
+        "floats": [0.5, 1.0, 2.0],
+        "whole floats": np.array([0.0, 1.0, 2.0]),
+        "bools": [True, False, True],
+        "None inside": [0, None, 2],
+        "negative": [0, -1, 2],
+        "a huge integer": [0, 1, 2**70],
+        "a huge negative integer": [-(2**70), 0, 1],
+        "ragged": [[0], [1, 2]],
+        "two dimensions": [[0, 1, 2]],
+        "a masked array": np.ma.masked_array([0, 1, 2], mask=[False, True, False]),
+        "a float tensor": torch.tensor([0.0, 1.0, 2.0]),
+        "sparse tensor": torch.tensor([0, 1, 2]).to_sparse(),
+        "meta tensor": torch.empty(3, dtype=torch.int64, device="meta"),
+    },
+    "choice": {
+        "None": None,
+        "a number": 1,
+        "True": True,
+        "another word": "rotate_half",
+        "capitalised": "Halves",
+        "empty": "",
+        "bytes": b"halves",
+        "a list": ["halves"],
+    },
     "dims": {
         "None": None,
         "text": "ab",
@@ -264,7 +356,8 @@ BAD = {
         "a huge integer": (10**30,),
     },
 }
-OPTIONAL = {"b", "h0", "top_k"}  # None is a value they take
+# None is a value they take (an argument's name, or (function, argument) where None means "all" there only)
+OPTIONAL = {"b", "h0", "top_k", ("causal_self_attention", "lengths"), ("rotary_embedding", "positions")}
 
 
 def _with(name: str, arg: str, value) -> dict:
@@ -317,7 +410,7 @@ def _problem(name: str, arg: str, bad: str) -> str | None:
 
 @pytest.mark.parametrize(("name", "arg"), ARGS)
 def test_a_bad_argument_is_one_clear_value_error_the_same_in_both_packages(name, arg):
-    kinds = [b for b in BAD[CALLS[name][arg][1]] if not (arg in OPTIONAL and b == "None")]
+    kinds = [b for b in BAD[CALLS[name][arg][1]] if not ((arg in OPTIONAL or (name, arg) in OPTIONAL) and b == "None")]
     problems = {bad: p for bad in kinds if (p := _problem(name, arg, bad))}
     assert not problems, "\n".join(f"{arg} = {bad}: {p}" for bad, p in problems.items())
 
@@ -335,6 +428,9 @@ def test_every_public_function_is_listed():
     public = {n for n in ref.__all__} | {"softmax_terms", "additive_scores", "dot_scores"}
     scaling = importlib.import_module("selfattn_ref.topics.scaling")
     public |= {n for n, f in vars(scaling).items() if callable(f) and getattr(f, "__module__", "") == scaling.__name__}
+    for name in AT_SCALE:
+        module = importlib.import_module(f"selfattn_ref.{name}")
+        public |= {n for n in module.__all__ if inspect.isfunction(getattr(module, n))}
     language_model = importlib.import_module("selfattn_ref.language_model")
     functions = [getattr(language_model, n) for n in language_model.__all__]
     public |= {  # those that take arrays
@@ -343,6 +439,7 @@ def test_every_public_function_is_listed():
         if inspect.isfunction(f) and {"logits", "probabilities"} & set(inspect.signature(f).parameters)
     }
     public = {n for n in public if not n.startswith("_")}
+    assert {"rotary_angles", "kv_cache_bytes", "causal_self_attention"} <= public
     assert {"next_word_probabilities", "greedy", "sample", "ranked"} <= public
     assert public - set(CALLS) - set(NOT_LISTED) == set()
 

@@ -48,12 +48,29 @@ NUMPY_ONLY = {
     "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
     "selfattn_ref.topics.language_model": "what the language model's heads do, measured once in NumPy from forward's "
     "weights and evaluate's scores (both have twins, held equal)",
+    "selfattn_ref.topics.batched_heads": "the site's padded batch, computed once with causal_self_attention "
+    "(which has a twin)",
+    "selfattn_ref.topics.kv_cache": "the site's example and published models' cache sizes, computed once with "
+    "kv_cache_steps and kv_cache_bytes (which have twins)",
+    "selfattn_ref.topics.flash_attention": "bank of river in tiles, computed once with online_softmax_attention "
+    "(which has a twin)",
+    "selfattn_ref.topics.grouped_query": "the site's example with shared heads, computed once with "
+    "grouped_query_attention (which has a twin)",
+    "selfattn_ref.topics.rotary": "the site's sentences turned, computed once with rotary_embedding (which has a twin)",
+    "selfattn_ref.topics.cross_attention": "the site's encoder-decoder batch, computed once with cross_attention "
+    "(which has a twin)",
+    "selfattn_ref.topics.sliding_window": "the site's example and Mistral 7B's window, computed once with "
+    "sliding_window_mask (which has a twin), and counts with integers",
 }
 # PyTorch modules with no NumPy twin, and why (training runs live apart, in selfattn_ref.training).
 TORCH_ONLY: dict[str, str] = {}
 # Names in one module of a twin pair and not in the other, and why: {module: {name: reason}}.
 NUMPY_ONLY_NAMES: dict[str, dict[str, str]] = {}
 TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
+    "selfattn_ref.torch.batched": {
+        "CausalSelfAttention": "a torch.nn.Module, the form the layer takes in a model's code (NumPy has no modules): "
+        "causal_self_attention runs the same lines in both packages",
+    },
     "selfattn_ref.torch.language_model": {
         "LanguageModel": "the model as torch.nn modules; the NumPy module writes it out with the package's functions",
         "Block": "one of its blocks, as torch.nn modules",
