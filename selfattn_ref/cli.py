@@ -378,14 +378,18 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def integer_option(text: str, low: int, high: int) -> int:
+    """An option's whole number from ``low`` to ``high``, written in the digits 0 to 9 (as a spec file,
+    a link and the playground write one: not "1e1", "-1", "1.0", "²", "٣" or "３", nor more digits than
+    ``high`` has); else an argparse error that says which numbers it takes."""
+    t = text.strip()
+    if t.isascii() and t.isdecimal() and len(t) <= len(str(high)) and low <= int(t) <= high:
+        return int(t)
+    raise argparse.ArgumentTypeError(f"must be an integer from {low:,} to {high:,}, got {shown(text, 20)}")
+
+
 def _decimals(text: str) -> int:
-    problem = f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {shown(text, 20)}"
-    if not text.strip().isdecimal() or len(text.strip()) > 3:  # not "1e1", "-1", "²" nor 5,000 digits
-        raise argparse.ArgumentTypeError(problem)
-    value = int(text)
-    if not 0 <= value <= examples.MAX_DECIMALS:
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    return integer_option(text, 0, examples.MAX_DECIMALS)
 
 
 EXPLAIN_EPILOG = f"""\
@@ -469,21 +473,14 @@ def _temperature(text: str) -> float:
 def _top(text: str) -> int:
     from . import corpus
 
-    problem = f"must be an integer from 1 to {len(corpus.VOCABULARY)}, got {shown(text, 20)}"
-    if not text.strip().isdecimal() or len(text.strip()) > 3 or not 1 <= int(text) <= len(corpus.VOCABULARY):
-        raise argparse.ArgumentTypeError(problem)
-    return int(text)
+    return integer_option(text, 1, len(corpus.VOCABULARY))
 
 
 def _seed(text: str) -> int:
     """--seed's value: an integer of SeededRandom's, 0 to 2**32 - 1, in digits."""
     from .corpus import _MASK
 
-    problem = f"must be an integer from 0 to {_MASK:,}, got {shown(text, 20)}"
-    t = text.strip()
-    if not (t.isascii() and t.isdecimal()) or len(t) > 10 or int(t) > _MASK:
-        raise argparse.ArgumentTypeError(problem)
-    return int(t)
+    return integer_option(text, 0, _MASK)
 
 
 def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False, decimals: int = 4,

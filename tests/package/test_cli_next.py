@@ -106,6 +106,13 @@ ERRORS = [
      "4,294,967,295, got '-1' (see python -m selfattn_ref next --help)"),
     (["next", "the", "--generate", "--seed", "1.5"], "error: argument --seed: must be an integer from 0 to "
      "4,294,967,295, got '1.5' (see python -m selfattn_ref next --help)"),
+    # a whole number in the digits 0 to 9, as a link and a spec write it: not another script's digits
+    (["next", "the", "--top", "\u0663"], "error: argument --top: must be an integer from 1 to 43, got '\u0663' (see "
+     "python -m selfattn_ref next --help)"),
+    (["next", "the", "--decimals", "\uff13"], "error: argument --decimals: must be an integer from 0 to 10, got "
+     "'\uff13' (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--top", "3.0"], "error: argument --top: must be an integer from 1 to 43, got '3.0' (see python "
+     "-m selfattn_ref next --help)"),
     (["next", "the " * 13, "--generate"], "error: --generate: the text has 13 words, as many as the model reads: "
      "there is no room for another"),
 ]  # fmt: skip
