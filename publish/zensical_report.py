@@ -299,7 +299,10 @@ def report(mk: Build, zs: Build) -> list[str]:
     if dead_total:
         say(f"- links (in content) that lead to no file in the Zensical build: {sum(dead_total.values())}, "
             f"on {len(dead_total)} pages")  # fmt: skip
-    own = {"katex.js", "tabs.js", "scrollable.js", "modules.js", "search-on-demand.js", "extra.css", "katex.min.css"}
+    own = {
+        "katex.js", "tabs.js", "scrollable.js", "modules.js", "search-on-demand.js", "same-page-links.js", "extra.css",
+        "katex.min.css",
+    }  # fmt: skip
     lost_own = sorted(n for n in scripts_lost | styles_lost if n in own)
     say(
         "- the site's own scripts and styles on every page: "

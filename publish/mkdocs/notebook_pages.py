@@ -106,7 +106,6 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                         new.append(NavigableString(tex))
                     continue
                 display = kind == "display"
-                tag = "div" if display else "span"
                 formula = katex_math.in_page(tex, display)
                 # As on the pages: a formula that keeps to the punctuation after it takes it along,
                 # and a short one is kept whole.
@@ -118,8 +117,10 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                     pieces[i + 1] = ("text", rest[len(after) :])
                 elif not display and katex_math.held_whole(tex, formula):
                     html = f'<span class="arithmatex nowrap">{formula}</span>'
+                elif display:  # with its line's height, as on the pages (extra.css's placeholder)
+                    html = f'<div class="arithmatex" style="{katex_math.height_style(formula)}">{formula}</div>'
                 else:
-                    html = f'<{tag} class="arithmatex">{formula}</{tag}>'
+                    html = f'<span class="arithmatex">{formula}</span>'
                 new.append(NavigableString(f"{mark}{len(rendered)}{mark}"))
                 rendered.append(html)
             node.replace_with(*new)

@@ -1265,6 +1265,8 @@ def test_narrow_screen(browser, site, tmp_path):
     assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
     for box in ("#pg-words", "#pg-weights", "#pg-output", "#pg-mix"):
         page.locator(box).scroll_into_view_if_needed()  # off screen, the browser skips laying it out
+        # and lays it out at its next frame (read at once, it may still be skipped: as wide as its box)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         scroll = page.evaluate(
             """(sel) => { const e = document.querySelector(sel); const box = e.closest('.pg-scroll');
                  return {overflow: getComputedStyle(box).overflowX, inner: box.scrollWidth, outer: box.clientWidth,

@@ -351,8 +351,11 @@ def linked_tab_labels(html: Path) -> tuple[list[str], bool]:
     return [], False
 
 
-# Animations that have ended and are still listed, each as its kind, what it animates and where.
-LINGERING_ANIMATIONS_JS = """() => document.getAnimations().filter((a) => a.playState === "finished")
+# Animations that have ended and are still listed, each as its kind, what it animates and where (one
+# that follows a box's scrolling, extra.css's sideways fade, is at its end when the box is, and draws
+# no frame at rest).
+LINGERING_ANIMATIONS_JS = """() => document.getAnimations()
+  .filter((a) => a.playState === "finished" && a.timeline instanceof DocumentTimeline)
   .map((a) => `${a.constructor.name} ${a.transitionProperty || a.animationName} on `
     + a.effect.target.tagName.toLowerCase() + [...a.effect.target.classList].map((c) => `.${c}`).join("")
     + (a.effect.pseudoElement || ""))"""
