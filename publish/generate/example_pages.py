@@ -35,7 +35,7 @@ from .. import DOCS, ROOT, SNIPPETS
 from ..escape import md_description, md_text, nb_text, py_string
 from ..fmt import num
 from ..source.mkdocs_yml import repository
-from .notebooks import _code, _markdown, _ran, dumps
+from .notebooks import _code, _markdown, _ran, dumps, new_notebook
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import printed
@@ -746,20 +746,8 @@ def notebook(ex: examples.Example) -> str:
         "every step of self-attention with NumPy and prints it. The output under the cell is the script's "
         "recorded run; run the cell to compute it again."
     )
-    nb = {
-        "cells": [_markdown("intro", intro), _markdown("01-script-text", f"`{path.name}`"), code],
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-            "selfattn_ref": {
-                "generated_by": name_of(notebook),
-                "generated_from": spec_relpath(ex),
-                "note": "Written by `make update`; do not edit.",
-            },
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    cells = [_markdown("intro", intro), _markdown("01-script-text", f"`{path.name}`"), code]
+    nb = new_notebook(cells, name_of(notebook), spec_relpath(ex))
     return dumps(nb)
 
 

@@ -47,7 +47,7 @@ NOTEBOOK_ONLY = "<!-- notebook only: "
 
 def notebook_only(markdown: str) -> str:
     """``markdown`` (a table) for the page's notebook alone, on one line: an HTML comment, which the
-    page leaves out (publish/markdown/html_comments.py) and publish/generate/notebooks.py reads back. For a figure
+    page leaves out (pymdownx.striphtml, mkdocs.yml) and publish/generate/notebooks.py reads back. For a figure
     whose numbers the page prints only inside it: the notebook shows a figure as a line naming it.
     The text is a JSON string with every non-ASCII character and every "-" escaped, so that no
     "--" (nor "-->") is in the comment."""

@@ -35,6 +35,7 @@ import markupsafe
 from bs4 import BeautifulSoup, Comment, NavigableString
 
 from publish.markdown import code_markup, katex_math, path_breaks
+from publish.markdown.postprocessor import VERBATIM
 
 # The math of a Markdown cell's rendered text, read as Jupyter's MathJax reads it (processEscapes):
 # $$...$$ and $...$ are math, \$ is a dollar and \\ a backslash (publish/escape.py writes a
@@ -94,7 +95,7 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
         for node in list(cell.find_all(string=True)):
             if not isinstance(node, NavigableString) or isinstance(node, Comment):
                 continue
-            if ("$" not in node and "\\" not in node) or node.find_parent(["code", "pre", "script", "style"]):
+            if ("$" not in node and "\\" not in node) or node.find_parent([*VERBATIM, "code"]):
                 continue
             pieces = _pieces(str(node))
             if pieces == [("text", str(node))]:

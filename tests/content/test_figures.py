@@ -19,6 +19,7 @@ from publish import GENERATED
 from publish.fmt import cell, is_integral, num
 from publish.generate.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, WHITE, contrast, text_on
 from publish.generate.topics import attention_that_learns, masking, multi_head, positional_encoding, rnn_comparison
+from publish.source.includes import include
 from selfattn_ref import examples
 from selfattn_ref.attention import softmax
 from selfattn_ref.positional import sinusoidal_positional_encoding
@@ -209,7 +210,11 @@ def test_bar_grid_lines_sit_behind_the_bars_and_clear_the_headings():
 
 # --- every weight table a page shows has its heatmap -------------------------------------------
 
-INCLUDE = re.compile(r'--8<--\s+"docs/generated/([^"]+\.md)"')
+
+def generated_includes(text: str) -> list[str]:
+    """The generated tables a page includes, as paths under docs/generated/."""
+    targets = [inc[1] for inc in map(include, text.split("\n")) if inc]
+    return [t.removeprefix("docs/generated/") for t in targets if t.startswith("docs/generated/") and t.endswith(".md")]
 
 
 def is_weight_table(text: str) -> bool:
@@ -228,7 +233,7 @@ def is_weight_table(text: str) -> bool:
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_weight_table_on_a_page_has_a_heatmap(page):
-    included = INCLUDE.findall(page.read_text(encoding="utf-8"))
+    included = generated_includes(page.read_text(encoding="utf-8"))
     missing = [
         rel
         for rel in included

@@ -28,7 +28,6 @@ from pathlib import Path
 import markdown
 import pytest
 import text_strategies
-import yaml
 from bs4 import BeautifulSoup
 from hostile_specs import BASE, BUILD_TITLE, BUILD_TOKENS, spec_text, tree
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +38,8 @@ from publish.generate import example_pages as ep
 from publish.generate import playground, producers, registry, scaffold
 from publish.generate.playground_limits import limits_module
 from publish.harness.repo_copy import repo_copy, run_in
-from publish.source import mkdocs_yml
+from publish.source import includes, mkdocs_yml
+from publish.source.pages import split_front_matter
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 from selfattn_ref.examples import SpecError, rules
@@ -54,26 +54,13 @@ SPEC = examples.EXAMPLES_DIR / "zz_hostile.toml"  # never written: the text is c
 # --- rendering a page as the site does, without a build ---------------------------------------------
 
 
-class _Loader(yaml.SafeLoader):
-    pass
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: None)
-
-
 def _markdown() -> markdown.Markdown:
-    """Python-Markdown with mkdocs.yml's extensions (and MkDocs' own: toc, tables, fenced_code)."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
-    names, configs = ["toc", "tables", "fenced_code"], {}
-    for item in config["markdown_extensions"]:
-        name, conf = (item, {}) if isinstance(item, str) else next(iter(item.items()))
-        names.append(name)
-        configs[name] = dict(conf or {})
+    """Python-Markdown with mkdocs.yml's extensions, as the suite's builds read them (the numbers audit
+    off: NUMBERS_AUDIT=false, tests/conftest.py), and MkDocs' own: toc, tables, fenced_code."""
+    configs = mkdocs_yml.markdown_extensions(published=False)
+    names = ["toc", "tables", "fenced_code", *configs]
     configs["pymdownx.snippets"]["base_path"] = [str(ROOT)]
     return markdown.Markdown(extensions=list(dict.fromkeys(names)), extension_configs=configs)
-
-
-_INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<-- "(?P<path>[^"]+)"$', re.M)
 
 
 def generate(ex: examples.Example) -> dict[Path, str]:
@@ -103,15 +90,17 @@ def render(ex: examples.Example, files: dict[Path, str] | None = None) -> tuple[
     files = files or generate(ex)
 
     def expand(text: str) -> str:
-        def include(m: re.Match) -> str:
-            path = ROOT / m.group("path")
+        def expanded(line: str) -> str:
+            if (inc := includes.include(line)) is None:
+                return line
+            path = ROOT / inc[1]
             body = files[path] if path in files else "(recorded output)\n"
-            return textwrap.indent(body.rstrip("\n"), m.group("indent"))
+            return textwrap.indent(body.rstrip("\n"), inc[0])
 
-        return _INCLUDE.sub(include, text)
+        return "\n".join(map(expanded, text.split("\n")))
 
     page = files[ep.page_path(ex.slug)]
-    page = page.split("---\n", 2)[2]  # the front matter, which MkDocs reads apart
+    page = split_front_matter(page)[2]  # the front matter, which MkDocs reads apart
     md = _markdown()
     html = md.convert(expand(page))
     md.reset()
