@@ -6,9 +6,9 @@
   as selfattn_ref.corpus gives them;
 - every explanation of the language model's mode (model_app.js, reading and explanation) holds at
   the rounding it shows, as the site's numbers audit reads it;
-- arith.js: a division by a number shown as 0 holds at no rounding (the audit says it "divides by
-  zero"), so an explanation whose total rounds to 0 takes more decimals instead of failing
-  (explain.js: a row of scores that are all far below 0 at a rounding of 1 decimal).
+- arith.js: a side without a value ("0.000 ÷ 0.000") holds at no rounding (the audit says it
+  "divides by zero"), so the explanation of a weight whose e^score shows as 0 takes more decimals,
+  or is written the code's way, instead of failing (explain.js).
 
 The browser tests (tests/browser/test_playground_model.py) check what the page does with them, and
 hold the model's forward pass to NumPy's and PyTorch's in Chromium.
@@ -28,7 +28,7 @@ import pytest
 from claims import claim_problems
 
 from publish import ROOT
-from selfattn_ref import corpus
+from selfattn_ref import corpus, examples
 
 V = corpus.VOCABULARY
 
@@ -74,24 +74,27 @@ const links = arg.links.map((hash) => {
   const back = state.encodeModelLink(model);
   return {model, back, again: state.decodeLink("#" + back, "", {presets: []}).model};
 });
-// A row whose one unmasked score is -9: e^-9 = 0.0001, which rounds to 0.0 at 1 decimal.
-const r = attention.attention({X: [[3, 0], [0, 1]], projections: "matrices", W_Q: [[-1, 0], [0, -1]],
-                               W_K: [[1, 0], [0, 1]], W_V: [[1, 0], [0, 1]], causal: true});
-let weight;
-try {
-  const e = explain.explanationText(explain.explainCell(r, "weights", 0, 0), r, ["a", "b"], 1, true);
-  weight = {lines: e.lines, decimals: e.decimals, holds: e.claims.every((c) => arith.holds(c.text))};
-} catch (e) {
-  weight = {error: e.message};
-}
-const divisions = ["1.0 ÷ 0.0 = 1.0", "0.0 ÷ 0.0 = 0.0", "2 ÷ 0 = 1"].map((t) => {
+// A weight whose e^score shows as 0: each case's first row, alone under the causal mask, at the
+// roundings given (explanationText's), or what it threw.
+const weights = arg.zeros.map(([c, labels, roundings]) => {
+  const r = attention.attention(c);
+  return roundings.map((dec) => {
+    try {
+      const e = explain.explanationText(explain.explainCell(r, "weights", 0, 0), r, labels, dec, true);
+      return {lines: e.lines, decimals: e.decimals, claims: e.claims.filter((k) => !k.implied).map((k) => k.text)};
+    } catch (e) {
+      return {error: e.message};
+    }
+  });
+});
+const divisions = arg.divisions.map((t) => {
   try {
     return arith.holds(t);
   } catch (e) {
     return e.message;
   }
 });
-out.links = {links, weight, divisions};
+out.links = {links, weights, divisions};
 """
 
 LINKS = {
@@ -133,16 +136,40 @@ def test_a_language_model_link_opens_its_state_or_says_why_not(ran, hash_):
     assert set(parse_qs(got["back"], keep_blank_values=True)) == {"model", *(keys.get(k, k) for k in want)}
 
 
-def test_a_division_by_a_number_shown_as_zero_does_not_hold_and_takes_more_decimals(ran):
-    """Before, arith.js's holds() threw 'not arithmetic: 0.0 ÷ 0.0' and the explanation of such a weight
-    failed (in the page: no explanation, an error in the console); now the line does not hold at 1
-    decimal, and the explanation is written with the 4 it needs, and says so."""
-    assert ran["links"]["divisions"] == [False, False, False]
-    weight = ran["links"]["weight"]
-    assert "error" not in weight, weight
-    assert weight["holds"] and weight["decimals"] == 4, weight
-    assert "weight = 0.0001 ÷ 0.0001 = 1.0000" in weight["lines"]
-    assert "(Written with 4 decimals here: at the 1 chosen, this arithmetic would not add up.)" in weight["lines"]
+def zero_cases() -> list:
+    """Attention whose first row, alone under the causal mask, has a score far below 0, so that its
+    e^score shows as 0 at the rounding asked: (the case, its labels, the roundings)."""
+    ex = examples.load("bank_of_river")
+    d = ex.E.shape[1]
+    eye = np.eye(d).tolist()
+    bank = {"X": ex.E.tolist(), "projections": "matrices", "W_Q": (-5 * np.eye(d)).tolist(), "W_K": eye, "W_V": eye,
+            "scale": False, "causal": True}  # fmt: skip
+    row = {"X": [[3, 0], [0, 1]], "projections": "matrices", "W_Q": [[-1, 0], [0, -1]], "W_K": [[1, 0], [0, 1]],
+           "W_V": [[1, 0], [0, 1]], "causal": True}  # fmt: skip
+    return [(bank, list(ex.tokens), [0, 3, 10]), (row, ["a", "b"], [1])]
+
+
+DIVISIONS = ["1.0 ÷ 0.0 = 1.0", "0.0 ÷ 0.0 = 0.0", "2 ÷ 0 = 1", "0.000 ÷ 0.000 = 1.000", "1 + 0 ÷ 0 = 1"]
+
+
+def test_a_weight_whose_e_to_the_score_shows_as_zero_explains_itself(ran):
+    """A side without a value ("0.000 ÷ 0.000") holds nothing: false, as the audit reports a division
+    by zero (arith.js's holds() threw 'not arithmetic', and the explanation of such a weight failed in
+    the page, with an error in the console). bank of river with W_Q = -5·I, W_K = W_V = I and the
+    causal mask: bank's only score, -10, has e^-10 = 0.0000454, "0.000" at 3 decimals: the explanation
+    is written with the 5 decimals it needs, and at 0 the code's way; a row whose only score is -9 at
+    1 decimal, with 4. Every line holds as the audit reads it."""
+    assert ran["links"]["divisions"] == [False] * len(DIVISIONS)
+    (zero, three, ten), (one,) = ran["links"]["weights"]
+    for text in (zero, three, ten, one):
+        assert "error" not in text, text
+        assert not any("≈" in line for line in text["lines"]), text["lines"]
+        assert [c for c in text["claims"] if claim_problems(c)] == [], text["lines"]
+    assert "e^score would be too small to write here" in zero["lines"][0], zero  # 0 ÷ 0 up to 3 decimals
+    assert "weight = 0.00005 ÷ 0.00005 = 1.00000" in three["lines"], three
+    assert three["lines"][-1].startswith("(Written with 5 decimals"), three
+    assert one["decimals"] == 4 and "weight = 0.0001 ÷ 0.0001 = 1.0000" in one["lines"], one
+    assert "(Written with 4 decimals here: at the 1 chosen, this arithmetic would not add up.)" in one["lines"]
 
 
 # --- words, the nearest words and the messages ---------------------------------------------------
@@ -287,6 +314,12 @@ EXPLAINED = [
 @pytest.fixture(scope="module")
 def ran(modules) -> dict:
     """One run of Node for the module: the links, the words and every explanation."""
-    arg = {"links": list(LINKS), "words": [TEXTS, probes(), list(V), corpus.CONTEXT], "explanations": EXPLAINED}
+    arg = {
+        "links": list(LINKS),
+        "zeros": zero_cases(),
+        "divisions": DIVISIONS,
+        "words": [TEXTS, probes(), list(V), corpus.CONTEXT],
+        "explanations": EXPLAINED,
+    }
     script = "const out = {};\n" + RUN_JS + WORDS_JS + EXPLANATIONS_JS + "console.log(JSON.stringify(out));\n"
     return node(modules, script, arg)
