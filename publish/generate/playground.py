@@ -141,8 +141,10 @@ def _playground_bundle(every) -> str:
 # selfattn_ref/language_model.json. app.js asks for it with import("./model_app.js") only when the
 # reader opens it, and it fetches the weights then. Two files are gathered for it, as the presets
 # and the bundle are (git ignores them), so that the weights are not kept in git twice:
-# - docs/generated/playground/language_model.json: the package's file, every key but its banner as
-#   it is (the tensors the same base64 text, so the same float32 numbers), one key a line;
+# - docs/generated/playground/language_model.json: the package's file, every key but its banner and
+#   its content key as it is (the tensors the same base64 text, so the same float32 numbers), one key
+#   a line: the weights the reader's browser needs, not the record of the run that made them (a file
+#   under docs/generated/ with a "key" is a record, which the build keeps out of the site);
 # - docs/assets/playground/model_app.bundle.js: the mode's modules as a classic script, with those
 #   weights inlined, which the playground's bundle loads from disk when the reader opens the mode
 #   (publish.generate.playground_bundle.lazy_entries names it).
@@ -157,7 +159,8 @@ def weights_json(every=None) -> str:
     if text is None:
         raise ValueError(f"{WEIGHTS.name} is missing: run `make update`")
     data = json.loads(text)
-    data.pop("_generated_by", None)
+    for name in ("_generated_by", "key"):  # the banner, and the hash of the code that trained them
+        data.pop(name, None)
     return (
         "{\n"
         + ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" for k, v in data.items())
