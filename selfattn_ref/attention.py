@@ -1,8 +1,8 @@
 """The math of attention in NumPy: score, normalize, mix.
 
-Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
-their width and ``d_v`` for the width of the values. Any leading batch dimensions
-``...`` pass through (they must broadcast together). Float32 input stays float32;
+Shapes use ``n`` for the number of queries, ``n_k`` for the number of keys, ``d_k`` for
+the width of a query or key and ``d_v`` for the width of the values, as the Notation page writes
+them. Any leading batch dimensions ``...`` pass through (they must broadcast together). Float32 input stays float32;
 anything else becomes float64. A result that could overflow (from a bound on its size, computed
 from the arguments as the PyTorch twin computes it, so that both refuse the same inputs) is a
 ValueError naming the arguments that were too large, not a RuntimeWarning, and so is a result of
@@ -62,7 +62,7 @@ def _check_scores(
 
 def _check_mixed(V, dtype, what: str, named: dict, level: int = 0) -> None:
     """Refuse values V (..., n_k, d_v) whose weighted sums, with weights that add up to 1, could overflow:
-    none is larger than the largest value of its column (with the rounding of m terms)."""
+    none is larger than the largest value of its column (with the rounding of n_k terms)."""
     check_bound(magnitudes(V).max(axis=-2), what, dtype, named, np.shape(V)[-2] + 1, level)
 
 

@@ -32,6 +32,7 @@ import html
 import json
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +73,8 @@ NOTEBOOKS = (
     Notebook("transformer-block"),
     Notebook("rnn-comparison"),
     Notebook("mistakes"),
+    Notebook("next-word", "Its scripts read the trained weights from a file of the repository: run it in a clone."),
+    Notebook("trained-model", "Its script reads the trained weights from a file of the repository: run it in a clone."),
 )
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
@@ -398,7 +401,11 @@ def cells(nb: Notebook) -> list[nbformat.NotebookNode]:
     seen: list[str] = []
     for b in blocks:
         seen += [line for line in imports(shown(b.snippet)) if line not in seen]
-    out = [_markdown("intro", intro), _ran(_code("imports", "\n".join(seen)), 1, "")]
+    # Python's own modules first, then a blank line and numpy or torch, as isort orders them
+    own = [line for line in seen if line.split()[1].split(".")[0] in sys.stdlib_module_names]
+    rest = [line for line in seen if line not in own]
+    imported = "\n".join(own) + ("\n\n" if own and rest else "") + "\n".join(rest)
+    out = [_markdown("intro", intro), _ran(_code("imports", imported), 1, "")]
     k = 0
     text = 0
     for kind, value in page_parts(nb.page):

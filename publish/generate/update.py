@@ -185,19 +185,30 @@ def stale_examples(every: list[examples.Example]) -> list[str]:
     return out
 
 
-def _run_pending(todo: list[tuple[Path, str | None]]) -> list[snippets.Result]:
-    """Run each snippet: in place when its text on disk is the one given (None), else a copy of
-    the text about to be written, from a temporary folder (same file name, same blocked modules)."""
+def _run_pending(todo: list[tuple[Path, str | None]], want: dict[Path, str] | None = None) -> list[snippets.Result]:
+    """Run each snippet: in place when its text on disk is the one given (None) and so are the
+    files of the repository it names (:func:`.snippets.data_files`), else a copy of the text about
+    to be written, from a temporary folder laid out as the repository (same file name, same blocked
+    modules), beside the files it names as they are about to be written (``want``) or are."""
     results = []
+    want = want or {}
     with tempfile.TemporaryDirectory(prefix="publish-update-") as tmp:
         paths = []
         for path, text in todo:
-            if text is None:
+            code = text if text is not None else path.read_text(encoding="utf-8")
+            data = snippets.data_files(code)
+            pending = {f: want[f] for f in data if f in want and _differs(f, want[f])}
+            if text is None and not pending:
                 paths.append(path)
                 continue
-            copy = Path(tmp) / path.relative_to(SNIPPETS)
+            copy = Path(tmp) / path.relative_to(ROOT)
             copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(text, encoding="utf-8")
+            copy.write_text(code, encoding="utf-8")
+            for f in data:
+                (Path(tmp) / f.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+                (Path(tmp) / f.relative_to(ROOT)).write_text(
+                    pending.get(f) or f.read_text(encoding="utf-8"), encoding="utf-8"
+                )
             paths.append(copy)
         for (path, _), result in zip(todo, snippets.run_many(paths), strict=True):
             results.append(snippets.Result(path, result.stdout, result.stderr, result.returncode))
@@ -271,9 +282,9 @@ def plan(
     for path in candidates:
         text = want.get(path)
         pending = text if text is not None and _differs(path, text) else None
-        if force or recorded.get(path) != snippets.fingerprint(path, script=pending if pending is not None else None):
+        if force or recorded.get(path) != snippets.fingerprint(path, script=pending, data=want):
             todo.append((path, pending))
-    results = _run_pending(todo)
+    results = _run_pending(todo, want)
     failures = [f"{registry.relative(r.path)} failed:\n{r.stderr}" for r in results if r.returncode != 0]
     if failures:
         raise UpdateError("a snippet failed, so nothing was written:\n\n" + "\n\n".join(failures))
@@ -283,7 +294,7 @@ def plan(
             want = producers.generate(every)
     prints = {}
     for r in results:
-        made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout)
+        made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout, data=want)
         path = snippets.fingerprint_path(r.path)
         if _differs(path, text := snippets.fingerprint_text(made)):
             prints[path] = text

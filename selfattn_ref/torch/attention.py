@@ -1,8 +1,8 @@
 """The math of attention in PyTorch: score, normalize, mix.
 
-Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
-their width and ``d_v`` for the width of the values. Any leading batch dimensions
-``...`` pass through (they must broadcast together). Float32 input stays float32;
+Shapes use ``n`` for the number of queries, ``n_k`` for the number of keys, ``d_k`` for
+the width of a query or key and ``d_v`` for the width of the values, as the Notation page writes
+them. Any leading batch dimensions ``...`` pass through (they must broadcast together). Float32 input stays float32;
 anything else becomes float64. A result that could overflow (from the NumPy package's bound on its
 size, so that both refuse the same inputs) is a ValueError naming the arguments that were too
 large, and so is a result of more than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.

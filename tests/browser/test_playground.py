@@ -559,7 +559,12 @@ def test_the_positional_encoding_page_opens_the_playground_with_the_positions(pg
     assert sorted(marked_cells(page, "pg-used")) == ["pg-PE 3 1", "pg-words 3 1"]
     # A cell of PE: pos = 2, entry x2 = 2p + 1 with p = 0, a cosine: cos(2 / 10000^(0/4)).
     page.locator("#pg-PE tbody tr").nth(2).locator("td").nth(1).click()
-    expect(page.locator("#pg-explain-title")).to_contain_text("PE(2), entry x2: the cosine of pair p = 0")
+    # The title names both counts, as the page does: x2 of the tables is the formula's entry 2p + 1 = 1.
+    expect(page.locator("#pg-explain-title")).to_contain_text(
+        "PE(2), entry x2, the formula's entry 2p + 1 = 1: the cosine of pair p = 0 at the position of dog, "
+        "pos = 2 (the formula counts positions, pairs and entries from 0, as the paper does; the tables count "
+        "x1, x2, ... from 1)."
+    )
     assert page.locator("#pg-explain code").text_content().split("\n") == [
         "PE_(pos, 2p + 1) = cos(pos / 10000^(2p/d)), with pos = 2, p = 0 and d = 4",
         "10000^(0/4) = 1",

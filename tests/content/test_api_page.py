@@ -49,6 +49,8 @@ NO_ARRAYS = {
     "selfattn_ref.training.reversal.partner": "two positions in, a position out",
     "selfattn_ref.training.reversal.train": "settings in, a Run (a model and its Snapshots) out",
     "selfattn_ref.training.reversal.experiment": "the published Run",
+    "selfattn_ref.topics.next_word.byte_pairs": "the page's words in, byte-pair merges (text) out",
+    "selfattn_ref.topics.language_model.nearest_words": "a word in, words and their cosines out",
     "selfattn_ref.examples.rules.shown": "a character in, how a message shows it out",
     "selfattn_ref.examples.rules.token_problem": "a token (text) in, what is wrong with it (text) or None out",
     "selfattn_ref.examples.rules.tokens_problem": "a list of tokens in, what is wrong (text) or None out",

@@ -283,7 +283,11 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     # The imports once, first; then each snippet without its imports.
     texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
     want_imports = list(dict.fromkeys(line for t in texts for line in nbs.imports(t)))
-    assert code[0].split("\n") == want_imports, (code[0], want_imports)
+    # Python's own modules first (the language model's scripts read a file), a blank line, numpy or torch
+    own = [line for line in want_imports if line.split()[1].split(".")[0] in sys.stdlib_module_names]
+    rest = [line for line in want_imports if line not in own]
+    want = own + ([""] if own and rest else []) + rest
+    assert code[0].split("\n") == want, (code[0], want)
     code = code[1:]
     assert len(code) == len(expected) > 0, (code, expected)
     for source, snippet, text in zip(code, expected, texts, strict=True):
@@ -757,15 +761,42 @@ def test_a_kernel_running_the_notebook_from_the_top_prints_what_it_shows(name):
 OUTSIDE = re.compile(r"\bopen\(|\.load\(|read_text|read_bytes|environ|__file__|\binput\(|urlopen|subprocess")
 
 
+# What a cell that reads a file of the repository it names (publish.snippets.data_files: the
+# language model's weights, which the key covers) may use for it, beside numpy or torch.
+READS_A_FILE = {"base64", "json", "pathlib"}
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_a_notebooks_output_depends_only_on_its_bytes_and_the_kernel(name):
-    """The cache's key (the notebook's bytes, the kernel's environment) is the whole of what its
-    output depends on: its cells import numpy or torch only and read nothing from elsewhere."""
+    """The cache's key (the notebook's bytes, the files of the repository its code names, the
+    kernel's environment) is the whole of what its output depends on: its cells import numpy or
+    torch only and read nothing from elsewhere, but a file of the repository they name."""
+    from publish.generate.snippets import data_files
+
     nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    named = data_files("\n".join(c.source for c in nb.cells if c.cell_type == "code"))
+    allowed = {"numpy", "torch"} | (READS_A_FILE if named else set())
     for cell in (c for c in nb.cells if c.cell_type == "code"):
         imports = set(re.findall(r"^\s*(?:import|from)\s+(\w+)", cell.source, re.M))
-        assert imports <= {"numpy", "torch"}, f"{name}, cell {cell.id} imports {sorted(imports)}"
-        assert not OUTSIDE.search(cell.source), f"{name}, cell {cell.id} reads {OUTSIDE.search(cell.source).group(0)!r}"
+        assert imports <= allowed, f"{name}, cell {cell.id} imports {sorted(imports)}"
+        reads = OUTSIDE.search(cell.source)
+        assert not reads or (named and reads.group(0) == "read_text"), (
+            f"{name}, cell {cell.id} reads {reads.group(0)!r}"
+        )
+
+
+def test_the_key_covers_the_files_a_notebook_names():
+    """The language model's notebooks read its weights: a new weights file is a new key, so a run
+    made with the old weights is never served for the new (the other notebooks' keys do not move)."""
+    from selfattn_ref import language_model as lm
+
+    env = notebook_cache.environment()
+    for name, names_it in (("next-word", True), ("trained-model", True), ("masking", False)):
+        raw = (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
+        same = notebook_cache.key(raw, "python3", False, env, files={lm.DATA: lm.DATA.read_bytes()})
+        other = notebook_cache.key(raw, "python3", False, env, files={lm.DATA: b"{}"})
+        assert same == notebook_cache.key(raw, "python3", False, env)
+        assert (other != same) == names_it, name
 
 
 def test_the_key_covers_the_notebook_and_the_kernels_environment():

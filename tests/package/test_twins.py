@@ -48,6 +48,9 @@ NUMPY_ONLY = {
     "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
     "selfattn_ref.topics.language_model": "what the language model's heads do, measured once in NumPy from forward's "
     "weights and evaluate's scores (both have twins, held equal)",
+    "selfattn_ref.topics.next_word": "the sentence, the choices of the next word and the loop docs/next-word.md "
+    "quotes, computed once with the language model's functions (which have twins, held equal); the page's "
+    "PyTorch snippets are held equal to them",
     "selfattn_ref.topics.batched_heads": "the site's padded batch, computed once with causal_self_attention "
     "(which has a twin)",
     "selfattn_ref.topics.kv_cache": "the site's example and published models' cache sizes, computed once with "

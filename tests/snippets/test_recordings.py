@@ -49,6 +49,17 @@ EXTRA_IMPORTS = {
         "draws the stand-in weights of the page on learned weights, with numpy.random.default_rng(42)",
     ),
 }
+# The language model's scripts read its trained weights from the repository's file (Python's own
+# json, base64 and pathlib; snippets.data_files): a reader runs them in a clone, as the pages say.
+EXTRA_IMPORTS |= {
+    f"snippets/{name}.py": (
+        {"base64", "json", "pathlib"},
+        "reads the trained weights, selfattn_ref/language_model.json",
+    )
+    for page, scripts in {"next_word": ("next_word",), "trained_model": ("heads",)}.items()
+    for script in scripts
+    for name in (f"{page}/{script}_numpy", f"{page}/{script}_torch")
+}
 # A worked example with seeded random projections: its PyTorch script draws them as the spec says.
 EXTRA_IMPORTS |= {
     f"snippets/examples/{ex.slug}_torch.py": ({"numpy"}, "draws the seeded weights with numpy.random.default_rng")

@@ -77,12 +77,73 @@ def _reversal_second_way(name: str) -> float:
     return values[name]
 
 
+def _next_word_second_way(name: str) -> float:
+    """docs/next-word.md's numbers, again: from the PyTorch twin of the language model
+    (torch.nn modules), not the NumPy functions the page's tables use."""
+    import torch
+
+    from selfattn_ref import corpus
+    from selfattn_ref.torch import language_model as tlm
+
+    vocab = corpus.VOCABULARY
+    s = tlm.forward("she took the money to the bank")
+    logits = s.logits[2]  # after "she took the", the third word
+    diff = float(logits[vocab.index("cold")] - logits[vocab.index("wet")])
+    p = torch.softmax(logits, dim=-1)
+    totals = torch.cumsum(p, dim=0)
+    values = {
+        "ratio_T05": np.exp(diff / 0.5),
+        "top_k_cold": float(tlm.next_word_probabilities(logits, 1.0, 3)[vocab.index("cold")]),
+        "comes.loss": -float(torch.log(p[vocab.index("money")])),
+        "total.money": float(totals[vocab.index("money")]),
+    }
+    return values[name]
+
+
+def _language_model_second_way(name: str) -> float:
+    """docs/trained-model.md's numbers, again: the PyTorch twin with a head removed, and head 2.1's
+    scaled score from the twin's own torch.nn.MultiheadAttention weights."""
+    import torch
+
+    from selfattn_ref import corpus
+    from selfattn_ref import language_model as lm
+    from selfattn_ref.torch import language_model as tlm
+
+    if name == "without_2_1":
+        held = [s for s in corpus.held_out() if s.kind == "bank"]
+        return tlm.evaluate(held, lm.without_heads(lm.load(), [(2, 1)]))["after bank"].accuracy
+    if name == "four":
+        return float(np.log(4))
+    if name == "scaled":
+        words = "the street near the animal was cold so it froze .".split()
+        m = tlm.model()
+        with torch.no_grad():
+            H = tlm.forward(words).blocks[0].output  # block 2's input
+            N = m.blocks[1].norm_1(H)
+            W = m.blocks[1].attention.in_proj_weight  # (3 d_model, d_model): W_Q, W_K, W_V, transposed
+            q = N[words.index("it")] @ W[:16].T[:, :8]
+            k = N[words.index("street")] @ W[16:32].T[:, :8]
+        return float(q @ k / np.sqrt(8))
+    if name == "weight":  # head 2.1's weight of "it" on "street", from nn.MultiheadAttention's own weights
+        words = "the street near the animal was cold so it froze .".split()
+        with torch.no_grad():
+            A = tlm.forward(words).blocks[1].weights[0]  # (n, n)
+        return float(A[words.index("it"), words.index("street")])
+    raise KeyError(name)
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
     block from torch's own layers, or a topic's numbers computed another way."""
-    if spec.get("topic") in ("learning", "attention_that_learns"):
-        second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
+    others = {
+        "learning": _learning_second_way,
+        "attention_that_learns": _reversal_second_way,
+        "next_word": _next_word_second_way,
+        "language_model": _language_model_second_way,
+    }
+    if spec.get("topic") in others:
+        second = others[spec["topic"]]
         return np.array([float(second(spec["answer"]))])
     if "compare" in spec:
         value = compare(**spec["compare"])

@@ -85,6 +85,17 @@ def test_pages_takes_only_article_topic_and_interactive_pages(tmp_path):
         run.chosen_articles(tmp_path, "real-numbers")
 
 
+def test_the_page_budgets_hold_every_page_that_has_a_notebook():
+    """Every article and topic page (the nav's "Notebooks" section names one notebook per such
+    page) is one that the [pages] and [lighthouse] figures measure: a new section of the nav (the
+    language model's) is not left out of the budgets."""
+    nav = run.mkdocs_yml.config()["nav"]
+    notebooks = next(item["Notebooks"] for item in nav if isinstance(item, dict) and "Notebooks" in item)
+    pages = [Path(p).stem + "/" for entry in notebooks for p in entry.values() if p.endswith(".ipynb")]
+    assert pages and {"next-word/", "trained-model/"} <= set(pages)
+    assert sorted(run.article_pages()) == sorted(pages)
+
+
 def _audit(score: float, tbt: float, dom: int = 1000, lcp: float = 2000.0) -> lighthouse.Audit:
     return lighthouse.Audit(score=score, fcp=1500.0, lcp=lcp, tbt=tbt, dom=dom, main_thread={})
 

@@ -601,8 +601,9 @@ function positionText(e, L, decimals) {
   const sine = e.k % 2 === 0;
   const fn = sine ? "sin" : "cos";
   const title =
-    `PE(${e.i}), entry x${e.k + 1}: the ${sine ? "sine" : "cosine"} of pair p = ${e.p} at the position of ${L[e.i]}, ` +
-    `pos = ${e.i} (positions, pairs and entries are counted from 0 here, as the paper counts them).`;
+    `PE(${e.i}), entry x${e.k + 1}, the formula's entry ${sine ? "2p" : "2p + 1"} = ${e.k}: the ${sine ? "sine" : "cosine"} ` +
+    `of pair p = ${e.p} at the position of ${L[e.i]}, pos = ${e.i} (the formula counts positions, pairs and entries ` +
+    `from 0, as the paper does; the tables count x1, x2, ... from 1).`;
   const d = e.err ?? { divisor: 0, angle: 0, value: 0 };
   const build = (p) => {
     const angle = exact(e.angle, p, d.angle);
