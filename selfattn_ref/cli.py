@@ -417,14 +417,18 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def integer_option(text: str, low: int, high: int) -> int:
+    """An option's whole number from ``low`` to ``high``, written in the digits 0 to 9 (as a spec file,
+    a link and the playground write one: not "1e1", "-1", "1.0", "²", "٣" or "３", nor more digits than
+    ``high`` has); else an argparse error that says which numbers it takes."""
+    t = text.strip()
+    if t.isascii() and t.isdecimal() and len(t) <= len(str(high)) and low <= int(t) <= high:
+        return int(t)
+    raise argparse.ArgumentTypeError(f"must be an integer from {low:,} to {high:,}, got {shown(text, 20)}")
+
+
 def _decimals(text: str) -> int:
-    problem = f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {shown(text, 20)}"
-    if not text.strip().isdecimal() or len(text.strip()) > 3:  # not "1e1", "-1", "²" nor 5,000 digits
-        raise argparse.ArgumentTypeError(problem)
-    value = int(text)
-    if not 0 <= value <= examples.MAX_DECIMALS:
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    return integer_option(text, 0, examples.MAX_DECIMALS)
 
 
 EXPLAIN_EPILOG = f"""\
@@ -508,16 +512,22 @@ def _temperature(text: str) -> float:
 def _top(text: str) -> int:
     from . import corpus
 
-    problem = f"must be an integer from 1 to {len(corpus.VOCABULARY)}, got {shown(text, 20)}"
-    if not text.strip().isdecimal() or len(text.strip()) > 3 or not 1 <= int(text) <= len(corpus.VOCABULARY):
-        raise argparse.ArgumentTypeError(problem)
-    return int(text)
+    return integer_option(text, 1, len(corpus.VOCABULARY))
+
+
+def _seed(text: str) -> int:
+    """--seed's value: an integer of SeededRandom's, 0 to 2**32 - 1, in digits."""
+    from .corpus import _MASK
+
+    return integer_option(text, 0, _MASK)
 
 
 def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False, decimals: int = 4,
-              encoding: str | None = "utf-8") -> str:  # fmt: skip
+              encoding: str | None = "utf-8", generate: bool = False, seed: int | None = None) -> str:  # fmt: skip
     """What ``next`` prints for ``text`` (as :func:`selfattn_ref.corpus.words` reads it): the ``top``
-    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids."""
+    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids;
+    with ``generate``, the words the model writes after it (:func:`selfattn_ref.language_model.generate`:
+    the most probable each time, or drawn with the numbers of ``seed``)."""
     from . import language_model as lm
 
     with np.errstate(all="ignore"):
@@ -526,6 +536,12 @@ def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False,
             probabilities = lm.next_word_probabilities(steps.logits[-1], temperature)
         except ValueError as exc:  # an unknown word, too many words, a temperature too small for the logits
             raise CLIError(str(exc)) from None
+        if generate and len(steps.words) >= lm.load().context:
+            raise CLIError(
+                f"--generate: the text has {len(steps.words)} words, as many as the model reads: there is no room "
+                "for another"
+            )
+        written = lm.generate(list(steps.words), temperature=temperature, seed=seed) if generate else []
     said = display(" ".join(steps.words), encoding)
     w = lm.load()
     out = [
@@ -546,6 +562,16 @@ def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False,
                 number += 1
                 title = f"{number}. Block {b}, head {h + 1}: weights (row = word reading, column = word read)"
                 out += ["", title, format_grid(block.weights[h], toks, toks, decimals, encoding)]
+    if written:
+        how = "the most probable each time" if seed is None else f"drawn with seed {seed}"
+        t = repr(float(temperature)).removesuffix(".0")
+        out += ["", f'Generated after "{said}", word by word ({how}, temperature {t}):']
+        width = max(display_width(display(g.word, encoding)) for g in written)
+        for k, g in enumerate(written, 1):
+            u = "" if g.u is None else f"u = {format_number(g.u, decimals)}  "
+            p = format_number(g.probabilities[lm.load().vocabulary.index(g.word)], decimals)
+            out.append(f"{k:>4}. {_pad(display(g.word, encoding), width, True)}  {u}probability {p}")
+        out.append(display(" ".join([*steps.words, *(g.word for g in written)]), encoding))
     return "\n".join(out)
 
 
@@ -558,7 +584,13 @@ def run_next(args: argparse.Namespace) -> int:
             raise CLIError(f"TEXT: word {i} is not UTF-8 text") from None
     decimals = 4 if args.decimals is None else args.decimals
     encoding = getattr(sys.stdout, "encoding", None)
-    _print(next_text(" ".join(words), args.top, args.temperature, args.heads, decimals, encoding), sys.stdout)
+    if args.seed is not None and not args.generate:
+        raise CLIError(f"argument --seed: draws the words of --generate; give --generate too (see {PROG} next --help)")
+    text = " ".join(words)
+    _print(
+        next_text(text, args.top, args.temperature, args.heads, decimals, encoding, args.generate, args.seed),
+        sys.stdout,
+    )
     return 0
 
 
@@ -581,6 +613,8 @@ examples:
       each head's weights too
   {PROG} next "the animal near the street was cold so it" --top 3 --temperature 2
       the three most probable words at temperature 2 (flatter)
+  {PROG} next "she took the money to the bank" --generate --seed 1
+      then the words the model writes after it, each drawn with the seeded numbers (the playground's)
 """,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -591,6 +625,12 @@ examples:
                    help="divide the logits by T before softmax: below 1 sharper, above 1 flatter "
                    "(default 1)")  # fmt: skip
     p.add_argument("--heads", action="store_true", help="print each head's attention weights, block by block")
+    p.add_argument("--generate", action="store_true",
+                   help=f"then write the words that follow, one at a time, until '.' or {corpus.CONTEXT} words: the "
+                   "most probable each time, or drawn with --seed")  # fmt: skip
+    p.add_argument("--seed", type=_seed, metavar="S",
+                   help="with --generate, draw each word from its probabilities with the numbers of S (mulberry32, "
+                   "0 to 4,294,967,295), as selfattn_ref.language_model.generate and the playground do")  # fmt: skip
     p.add_argument("--decimals", type=_decimals, metavar="N",
                    help=f"round to N decimals, 0 to {examples.MAX_DECIMALS} (default 4)")  # fmt: skip
     p.set_defaults(func=run_next)

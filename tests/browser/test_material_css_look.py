@@ -203,6 +203,15 @@ def _switch_tab(page) -> None:
     _settled(page)
 
 
+def _model_mode(page) -> None:
+    """The playground's language-model mode (loaded when its tab opens), a weight explained, its words listed."""
+    page.wait_for_selector("#pg-panel-model[data-state=ready]")
+    page.locator("#pg-model-b1h1 tbody tr").nth(1).locator("td").first.click()
+    page.locator("#pg-model-vocabulary summary").click()
+    page.wait_for_selector("#pg-model-explain:not([hidden])")
+    _settled(page)
+
+
 def _none(page) -> None:
     pass
 
@@ -220,6 +229,7 @@ CASES = [
     ("where-used/", "drawer open at 375 px", _drawer, PHONE),
     ("where-used/", "copy button hovered", _hover_copy, None),
     ("where-used/", "second content tab", _switch_tab, None),
+    ("playground/#model=the+cat+sat&generate=1", "language model's mode", _model_mode, None),
 ]
 
 

@@ -923,7 +923,7 @@ def _contrast(a: str, b: str) -> float:
 def test_heatmap_text_contrast_for_every_weight(pg, site):
     page, watch = pg
     open_playground(page, site)
-    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/app.js", 1000])
+    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/views.js", 1000])
     for scheme, cells in colours.items():
         worst = min(_contrast(c["background"], c["color"]) for c in cells)
         assert worst >= 4.5, f"{scheme}: a heatmap cell's text has contrast {worst:.2f}"
@@ -934,15 +934,19 @@ def test_heatmap_text_contrast_for_every_weight(pg, site):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious(site, browser, scheme):
     """All of axe's rules in the light scheme, its colour rules in the dark (slate) one, on the default
-    example, on a 16 × 16 heatmap, and with error messages showing."""
+    example, on a 16 × 16 heatmap, with error messages showing, and in the language model's mode (an
+    unknown word's message, a weight explained, the words generated)."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     watch = Watch().attach(page)
     expected = "slate" if scheme == "dark" else "default"
     problems = []
-    for fragment, edit in [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc")]:
+    model = "#model=the+cat+sat+near+the+river&generate=1"
+    for fragment, edit in [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc"), (model, None)]:
         open_playground(page, site, fragment)
         expect(page.locator("body")).to_have_attribute("data-md-color-scheme", expected)
+        if fragment == model:
+            open_model_mode_parts(page)
         if edit is not None:
             page.fill("#pg-x-0-0", edit)
             page.fill("#pg-name-1", " ")
@@ -952,6 +956,17 @@ def test_axe_finds_nothing_serious(site, browser, scheme):
     assert not problems, "\n".join(problems)
     context.close()
     watch.check()
+
+
+def open_model_mode_parts(page: Page) -> None:
+    """The language model's mode with what only a click shows: a weight explained, the words generated
+    (the link asks for them), and an unknown word's message over the last results."""
+    page.wait_for_selector("#pg-panel-model[data-state=ready]")
+    page.locator("#pg-model-b2h1 tbody tr").nth(2).locator("td").first.click()
+    expect(page.locator("#pg-model-explain")).to_be_visible()
+    expect(page.locator("#pg-model-generated-box")).to_be_visible()
+    page.fill("#pg-model-text", "the cat sta")
+    expect(page.locator("#pg-model-text-message")).to_contain_text("'sta', is not in the model's vocabulary")
 
 
 def test_dark_scheme_follows_the_toggle(pg, site):
@@ -999,6 +1014,20 @@ def test_narrow_screen(browser, site, tmp_path):
     shot = tmp_path / "playground-375.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 0
+    print(f"screenshot: {shot}")
+    # The language model's mode, on 12 words (and the 13th generated): its heatmaps scroll in their boxes.
+    words = "she took the wet boat back to the bank of the river"
+    open_playground(page, site, "#model=" + words.replace(" ", "+") + "&generate=1")
+    open_model_mode_parts(page)
+    widths = page.evaluate(
+        "() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth})"
+    )
+    assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
+    for box in ("#pg-model-text", "#pg-model-b1h1", "#pg-model-next", "#pg-model-explain pre"):
+        right = page.locator(box).evaluate("(e) => (e.closest('.pg-scroll') ?? e).getBoundingClientRect().right")
+        assert right <= widths["view"], (box, right)
+    shot = tmp_path / "playground-model-375.png"
+    page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
     context.close()
     watch.check()

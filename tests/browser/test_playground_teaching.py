@@ -18,6 +18,7 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
+from claims import exp_holds
 from playground_checks import (
     PRESETS,
     SLUGS,
@@ -397,16 +398,6 @@ def test_explanations_are_the_pages_worked_lines(pg, site):
     watch.check()
 
 
-def exp_holds(text: str) -> bool:
-    """'e^2 = 7.389' or 'e^(1 − 2) = 0.368' at the rounding shown, as the audit reads numbers: an
-    exponent and a result written with k decimals stand for anything within half a unit of the last."""
-    left, right = text.split(" = ")
-    assert left.startswith("e^"), text
-    (x, dx), (y, dy) = _evaluate(left[2:]), _evaluate(right)
-    lo, hi = np.exp(float(x - dx)), np.exp(float(x + dx))
-    return lo - 1e-12 * hi <= float(y + dy) and float(y - dy) <= hi + 1e-12 * hi
-
-
 ROUNDING_JS = """async ([base, cases]) => {
   const a = await import(base + 'attention.js');
   const x = await import(base + 'explain.js');
@@ -520,41 +511,6 @@ def adds_up_as_shown(text: str) -> bool:
             if abs(float(d) - float(y)) > float(dy) * (1 + 1e-9) + 1e-14 * (abs(float(d)) + abs(float(y))):
                 return False
     return True
-
-
-TOO_SMALL_JS = """async ([base, c, labels]) => {
-  const a = await import(base + 'attention.js');
-  const x = await import(base + 'explain.js');
-  const m = await import(base + 'arith.js');
-  const r = a.attention(c);
-  const texts = [0, 3, 10].map((dec) => {
-    const e = x.explanationText(x.explainCell(r, "weights", 0, 0, 0), r, labels, dec, true);
-    return {lines: e.lines, claims: e.claims.map((k) => k.text)};
-  });
-  return {texts, holds: ["0.000 ÷ 0.000 = 1.000", "0.0 ÷ 0.0 = 1.0", "1 + 0 ÷ 0 = 1"].map(m.holds)};
-}"""
-
-
-def test_a_weight_whose_e_to_the_score_shows_as_zero_explains_itself(pg, site):
-    """bank of river with W_Q = -5·I, W_K = W_V = I and the causal mask: bank's only score, -10,
-    has e^-10 = 0.0000454, "0.000" at 3 decimals, and the explanation of its weight (1) threw in
-    arith.js (holds() on "0.000 ÷ 0.000"). A side without a value holds nothing (false, as the audit
-    reports a division by zero), and the explanation is written the code's way, every line holding."""
-    page, watch = pg
-    ex = examples.load("bank_of_river")
-    d = ex.E.shape[1]
-    c = {"X": ex.E.tolist(), "projections": "matrices", "W_Q": (-5 * np.eye(d)).tolist(), "W_K": np.eye(d).tolist(),
-         "W_V": np.eye(d).tolist(), "scale": False, "causal": True}  # fmt: skip
-    got = evaluate_json(page, TOO_SMALL_JS, [site.base_url + ASSETS, c, list(ex.tokens)])
-    assert got["holds"] == [False, False, False]
-    for text in got["texts"]:
-        assert not any("≈" in line for line in text["lines"]), text["lines"]
-        for claim in text["claims"]:
-            assert exp_holds(claim) if claim.startswith("e^") else arithmetic_problems(claim) == [], claim
-    zero, three, _ = (text["lines"] for text in got["texts"])
-    assert "e^score would be too small to write here" in zero[0], zero  # "0 ÷ 0" up to 3 decimals: the code's way
-    assert "weight = 0.00005 ÷ 0.00005 = 1.00000" in three and three[-1].startswith("(Written with 5 decimals"), three
-    watch.check()
 
 
 def test_at_no_decimals_a_weight_is_not_one_half_equals_one(pg, site):

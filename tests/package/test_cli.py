@@ -329,6 +329,11 @@ LIMIT_ERRORS = [
         "(5000 characters) (see python -m selfattn_ref explain --help)",
     ),
     (
+        ["explain", "bank_of_river", "--decimals", "\u0663"],  # ٣, a digit of another script: int() reads it as 3
+        f"error: argument --decimals: must be an integer from 0 to {examples.MAX_DECIMALS}, got '\u0663' "
+        "(see python -m selfattn_ref explain --help)",
+    ),
+    (
         ["explain", "bank_of_river", "--decimals", "²"],
         f"error: argument --decimals: must be an integer from 0 to {examples.MAX_DECIMALS}, got '²' "
         "(see python -m selfattn_ref explain --help)",

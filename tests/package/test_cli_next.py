@@ -114,6 +114,23 @@ ERRORS = [
     (["next", "the", "--decimals", "11"], "error: argument --decimals: must be an integer from 0 to 10, got '11' (see "
      "python -m selfattn_ref next --help)"),
     (["next", os.fsdecode(b"the \xff")], "error: TEXT: word 2 is not UTF-8 text"),
+    (["next", "the", "--seed", "1"], "error: argument --seed: draws the words of --generate; give --generate too "
+     "(see python -m selfattn_ref next --help)"),
+    (["next", "the", "--generate", "--seed", "4294967296"], "error: argument --seed: must be an integer from 0 to "
+     "4,294,967,295, got '4294967296' (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--generate", "--seed", "-1"], "error: argument --seed: must be an integer from 0 to "
+     "4,294,967,295, got '-1' (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--generate", "--seed", "1.5"], "error: argument --seed: must be an integer from 0 to "
+     "4,294,967,295, got '1.5' (see python -m selfattn_ref next --help)"),
+    # a whole number in the digits 0 to 9, as a link and a spec write it: not another script's digits
+    (["next", "the", "--top", "\u0663"], "error: argument --top: must be an integer from 1 to 43, got '\u0663' (see "
+     "python -m selfattn_ref next --help)"),
+    (["next", "the", "--decimals", "\uff13"], "error: argument --decimals: must be an integer from 0 to 10, got "
+     "'\uff13' (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--top", "3.0"], "error: argument --top: must be an integer from 1 to 43, got '3.0' (see python "
+     "-m selfattn_ref next --help)"),
+    (["next", "the " * 13, "--generate"], "error: --generate: the text has 13 words, as many as the model reads: "
+     "there is no room for another"),
 ]  # fmt: skip
 
 
@@ -121,6 +138,33 @@ ERRORS = [
 def test_bad_input_prints_one_line_and_exits_2(capsys, argv, line):
     code, out, err = run(capsys, *argv)
     assert (code, out, err) == (2, "", line + "\n")
+
+
+def generated(out: str) -> list[tuple[str, str | None, str]]:
+    """The printed words of --generate: (word, u or None, probability), as printed."""
+    return [(m[1], m[2], m[3]) for m in re.finditer(r"^ +\d+\. (\S+) +(?:u = (\S+)  )?probability (\S+)$", out, re.M)]
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "seed", "temperature"),
+    [
+        ("she took the money to the bank", ["--seed", "1"], 1, 1.0),
+        ("near the animal the street was", ["--seed", "4294967295", "--temperature", "2.5"], 2**32 - 1, 2.5),
+        ("the cat", ["--temperature", "0.5"], None, 0.5),
+    ],
+)
+def test_generate_writes_the_librarys_words(capsys, text, options, seed, temperature):
+    """--generate writes what selfattn_ref.language_model.generate gives, and the playground: each word,
+    the seeded number u it was drawn with (none for greedy) and its probability; then the whole text."""
+    code, out, err = run(capsys, "next", text, "--generate", *options, "--decimals", "5")
+    assert (code, err) == (0, "")
+    steps = lm.generate(text, temperature=temperature, seed=seed)
+    p = [format_number(s.probabilities[corpus.VOCABULARY.index(s.word)], 5) for s in steps]
+    u = [None if s.u is None else format_number(s.u, 5) for s in steps]
+    assert generated(out) == [(s.word, u[k], p[k]) for k, s in enumerate(steps)]
+    how = "the most probable each time" if seed is None else f"drawn with seed {seed}"
+    assert f'Generated after "{text}", word by word ({how}, temperature {format(temperature, "g")}):' in out
+    assert out.splitlines()[-1] == " ".join([text, *(s.word for s in steps)])
 
 
 @pytest.mark.parametrize(("typed", "value"), [("2", "2"), ("−2", None), (".5", "0.5"), ("2.", "2"), ("5e−1", "0.5")])
@@ -143,7 +187,7 @@ def test_a_tiny_temperature_gives_all_to_the_most_probable_word(capsys):
 def test_help_lists_the_vocabulary_and_examples(capsys):
     code, out, _ = run(capsys, "next", "--help")
     assert code == 0
-    for option in ("--top", "--temperature", "--heads", "--decimals", "TEXT"):
+    for option in ("--top", "--temperature", "--heads", "--decimals", "--generate", "--seed", "TEXT"):
         assert option in out
     assert set(corpus.VOCABULARY) <= set(out.split())
     assert 'next "near the street the animal was cold so it" --heads' in out

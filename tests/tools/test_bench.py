@@ -73,12 +73,13 @@ def test_the_compressing_server_sends_text_gzipped_and_fonts_as_they_are(tmp_pat
         assert "Content-Encoding" not in headers and body.decode() == page
 
 
-def test_pages_takes_only_article_and_topic_pages(tmp_path):
-    for path in ("masking", "scaling"):
+def test_pages_takes_only_article_topic_and_interactive_pages(tmp_path):
+    for path in ("masking", "scaling", "playground"):
         (tmp_path / path).mkdir()
         (tmp_path / path / "index.html").write_text("<article></article>", encoding="utf-8")
     assert run.chosen_articles(tmp_path, "masking,/scaling/") == ["masking/", "scaling/"]
-    with pytest.raises(RuntimeError, match=r"--pages \['glossary/'\]: not article or topic pages"):
+    assert run.chosen_articles(tmp_path, "playground") == ["playground/"]  # [lighthouse] audits it too
+    with pytest.raises(RuntimeError, match=r"--pages \['glossary/'\]: not article, topic or interactive pages"):
         run.chosen_articles(tmp_path, "glossary")
     with pytest.raises(RuntimeError, match=r"missing from the build: \['real-numbers/'\]"):
         run.chosen_articles(tmp_path, "real-numbers")

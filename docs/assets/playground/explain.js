@@ -254,7 +254,7 @@ function fit(build, decimals, extra = MORE_DECIMALS) {
  * reader chose. If none fits (numbers beyond what a float holds exactly), the reader's rounding,
  * with "≈" for "=" on each line that does not hold, and a line saying why.
  */
-function fitted(build, decimals, unrounded = true) {
+export function fitted(build, decimals, unrounded = true) {
   const out = fit(build, decimals);
   if (out) return withNote(out, decimals, unrounded);
   const plain = build(decimals);
@@ -473,19 +473,20 @@ function shift(claims, by) {
  * arithmetic, one step a line, with the numbers rounded as the tables round them (or with more
  * decimals, said in a last line, where the arithmetic would not add up at the reader's rounding);
  * claims, the arithmetic each line states ({line, text}), which holds at that rounding. labels:
- * the words' labels.
+ * the words' labels; headName(h): what head h is called ("head 2"; the language model's mode says
+ * "block 1, head 2").
  */
-export function explanationText(e, r, labels, decimals, projecting) {
+export function explanationText(e, r, labels, decimals, projecting, headName = (h) => `head ${h + 1}`) {
   const L = labels;
   if (e.kind === "projected") return projectedText(e, r, L, decimals);
   if (e.kind === "position") return positionText(e, L, decimals);
   if (e.kind === "positioned") return positionedText(e, L, decimals);
   const many = r.heads.length > 1;
-  const inHead = many ? `In head ${e.h + 1}, the` : "The";
+  const inHead = many ? `In ${headName(e.h)}, the` : "The";
   const a = r.heads[e.h];
   if (e.kind === "score") {
     const [q, k] = projecting ? ["query", "key"] : ["vector", "vector"];
-    const cols = (M) => (many ? ` in head ${e.h + 1} (columns ${headColumns(r, e.h, "Q", projecting)} of ${projecting ? M : "X"})` : "");
+    const cols = (M) => (many ? ` in ${headName(e.h)} (columns ${headColumns(r, e.h, "Q", projecting)} of ${projecting ? M : "X"})` : "");
     const build = (p) => {
       const line = dotLine(L[e.i], L[e.j], e.q, e.k, e.value, p, e.err);
       const lines = [
@@ -496,7 +497,7 @@ export function explanationText(e, r, labels, decimals, projecting) {
       return { lines, claims: [{ line: 2, text: line.arithmetic }] };
     };
     return {
-      title: `${many ? `In head ${e.h + 1}, the score` : "Score"} of ${L[e.i]} against ${L[e.j]}: the dot product of ${L[e.i]}'s ${q} with ${L[e.j]}'s ${k}.`,
+      title: `${many ? `In ${headName(e.h)}, the score` : "Score"} of ${L[e.i]} against ${L[e.j]}: the dot product of ${L[e.i]}'s ${q} with ${L[e.j]}'s ${k}.`,
       ...fitted(build, decimals),
     };
   }
@@ -538,7 +539,7 @@ export function explanationText(e, r, labels, decimals, projecting) {
   const name = columnName(e.c, projecting);
   const V = projecting ? "V" : "V (here V = X)";
   const head = many
-    ? `head ${e.h + 1} mixes columns ${headColumns(r, e.h, "V", projecting)} of ${V} with its own weights: row ${L[e.i]} of head ${e.h + 1}'s weights`
+    ? `${headName(e.h)} mixes columns ${headColumns(r, e.h, "V", projecting)} of ${V} with its own weights: row ${L[e.i]} of ${headName(e.h)}'s weights`
     : `row ${L[e.i]} of the weights`;
   const build = (p) => {
     const line = columnLine(name, e.weights, e.values, a.V, e.value, p, e.err);
