@@ -29,6 +29,7 @@ from playground_checks import (
     Watch,
     assert_close,
     axe_violations,
+    change_hash,
     check_matches_generated,
     evaluate_json,
     example_of,
@@ -781,28 +782,6 @@ def test_the_link_restores_the_whole_state(pg, site, browser):
 # fetched container in, emitting document$, on which app.js mounts a new playground; a later change
 # of the #part alone fetches nothing. The promise settles once that has happened, or at once where
 # nothing is fetched, so the test never reads a playground that is about to be replaced.
-CHANGE_HASH_JS = """(h) => new Promise((resolve, reject) => {
-  const harness = window.__pgHarness;
-  if (!harness) return reject(new Error('change_hash needs the shared page (playground_page.py)'));
-  if (harness.navigated) { location.hash = h; return resolve('no fetch'); }
-  let replayed = true;  // document$ replays the document it last emitted
-  const sub = document$.subscribe(() => {
-    if (replayed) return;
-    queueMicrotask(() => sub.unsubscribe());
-    resolve('fetched');
-  });
-  replayed = false;
-  location.hash = h;
-})"""
-
-
-def change_hash(page: Page, fragment: str) -> str:
-    """Set location.hash, as a link pasted into the address bar does, and let the page settle: the
-    first change of the #part after a full load makes Material fetch the page again and swap its
-    content in (instant navigation), which mounts a new playground (CHANGE_HASH_JS waits for that)."""
-    done = page.evaluate(CHANGE_HASH_JS, fragment)
-    page.wait_for_selector("#playground[data-state=ready]")
-    return done
 
 
 @pytest.mark.parametrize("order", ["good link first", "bad link first"])

@@ -23,10 +23,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import numpy as np
 import pytest
-import test_playground
 import torch
+from playground_checks import change_hash, evaluate_json, open_playground, page_text_has_no_nan
 from playwright.sync_api import expect
-from test_playground import change_hash, evaluate_json, open_playground, page_text_has_no_nan
 
 from publish.fmt import num
 from selfattn_ref import cli, corpus
@@ -35,10 +34,8 @@ from selfattn_ref.torch import language_model as tlm
 
 pytestmark = pytest.mark.browser
 
-# test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
-context = test_playground.context
-shared_page = test_playground.shared_page
-pg = test_playground.pg
+# The playground's fixtures (tests/browser/conftest.py): one page shared by the module, put back to a
+# fresh load's state before each test.
 
 TOL = 1e-5  # the bar; the differences measured are some 1e-14
 V = corpus.VOCABULARY

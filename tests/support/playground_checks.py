@@ -335,3 +335,27 @@ def sixteen_by_sixteen() -> dict:
     rng = np.random.default_rng(3)
     return {**BANK, "words": [f"w{i}" for i in range(16)], "X": np.round(rng.normal(0, 1.5, (16, 16)), 2).tolist(),
             "scale": True, "causal": True, "projections": "identity", "decimals": 3}  # fmt: skip
+
+
+CHANGE_HASH_JS = """(h) => new Promise((resolve, reject) => {
+  const harness = window.__pgHarness;
+  if (!harness) return reject(new Error('change_hash needs the shared page (playground_page.py)'));
+  if (harness.navigated) { location.hash = h; return resolve('no fetch'); }
+  let replayed = true;  // document$ replays the document it last emitted
+  const sub = document$.subscribe(() => {
+    if (replayed) return;
+    queueMicrotask(() => sub.unsubscribe());
+    resolve('fetched');
+  });
+  replayed = false;
+  location.hash = h;
+})"""
+
+
+def change_hash(page: Page, fragment: str) -> str:
+    """Set location.hash, as a link pasted into the address bar does, and let the page settle: the
+    first change of the #part after a full load makes Material fetch the page again and swap its
+    content in (instant navigation), which mounts a new playground (CHANGE_HASH_JS waits for that)."""
+    done = page.evaluate(CHANGE_HASH_JS, fragment)
+    page.wait_for_selector("#playground[data-state=ready]")
+    return done
