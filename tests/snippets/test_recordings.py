@@ -48,6 +48,9 @@ EXTRA_IMPORTS = {
         {"numpy"},
         "draws the stand-in weights of the page on learned weights, with numpy.random.default_rng(42)",
     ),
+    # The standard library's math: the lines of the page's table of shapes, as the package writes them.
+    "snippets/batched_heads/causal_self_attention_numpy.py": ({"math"}, "scales by math.sqrt(C // h)"),
+    "snippets/batched_heads/causal_self_attention_torch.py": ({"math"}, "scales by math.sqrt, masks with -math.inf"),
 }
 # A worked example with seeded random projections: its PyTorch script draws them as the spec says.
 EXTRA_IMPORTS |= {
@@ -59,6 +62,10 @@ EXTRA_IMPORTS |= {
 PRINTS_NAN = {
     "snippets/mistakes/overflow_numpy.py": "shows the NaN that a softmax without the max subtraction gives",
     "snippets/mistakes/overflow_torch.py": "shows the NaN that a softmax without the max subtraction gives",
+    "snippets/mistakes/padding_axis_numpy.py": "shows the NaN of a padding mask that hides the pad's whole row",
+    "snippets/mistakes/padding_axis_torch.py": "shows the NaN of a padding mask that hides the pad's whole row",
+    "snippets/mistakes/inverted_padding_numpy.py": "shows the NaN of a sentence whose every key is left out",
+    "snippets/mistakes/inverted_padding_torch.py": "shows the NaN of a sentence whose every key is left out",
 }
 
 
