@@ -1,6 +1,4 @@
 # --8<-- [start:math]
-import math
-
 import numpy as np
 
 vectors = {"The": [1, 0, 1, 0], "cat": [0, 1, 0, 1], "sat": [1, 1, 1, 1],
@@ -31,7 +29,7 @@ def causal_self_attention(X, W_Q, W_K, W_V, W_O, h, lengths):
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # (B, T, C) each
     q, k, v = (M.reshape(B, T, h, C // h) for M in (Q, K, V))  # (B, T, h, d_head)
     q, k, v = (M.swapaxes(1, 2) for M in (q, k, v))  # (B, h, T, d_head)
-    att = q @ k.swapaxes(-2, -1) / math.sqrt(C // h)  # (B, h, T, T)
+    att = q @ k.swapaxes(-2, -1) / (C // h) ** 0.5  # (B, h, T, T)
     causal = np.tril(np.ones((T, T), dtype=bool))  # (T, T): True where query i may see key j
     pad = np.arange(T)[None, :] < lengths[:, None]  # (B, T): True where the token is real
     mask = causal & pad[:, None, None, :]  # (B, 1, T, T)

@@ -1,6 +1,4 @@
 # --8<-- [start:math]
-import math
-
 import torch
 
 vectors = {"The": [1, 0, 1, 0], "cat": [0, 1, 0, 1], "sat": [1, 1, 1, 1],
@@ -39,11 +37,11 @@ class CausalSelfAttention(torch.nn.Module):
         Q, K, V = self.qkv(X).split(C, dim=2)  # (B, T, C) each: X @ W_Q, X @ W_K, X @ W_V
         q, k, v = (M.view(B, T, h, C // h) for M in (Q, K, V))  # (B, T, h, d_head)
         q, k, v = (M.transpose(1, 2) for M in (q, k, v))  # (B, h, T, d_head)
-        att = q @ k.transpose(-2, -1) / math.sqrt(C // h)  # (B, h, T, T)
+        att = q @ k.transpose(-2, -1) / (C // h) ** 0.5  # (B, h, T, T)
         causal = self.causal[:T, :T]  # (T, T): the buffer, cut to this batch's length
         pad = torch.arange(T)[None, :] < lengths[:, None]  # (B, T): True where the token is real
         mask = causal & pad[:, None, None, :]  # (B, 1, T, T)
-        att = att.masked_fill(~mask, -math.inf)  # (B, h, T, T)
+        att = att.masked_fill(~mask, float("-inf"))  # (B, h, T, T)
         att = torch.softmax(att, dim=-1)  # (B, h, T, T)
         y = att @ v  # (B, h, T, d_head)
         y = y.transpose(1, 2)  # (B, T, h, d_head)

@@ -264,8 +264,8 @@ INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re
 
 def test_the_imports_cell_is_grouped_as_ruffs_isort_wants_it():
     """The standard library's imports, a blank line, then the others (``make lint`` runs ruff's I001
-    over the notebooks: the batched-heads page's scripts import math and numpy, and the cell
-    "import math\\nimport numpy as np" failed it); each line once, whatever the snippets' order."""
+    over the notebooks: a page whose scripts imported math and numpy got the cell
+    "import math\\nimport numpy as np", which failed it); each line once, whatever the snippets' order."""
     lines = ["import numpy as np", "import math", "from pathlib import Path", "import numpy as np", "import json"]
     assert nbs.import_cell(lines) == "import json\nimport math\nfrom pathlib import Path\n\nimport numpy as np"
     assert nbs.import_cell(["import torch", "import numpy as np"]) == "import numpy as np\nimport torch"

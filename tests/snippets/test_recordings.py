@@ -48,9 +48,6 @@ EXTRA_IMPORTS = {
         {"numpy"},
         "draws the stand-in weights of the page on learned weights, with numpy.random.default_rng(42)",
     ),
-    # The standard library's math: the lines of the page's table of shapes, as the package writes them.
-    "snippets/batched_heads/causal_self_attention_numpy.py": ({"math"}, "scales by math.sqrt(C // h)"),
-    "snippets/batched_heads/causal_self_attention_torch.py": ({"math"}, "scales by math.sqrt, masks with -math.inf"),
 }
 # A worked example with seeded random projections: its PyTorch script draws them as the spec says.
 EXTRA_IMPORTS |= {
