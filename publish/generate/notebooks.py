@@ -72,6 +72,7 @@ NOTEBOOKS = (
     Notebook("rnn-comparison"),
     Notebook("batched-heads"),
     Notebook("cross-attention"),
+    Notebook("rotary"),
     Notebook("mistakes"),
 )
 

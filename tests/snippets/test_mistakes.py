@@ -7,7 +7,7 @@ head_scale_numpy.py head_scale_torch.py transposed_mask_numpy.py transposed_mask
 zeroed_numpy.py zeroed_torch.py wrong_axis_numpy.py wrong_axis_torch.py overflow_numpy.py
 overflow_torch.py mask_added_numpy.py mask_added_torch.py shared_qk_numpy.py shared_qk_torch.py
 padded_rows_numpy.py padded_rows_torch.py padding_axis_numpy.py padding_axis_torch.py
-inverted_padding_numpy.py inverted_padding_torch.py
+inverted_padding_numpy.py inverted_padding_torch.py rope_pairing_numpy.py rope_pairing_torch.py
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from snippet_checks import as_numpy, close
 FOLDER = SNIPPETS / "mistakes"
 NAMES = [
     "head_scale", "transposed_mask", "zeroed", "wrong_axis", "overflow", "mask_added", "shared_qk", "padded_rows",
-    "padding_axis", "inverted_padding",
+    "padding_axis", "inverted_padding", "rope_pairing",
 ]  # fmt: skip
 LIBS = ["numpy", "torch"]
 REFERENCE = {
@@ -38,6 +38,7 @@ REFERENCE = {
     "padded_rows": lambda: (m.padded_rows().pooled_right, m.padded_rows().pooled_wrong),
     "padding_axis": lambda: (m.padding_axis().right, m.padding_axis().wrong),
     "inverted_padding": lambda: (m.inverted_padding().right, m.inverted_padding().wrong),
+    "rope_pairing": lambda: (m.rope_pairing().right, m.rope_pairing().wrong),
 }
 
 
@@ -131,3 +132,13 @@ def test_the_sites_mask_as_key_padding_mask_leaves_out_the_real_tokens():
     assert np.isnan(p.wrong[0]).all()  # "The cat sat": no key left
     np.testing.assert_array_equal(p.wrong[1], np.tile([0.0, 0.0, 1.0], (3, 1)))  # only the pad
     assert not np.isnan(p.right).any()
+
+
+def test_the_other_rotary_pairing_changes_the_scores_but_not_a_words_own_and_reordering_repairs_it():
+    p = m.rope_pairing()
+    np.testing.assert_allclose(np.diag(p.wrong), np.diag(p.right), rtol=0, atol=1e-12)  # lengths kept
+    assert np.abs(p.wrong - p.right).max() > 2  # dog and man: 1.4930 against -0.8323
+    assert p.wrong[0, 2] < 0 < p.right[0, 2]
+    for lib in LIBS:
+        ns = namespace(FOLDER / f"rope_pairing_{lib}.py")
+        close(ns["reordered"], p.right)  # the entries reordered: the right scores

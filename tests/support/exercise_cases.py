@@ -140,6 +140,30 @@ def _cross_second_way(name: str) -> float:
     return values[name]
 
 
+def _rotary_second_way(name: str) -> float:
+    """docs/rotary.md's numbers, again: the RoFormer paper's complex form in PyTorch (each pair x1 + i x2
+    times e^(i pos θ_p)) on "dog bites man" and "man bites dog", apart from selfattn_ref.rotary."""
+    import torch
+
+    def turn(E, positions):
+        E = torch.as_tensor(E, dtype=torch.float64)
+        theta = torch.as_tensor(positions, dtype=torch.float64)[:, None] * 10000.0 ** (
+            -torch.arange(0, 4, 2, dtype=torch.float64) / 4
+        )
+        z = torch.complex(E[:, 0::2], E[:, 1::2]) * torch.exp(1j * theta)
+        return torch.stack([z.real, z.imag], dim=-1).reshape(E.shape)
+
+    first, second = (turn(examples.load(s).E, [0, 1, 2]) for s in ("dog_bites_man", "man_bites_dog"))
+    dog, man = (torch.as_tensor(v, dtype=torch.float64)[None] for v in examples.load("dog_bites_man").E[[0, 2]])
+    values = {
+        "man_turned.x1": first[2, 0].item(),
+        "dog_man_score": (first[0] @ first[2]).item(),
+        "self_score_second": (second[2] @ second[2]).item(),
+        "distance_1": (turn(dog, [40])[0] @ turn(man, [41])[0]).item(),
+    }
+    return values[name]
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
@@ -152,8 +176,12 @@ def second_way(spec: dict):
         for part in spec["answer"].split("."):
             value = value[part]
         return np.array([float(value)])
-    if spec.get("topic") in ("batched_heads", "cross_attention"):
-        second = {"batched_heads": _batched_second_way, "cross_attention": _cross_second_way}[spec["topic"]]
+    if spec.get("topic") in ("batched_heads", "cross_attention", "rotary"):
+        second = {
+            "batched_heads": _batched_second_way,
+            "cross_attention": _cross_second_way,
+            "rotary": _rotary_second_way,
+        }[spec["topic"]]
         return np.array([float(second(spec["answer"]))])
     if "topic" in spec:
         return _block_second_way(spec)

@@ -51,6 +51,10 @@ def _quantities() -> list[Quantity]:
     q += [Quantity(f"mistakes pooled, real rows[{c}]", float(x)) for c, x in zip(dims, p.pooled_right, strict=True)]
     q += [Quantity(f"mistakes pooled, every row[{c}]", float(x)) for c, x in zip(dims, p.pooled_wrong, strict=True)]
     q += _padding_quantities()
+    r = m.rope_pairing()
+    words = ("dog", "bites", "man")
+    q += _grid("mistakes rotary pairing: right scores", r.right, words, words)
+    q += _grid("mistakes rotary pairing: wrong scores", r.wrong, words, words)
     return q
 
 
