@@ -73,6 +73,7 @@ NOTEBOOKS = (
     Notebook("batched-heads"),
     Notebook("cross-attention"),
     Notebook("rotary"),
+    Notebook("mistakes-at-scale"),
     Notebook("mistakes"),
 )
 

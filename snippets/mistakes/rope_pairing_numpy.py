@@ -3,28 +3,19 @@ import numpy as np
 
 words = ["dog", "bites", "man"]
 X = np.array([[1, 1, 1, 0], [0, 0, 1, 1], [1, 0, 1, 0]], dtype=np.float64)  # (3, 4): the queries and keys
-positions = np.arange(3)
+theta = np.arange(3)[:, None] / 10000.0 ** (np.arange(0, 4, 2) / 4)  # (3, 2): each pair's angle at pos 0, 1, 2
 
 
-def rope(X, positions, halves=False, base=10000.0):
-    d = X.shape[-1]
-    theta = positions[:, None] / base ** (np.arange(0, d, 2) / d)  # (n, d/2): one angle per pair
-    cos, sin = np.cos(theta), np.sin(theta)
-    if halves:  # pair p is entries p and p + d/2 (GPT-NeoX, Hugging Face's Llama)
-        a, b = X[:, : d // 2], X[:, d // 2 :]
-        return np.concatenate([a * cos - b * sin, a * sin + b * cos], axis=1)
-    a, b = X[:, 0::2], X[:, 1::2]  # pair p is entries 2p and 2p + 1 (the paper, Meta's Llama)
-    turned = np.empty_like(X)
-    turned[:, 0::2], turned[:, 1::2] = a * cos - b * sin, a * sin + b * cos
-    return turned
+def turn(a, b):  # a pair's two entries, (3, 2) each: one column per pair
+    return a * np.cos(theta) - b * np.sin(theta), a * np.sin(theta) + b * np.cos(theta)
 
 
-R = rope(X, positions)  # the pairing the vectors were made for
+R = np.stack(turn(X[:, 0::2], X[:, 1::2]), axis=-1).reshape(3, 4)  # pairs x1 x2, x3 x4: as the vectors were made
 right = R @ R.T  # (3, 3): the scores
-H = rope(X, positions, halves=True)  # WRONG: the other pairing, on the same entries
+H = np.concatenate(turn(X[:, :2], X[:, 2:]), axis=1)  # WRONG: pairs x1 x3, x2 x4 (halves)
 wrong = H @ H.T
-order = np.concatenate([np.arange(0, 4, 2), np.arange(1, 4, 2)])  # the even entries, then the odd: 0, 2, 1, 3
-P = rope(X[:, order], positions, halves=True)  # the entries reordered first
+Y = X[:, [0, 2, 1, 3]]  # the entries reordered: the even ones, then the odd ones
+P = np.concatenate(turn(Y[:, :2], Y[:, 2:]), axis=1)  # halves on the reordered entries
 reordered = P @ P.T  # right again
 # --8<-- [end:math]
 

@@ -108,8 +108,6 @@ def _batched_second_way(name: str) -> float:
         "scores": both.numel(),
         "pad_row_causal_alone.The": causal_alone[1, 0, 2, 0].item(),
         "key_padding_true": int((~real).sum()),
-        "mask_entries": (~later & real[:, None, None, :]).numel(),
-        "head_2_first_column": mha.head_dim + 1,
     }
     return values[name]
 
@@ -133,7 +131,6 @@ def _cross_second_way(name: str) -> float:
     values = {
         "scores": weights[0, 0].numel(),
         "word_by_word.assis.sat": weights[0, 0, 3, 2].item(),
-        "word_by_word_short.Le.cat": weights[1, 0, 0, 1].item(),
         "cross_true": int((weights[1, 0] > 0).sum()),
         "rnn.cross_weights.h1": state[0, 0, 0, 0].item(),
     }

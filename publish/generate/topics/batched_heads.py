@@ -177,11 +177,8 @@ def _exercise_values() -> dict:
         "scores": st.scaled.size,  # the entries of att, (B, h, T, T)
         "scores_one_head": st.scaled[:, 0].size,  # a known mistake: the heads forgotten
         "scores_one_sentence": st.scaled[0].size,  # a known mistake: the batch forgotten
-        "mask_entries": st.mask.size,  # the combined mask, (B, 1, T, T), shared by the heads
         "key_padding_true": int((~real).sum()),  # MultiheadAttention's key_padding_mask is ~real
         "key_padding_true_wrong": int(real.sum()),  # a known mistake: the site's mask as it is
         "pad_row": pad_row,
         "pad_row_causal_alone": alone_row,
-        "head_2_first_column": st.Q_heads.shape[-1] + 1,  # head 2's first entry once the heads are joined, from 1
-        "head_2_first_column_from_0": st.Q_heads.shape[-1],  # a known mistake: counted from 0, as code does
     }
