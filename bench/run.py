@@ -142,7 +142,6 @@ from common import (
     CHROMIUM,
     PYTHON,
     REPO,
-    _env_loader,
     floor_build,
     free_port,
     launch_chromium,
@@ -157,6 +156,7 @@ from common import (
 from playwright.sync_api import sync_playwright
 
 from publish.escape import toml_string
+from publish.source import mkdocs_yml
 
 FIGURES = ("build", "serve", "suite", "pages", "lighthouse", "playground", "growth", "training")
 
@@ -579,9 +579,7 @@ def article_pages() -> list[str]:
     """The article and topic pages (mkdocs.yml's nav but its entries NOT_ARTICLES: "The articles",
     "Beyond the articles", "Attention at scale", "Common mistakes"), as paths under the base URL:
     the pages held to the floor page's weight."""
-    import yaml
-
-    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), _env_loader())
+    config = mkdocs_yml.config()
     out = []
     for item in config["nav"]:
         for title, value in item.items() if isinstance(item, dict) else ():

@@ -33,7 +33,7 @@ import numpy as np
 from . import examples
 from .examples import Example
 from .examples.digits import FEWER, number_text, shortens
-from .examples.rules import token_problem
+from .examples.rules import number_advice, read_number, same_tokens_problem, token_problem
 
 PROG = "python -m selfattn_ref"
 EXIT_USAGE = 2
@@ -111,12 +111,13 @@ def _print(text: str, stream) -> None:
 # Formatting numbers and grids
 
 
-def format_number(x: float, decimals: int) -> str:
+def format_number(x: float, decimals: int, error: float = 0.0) -> str:
     """``x`` rounded to ``decimals`` places as the pages print it (:func:`.examples.digits.number_text`:
-    at most 15 digits, exponent notation beyond, never "-0.000"); NaN is a ValueError."""
+    at most 15 digits, and those its float64 ``error`` leaves, exponent notation beyond, never
+    "-0.000"); NaN is a ValueError."""
     if math.isnan(x):
         raise ValueError("refusing to print NaN")
-    return number_text(x, decimals)
+    return number_text(x, decimals, error)
 
 
 def format_short(x: float, decimals: int) -> str:
@@ -130,9 +131,15 @@ def format_short(x: float, decimals: int) -> str:
 
 
 def format_grid(
-    matrix, row_labels: Sequence[str], col_labels: Sequence[str], decimals: int, encoding: str | None = "utf-8"
+    matrix,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    decimals: int,
+    encoding: str | None = "utf-8",
+    errors=None,
 ) -> str:
-    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned.
+    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned,
+    each with the digits its float64 error leaves (``errors``, of the matrix's shape, or None).
 
     Labels are printed with :func:`display` (escaped where needed for ``encoding``), so a
     label holding a line break or an escape sequence cannot break the grid.
@@ -140,9 +147,13 @@ def format_grid(
     M = np.asarray(matrix, dtype=np.float64)
     if M.ndim != 2 or M.shape != (len(row_labels), len(col_labels)):
         raise ValueError(f"grid of shape {M.shape} does not fit {len(row_labels)} x {len(col_labels)} labels")
+    E = np.zeros(M.shape) if errors is None else np.asarray(errors, dtype=np.float64)
     rows = [display(r, encoding) for r in row_labels]
     cols = [display(c, encoding) for c in col_labels]
-    cells = [[format_number(float(x), decimals) for x in row] for row in M]
+    cells = [
+        [format_number(float(x), decimals, float(e)) for x, e in zip(row, erow, strict=True)]
+        for row, erow in zip(M, E, strict=True)
+    ]
     label_width = max(display_width(r) for r in rows)
     widths = [max(display_width(c), *(len(row[j]) for row in cells)) for j, c in enumerate(cols)]
     lines = [" " * label_width + "".join("  " + _pad(c, w, False) for c, w in zip(cols, widths, strict=True))]
@@ -161,8 +172,31 @@ def _names(prefix: str, k: int) -> list[str]:
 # explain
 
 
+def number_problem(word: str) -> tuple[float | None, str | None]:
+    """(its value, None) for ``word`` if it is a number as the command line reads one: as a spec file
+    and the playground read it (:data:`.examples.rules.NUMBER_SYNTAX`, :func:`.examples.rules.read_number`),
+    finite and at most :data:`.examples.MAGNITUDE` in size; else (None, what is wrong with it, as the
+    end of a sentence that has just quoted it: ", which is not a number: ..." with how to write it,
+    "; every number must be finite", "; every number is at most 1,000,000 in size, ...")."""
+    if word.lower().lstrip("+-\u2212") in ("nan", "inf", "infinity"):
+        return None, "; every number must be finite"
+    x = read_number(word)
+    if x is None:
+        return None, f", which is not a number: {number_advice(word)}"
+    if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
+        return (
+            None,
+            f"; every number is at most {examples.MAGNITUDE:,.0f} in size, as in a spec file and the playground",
+        )
+    return x, None
+
+
 def parse_vectors(text: str) -> np.ndarray:
-    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array."""
+    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array.
+
+    A number is written as in a spec file and in the playground (:data:`.examples.rules.NUMBER_SYNTAX`):
+    the digits 0 to 9, a point, an exponent, and a sign "-", "+" or the minus sign "−" the site prints;
+    not "1_0", another script's digits or "0x1F", which Python's float() would read."""
     rows = text.split(";")
     if rows and not rows[-1].strip() and len(rows) > 1:
         rows = rows[:-1]  # allow one trailing ';'
@@ -175,17 +209,9 @@ def parse_vectors(text: str) -> np.ndarray:
             raise CLIError(f"--vectors row {i} is empty")
         numbers = []
         for w in words:
-            try:
-                x = float(w)
-            except ValueError:
-                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number") from None
-            if not math.isfinite(x) and w.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-                raise CLIError(f"--vectors row {i} has {shown(w)}; every entry must be a finite number")
-            if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
-                raise CLIError(
-                    f"--vectors row {i} has {shown(w)}; every number is at most {examples.MAGNITUDE:,.0f} in size, "
-                    "as in a spec file and the playground"
-                )
+            x, problem = number_problem(w)
+            if problem:
+                raise CLIError(f"--vectors row {i} has {shown(w)}{problem}")
             numbers.append(x)
         if parsed and len(numbers) != len(parsed[0]):
             raise CLIError(f"--vectors row {i} has {len(numbers)} numbers, row 1 has {len(parsed[0])}")
@@ -227,6 +253,8 @@ def _example_from_args(args: argparse.Namespace) -> Example:
             raise CLIError(f"--tokens: token {i} is empty")
         if problem := token_problem(tok):
             raise CLIError(f"--tokens: token {i} is not a token as the worked examples define it: {problem}")
+    if problem := same_tokens_problem(tokens):  # a spec's rule: each token a name of its own, even in NFC or NFKC
+        raise CLIError(f"--tokens: {problem}")
     E = parse_vectors(args.vectors)
     if E.shape[0] != len(tokens):
         raise CLIError(
@@ -294,6 +322,10 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     if not all(np.isfinite(g).all() for g in grids):
         limit = f"{examples.MAGNITUDE:,.0f}"
         raise CLIError(f"the vectors are too large: the scores overflow (keep every entry at most {limit} in size)")
+    err = examples.errors(example, steps)  # each number keeps the digits its float64 error leaves
+    names = ["scores", "weights", "output", "Q", "K", "V"] + (["scaled"] if steps.scaled is not None else [])
+    shown = [example.E, *(getattr(steps, name) for name in names), *_weights(example)]
+    names = ["E", *names] + (["W_Q", "W_K", "W_V"] if _weights(example) else [])
 
     if example.projections == "none":
         q, k, v = "X", "X", "X"
@@ -319,57 +351,64 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         f"output = {formula}",
         "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
         + f"; rounded to {dec} decimals"
-        + (f", {FEWER}" if shortens([example.E, *grids, steps.Q, steps.K, steps.V, *_weights(example)], dec) else ""),
+        + (f", {FEWER}" if shortens(shown, dec, [getattr(err, name) for name in names]) else ""),
     ]
     number = 0
 
-    def section(title: str, matrix, rows, cols) -> None:
+    def section(title: str, matrix, rows, cols, errors=None) -> None:
         nonlocal number
         number += 1
-        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding)])
+        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding, errors)])
 
     # As the site's Notation page writes them: features x1, x2, ... of width d, outputs Y.
-    section(f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d))
+    section(
+        f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d), err.E
+    )
     if _weights(example):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
-            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]))
+            dW = getattr(err, name)
+            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]), dW)
     if example.projections != "none":
-        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k))
-        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
-        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v))
+        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k), err.Q)
+        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k), err.K)
+        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v), err.V)
     row_col = "row = query token, column = key token"
     if steps.heads:
-        _explain_heads(section, steps, toks)
+        _explain_heads(section, steps, err, toks)
         return "\n".join(out)
-    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks)
-    last = steps.scores
+    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks, err.scores)
+    last, d_last = steps.scores, err.scores
     if steps.scaled is not None:
-        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks)
-        last = steps.scaled
+        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks, err.scaled)
+        last, d_last = steps.scaled, err.scaled
     if steps.mask is not None:
         masked = np.where(steps.mask, last, -np.inf)
-        section("Causal mask: each token sees itself and the tokens before it (-inf = hidden)", masked, toks, toks)
-    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks)
+        title = "Causal mask: each token sees itself and the tokens before it (-inf = hidden)"
+        section(title, masked, toks, toks, d_last)
+    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks, err.weights)
     out_cols = _names("x" if example.projections == "none" else "v", d_v)  # the columns of X, or of V
-    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols)
+    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols, err.output)
     return "\n".join(out)
 
 
-def _explain_heads(section, steps, toks) -> None:
-    """The steps of each head (its columns of Q, K and V), then the heads side by side."""
+def _explain_heads(section, steps, err, toks) -> None:
+    """The steps of each head (its columns of Q, K and V), then the heads side by side; ``err``:
+    the bounds of their float64 errors."""
     d_head = steps.heads[0].Q.shape[1]
     d_v = steps.V.shape[1]
-    for h, head in enumerate(steps.heads, 1):
+    for h, (head, e) in enumerate(zip(steps.heads, err.heads, strict=True), 1):
         cols = _names("v", d_v)[(h - 1) * d_head : h * d_head]
         first, last = (h - 1) * d_head + 1, h * d_head
-        section(f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T", head.scores, toks, toks)
-        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks)
+        title = f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T"
+        section(title, head.scores, toks, toks, e.scores)
+        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks, e.scaled)
         if head.mask is not None:
             masked = np.where(head.mask, head.scaled, -np.inf)
-            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks)
-        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks)
-        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols)
-    section("Outputs Y = the heads' outputs side by side, times W_O = I", steps.output, toks, _names("v", d_v))
+            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks, e.scaled)
+        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks, e.weights)
+        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols, e.output)
+    title = "Outputs Y = the heads' outputs side by side, times W_O = I"
+    section(title, steps.output, toks, _names("v", d_v), err.output)
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -455,15 +494,15 @@ def add_explain(subparsers) -> None:
 
 
 def _temperature(text: str) -> float:
-    """--temperature's value: a number as --vectors reads one, positive, at most MAGNITUDE."""
-    problem = f"must be a positive number, at most {examples.MAGNITUDE:,.0f}, got {shown(text, 20)}"
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(problem) from None
-    if not (math.isfinite(value) and 0 < value <= examples.MAGNITUDE):
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    """--temperature's value: a number as --vectors reads one (:func:`number_problem`, whose
+    messages it ends with), above 0, at most MAGNITUDE."""
+    value, problem = number_problem(text.strip())
+    if problem is None and value > 0:
+        return value
+    limit = f"{examples.MAGNITUDE:,.0f}"
+    raise argparse.ArgumentTypeError(
+        f"must be a positive number, at most {limit}, got {shown(text, 20)}{problem or ''}"
+    )
 
 
 def _top(text: str) -> int:

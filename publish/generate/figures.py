@@ -222,11 +222,13 @@ def heatmap(
     row_title: str = "query",
     col_title: str = "key",
     scale: Scale = WEIGHTS,
+    errors=None,
 ) -> str:
     """A heatmap of ``M`` with rows and columns labelled, the value in each cell, a colour bar.
 
     ``title`` names the matrix ("Attention weights of “bank of river”"); the aria-label is the
-    title, how the axes read, each row's values and how to read the colours.
+    title, how the axes read, each row's values and how to read the colours. ``errors``: the bound
+    on each value's float64 error (:func:`selfattn_ref.examples.errors`), or None.
     """
     M = np.asarray(M, dtype=float)
     rows, cols = [str(r) for r in rows], [str(c) for c in cols]
@@ -235,7 +237,11 @@ def heatmap(
     if not np.all(np.isfinite(M)):
         raise ValueError("M must be finite to be drawn")
     integral = is_integral(M)
-    texts = [[cell(x, decimals, integral) for x in row] for row in M]
+    errs = np.zeros(M.shape) if errors is None else np.asarray(errors)
+    texts = [
+        [cell(x, decimals, integral, e) for x, e in zip(row, erow, strict=True)]
+        for row, erow in zip(M, errs, strict=True)
+    ]
     cw = max(48.0, max(_width(t) for t in [*cols, *(t for r in texts for t in r)]) + 14)
     ch = 28.0
     lw = max(_width(r) for r in [*rows, row_title + " ↓"]) + 10

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import ROOT, SNIPPETS
+from ..source import includes
 
 # Run the snippet as __main__ with some modules made unimportable (None in sys.modules).
 _RUNNER = (
@@ -61,19 +62,14 @@ class Result:
 # above a "script" section, which the page then includes as the whole script: what a reader sees and
 # copies, and what a notebook runs, carries no build marker.
 SCRIPT_SECTION = "script"
-_SECTION_MARKER = re.compile(r"^[ \t]*# --8<-- \[(start|end):([a-z][-_0-9a-z]*)\][ \t]*$")
 
 
 def shown_whole(code: str) -> str:
     """The script ``code`` as a page shows it whole: its ``script`` section if it has one, else every
-    line; without section markers, as pymdownx.snippets includes it (a test holds the two equal),
-    ending in one newline."""
-    lines = code.split("\n")
-    starts = [i for i, line in enumerate(lines) if _is_marker(line, "start", SCRIPT_SECTION)]
-    if starts:
-        ends = [i for i, line in enumerate(lines) if i > starts[0] and _is_marker(line, "end", SCRIPT_SECTION)]
-        lines = lines[starts[0] + 1 : ends[0] if ends else len(lines)]
-    return "\n".join(line for line in lines if not _SECTION_MARKER.match(line)).rstrip("\n") + "\n"
+    line; without section markers, as pymdownx.snippets includes it (publish.source.includes, its
+    own preprocessor), ending in one newline."""
+    lines = includes.section(code, SCRIPT_SECTION) if includes.has_section(code, SCRIPT_SECTION) else code.split("\n")
+    return "\n".join(line for line in lines if not includes.is_marker(line)).rstrip("\n") + "\n"
 
 
 # A code of the package that a page shows (``--8<-- "selfattn_ref/<module>.py:<section>"``) is an
@@ -98,11 +94,6 @@ def fence_info(info: str) -> tuple[str, tuple[str, ...], str | None]:
         classes = tuple(re.findall(r"(?<![\w\"])\.([\w-]+)", m.group(1)))
         return (classes[0] if classes else ""), classes[1:], title.group(1) if title else None
     return (info.split()[0] if info else ""), (), title.group(1) if title else None
-
-
-def _is_marker(line: str, kind: str, name: str) -> bool:
-    m = _SECTION_MARKER.match(line)
-    return m is not None and m.group(1) == kind and m.group(2) == name
 
 
 def all_snippets() -> list[Path]:

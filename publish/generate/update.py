@@ -145,16 +145,23 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
     return sorted(set(removals)), sorted(set(foreign))
 
 
-def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
-    """(files whose text differs from what the code gives now, generated files no longer produced
-    and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
+def _checked(every: list[examples.Example] | None) -> list[examples.Example]:
+    """The worked examples (``every``, or those on disk), checked, once no source is a link (to
+    /proc/self/environ) or a FIFO: nothing is read before this. UpdateError or SpecError otherwise."""
     producers.load()  # (what the generated folders are)
-    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
+    try:
         check_sources(reported=_generated)
     except UnsafeRead as exc:
         raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
     check_specs(every)
+    return every
+
+
+def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
+    """(files whose text differs from what the code gives now, generated files no longer produced
+    and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
+    every = _checked(every)
     want = producers.generate(every)
     changed = {p: t for p, t in want.items() if unsafe(p) or _differs(p, t)}  # unsafe: update says why
     refused: dict[Path, str] = {}
@@ -244,13 +251,7 @@ def plan(
 ) -> Plan:
     """Everything a run would write, computed without writing. ``only``: run these snippets only
     (a new example's); ``extra``: more files to write first (a new example's spec)."""
-    producers.load()  # (what the generated folders are)
-    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
-        check_sources(reported=_generated)
-    except UnsafeRead as exc:
-        raise UpdateError(str(exc)) from None
-    every = examples.load_all() if every is None else every
-    check_specs(every)
+    every = _checked(every)
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
     want = producers.generate(every)

@@ -35,6 +35,7 @@ import markupsafe
 from bs4 import BeautifulSoup, Comment, NavigableString
 
 from publish.markdown import code_markup, katex_math, path_breaks
+from publish.markdown.postprocessor import VERBATIM
 
 # The math of a Markdown cell's rendered text, read as Jupyter's MathJax reads it (processEscapes):
 # $$...$$ and $...$ are math, \$ is a dollar and \\ a backslash (publish/escape.py writes a
@@ -94,7 +95,7 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
         for node in list(cell.find_all(string=True)):
             if not isinstance(node, NavigableString) or isinstance(node, Comment):
                 continue
-            if ("$" not in node and "\\" not in node) or node.find_parent(["code", "pre", "script", "style"]):
+            if ("$" not in node and "\\" not in node) or node.find_parent([*VERBATIM, "code"]):
                 continue
             pieces = _pieces(str(node))
             if pieces == [("text", str(node))]:
@@ -106,7 +107,6 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                         new.append(NavigableString(tex))
                     continue
                 display = kind == "display"
-                tag = "div" if display else "span"
                 formula = katex_math.in_page(tex, display)
                 # As on the pages: a formula that keeps to the punctuation after it takes it along,
                 # and a short one is kept whole.
@@ -118,8 +118,10 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                     pieces[i + 1] = ("text", rest[len(after) :])
                 elif not display and katex_math.held_whole(tex, formula):
                     html = f'<span class="arithmatex nowrap">{formula}</span>'
+                elif display:  # with its line's height, as on the pages (extra.css's placeholder)
+                    html = f'<div class="arithmatex" style="{katex_math.height_style(formula)}">{formula}</div>'
                 else:
-                    html = f'<{tag} class="arithmatex">{formula}</{tag}>'
+                    html = f'<span class="arithmatex">{formula}</span>'
                 new.append(NavigableString(f"{mark}{len(rendered)}{mark}"))
                 rendered.append(html)
             node.replace_with(*new)

@@ -170,9 +170,10 @@ SWITCHING_JS = r"""() => {
 
 # Every finite CSS transition and animation of the state has ended (checked each frame): what the
 # rules are read against is the state as it stays, without a fixed wait that is too long or too short.
+# An animation that follows a box's scrolling (extra.css's sideways fade) has no end in time.
 SETTLED_JS = """() => new Promise((done) => {
   const look = () => document.getAnimations().every((a) => a.playState !== 'running'
-      || a.effect.getComputedTiming().iterations === Infinity)
+      || a.effect.getComputedTiming().iterations === Infinity || !(a.timeline instanceof DocumentTimeline))
     ? done(true) : requestAnimationFrame(look);
   requestAnimationFrame(() => requestAnimationFrame(look));
 })"""

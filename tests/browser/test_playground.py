@@ -31,6 +31,7 @@ from publish.generate import playground
 from publish.generate.scaffold import template
 from publish.generate.tables import example_files
 from selfattn_ref import examples
+from selfattn_ref.examples.digits import last_place
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 pytestmark = pytest.mark.browser
@@ -332,14 +333,33 @@ def test_math_module_equals_numpy_reference(pg, site):
     watch.check()
 
 
-FORMAT_JS = """async ([url, pairs, vectors]) => {
+FORMAT_JS = """async ([url, pairs, vectors, bounded]) => {
   const f = await import(url);
   return {
     num: pairs.map(([x, d]) => f.num(x, d)),
     integral: pairs.map(([x]) => (Number.isInteger(x) ? f.cell(x, 0, true) : null)),
     vector: vectors.map(([v, d]) => f.vector(v, d)),
+    bounded: bounded.map(([x, d, e]) => [
+      f.num(x, d, e), Number.isInteger(x) ? f.cell(x, d, true, e) : null, f.lastPlace(e),
+    ]),
   };
 }"""
+
+
+def bounded_cases(rng) -> list[list[float]]:
+    """(x, decimals, error) triples for the rule of a number's float64 error: errors at the edges of
+    last_place (half a unit of a decimal, one float either side), errors that leave no decimal, no
+    units digit, or no digit at all, and seeded errors of every size."""
+    edges = [5e-11, 5.000000000000001e-11, 4.999999999999999e-11, 5e-4, 5.0000001e-4, 0.5, 0.5000000000000001, 3.0,
+             50.0, 50.00000000000001, 51.0, 1e13, 5e14, 1e300, 0.0]  # fmt: skip
+    xs = [399999.6398741780, -399999.6398741780, 0.10000000009313226, 1999996800001.3, 4.096e27, 17179869184.0,
+          0.5, -0.5, 12.5, 15.0, 9.9999999, 999999.123456789, 1e15 + 2, -2.5e21, 0.0, 131072.0]  # fmt: skip
+    cases = [[x, d, e] for x in xs for d in (0, 2, 4, 10) for e in edges]
+    for _ in range(400):
+        x = float(rng.normal(0, 1) * 10.0 ** rng.integers(-6, 28))
+        e = abs(x) * 10.0 ** rng.uniform(-16, 1) if x else float(10.0 ** rng.uniform(-16, 3))
+        cases.append([x if rng.random() < 0.8 else float(round(x)), int(rng.integers(0, 11)), e])
+    return cases
 
 
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
@@ -360,7 +380,8 @@ def test_numbers_are_formatted_as_the_pages_do(pg, site):
     values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(7, 30, 150))  # the playground's scores reach 4e27
     pairs = [[float(x), d] for x in values for d in (0, 1, 2, 3, 4, 6, 10)]
     vectors = [[rng.normal(0, 1, 4).round(k).tolist(), 3] for k in (0, 2, 5)] + [[[1.0, 0.0, -0.0, 2.0], 3]]
-    out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors])
+    bounded = bounded_cases(rng)
+    out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors, bounded])
     wrong = [(x, d, js, num(x, d)) for (x, d), js in zip(pairs, out["num"], strict=True) if js != num(x, d)]
     assert not wrong, f"{len(wrong)} of {len(pairs)} differ, e.g. (x, decimals, JS, Python): {wrong[:8]}"
     for (x, _), js in zip(pairs, out["integral"], strict=True):
@@ -368,6 +389,13 @@ def test_numbers_are_formatted_as_the_pages_do(pg, site):
             assert js == cell(x, 0, True), x
     for (v, d), js in zip(vectors, out["vector"], strict=True):
         assert js == vector(np.array(v), d)
+    # the float64 error's rule (issue 51, item 5): the same text from Python and JavaScript
+    python = [
+        [num(x, d, e), cell(x, d, True, e) if float(x).is_integer() else None, last_place(e)] for x, d, e in bounded
+    ]
+    wrong = [(c, js, py) for c, js, py in zip(bounded, out["bounded"], python, strict=True) if js != py]
+    assert not wrong, f"{len(wrong)} of {len(bounded)} differ, e.g. ((x, decimals, error), JS, Python): {wrong[:6]}"
+    assert {"?", "4.000e+05", "399999.64", "0.100000000"} <= {t for t, _, _ in python}  # the rule's cases are drawn
     watch.check()
 
 
@@ -1250,6 +1278,8 @@ def test_narrow_screen(browser, site, tmp_path):
     assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
     for box in ("#pg-words", "#pg-weights", "#pg-output", "#pg-mix"):
         page.locator(box).scroll_into_view_if_needed()  # off screen, the browser skips laying it out
+        # and lays it out at its next frame (read at once, it may still be skipped: as wide as its box)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         scroll = page.evaluate(
             """(sel) => { const e = document.querySelector(sel); const box = e.closest('.pg-scroll');
                  return {overflow: getComputedStyle(box).overflowX, inner: box.scrollWidth, outer: box.clientWidth,

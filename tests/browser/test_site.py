@@ -20,6 +20,8 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from publish.source import mkdocs_yml
+
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 LOCAL_SCHEMES = {"data", "blob", "about"}
 # KaTeX's own scripts: the math is rendered when the site is built, so no page may ask for them.
 KATEX_SCRIPT = re.compile(r"katex(\.min)?\.js|auto-render", re.I)
-EDIT_URI = re.search(r"^edit_uri:\s*(\S+)", (REPO / "mkdocs.yml").read_text(), re.M).group(1)
+EDIT_URI = mkdocs_yml.config()["edit_uri"]
 
 # Text nodes outside code that still hold TeX delimiters: math that KaTeX did not render when the
 # site was built (publish/markdown/katex_math.py); and arithmatex elements without KaTeX's HTML.
@@ -351,8 +353,11 @@ def linked_tab_labels(html: Path) -> tuple[list[str], bool]:
     return [], False
 
 
-# Animations that have ended and are still listed, each as its kind, what it animates and where.
-LINGERING_ANIMATIONS_JS = """() => document.getAnimations().filter((a) => a.playState === "finished")
+# Animations that have ended and are still listed, each as its kind, what it animates and where (one
+# that follows a box's scrolling, extra.css's sideways fade, is at its end when the box is, and draws
+# no frame at rest).
+LINGERING_ANIMATIONS_JS = """() => document.getAnimations()
+  .filter((a) => a.playState === "finished" && a.timeline instanceof DocumentTimeline)
   .map((a) => `${a.constructor.name} ${a.transitionProperty || a.animationName} on `
     + a.effect.target.tagName.toLowerCase() + [...a.effect.target.classList].map((c) => `.${c}`).join("")
     + (a.effect.pseudoElement || ""))"""

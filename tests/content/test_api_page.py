@@ -30,8 +30,8 @@ NOT_API = {
 }
 # The worked-example loader: the names the page shows (docs/api.md lists them as `members`).
 EXAMPLES_API = [
-    "available", "load", "load_file", "load_all", "run", "random_projections",
-    "Example", "Steps", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
+    "available", "load", "load_file", "load_all", "run", "errors", "random_projections",
+    "Example", "Steps", "Errors", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
 ]  # fmt: skip
 
 # Functions that neither take nor return arrays, so have no shapes to state.
@@ -65,10 +65,15 @@ NO_ARRAYS = {
     "selfattn_ref.examples.rules.chain_spans": "a line (text) in, (start, end) pairs out",
     "selfattn_ref.examples.rules.chains": "a line (text) in, regex matches out",
     "selfattn_ref.examples.rules.audited_number": "text in, the first number the audit checks (text) or None out",
+    "selfattn_ref.examples.rules.read_number": "text in, its number (a float) or None out",
+    "selfattn_ref.examples.rules.number_advice": "text in, how to write it as a number (text) or None out",
+    "selfattn_ref.examples.rules.same_tokens_problem": "a list of tokens in, what is wrong (text) or None out",
     "selfattn_ref.examples.digits.decimals_shown": "a number and the decimals asked for in, the decimals shown out",
     "selfattn_ref.examples.digits.number_text": "a number in, its text out",
     "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
+    "selfattn_ref.examples.digits.gamma": "a number of terms in, a relative error bound out",
+    "selfattn_ref.examples.digits.last_place": "an error bound in, the power of ten of the last digit held out",
     "selfattn_ref.kv_cache.kv_cache_shape": "a model's sizes (integers) in, a shape (integers) out",
     "selfattn_ref.kv_cache.kv_cache_bytes": "a model's sizes (integers) in, a number of bytes out",
     "selfattn_ref.topics.kv_cache.size": "a model's sizes in, its cache's counts (integers) out",

@@ -22,6 +22,7 @@ from pytest_codeblocks.main import extract_from_buffer
 
 from publish import ROOT
 from publish.generate.snippets import EXCERPT_CLASS, EXCERPT_TITLE, SCRIPT_SECTION, fence_info, shown_whole
+from publish.source.includes import include, split_target
 
 from pages import PAGES, expand, page_id
 
@@ -56,9 +57,6 @@ def _torch_state_restored():
         torch.random.set_rng_state(rng)
 
 
-INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"\s*$')
-
-
 def test_pages_have_python_blocks():
     assert len(BLOCKS) >= 8, len(BLOCKS)
 
@@ -66,12 +64,12 @@ def test_pages_have_python_blocks():
 @pytest.mark.parametrize(("page", "block"), BLOCKS)
 def test_block_runs_and_prints_what_the_page_shows(page, block):
     lines = [ln for ln in block.code.splitlines() if ln.strip()]
-    includes = [INCLUDE.match(ln) for ln in lines]
+    includes = [include(ln) for ln in lines]
     assert lines and all(includes), (
         f"{page_id(page)}:{block.lineno}: a code block must be an include of a tested file "
         f'(--8<-- "snippets/..."), not code typed into the page:\n{block.code}'
     )
-    target = includes[0].group(1)
+    target = includes[0][1]
     code = expand(block.code)
     _, classes, title = fence_info(block.syntax or "")
     excerpt = EXCERPT_CLASS in classes and (title or "").endswith(EXCERPT_TITLE)
@@ -145,7 +143,6 @@ _SNIPPET_BLOCK = re.compile(
     r"(?P=pad)```[ ]*$",
     re.M,
 )
-_ANY_SNIPPET = re.compile(r'^\s*--8<--\s+"snippets/[^"]*\.py(?::[^"]*)?"\s*$')
 _PRINTS = re.compile(r"\bprint\(")
 
 
@@ -199,7 +196,8 @@ def math_first_problems(text: str, page: str, shown_whole: dict[str, str] = SHOW
             )
     in_blocks = {text.count("\n", 0, m.start()) + 1 for m in blocks}  # the include is a block's line 2
     for i, line in enumerate(lines):
-        if _ANY_SNIPPET.match(line) and i not in in_blocks:
+        inc = include(line)
+        if inc and inc[1].startswith("snippets/") and split_target(inc[1])[0].endswith(".py") and i not in in_blocks:
             problems.append(
                 f"{page}:{i + 1}: {line.strip()} is not in a block of its own titled with its name "
                 f'(```python title="NAME.py"), so this check cannot see how it is shown'

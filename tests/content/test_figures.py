@@ -26,6 +26,7 @@ from publish.generate.topics import (
     rnn_comparison,
     rotary,
 )
+from publish.source.includes import include
 from selfattn_ref import examples
 from selfattn_ref.attention import softmax
 from selfattn_ref.positional import sinusoidal_positional_encoding
@@ -231,7 +232,11 @@ def test_bar_grid_lines_sit_behind_the_bars_and_clear_the_headings():
 
 # --- every weight table a page shows has its heatmap -------------------------------------------
 
-INCLUDE = re.compile(r'--8<--\s+"docs/generated/([^"]+\.md)"')
+
+def generated_includes(text: str) -> list[str]:
+    """The generated tables a page includes, as paths under docs/generated/."""
+    targets = [inc[1] for inc in map(include, text.split("\n")) if inc]
+    return [t.removeprefix("docs/generated/") for t in targets if t.startswith("docs/generated/") and t.endswith(".md")]
 
 
 def is_weight_table(text: str) -> bool:
@@ -250,7 +255,7 @@ def is_weight_table(text: str) -> bool:
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_weight_table_on_a_page_has_a_heatmap(page):
-    included = INCLUDE.findall(page.read_text(encoding="utf-8"))
+    included = generated_includes(page.read_text(encoding="utf-8"))
     missing = [
         rel
         for rel in included

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
 from bs4 import BeautifulSoup
 
 from publish import DOCS, ROOT
@@ -42,6 +41,7 @@ from publish.harness import notebook_cache
 from publish.markdown import katex_math
 from publish.markdown.katex_math import KatexError
 from publish.mkdocs.notebook_pages import clean, plain
+from publish.source import includes, mkdocs_yml
 from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
@@ -51,12 +51,7 @@ NOTEBOOKS = {nb.page: nb for nb in nbs.NOTEBOOKS}
 PAGES = sorted(NOTEBOOKS)
 
 
-class _Loader(yaml.SafeLoader):
-    """mkdocs.yml as the build reads it with no environment set: `!ENV [NAME, default]` is the default."""
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-MKDOCS = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
+MKDOCS = mkdocs_yml.config()  # as published: each !ENV its default
 JUPYTER = next(p["mkdocs-jupyter"] for p in MKDOCS["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
 
 
@@ -253,13 +248,14 @@ def test_a_figures_title_is_text_in_the_notebook():
 
 
 def test_a_files_section_is_the_lines_between_its_markers():
-    code = "a = 1\n# --8<-- [start:two]\nb = 2\nc = 3\n# --8<-- [end:two]\nd = 4\n"
-    assert nbs._section(code, "two") == "b = 2\nc = 3\n"
+    """publish.source.includes.section, the notebooks' reading of an include with a section: what
+    pymdownx.snippets includes (the markers of a section inside it left out)."""
+    code = (
+        "a = 1\n# --8<-- [start:two]\nb = 2\n# --8<-- [start:in]\nc = 3\n# --8<-- [end:in]\n# --8<-- [end:two]\nd = 4\n"
+    )
+    assert includes.section(code, "two") == ["b = 2", "c = 3"]
     with pytest.raises(ValueError, match="no section 'three'"):
-        nbs._section(code, "three")
-
-
-INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re.M)  # a whole script
+        includes.section(code, "three")
 
 
 def test_the_imports_cell_is_grouped_as_ruffs_isort_wants_it():
@@ -277,7 +273,15 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
     page's order, each cell the file as the page shows it whole (publish.generate.snippets.shown_whole: no
     line for the build): no second copy of code that could drift."""
-    included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
+    included = [  # every script the page shows whole: the file, or its "script" section
+        path
+        for path, section in (
+            includes.split_target(inc[1])
+            for inc in map(includes.include, (DOCS / f"{name}.md").read_text(encoding="utf-8").split("\n"))
+            if inc
+        )
+        if path.startswith("snippets/") and path.endswith(".py") and section in (None, "script")
+    ]
     expected = [
         s
         for s in included
@@ -671,7 +675,8 @@ def test_clean_removes_the_template_and_renders_math():
     # KaTeX's HTML as KaTeX wrote it, as on the pages (not re-serialized by the parser)
     infinity = katex_math.in_page("-\\infty", False)
     assert f'<span class="arithmatex">{infinity}</span>' in out
-    assert f'<div class="arithmatex">{katex_math.in_page("x^2", True)}</div>' in out
+    display = katex_math.in_page("x^2", True)
+    assert f'<div class="arithmatex" style="{katex_math.height_style(display)}">{display}</div>' in out
 
 
 def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():

@@ -16,6 +16,9 @@ from test_cli import grid  # a numbered section's grid, {row: cells}
 from selfattn_ref import corpus
 from selfattn_ref import language_model as lm
 from selfattn_ref.cli import format_number, main
+from selfattn_ref.examples.rules import number_advice
+
+HOW = number_advice("x")  # how a number is written, the start of every such advice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,12 +92,31 @@ ERRORS = [
      "selfattn_ref next --help)"),
     (["next", "the", "--temperature", "0"], "error: argument --temperature: must be a positive number, at most "
      "1,000,000, got '0' (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "−0.5"], "error: argument --temperature: must be a positive number, at most "
+     "1,000,000, got '−0.5' (see python -m selfattn_ref next --help)"),
     (["next", "the", "--temperature", "nan"], "error: argument --temperature: must be a positive number, at most "
-     "1,000,000, got 'nan' (see python -m selfattn_ref next --help)"),
+     "1,000,000, got 'nan'; every number must be finite (see python -m selfattn_ref next --help)"),
     (["next", "the", "--temperature", "2e6"], "error: argument --temperature: must be a positive number, at most "
-     "1,000,000, got '2e6' (see python -m selfattn_ref next --help)"),
+     "1,000,000, got '2e6'; every number is at most 1,000,000 in size, as in a spec file and the playground (see "
+     "python -m selfattn_ref next --help)"),
     (["next", "the", "--temperature", "x" * 50], "error: argument --temperature: must be a positive number, at most "
-     f"1,000,000, got {'x' * 20!r}... (50 characters) (see python -m selfattn_ref next --help)"),
+     f"1,000,000, got {'x' * 20!r}... (50 characters), which is not a number: {HOW} (see python -m selfattn_ref "
+     "next --help)"),
+    # the number grammar of explain --vectors, a spec file and the playground (float() read these, or refused '−2')
+    (["next", "the", "--temperature", "1_0"], "error: argument --temperature: must be a positive number, at most "
+     f"1,000,000, got '1_0', which is not a number: {HOW}; write it without underscores (see python -m "
+     "selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "\u0663"], "error: argument --temperature: must be a positive number, at most "
+     f"1,000,000, got '\u0663', which is not a number: {HOW}; write it with the digits 0 to 9, not another script's "
+     "(see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "\uff12"], "error: argument --temperature: must be a positive number, at most "
+     f"1,000,000, got '\uff12', which is not a number: {HOW}; write it with the digits 0 to 9, not another script's "
+     "(see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "0x1F"], "error: argument --temperature: must be a positive number, at most "
+     f"1,000,000, got '0x1F', which is not a number: {HOW}; write it in decimal digits (see python -m selfattn_ref "
+     "next --help)"),
+    (["next", "the", "--temperature", "infinity"], "error: argument --temperature: must be a positive number, at "
+     "most 1,000,000, got 'infinity'; every number must be finite (see python -m selfattn_ref next --help)"),
     (["next", "the", "--decimals", "11"], "error: argument --decimals: must be an integer from 0 to 10, got '11' (see "
      "python -m selfattn_ref next --help)"),
     (["next", os.fsdecode(b"the \xff")], "error: TEXT: word 2 is not UTF-8 text"),
@@ -105,6 +127,17 @@ ERRORS = [
 def test_bad_input_prints_one_line_and_exits_2(capsys, argv, line):
     code, out, err = run(capsys, *argv)
     assert (code, out, err) == (2, "", line + "\n")
+
+
+@pytest.mark.parametrize(("typed", "value"), [("2", "2"), ("−2", None), (".5", "0.5"), ("2.", "2"), ("5e−1", "0.5")])
+def test_the_temperature_is_read_as_explain_reads_a_number(capsys, typed, value):
+    """'−' (U+2212, the minus the site prints), '.5', '2.' and '5e−1' are numbers as in --vectors
+    (float() refused '5e−1' and '−2'); a negative one is still not a temperature."""
+    code, out, err = run(capsys, "next", "the", "--temperature", typed, "--top", "1")
+    if value is None:
+        assert (code, out) == (2, "") and "must be a positive number" in err
+    else:
+        assert (code, err) == (0, "") and f"; temperature {value};" in out
 
 
 def test_a_tiny_temperature_gives_all_to_the_most_probable_word(capsys):

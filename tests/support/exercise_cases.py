@@ -14,10 +14,10 @@ import tomllib
 from dataclasses import dataclass
 
 import numpy as np
-import yaml
 
 from publish import DOCS, GENERATED
 from publish.generate import exercises as exr
+from publish.source.pages import split_front_matter
 from selfattn_ref import examples, scaled_dot_product_attention
 from selfattn_ref.masks import causal_mask
 from selfattn_ref.positional import sinusoidal_positional_encoding
@@ -258,7 +258,7 @@ def _block_second_way(spec: dict):
 
 def _page_examples(page: str) -> list[str]:
     text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
-    meta = yaml.safe_load(text.split("---\n")[1]) if text.startswith("---\n") else {}
+    meta = split_front_matter(text)[0]
     return [s for s in (meta.get("audit") or {}).get("sources", []) if s in examples.available()]
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-import markdown
-
 from publish import DOCS, ROOT
+from publish.source import includes
 
 # The site's pages: every Markdown file under docs/ except generated includes and vendored assets.
 PAGES = sorted(p for p in DOCS.rglob("*.md") if not {"generated", "assets"} & set(p.relative_to(DOCS).parts))
@@ -17,15 +15,7 @@ def page_id(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-@cache
-def _snippet_preprocessor():
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={"pymdownx.snippets": {"base_path": [str(ROOT)], "check_paths": True}},
-    )
-    return md.preprocessors["snippet"]
-
-
 def expand(text: str) -> str:
-    """Expand ``--8<--`` includes exactly as the site build does (pymdownx.snippets)."""
-    return "\n".join(_snippet_preprocessor().run(text.split("\n")))
+    """Expand ``--8<--`` includes exactly as the site build does (pymdownx.snippets, as mkdocs.yml
+    configures it: publish.source.includes)."""
+    return "\n".join(includes.snippets().run(text.split("\n")))

@@ -181,7 +181,10 @@ def test_fonts_subset_early_for_other_characters_are_subset_again_with_a_warning
 def test_fonts_are_subset_in_the_build_when_no_second_process_starts(tmp_path, monkeypatch, caplog):
     from publish.mkdocs.page_weight import katex_fonts
 
-    monkeypatch.setattr(katex_fonts.sys, "executable", str(tmp_path / "no-python"))
+    def no_process(*args, **kwargs):
+        raise OSError("no second process")
+
+    monkeypatch.setattr(katex_fonts._SPAWN, "Process", no_process)
     whole = (VENDORED / "KaTeX_Size1-Regular.woff2").read_bytes()
     started, cached, _ = _early_build(tmp_path, "(x)", "(x)", monkeypatch)
     assert not started and cached == [f"{cache_key(whole, with_scripts(set('(x)') | ALWAYS))}.woff2"]

@@ -27,6 +27,7 @@ import {
   tasksAchieved,
   usedCells,
 } from "./explain.js";
+import { withErrors } from "./bounds.js";
 import { cell, isIntegral, matrixCells, num } from "./format.js";
 import {
   LIMITS,
@@ -1472,14 +1473,16 @@ class Playground {
     }
     let result;
     try {
-      result = attention({
+      const args = {
         X: state.X,
         positions: state.positions,
         ...projectionsOf(state, this.presets),
         scale: state.scale,
         causal: state.causal,
         heads: state.heads,
-      });
+      };
+      // every number with the bound on its float64 error, so that it shows only the digits it holds
+      result = withErrors(attention(args), args, state.projections === "custom");
     } catch (e) {
       // The limits of state.js keep every result finite; shown rather than thrown, just in case.
       this.stale.hidden = false;
@@ -1572,8 +1575,8 @@ class Playground {
           `pair p of its columns a sine and a cosine of pos / 10000^(2p/d), d = ${d}. Each word's vector plus its ` +
           `position's, X + PE, is what every step below reads.`,
       );
-      this.views.PE.update(matrixCells(r.PE, dec), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
-      this.views.XPE.update(matrixCells(r.X, dec), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
+      this.views.PE.update(matrixCells(r.PE, dec, r.errors.PE), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
+      this.views.XPE.update(matrixCells(r.X, dec, r.errors.X), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
     }
 
     this.qkvSection.hidden = !projecting;
@@ -1581,7 +1584,7 @@ class Playground {
       // Only while shown: at 16 × 16 that is 768 numbers less per keystroke (see "toggle").
       for (const name of ["Q", "K", "V"]) {
         const M = r[name];
-        this.views[name].update(matrixCells(M, dec), labels, dims(M, "c"));
+        this.views[name].update(matrixCells(M, dec, r.errors[name]), labels, dims(M, "c"));
       }
     }
 
@@ -1591,7 +1594,7 @@ class Playground {
       this.scoresFormula,
       (projecting ? "S = Q·Kᵀ: query i against key j." : "S = X·Xᵀ: each word's vector against every other's.") + inHead,
     );
-    this.views.scores.update(matrixCells(a.scores, dec), labels, labels);
+    this.views.scores.update(matrixCells(a.scores, dec, a.errors.scores), labels, labels);
 
     // The scores the softmax reads, when they differ from S.
     const shown = state.scale || state.causal;
@@ -1609,15 +1612,15 @@ class Playground {
       setText(this.scaledFormula, formula.charAt(0).toUpperCase() + formula.slice(1));
       const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
       const integral = isIntegral(finite);
-      const texts = a.logits.map((row) => row.map((x) => cell(x, dec, integral)));
+      const texts = a.logits.map((row, i) => row.map((x, j) => cell(x, dec, integral, a.errors.logits[i][j])));
       this.views.scaled.update(texts, labels, labels);
     }
 
     // Step 2 and step 3. The output's columns are V's: c1, c2, ... as V's table, or x1, x2, ... as
     // the words' vectors when there are no projections (V = X), as the pages and Notation name them.
-    this.views.weights.update(matrixCells(a.weights, dec), labels, labels, a.weights);
+    this.views.weights.update(matrixCells(a.weights, dec, a.errors.weights), labels, labels, a.weights);
     const outCols = r.output[0].map((_, c) => columnName(c, projecting));
-    this.views.output.update(matrixCells(r.output, dec), labels, outCols);
+    this.views.output.update(matrixCells(r.output, dec, r.errors.output), labels, outCols);
     const V = projecting ? "V" : "V (here V = X)";
     setText(
       this.outputHelp,
@@ -1628,7 +1631,8 @@ class Playground {
             `output mixes column ${outCols[0]} of V, and so on.`,
     );
     const i = Math.min(state.selected, labels.length - 1);
-    const mix = mixText(labels, a.weights[i], a.V, a.output[i], dec);
+    const errors = { weights: a.errors.weights[i], V: a.errors.V, output: a.errors.output[i] };
+    const mix = mixText(labels, a.weights[i], a.V, a.output[i], dec, false, errors);
     setText(this.mixHeading, many ? `Mix for one word in head ${h0 + 1}, written out` : "Mix for one word, written out");
     setText(this.mixCode, mix.lines.join("\n"));
     this.paintLegend();

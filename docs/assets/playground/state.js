@@ -28,7 +28,7 @@
 // decodeLink() reads either and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
-import { MARKS, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
+import { MARKS, NUMBER_SYNTAX, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
 import { headsProblem } from "./attention.js";
 
 export const LIMITS = Object.freeze({
@@ -42,18 +42,19 @@ export const LIMITS = Object.freeze({
   linkLength: 20000,
 });
 
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+// How a number is typed, here as on the command line and in a spec file (rules.NUMBER_SYNTAX).
+const NUMBER = new RegExp(`^(?:${NUMBER_SYNTAX})$`);
 const MAGNITUDE = "1,000,000";
 
 /**
  * What a typed number means: {value} or {error}. Accepts 2, -0.5, .5, 1e-3 and the minus sign
- * the site prints (−). The message never repeats what was typed.
+ * the site prints (−), as the command line and a spec do. The message never repeats what was typed.
  */
 export function parseNumber(text) {
-  const t = String(text).trim().replace(/^\u2212/, "-");
+  const t = String(text).trim();
   if (t === "") return { error: "Empty: type a number, such as 0.5 or -2." };
   if (!NUMBER.test(t)) return { error: "Not a number: use digits, a point and a minus sign, such as 0.5 or -2." };
-  const value = Number(t);
+  const value = Number(t.replace(/\u2212/gu, "-"));
   if (!Number.isFinite(value) || Math.abs(value) > LIMITS.magnitude) {
     return { error: `Too large: use a number between -${MAGNITUDE} and ${MAGNITUDE}.` };
   }
