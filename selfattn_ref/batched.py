@@ -19,7 +19,6 @@ out, the other way round.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,8 +89,8 @@ def causal_self_attention(X, W_Q, W_K, W_V, W_O, num_heads, lengths=None) -> Cau
         seen("q, k, v = (M.reshape(B, T, h, C // h) for M in (Q, K, V))", q)
         q, k, v = (M.swapaxes(1, 2) for M in (q, k, v))  # (B, h, T, d_head)
         seen("q, k, v = (M.swapaxes(1, 2) for M in (q, k, v))", q)
-        att = q @ k.swapaxes(-2, -1) / math.sqrt(C // h)  # (B, h, T, T)
-        seen("att = q @ k.swapaxes(-2, -1) / math.sqrt(C // h)", att)
+        att = q @ k.swapaxes(-2, -1) / (C // h) ** 0.5  # (B, h, T, T)
+        seen("att = q @ k.swapaxes(-2, -1) / (C // h) ** 0.5", att)
         scaled = finite(att, "in the heads, the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K)
         mask = causal & pad[:, None, None, :]  # (B, 1, T, T)
         seen("mask = causal & pad[:, None, None, :]", mask)

@@ -72,6 +72,10 @@ NOTEBOOKS = (
     Notebook("multi-head"),
     Notebook("transformer-block"),
     Notebook("rnn-comparison"),
+    Notebook("batched-heads"),
+    Notebook("cross-attention"),
+    Notebook("rotary"),
+    Notebook("mistakes-at-scale"),
     Notebook("mistakes"),
     Notebook("next-word", "Its scripts read the trained weights from a file of the repository: run it in a clone."),
     Notebook("trained-model", "Its script reads the trained weights from a file of the repository: run it in a clone."),
@@ -173,6 +177,25 @@ UNTITLED_FOLDS = {"The whole script, with the printing"}
 def imports(code: str) -> list[str]:
     """The snippet's import lines (at the start of a line: top level)."""
     return [line.rstrip() for line in code.splitlines() if _IMPORT.match(line)]
+
+
+def import_cell(lines: list[str]) -> str:
+    """The notebook's first code cell: the snippets' import lines once each, grouped as ruff's isort
+    rule (I001, which ``make lint`` runs over the notebooks) wants them: the standard library's, then
+    the others, a blank line between; in a group the ``import`` lines, then the ``from`` lines, each
+    sorted by module."""
+
+    def module(line: str) -> str:
+        return line.split()[1]
+
+    def group(lines: list[str]) -> list[str]:
+        plain = sorted((x for x in lines if x.startswith("import ")), key=module)
+        return plain + sorted((x for x in lines if x.startswith("from ")), key=module)
+
+    once = list(dict.fromkeys(lines))
+    stdlib = [x for x in once if module(x).split(".")[0] in sys.stdlib_module_names]
+    others = [x for x in once if x not in stdlib]
+    return "\n\n".join("\n".join(group(g)) for g in (stdlib, others) if g)
 
 
 def without_imports(code: str) -> str:
@@ -398,14 +421,8 @@ def cells(nb: Notebook) -> list[nbformat.NotebookNode]:
     if nb.note:
         intro += f" {nb.note}"
     intro = nb_markdown(intro)
-    seen: list[str] = []
-    for b in blocks:
-        seen += [line for line in imports(shown(b.snippet)) if line not in seen]
-    # Python's own modules first, then a blank line and numpy or torch, as isort orders them
-    own = [line for line in seen if line.split()[1].split(".")[0] in sys.stdlib_module_names]
-    rest = [line for line in seen if line not in own]
-    imported = "\n".join(own) + ("\n\n" if own and rest else "") + "\n".join(rest)
-    out = [_markdown("intro", intro), _ran(_code("imports", imported), 1, "")]
+    seen = [line for b in blocks for line in imports(shown(b.snippet))]
+    out = [_markdown("intro", intro), _ran(_code("imports", import_cell(seen)), 1, "")]
     k = 0
     text = 0
     for kind, value in page_parts(nb.page):

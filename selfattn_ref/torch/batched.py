@@ -21,7 +21,6 @@ and ``attn_mask`` (n, n) are True where a key is left out, so it gets ``~pad`` a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import torch
@@ -75,13 +74,13 @@ def _steps(X, W_Q, W_K, W_V, W_O, h: int, causal: torch.Tensor, pad: torch.Tenso
     seen("q, k, v = (M.view(B, T, h, C // h) for M in (Q, K, V))", q)
     q, k, v = (M.transpose(1, 2) for M in (q, k, v))  # (B, h, T, d_head)
     seen("q, k, v = (M.transpose(1, 2) for M in (q, k, v))", q)
-    att = q @ k.transpose(-2, -1) / math.sqrt(C // h)  # (B, h, T, T)
-    seen("att = q @ k.transpose(-2, -1) / math.sqrt(C // h)", att)
+    att = q @ k.transpose(-2, -1) / (C // h) ** 0.5  # (B, h, T, T)
+    seen("att = q @ k.transpose(-2, -1) / (C // h) ** 0.5", att)
     scaled = finite(att, "in the heads, the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K)
     mask = causal & pad[:, None, None, :]  # (B, 1, T, T)
     seen("mask = causal & pad[:, None, None, :]", mask)
-    att = att.masked_fill(~mask, -math.inf)  # (B, h, T, T)
-    masked = seen("att = att.masked_fill(~mask, -math.inf)", att)
+    att = att.masked_fill(~mask, float("-inf"))  # (B, h, T, T)
+    masked = seen('att = att.masked_fill(~mask, float("-inf"))', att)
     att = torch.softmax(att, dim=-1)  # (B, h, T, T)
     weights = seen("att = torch.softmax(att, dim=-1)", att)
     y = att @ v  # (B, h, T, d_head)

@@ -29,7 +29,7 @@ from browser_checks import (
 from playwright.sync_api import Page, expect
 
 from publish.generate.figures import contrast
-from publish.generate.notebooks import NOTEBOOKS, imports, notebook_snippets, shown, without_imports
+from publish.generate.notebooks import NOTEBOOKS, import_cell, imports, notebook_snippets, shown, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +74,7 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     page = context.new_page()
     page.goto(site.url(f"notebooks/{name}/index.html"))
     files = [shown(b.snippet) for b in notebook_snippets(name)]  # as the pages show them whole
-    cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
+    cells = [import_cell([line for f in files for line in imports(f)])]
     cells += [without_imports(f) for f in files]
     # The code cells' buttons (a Markdown cell can show a block of text with a button of its own).
     buttons = page.locator(".jp-CodeCell .jp-InputArea button.md-code__button[data-md-type=copy]")

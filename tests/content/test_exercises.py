@@ -23,6 +23,7 @@ TEACHING_PAGES = [
     "real-numbers", "queries-keys-values", "learned-weights", "learning", "where-used",
     "scaling", "masking", "positional-encoding", "attention-that-learns", "multi-head", "transformer-block",
     "rnn-comparison", "next-word", "trained-model",
+    "rnn-comparison", "batched-heads", "cross-attention", "rotary",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 

@@ -25,6 +25,7 @@ from publish.generate.topics import (
     multi_head,
     positional_encoding,
     rnn_comparison,
+    rotary,
 )
 from publish.generate.topics.next_word import labels
 from publish.source.includes import include
@@ -32,8 +33,10 @@ from selfattn_ref import corpus, examples
 from selfattn_ref import language_model as lm
 from selfattn_ref.attention import softmax
 from selfattn_ref.positional import sinusoidal_positional_encoding
+from selfattn_ref.topics import batched_heads as batched_source
 from selfattn_ref.topics import language_model as heads
 from selfattn_ref.topics import learning
+from selfattn_ref.topics import rotary as rotary_source
 
 from pages import PAGES, page_id
 
@@ -67,6 +70,19 @@ def reference() -> dict[str, tuple]:
         w = positional_encoding.with_positions(slug)["weights"]
         out[f"positional_encoding/{slug}_weights.md"] = (w, tok, tok, positional_encoding.DECIMALS)
     out["rnn_comparison/weights.md"] = rnn_comparison.attention_weights()
+    b = batched_source.batch()
+    for k, sentence in enumerate(b.sentences):
+        for h in range(batched_source.NUM_HEADS):
+            weights = b.steps.weights[k, h]
+            out[f"batched_heads/weights_{k + 1}_{h + 1}.md"] = (
+                weights,
+                sentence,
+                sentence,
+                examples.load(batched_source.SLUG).decimals,
+            )
+    for slug in rotary_source.SENTENCES:
+        st = rotary_source.sentence(slug)
+        out[f"rotary/weights_{slug}.md"] = (st.weights, st.tokens, st.tokens, rotary.DECIMALS)
     learning_toy = learning.toy()
     out["learning/weights.md"] = (learning_toy.weights, learning_toy.tokens, learning_toy.tokens, 4)
     out["learning/weights_after.md"] = (learning_toy.weights_after, learning_toy.tokens, learning_toy.tokens, 4)

@@ -258,6 +258,16 @@ def test_a_files_section_is_the_lines_between_its_markers():
         includes.section(code, "three")
 
 
+def test_the_imports_cell_is_grouped_as_ruffs_isort_wants_it():
+    """The standard library's imports, a blank line, then the others (``make lint`` runs ruff's I001
+    over the notebooks: a page whose scripts imported math and numpy got the cell
+    "import math\\nimport numpy as np", which failed it); each line once, whatever the snippets' order."""
+    lines = ["import numpy as np", "import math", "from pathlib import Path", "import numpy as np", "import json"]
+    assert nbs.import_cell(lines) == "import json\nimport math\nfrom pathlib import Path\n\nimport numpy as np"
+    assert nbs.import_cell(["import torch", "import numpy as np"]) == "import numpy as np\nimport torch"
+    assert nbs.import_cell(["import numpy as np"]) == "import numpy as np"
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
@@ -282,12 +292,8 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     # The imports once, first; then each snippet without its imports.
     texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
-    want_imports = list(dict.fromkeys(line for t in texts for line in nbs.imports(t)))
-    # Python's own modules first (the language model's scripts read a file), a blank line, numpy or torch
-    own = [line for line in want_imports if line.split()[1].split(".")[0] in sys.stdlib_module_names]
-    rest = [line for line in want_imports if line not in own]
-    want = own + ([""] if own and rest else []) + rest
-    assert code[0].split("\n") == want, (code[0], want)
+    want_imports = nbs.import_cell([line for t in texts for line in nbs.imports(t)])
+    assert code[0] == want_imports, (code[0], want_imports)
     code = code[1:]
     assert len(code) == len(expected) > 0, (code, expected)
     for source, snippet, text in zip(code, expected, texts, strict=True):

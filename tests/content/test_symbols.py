@@ -61,13 +61,13 @@ def test_a_planted_symbol_is_caught_with_its_line():
 
 def test_a_greek_letter_not_in_the_notation_is_caught():
     assert symbols.symbols(r"\beta + \alpha_j") == ["β", "α_j", "j"]
-    assert _missing(r"# Page" + "\n\n" + r"A rate $\theta$." + "\n") == ["line 3: θ"]
+    assert _missing(r"# Page" + "\n\n" + r"A rate $\tau$." + "\n") == ["line 3: τ"]
 
 
 def test_an_exercises_script_data_is_not_read_as_math():
     """The JSON of data-exercise doubles a formula's backslashes: $\\gamma$ there is not g, a, m."""
     line = '<div class="exercise" data-exercise="{&quot;q&quot;: &quot;$\\\\gamma$ and $\\\\operatorname{LN}$&quot;}">'
-    assert _missing(f"# Page\n\n{line}\n\nA rate $\\theta$.\n") == ["line 5: θ"]
+    assert _missing(f"# Page\n\n{line}\n\nA rate $\\tau$.\n") == ["line 5: τ"]
 
 
 def test_a_second_row_for_a_symbol_is_caught():

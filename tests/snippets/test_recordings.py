@@ -70,6 +70,10 @@ EXTRA_IMPORTS |= {
 PRINTS_NAN = {
     "snippets/mistakes/overflow_numpy.py": "shows the NaN that a softmax without the max subtraction gives",
     "snippets/mistakes/overflow_torch.py": "shows the NaN that a softmax without the max subtraction gives",
+    "snippets/mistakes/padding_axis_numpy.py": "shows the NaN of a padding mask that hides the pad's whole row",
+    "snippets/mistakes/padding_axis_torch.py": "shows the NaN of a padding mask that hides the pad's whole row",
+    "snippets/mistakes/inverted_padding_numpy.py": "shows the NaN of a sentence whose every key is left out",
+    "snippets/mistakes/inverted_padding_torch.py": "shows the NaN of a sentence whose every key is left out",
 }
 
 

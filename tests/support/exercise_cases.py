@@ -100,6 +100,41 @@ def _next_word_second_way(name: str) -> float:
     return values[name]
 
 
+def _mha(queries, keys, num_heads: int, W=None, **masks):
+    """torch.nn.MultiheadAttention's weights (batch, num_heads, rows, keys) for queries over keys,
+    with W_Q = W_K = W_V = W (the identity if None) and W_O the identity; ``masks`` as it takes them."""
+    import torch
+
+    d = queries.shape[-1]
+    W = torch.eye(d, dtype=torch.float64) if W is None else torch.as_tensor(W)
+    mha = torch.nn.MultiheadAttention(d, num_heads, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([W.T] * 3))
+        mha.out_proj.weight.copy_(torch.eye(d, dtype=torch.float64))
+        q, k = torch.as_tensor(queries), torch.as_tensor(keys)
+        return mha(q, k, k, average_attn_weights=False, **masks)[1], mha
+
+
+def _batched_second_way(name: str) -> float:
+    """docs/batched-heads.md's numbers, again: "The cat sat" and "The cat" + [PAD] through
+    torch.nn.MultiheadAttention with the two heads' weights, its masks made here."""
+    import torch
+
+    ex = examples.load("the_cat_sat_two_heads")
+    X = torch.from_numpy(np.stack([ex.E, np.vstack([ex.E[:2], np.zeros(4)])]))  # (2, 3, 4)
+    lengths = torch.tensor([3, 2])
+    real = torch.arange(3)[None, :] < lengths[:, None]  # (B, T)
+    later = torch.ones(3, 3, dtype=torch.bool).triu(1)  # True = left out, as MultiheadAttention reads it
+    both, mha = _mha(X, X, 2, ex.W_Q, key_padding_mask=~real, attn_mask=later)
+    causal_alone, _ = _mha(X, X, 2, ex.W_Q, attn_mask=later)
+    values = {
+        "scores": both.numel(),
+        "pad_row_causal_alone.The": causal_alone[1, 0, 2, 0].item(),
+        "key_padding_true": int((~real).sum()),
+    }
+    return values[name]
+
+
 def _language_model_second_way(name: str) -> float:
     """docs/trained-model.md's numbers, again: the PyTorch twin with a head removed, and head 2.1's
     scaled score from the twin's own torch.nn.MultiheadAttention weights."""
@@ -132,6 +167,55 @@ def _language_model_second_way(name: str) -> float:
     raise KeyError(name)
 
 
+def _cross_second_way(name: str) -> float:
+    """docs/cross-attention.md's numbers, again: torch.nn.MultiheadAttention with a query other than
+    its key (identity weights, one head) on the vectors the page gives, and the RNN page's state."""
+    import torch
+
+    from selfattn_ref.rnn import rnn_encoder
+
+    E = examples.load("the_cat_sat").E  # The, cat, sat
+    pad = np.zeros(4)
+    source = np.stack([E, np.vstack([E[:2], pad])])  # (2, 3, 4)
+    target = np.stack([np.vstack([E[0], E[1], [0, 0, 1, 1], E[2]]), np.vstack([E[:2], pad, pad])])  # (2, 4, 4)
+    real = torch.tensor([[True, True, True], [True, True, False]])
+    weights, _ = _mha(target, source, 1, key_padding_mask=~real)  # (2, 1, 4, 3)
+    rnn = examples.load_rnn()
+    H = rnn_encoder(rnn.E, rnn.W_xh, rnn.W_hh)  # (n, d)
+    state, _ = _mha(rnn.s[None, None], H[None], 1)  # (1, 1, 1, n)
+    values = {
+        "scores": weights[0, 0].numel(),
+        "word_by_word.assis.sat": weights[0, 0, 3, 2].item(),
+        "cross_true": int((weights[1, 0] > 0).sum()),
+        "rnn.cross_weights.h1": state[0, 0, 0, 0].item(),
+    }
+    return values[name]
+
+
+def _rotary_second_way(name: str) -> float:
+    """docs/rotary.md's numbers, again: the RoFormer paper's complex form in PyTorch (each pair x1 + i x2
+    times e^(i pos θ_p)) on "dog bites man" and "man bites dog", apart from selfattn_ref.rotary."""
+    import torch
+
+    def turn(E, positions):
+        E = torch.as_tensor(E, dtype=torch.float64)
+        theta = torch.as_tensor(positions, dtype=torch.float64)[:, None] * 10000.0 ** (
+            -torch.arange(0, 4, 2, dtype=torch.float64) / 4
+        )
+        z = torch.complex(E[:, 0::2], E[:, 1::2]) * torch.exp(1j * theta)
+        return torch.stack([z.real, z.imag], dim=-1).reshape(E.shape)
+
+    first, second = (turn(examples.load(s).E, [0, 1, 2]) for s in ("dog_bites_man", "man_bites_dog"))
+    dog, man = (torch.as_tensor(v, dtype=torch.float64)[None] for v in examples.load("dog_bites_man").E[[0, 2]])
+    values = {
+        "man_turned.x1": first[2, 0].item(),
+        "dog_man_score": (first[0] @ first[2]).item(),
+        "self_score_second": (second[2] @ second[2]).item(),
+        "distance_1": (turn(dog, [40])[0] @ turn(man, [41])[0]).item(),
+    }
+    return values[name]
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
@@ -150,6 +234,13 @@ def second_way(spec: dict):
         for part in spec["answer"].split("."):
             value = value[part]
         return np.array([float(value)])
+    if spec.get("topic") in ("batched_heads", "cross_attention", "rotary"):
+        second = {
+            "batched_heads": _batched_second_way,
+            "cross_attention": _cross_second_way,
+            "rotary": _rotary_second_way,
+        }[spec["topic"]]
+        return np.array([float(second(spec["answer"]))])
     if "topic" in spec:
         return _block_second_way(spec)
     ex = examples.load(spec["example"])

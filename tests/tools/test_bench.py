@@ -96,6 +96,15 @@ def test_the_page_budgets_hold_every_page_that_has_a_notebook():
     assert sorted(run.article_pages()) == sorted(pages)
 
 
+def test_every_topic_page_of_the_nav_is_measured_whatever_its_section():
+    """A section added to the nav (Attention at scale) and a page on its own in it (Common mistakes)
+    are article or topic pages too: before, only "The articles" and "Beyond the articles" were."""
+    articles = run.article_pages()
+    assert {"real-numbers/", "masking/", "batched-heads/", "cross-attention/", "mistakes/"} <= set(articles)
+    assert not {"", "index/", "examples/index/", "playground/", "glossary/", "notebooks/index/"} & set(articles)
+    assert not [p for p in articles if p.startswith("notebooks/")]
+
+
 def _audit(score: float, tbt: float, dom: int = 1000, lcp: float = 2000.0) -> lighthouse.Audit:
     return lighthouse.Audit(score=score, fcp=1500.0, lcp=lcp, tbt=tbt, dom=dom, main_thread={})
 
