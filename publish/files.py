@@ -34,7 +34,7 @@ from . import ROOT
 
 __all__ = [
     "SOURCES", "UnsafePath", "UnsafeRead", "atomic_write", "check", "check_folder", "check_sources", "named",
-    "read_bytes", "read_text", "remove", "unsafe", "unsafe_folder", "unsafe_sources",
+    "read_bytes", "read_text", "remove", "unsafe", "unsafe_folder", "unsafe_sources", "unsafe_to_empty",
 ]  # fmt: skip
 
 
@@ -113,10 +113,36 @@ def _holds_the_project(target: Path, root: Path) -> str | None:
     return None
 
 
-def check_folder(path: Path | str, what: str, root: Path | str = ROOT) -> Path:
+# What a build writes first into its output folder (MkDocs' and Material's static templates, right
+# after the pages are read): a folder holding either was a build's output, which a build may empty.
+BUILT = ("404.html", "sitemap.xml")
+
+
+def unsafe_to_empty(path: Path | str) -> str | None:
+    """Why the folder ``path`` may not be emptied by a build (MkDocs removes every entry of its output
+    folder whose name does not start with a dot), or None: it may if it does not exist, holds only
+    such dot entries, or holds what a build writes first (:data:`BUILT`). Any other folder holds
+    someone's files (`mkdocs build -d .venv`, or `-d notes`, would delete them), wherever it is."""
+    target = Path(path)
+    if not target.is_dir():
+        return None
+    with os.scandir(target) as entries:
+        names = sorted(e.name for e in entries if not e.name.startswith("."))
+    if not names or any(name in names for name in BUILT):
+        return None
+    return (
+        f"{excerpt(str(target))} holds files no build made (such as {excerpt(names[0])}), which a build would "
+        f"delete: it is not empty and has no {' or '.join(BUILT)} of an earlier build"
+    )
+
+
+def check_folder(path: Path | str, what: str, root: Path | str = ROOT, emptied: bool = False) -> Path:
     """The absolute path of the folder ``path`` (``what`` names it in the message); UnsafePath when
-    :func:`unsafe_folder` refuses it, before anything in it is written or removed."""
+    :func:`unsafe_folder` refuses it, or, if the build will empty it (``emptied``: its output
+    folder), :func:`unsafe_to_empty`, before anything in it is written or removed."""
     problem = unsafe_folder(path, root)
+    if problem is None and emptied:
+        problem = unsafe_to_empty(_checked(path, root, folder=True)[0])
     if problem:
         raise UnsafePath(
             f"{what} {excerpt(str(path))} is refused: {problem}. A build and its caches write only into folders of "
