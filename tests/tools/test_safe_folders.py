@@ -20,7 +20,16 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from publish import ROOT
-from publish.files import UnsafePath, UnsafeRead, check_folder, named, read_text, unsafe_folder, unsafe_sources
+from publish.files import (
+    UnsafePath,
+    UnsafeRead,
+    check_folder,
+    check_sources,
+    named,
+    read_text,
+    unsafe_folder,
+    unsafe_sources,
+)
 from publish.harness.notebook_cache import Cache
 from publish.mkdocs import worked_examples
 from publish.mkdocs.page_weight import katex_fonts
@@ -205,3 +214,26 @@ class _Config(dict):
     def __init__(self, config, site_dir):
         super().__init__(config)
         self.site_dir = str(site_dir)
+
+
+def test_no_file_of_the_repository_a_page_can_include_is_a_link(tree, tmp_path):
+    """A page's `--8<-- "tests/env.txt"` (pymdownx.snippets reads any file of the repository) read a
+    link tests/env.txt -> /proc/self/environ and put the environment in the built page: only docs/,
+    snippets/, the specs and overrides/ were checked (adversarial run of issue 51, severe class 3)."""
+    root, outside = tree
+    check_sources(root)
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (root / ".venv").symlink_to(venv)  # a linked virtual environment, and the tools' own links
+    (root / ".cache/bench/node_modules/.bin").mkdir(parents=True)
+    (root / ".cache/bench/node_modules/.bin/lighthouse").symlink_to(outside / "keep.txt")
+    (root / "tests/sub").mkdir(parents=True)
+    check_sources(root)
+    (root / "tests/sub/env.txt").symlink_to("/proc/self/environ")
+    os.mkfifo(root / "fifo")
+    with pytest.raises(UnsafeRead, match=r"^fifo is not a regular file: not read \(and 1 more\)"):
+        check_sources(root)
+    (root / "fifo").unlink()
+    with pytest.raises(UnsafeRead, match=r"^tests/sub/env.txt is a symbolic link \(to '/proc/self/environ'\)"):
+        check_sources(root)
