@@ -34,7 +34,8 @@ from . import ROOT
 
 __all__ = [
     "SOURCES", "UnsafePath", "UnsafeRead", "atomic_write", "check", "check_folder", "check_sources", "named",
-    "read_bytes", "read_text", "remove", "unsafe", "unsafe_folder", "unsafe_sources",
+    "read_bytes", "read_text", "remove", "repository_entries", "unsafe", "unsafe_folder", "unsafe_sources",
+    "unsafe_to_empty",
 ]  # fmt: skip
 
 
@@ -113,10 +114,36 @@ def _holds_the_project(target: Path, root: Path) -> str | None:
     return None
 
 
-def check_folder(path: Path | str, what: str, root: Path | str = ROOT) -> Path:
+# What a build writes first into its output folder (MkDocs' and Material's static templates, right
+# after the pages are read): a folder holding either was a build's output, which a build may empty.
+BUILT = ("404.html", "sitemap.xml")
+
+
+def unsafe_to_empty(path: Path | str) -> str | None:
+    """Why the folder ``path`` may not be emptied by a build (MkDocs removes every entry of its output
+    folder whose name does not start with a dot), or None: it may if it does not exist, holds only
+    such dot entries, or holds what a build writes first (:data:`BUILT`). Any other folder holds
+    someone's files (`mkdocs build -d .venv`, or `-d notes`, would delete them), wherever it is."""
+    target = Path(path)
+    if not target.is_dir():
+        return None
+    with os.scandir(target) as entries:
+        names = sorted(e.name for e in entries if not e.name.startswith("."))
+    if not names or any(name in names for name in BUILT):
+        return None
+    return (
+        f"{excerpt(str(target))} holds files no build made (such as {excerpt(names[0])}), which a build would "
+        f"delete: it is not empty and has no {' or '.join(BUILT)} of an earlier build"
+    )
+
+
+def check_folder(path: Path | str, what: str, root: Path | str = ROOT, emptied: bool = False) -> Path:
     """The absolute path of the folder ``path`` (``what`` names it in the message); UnsafePath when
-    :func:`unsafe_folder` refuses it, before anything in it is written or removed."""
+    :func:`unsafe_folder` refuses it, or, if the build will empty it (``emptied``: its output
+    folder), :func:`unsafe_to_empty`, before anything in it is written or removed."""
     problem = unsafe_folder(path, root)
+    if problem is None and emptied:
+        problem = unsafe_to_empty(_checked(path, root, folder=True)[0])
     if problem:
         raise UnsafePath(
             f"{what} {excerpt(str(path))} is refused: {problem}. A build and its caches write only into folders of "
@@ -129,6 +156,20 @@ def check_folder(path: Path | str, what: str, root: Path | str = ROOT) -> Path:
 # The folders whose files the tools and the build read as sources: pages and what they include,
 # snippets, the worked examples' specs, the exercises (under docs/), the theme's overrides.
 SOURCES = ("docs", "snippets", "selfattn_ref/examples", "overrides")
+# But a page's `--8<-- "path"` (pymdownx.snippets, base_path ".") reads any file of the repository:
+# the build checks all of it (:func:`repository_entries`), but for what no pull request can add and
+# only the tools write (gitignored, holding links of their own: a virtual environment, npm's
+# node_modules/.bin, the tools' caches) and git's own folder.
+NOT_SOURCES = (".git", ".cache", "node_modules", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache")
+
+
+def repository_entries(root: Path | str = ROOT) -> tuple[str, ...]:
+    """The top-level entries of ``root`` that a page may include, for :func:`unsafe_sources`: all
+    but :data:`NOT_SOURCES` and a virtual environment (a folder, or a link to one, with pyvenv.cfg)."""
+    root = Path(root)
+    with os.scandir(root) as entries:
+        names = [e.name for e in entries if e.name not in NOT_SOURCES]
+    return tuple(sorted(n for n in names if not (root / n / "pyvenv.cfg").is_file()))
 
 
 def unsafe_sources(
@@ -145,6 +186,10 @@ def unsafe_sources(
     todo = [root / f for f in folders if os.path.lexists(root / f)]
     while todo:
         folder = todo.pop()
+        if not folder.is_symlink() and not folder.is_dir():
+            if not folder.is_file():
+                found.append(f"{shown(folder, root)} is not a regular file: not read")
+            continue
         if folder.is_symlink():
             found.append(f"{shown(folder, root)} is a symbolic link (to {excerpt(os.readlink(folder))}): not read")
             continue
@@ -152,6 +197,8 @@ def unsafe_sources(
             for entry in entries:
                 if reported is not None and reported(Path(entry.path)):
                     continue
+                if entry.name in NOT_SOURCES[2:] and entry.is_dir(follow_symlinks=False):
+                    continue  # (Python's and the tests' caches, anywhere)
                 if entry.is_symlink():
                     target = excerpt(os.readlink(entry.path))
                     found.append(f"{shown(Path(entry.path), root)} is a symbolic link (to {target}): not read")
@@ -165,7 +212,7 @@ def unsafe_sources(
 def check_sources(root: Path | str = ROOT, reported: Callable[[Path], bool] | None = None) -> None:
     """UnsafeRead naming the first source no tool may read (:func:`unsafe_sources`) and how many
     there are; nothing is read before this passes (``make update``, every build)."""
-    found = unsafe_sources(root, reported=reported)
+    found = unsafe_sources(root, repository_entries(root), reported=reported)
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise UnsafeRead(f"{found[0]}{more}: the sources hold only regular files; replace it with the file itself")

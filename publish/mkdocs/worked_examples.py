@@ -49,7 +49,7 @@ def check_folders(config) -> None:
     (:mod:`publish.files` decides): its output folder (``site_dir``, ``-d``, which MkDocs empties
     first), the KaTeX fonts' cache, every file of docs/, snippets/ and the specs."""
     try:
-        check_folder(config.site_dir, "the output folder (site_dir, --site-dir)")
+        check_folder(config.site_dir, "the output folder (site_dir, --site-dir)", emptied=True)
         katex_fonts.check_cache(katex_fonts.cache_folder(config))
         check_sources()
     except (UnsafePath, UnsafeRead) as exc:

@@ -17,10 +17,21 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from mkdocs.exceptions import PluginError
 
 from publish import ROOT
-from publish.files import UnsafePath, UnsafeRead, check_folder, named, read_text, unsafe_folder, unsafe_sources
+from publish.files import (
+    UnsafePath,
+    UnsafeRead,
+    check_folder,
+    check_sources,
+    named,
+    read_text,
+    unsafe_folder,
+    unsafe_sources,
+)
 from publish.harness.notebook_cache import Cache
+from publish.mkdocs import worked_examples
 from publish.mkdocs.page_weight import katex_fonts
 from selfattn_ref._validate import excerpt
 
@@ -174,3 +185,55 @@ def test_a_build_refuses_a_linked_output_folder_before_it_empties_it(tmp_path):
         assert len(errors) == 1 and what in errors[0] and "site is a symbolic link (to " in errors[0], out
         assert sorted(p.name for p in target.iterdir()) == ["keep.txt"]
     assert not (tmp_path / "new-site").exists()
+
+
+def test_a_build_empties_only_a_folder_that_is_new_empty_or_an_earlier_build(tmp_path):
+    """MkDocs empties its output folder: `mkdocs build -d .venv` (or -d notes, or -d /tmp/theirs)
+    passed every check and deleted the folder's files (adversarial run of issue 51)."""
+    config = {"config_file_path": str(ROOT / "mkdocs.yml")}
+    kept = {".venv": "pyvenv.cfg", "notes": "draft.md", "built": "404.html", "built2": "sitemap.xml"}
+    for folder, name in kept.items():
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / name).write_text("theirs\n", encoding="utf-8")
+    (tmp_path / "hidden").mkdir()
+    (tmp_path / "hidden/.keep").write_text("", encoding="utf-8")
+    for folder in ("built", "built2", "hidden", "new", "empty"):
+        (tmp_path / "empty").mkdir(exist_ok=True)
+        site = tmp_path / folder
+        assert worked_examples.check_folders(_Config(config, site)) is None, folder
+    for folder in (".venv", "notes"):
+        with pytest.raises(PluginError, match=r"holds files no build made \(such as '(pyvenv\.cfg|draft\.md)'\)"):
+            worked_examples.check_folders(_Config(config, tmp_path / folder))
+        assert (tmp_path / folder / kept[folder]).read_text(encoding="utf-8") == "theirs\n"
+    assert unsafe_folder(tmp_path / "notes", ROOT) is None  # a cache's folder may hold its own files
+
+
+class _Config(dict):
+    """What check_folders reads of MkDocs' config: site_dir, and config_file_path (the KaTeX cache)."""
+
+    def __init__(self, config, site_dir):
+        super().__init__(config)
+        self.site_dir = str(site_dir)
+
+
+def test_no_file_of_the_repository_a_page_can_include_is_a_link(tree, tmp_path):
+    """A page's `--8<-- "tests/env.txt"` (pymdownx.snippets reads any file of the repository) read a
+    link tests/env.txt -> /proc/self/environ and put the environment in the built page: only docs/,
+    snippets/, the specs and overrides/ were checked (adversarial run of issue 51, severe class 3)."""
+    root, outside = tree
+    check_sources(root)
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    (root / ".venv").symlink_to(venv)  # a linked virtual environment, and the tools' own links
+    (root / ".cache/bench/node_modules/.bin").mkdir(parents=True)
+    (root / ".cache/bench/node_modules/.bin/lighthouse").symlink_to(outside / "keep.txt")
+    (root / "tests/sub").mkdir(parents=True)
+    check_sources(root)
+    (root / "tests/sub/env.txt").symlink_to("/proc/self/environ")
+    os.mkfifo(root / "fifo")
+    with pytest.raises(UnsafeRead, match=r"^fifo is not a regular file: not read \(and 1 more\)"):
+        check_sources(root)
+    (root / "fifo").unlink()
+    with pytest.raises(UnsafeRead, match=r"^tests/sub/env.txt is a symbolic link \(to '/proc/self/environ'\)"):
+        check_sources(root)
