@@ -58,6 +58,18 @@ class Walkthrough:
         return next((proc for t, _, proc in self.ran if t == title), None)
 
 
+def remove_example(copy: Path, slug: str) -> None:
+    """The files of the worked example ``slug`` (its spec and what ``make update`` wrote from it:
+    publish/generate/example_pages.py's list) removed from ``copy``, if it has them."""
+    import shutil
+
+    for pattern in (f"selfattn_ref/examples/{slug}.toml", f"docs/examples/{slug}.md", f"snippets/examples/{slug}_*",
+                    f"docs/notebooks/examples/{slug}.ipynb"):  # fmt: skip
+        for path in copy.glob(pattern):
+            path.unlink()
+    shutil.rmtree(copy / "docs" / "generated" / slug, ignore_errors=True)
+
+
 def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthrough:
     """The commands of docs/add-an-example.md, run as a newcomer would in ``copy`` (a fresh clone:
     the gathered files are removed, as git ignores them), each recorded; it stops at the first
@@ -70,6 +82,10 @@ def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthro
     w.gathered = [copy / p.relative_to(ROOT) for p in registry.gathered_paths()]
     for path in w.gathered:  # as a fresh clone has them: not at all (git ignores them)
         path.unlink(missing_ok=True)
+    for title, command in commands:  # a contributor's own example of the page's name (river_bank, the
+        args = shlex.split(command)  # name CONTRIBUTING suggests) is not in the newcomer's clone
+        if title == "Scaffold" and "new-example" in args:
+            remove_example(copy, args[args.index("new-example") + 1])
     for title, command in commands:
         args = shlex.split(command)
         if title == "Regenerate":
