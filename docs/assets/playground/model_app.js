@@ -21,6 +21,8 @@ import { CellExplainer, Legend, Marks, MatrixView, h, setText } from "./views.js
 
 const WEIGHTS_URL = new URL("../../generated/playground/language_model.json", import.meta.url);
 const TOP = 5; // the next words shown, as `python -m selfattn_ref next` prints them by default
+const GREEDY_OPTION = "The most probable (greedy)"; // the "Each word" choice of greedy decoding
+const GREEDY = `set “Each word” to “${GREEDY_OPTION}”`; // how the temperature's message names it
 const MAX_WRITTEN = 1e15; // e^(logit ÷ T) is written out while it is at most this (explain.js's rule)
 
 let weightsPromise = null;
@@ -212,7 +214,7 @@ class ModelMode {
       "select",
       { id: "pg-model-pick", "aria-describedby": "pg-model-pick-help" },
       h("option", { value: "seeded", text: "Drawn at random, from a seed" }),
-      h("option", { value: "greedy", text: "The most probable (greedy)" }),
+      h("option", { value: "greedy", text: GREEDY_OPTION }),
     );
     this.seedInput = h("input", {
       type: "text",
@@ -296,8 +298,9 @@ class ModelMode {
     });
     on(this.temperatureInput, "input", () => {
       const parsed = parseNumber(this.temperatureInput.value);
-      const out = parsed.tooLarge || (!parsed.error && temperatureProblem(parsed.value)); // a number, but not a temperature
-      const problem = out ? `The temperature must be ${temperatureProblem(NaN)}.` : (parsed.error ?? null);
+      // a number, but not a temperature; or what parseNumber says is wrong
+      const out = parsed.tooLarge ? temperatureProblem(Infinity) : !parsed.error && temperatureProblem(parsed.value, GREEDY);
+      const problem = out ? `The temperature must be ${out}.` : (parsed.error ?? null);
       this.setFieldError(this.temperatureInput, this.temperatureMessage, problem);
       if (problem) {
         this.recompute();
