@@ -566,25 +566,13 @@ function weightExplanation(last, b, k, i, j) {
 }
 
 /**
- * The claims written in plain decimals. A number in exponent notation (a temperature of 1e-300, a
- * logit ÷ T beyond 15 digits, 1.0675e+16) is not arithmetic the audit reads: its line is the
- * code's arithmetic, written out, and not checked.
+ * The claims written in plain decimals. A number in exponent notation (an e^(logit ÷ T) such as
+ * 1.0675e+16) is not arithmetic the audit reads: its line is the code's arithmetic, written out,
+ * and not checked. (A temperature is at least MIN_TEMPERATURE, 0.01, which JavaScript writes in
+ * plain decimals.)
  */
 function readable(claims) {
   return claims.filter((c) => !/\de[+-]?\d/u.test(c.text));
-}
-
-/**
- * A temperature as a plain decimal, exactly the float it is (1e-7 is "0.0000001", as a reader may
- * have typed it; JavaScript writes numbers under 10^-6 in exponent notation); in exponent
- * notation still if that decimal would be longer than a line can carry (1e-300).
- */
-function decimalText(x) {
-  const text = String(x);
-  const m = /^(\d)(?:\.(\d+))?e-(\d+)$/u.exec(text);
-  if (!m) return text;
-  const plain = `0.${"0".repeat(Number(m[3]) - 1)}${m[1]}${m[2] ?? ""}`;
-  return plain.length <= 24 ? plain : text;
 }
 
 /** A number of the next words' table, for top[row]: its logit (j 0), the logit ÷ T (j 1) or its probability (j 2). */
@@ -620,7 +608,7 @@ function nextExplanation(model, last, row, j) {
   }
   if (j === 1) {
     const build = (p) => {
-      const text = `${num(logits[t.id], p)} ÷ ${decimalText(T)} = ${num(logits[t.id] / T, p)}`;
+      const text = `${num(logits[t.id], p)} ÷ ${T} = ${num(logits[t.id] / T, p)}`;
       return { lines: [`logit ÷ T = ${text}`], claims: readable([{ line: 0, text }]) };
     };
     const effect = T < 1 ? "larger logits, further apart" : T > 1 ? "smaller logits, closer together" : "T = 1 leaves the logits as they are";
