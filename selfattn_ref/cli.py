@@ -499,13 +499,17 @@ def add_explain(subparsers) -> None:
 
 def _temperature(text: str) -> float:
     """--temperature's value: a number as --vectors reads one (:func:`number_problem`, whose
-    messages it ends with), above 0, at most MAGNITUDE."""
+    messages it ends with), from :data:`.language_model.MIN_TEMPERATURE` to MAGNITUDE; below the
+    floor, the message says what to do instead (greedy decoding)."""
+    from . import language_model as lm
+
     value, problem = number_problem(text.strip())
-    if problem is None and value > 0:
+    if problem is None and lm.MIN_TEMPERATURE <= value:
         return value
-    limit = f"{examples.MAGNITUDE:,.0f}"
+    if problem is None:  # a number below the floor: 0, negative, or too small to print exactly
+        problem = f"; {lm.TEMPERATURE_ADVICE} (--generate without --seed)"
     raise argparse.ArgumentTypeError(
-        f"must be a positive number, at most {limit}, got {shown(text, 20)}{problem or ''}"
+        f"must be a number from {lm.MIN_TEMPERATURE:g} to {examples.MAGNITUDE:,.0f}, got {shown(text, 20)}{problem}"
     )
 
 
@@ -596,6 +600,7 @@ def run_next(args: argparse.Namespace) -> int:
 
 def add_next(subparsers) -> None:
     from . import corpus
+    from . import language_model as lm
 
     p = subparsers.add_parser(
         "next",
@@ -622,8 +627,8 @@ examples:
     p.add_argument("--top", type=_top, default=5, metavar="K",
                    help=f"print the K most probable words, 1 to {len(corpus.VOCABULARY)} (default 5)")  # fmt: skip
     p.add_argument("--temperature", type=_temperature, default=1.0, metavar="T",
-                   help="divide the logits by T before softmax: below 1 sharper, above 1 flatter "
-                   "(default 1)")  # fmt: skip
+                   help=f"divide the logits by T before softmax, T from {lm.MIN_TEMPERATURE:g} to "
+                   f"{examples.MAGNITUDE:,.0f}: below 1 sharper, above 1 flatter (default 1)")  # fmt: skip
     p.add_argument("--heads", action="store_true", help="print each head's attention weights, block by block")
     p.add_argument("--generate", action="store_true",
                    help=f"then write the words that follow, one at a time, until '.' or {corpus.CONTEXT} words: the "

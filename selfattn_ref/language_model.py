@@ -353,6 +353,19 @@ def _top_k(top_k, size: int, name: str = "top_k") -> int | None:
     return int(top_k)
 
 
+# The smallest temperature that the `next` command and the playground's language model take (this
+# module's functions take any positive one): both print logit ÷ T at up to 10 decimals, and a digit
+# they print must be one float64 holds (issue 51, item 5). A logit's float64 error (at most 6.8e-15
+# against 50-digit arithmetic, for logits up to 12 in size) is multiplied by 1/T: at T = 0.01 it is
+# at most 6.8e-13, and with the division's own rounding (half a unit in the last place of a quotient
+# up to 1,200 in size, 1.1e-13) under 1e-12, about fifty times below the 5e-11 that changes the 10th
+# decimal. At T = 1e-4 it reaches 6.8e-11: 21 of 6,080 cells measured printed a digit float64 does
+# not hold. The command (selfattn_ref.cli) and the playground (state.js, through limits.js) read
+# this limit and say what to do instead, in TEMPERATURE_ADVICE's words.
+MIN_TEMPERATURE = 0.01
+TEMPERATURE_ADVICE = "for the most likely word every time, use greedy decoding"
+
+
 def next_word_probabilities(logits, temperature=1.0, top_k=None) -> np.ndarray:
     """The probabilities of the next word from ``logits`` (..., d_vocab): softmax(logits / temperature),
     over the ``top_k`` largest logits only (the others get 0; ties go to the word with the smaller id)

@@ -28,6 +28,7 @@ from selfattn_ref.examples.rules import (
     is_combining_mark,
     token_char_refused,
 )
+from selfattn_ref.language_model import MIN_TEMPERATURE, TEMPERATURE_ADVICE
 
 from .registry import generated
 
@@ -89,7 +90,9 @@ def limits_module() -> str:
     """An ES module exporting the limits (``SPEC_LIMITS``), the characters a token may not hold
     (``TOKEN_FORBIDDEN``, and every code point in ``TOKEN_REFUSED``), and the combining marks a
     token may not start with (``MARKS``), the most digits a printed number has (``DIGITS``, for format.js)
-    and how a number is typed (``NUMBER_SYNTAX``, a regular expression that JavaScript reads as Python does)."""
+    how a number is typed (``NUMBER_SYNTAX``, a regular expression that JavaScript reads as Python does),
+    and the language model's smallest temperature with what to do instead (``MIN_TEMPERATURE``,
+    ``TEMPERATURE_ADVICE``)."""
     refused = code_point_ranges(token_char_refused, TOKEN_RULED_ONE_BY_ONE)
     return (
         f"export const SPEC_LIMITS = Object.freeze({json.dumps(LIMITS, indent=2)});\n"
@@ -97,6 +100,9 @@ def limits_module() -> str:
         f"export const DIGITS = {DIGITS};  // the most digits a printed number has (selfattn_ref.examples.digits)\n"
         "// A number as it is typed, in the playground as on the command line and in a spec (rules.NUMBER_SYNTAX):\n"
         f"export const NUMBER_SYNTAX = {json.dumps(NUMBER_SYNTAX)};\n"
+        "// The language model's smallest temperature, and what to do instead (selfattn_ref.language_model):\n"
+        f"export const MIN_TEMPERATURE = {json.dumps(MIN_TEMPERATURE)};\n"
+        f"export const TEMPERATURE_ADVICE = {json.dumps(TEMPERATURE_ADVICE)};\n"
         f"// Code point ranges from Python's Unicode {UNICODE_VERSION} (selfattn_ref.examples.rules; the\n"
         "// format: publish/generate/playground_limits.py, encode_ranges):\n"
         "// what a token may not hold anywhere (control, format, private-use, unassigned and blank\n"

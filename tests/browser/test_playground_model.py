@@ -325,11 +325,15 @@ def test_an_unknown_word_a_hostile_text_and_bad_settings(pg, site):
     assert page.locator("#playground img").count() == 0
     page.fill("#pg-model-text", "the cat sat")
     expect(page.locator("#pg-model-stale")).to_be_hidden()
+    floor = (
+        "The temperature must be a number from 0.01 to 1,000,000; for the most likely word every time, use greedy "
+        "decoding (set “Each word” to “The most probable (greedy)”)."
+    )
     for value, message in [
         ("abc", "Not a number: use digits, a point and a minus sign, such as 0.5 or -2."),
-        ("0", "The temperature must be a positive number, at most 1,000,000."),
-        ("2e6", "The temperature must be a positive number, at most 1,000,000."),
-        ("1e-320", "Logits / temperature overflows: temperature 1e-320 is too small for these logits."),
+        ("0", floor),
+        ("0.009999999999999998", floor),
+        ("2e6", "The temperature must be a number from 0.01 to 1,000,000."),
     ]:
         page.fill("#pg-model-temperature", value)
         expect(page.locator("#pg-model-temperature-message")).to_have_text(message)
@@ -360,7 +364,9 @@ def test_an_unknown_word_a_hostile_text_and_bad_settings(pg, site):
     assert message.startswith("word 1, '<script>alert(1)</script'... (25 characters), is not")
     expect(page.locator("#pg-model-text-message")).to_have_text(message[0].upper() + message[1:] + ".")
     open_playground(page, site, link_of("the cat", temperature="0"))
-    expect(page.locator("#pg-notice")).to_contain_text('"temperature" must be a positive number, at most 1,000,000')
+    expect(page.locator("#pg-notice")).to_contain_text(
+        '"temperature" must be a number from 0.01 to 1,000,000; for the most likely'
+    )
     expect(page.locator("#pg-panel-attention")).to_be_visible()
     watch.check()
 

@@ -97,6 +97,8 @@ const divisions = arg.divisions.map((t) => {
 out.links = {links, weights, divisions};
 """
 
+# The command's words (tests/package/test_cli_next.py), naming the choice that gives greedy decoding here.
+FLOOR = "a number from 0.01 to 1,000,000; for the most likely word every time, use greedy decoding"
 LINKS = {
     "#model=she+took+the+money": {"text": "she took the money"},
     "#model=The%20CAT%20sat.&temperature=0.5&decimals=2&seed=53&generate=1": {
@@ -105,9 +107,13 @@ LINKS = {
     "#model=&pick=greedy": {"text": "", "greedy": True},
     "#model=%3Cscript%3Ealert(1)%3C%2Fscript%3E": {"text": "<script>alert(1)</script>"},
     "#model=a&seed=4294967295&temperature=1000000": {"text": "a", "seed": 4294967295, "temperature": 1_000_000},
-    "#model=a&temperature=0": '"temperature" must be a positive number, at most 1,000,000',
-    "#model=a&temperature=1000001": '"temperature" must be a positive number, at most 1,000,000',
-    "#model=a&temperature=abc": '"temperature" must be a positive number, at most 1,000,000',
+    # the floor (selfattn_ref.language_model.MIN_TEMPERATURE): the smallest taken, the largest refused
+    "#model=a&temperature=0.01": {"text": "a", "temperature": 0.01},
+    "#model=a&temperature=0.009999999999999998": f'"temperature" must be {FLOOR} ("pick=greedy")',
+    "#model=a&temperature=1e-23": f'"temperature" must be {FLOOR} ("pick=greedy")',
+    "#model=a&temperature=0": f'"temperature" must be {FLOOR} ("pick=greedy")',
+    "#model=a&temperature=1000001": '"temperature" must be a number from 0.01 to 1,000,000',
+    "#model=a&temperature=abc": '"temperature" must be a number from 0.01 to 1,000,000',
     "#model=a&seed=4294967296": '"seed" must be a whole number from 0 to 4,294,967,295',
     "#model=a&seed=-1": '"seed" must be a whole number from 0 to 4,294,967,295',
     "#model=a&seed=1&pick=greedy": 'a link gives "seed" or "pick=greedy", not both',
@@ -281,8 +287,8 @@ for (const state of arg.explanations) {
 
 def test_every_explanation_of_the_language_models_mode_adds_up_as_the_audit_reads_it(ran):
     """Every number of the mode explains itself with arithmetic that holds at the rounding it shows, as
-    the site's numbers audit reads it (publish.audit.arithmetic), at 0 to 4 decimals and temperatures
-    from 1e-23 to 3, greedy and seeded (every weight of the four heads on two of the sentences): 475
+    the site's numbers audit reads it (publish.audit.arithmetic), at 0 to 4 and 10 decimals and temperatures
+    from 0.01 (the floor) to 3, greedy and seeded (every weight of the four heads on two of the sentences): 475
     explanations, 3,625 claims. A temperature under 10^-6 was written "1e-7" in its line, which is
     not arithmetic (the explanation threw); a line with a number in exponent notation is not a claim."""
     found = ran["explanations"]
@@ -304,9 +310,9 @@ EXPLAINED = [
         ("near the street the animal was cold so it", 0.25, 2, 53, True),
         ("the cat", 3, 0, None, True),
         ("she took the wet boat back to the bank", 1.5, 1, 2**32 - 1, False),
-        # temperatures JavaScript writes in exponent notation, and logits ÷ T beyond 15 digits
-        ("the cat", 1e-7, 10, 3, False),
-        ("the cat", 1e-23, 4, None, False),
+        # the smallest temperature the mode takes (MIN_TEMPERATURE), at the most decimals
+        ("the cat", 0.01, 10, 3, False),
+        ("the cat", 0.01, 4, None, False),
     ]
 ]  # fmt: skip
 

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from selfattn_ref.cli import format_number
 from selfattn_ref.examples.rules import number_advice
 
 HOW = number_advice("x")  # how a number is written, the start of every such advice
+GREEDY = "; for the most likely word every time, use greedy decoding (--generate without --seed)"  # below 0.01
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,6 +58,39 @@ def test_separate_words_capitals_top_temperature_and_decimals(capsys):
     assert abs(sum(float(x) for _, x in shown) - 1) < 1e-8
 
 
+def test_the_smallest_temperature_is_taken(capsys):
+    """0.01 (MIN_TEMPERATURE) is taken, as the probabilities of the library; 0.009999999999999998,
+    the float just below it, is refused (ERRORS)."""
+    assert np.nextafter(0.01, 0) == 0.009999999999999998
+    code, out, _ = run(capsys, "next", "the cat", "--top", "2", "--temperature", "0.01", "--decimals", "10")
+    assert code == 0 and "; temperature 0.01; rounded to 10 decimals" in out
+    p = lm.next_word_probabilities(lm.forward("the cat").logits[-1], 0.01)
+    assert ranked(out) == [(w, format_number(x, 10)) for w, x in lm.ranked(p, 2)]
+
+
+def test_logits_over_the_smallest_temperature_print_only_digits_float64_holds():
+    """At T = 0.01 and 10 decimals, logit ÷ T (the playground's second column) printed from float64
+    is the exact quotient of the same logits by 0.01, rounded: over 40 seeded sentences, every one
+    of the 43 words (1,720 quotients), the division's error stays under 1e-12 (measured: 1.3e-13),
+    far below the 5e-11 that changes the 10th decimal (language_model.MIN_TEMPERATURE says why).
+    Only a quotient within that error of a rounding boundary may print the other way (1 of 1,720)."""
+    rng = np.random.default_rng(51)
+    worst, ties, half = Fraction(0), 0, Fraction(1, 2 * 10**10)
+    for _ in range(40):
+        words = list(rng.choice(corpus.VOCABULARY, size=int(rng.integers(1, corpus.CONTEXT + 1))))
+        for z in lm.forward(words).logits[-1]:
+            exact = Fraction(float(z)) / Fraction("0.01")
+            q = float(z) / lm.MIN_TEMPERATURE
+            worst = max(worst, abs(Fraction(q) - exact))
+            printed = Fraction(format_number(q, 10).replace("\u2212", "-"))
+            # the printed number is a rounding of the exact quotient, to within the division's error
+            assert abs(printed - exact) <= half + Fraction(1, 10**12), (words, z)
+            ties += abs(printed - exact) > half  # the exact quotient within 1e-12 of a rounding boundary
+    print(f"largest error {float(worst):.2g}, {ties} near ties")
+    assert worst < Fraction(1, 10**12), float(worst)
+    assert ties <= 2, ties
+
+
 def test_heads_prints_each_heads_weights(capsys):
     code, out, _ = run(capsys, "next", "near the street the animal was cold so it", "--heads", "--decimals", "3")
     assert code == 0
@@ -84,33 +119,38 @@ ERRORS = [
      "selfattn_ref next --help)"),
     (["next", "the", "--top", "44"], "error: argument --top: must be an integer from 1 to 43, got '44' (see python -m "
      "selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "0"], "error: argument --temperature: must be a positive number, at most "
-     "1,000,000, got '0' (see python -m selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "−0.5"], "error: argument --temperature: must be a positive number, at most "
-     "1,000,000, got '−0.5' (see python -m selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "nan"], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "0"], "error: argument --temperature: must be a number from 0.01 to "
+     f"1,000,000, got '0'{GREEDY} (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "−0.5"], "error: argument --temperature: must be a number from 0.01 to "
+     f"1,000,000, got '−0.5'{GREEDY} (see python -m selfattn_ref next --help)"),
+    # the floor (selfattn_ref.language_model.MIN_TEMPERATURE): the largest number refused, and one far below it
+    (["next", "the", "--temperature", "0.009999999999999998"], "error: argument --temperature: must be a number from "
+     f"0.01 to 1,000,000, got '0.009999999999999998'{GREEDY} (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "1e-23"], "error: argument --temperature: must be a number from 0.01 to "
+     f"1,000,000, got '1e-23'{GREEDY} (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "nan"], "error: argument --temperature: must be a number from 0.01 to "
      "1,000,000, got 'nan'; every number must be finite (see python -m selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "2e6"], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "2e6"], "error: argument --temperature: must be a number from 0.01 to "
      "1,000,000, got '2e6'; every number is at most 1,000,000 in size, as in a spec file and the playground (see "
      "python -m selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "x" * 50], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "x" * 50], "error: argument --temperature: must be a number from 0.01 to "
      f"1,000,000, got {'x' * 20!r}... (50 characters), which is not a number: {HOW} (see python -m selfattn_ref "
      "next --help)"),
     # the number grammar of explain --vectors, a spec file and the playground (float() read these, or refused '−2')
-    (["next", "the", "--temperature", "1_0"], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "1_0"], "error: argument --temperature: must be a number from 0.01 to "
      f"1,000,000, got '1_0', which is not a number: {HOW}; write it without underscores (see python -m "
      "selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "\u0663"], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "\u0663"], "error: argument --temperature: must be a number from 0.01 to "
      f"1,000,000, got '\u0663', which is not a number: {HOW}; write it with the digits 0 to 9, not another script's "
      "(see python -m selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "\uff12"], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "\uff12"], "error: argument --temperature: must be a number from 0.01 to "
      f"1,000,000, got '\uff12', which is not a number: {HOW}; write it with the digits 0 to 9, not another script's "
      "(see python -m selfattn_ref next --help)"),
-    (["next", "the", "--temperature", "0x1F"], "error: argument --temperature: must be a positive number, at most "
+    (["next", "the", "--temperature", "0x1F"], "error: argument --temperature: must be a number from 0.01 to "
      f"1,000,000, got '0x1F', which is not a number: {HOW}; write it in decimal digits (see python -m selfattn_ref "
      "next --help)"),
-    (["next", "the", "--temperature", "infinity"], "error: argument --temperature: must be a positive number, at "
-     "most 1,000,000, got 'infinity'; every number must be finite (see python -m selfattn_ref next --help)"),
+    (["next", "the", "--temperature", "infinity"], "error: argument --temperature: must be a number from 0.01 "
+     "to 1,000,000, got 'infinity'; every number must be finite (see python -m selfattn_ref next --help)"),
     (["next", "the", "--decimals", "11"], "error: argument --decimals: must be an integer from 0 to 10, got '11' (see "
      "python -m selfattn_ref next --help)"),
     (["next", os.fsdecode(b"the \xff")], "error: TEXT: word 2 is not UTF-8 text"),
@@ -173,15 +213,17 @@ def test_the_temperature_is_read_as_explain_reads_a_number(capsys, typed, value)
     (float() refused '5e−1' and '−2'); a negative one is still not a temperature."""
     code, out, err = run(capsys, "next", "the", "--temperature", typed, "--top", "1")
     if value is None:
-        assert (code, out) == (2, "") and "must be a positive number" in err
+        assert (code, out) == (2, "") and "must be a number from 0.01 to 1,000,000" in err
     else:
         assert (code, err) == (0, "") and f"; temperature {value};" in out
 
 
-def test_a_tiny_temperature_gives_all_to_the_most_probable_word(capsys):
-    code, out, _ = run(capsys, "next", "the", "--temperature", "1e-300", "--top", "2")
-    assert code == 0 and "temperature 1e-300;" in out
-    assert [x for _, x in ranked(out)] == ["1.0000", "0.0000"] and "nan" not in out
+def test_a_tiny_temperature_is_refused_with_what_to_do_instead(capsys):
+    """1e-300 once gave all to the most probable word; its logit ÷ T had digits float64 does not hold."""
+    code, out, err = run(capsys, "next", "the", "--temperature", "1e-300", "--generate")
+    assert (code, out) == (2, "") and GREEDY in err
+    code, out, _ = run(capsys, "next", "the", "--generate")  # what the message says to do
+    assert code == 0 and "(the most probable each time, temperature 1)" in out
 
 
 def test_help_lists_the_vocabulary_and_examples(capsys):

@@ -21,6 +21,8 @@ import { CellExplainer, Legend, Marks, MatrixView, h, setText } from "./views.js
 
 const WEIGHTS_URL = new URL("../../generated/playground/language_model.json", import.meta.url);
 const TOP = 5; // the next words shown, as `python -m selfattn_ref next` prints them by default
+const GREEDY_OPTION = "The most probable (greedy)"; // the "Each word" choice of greedy decoding
+const GREEDY = `set “Each word” to “${GREEDY_OPTION}”`; // how the temperature's message names it
 const MAX_WRITTEN = 1e15; // e^(logit ÷ T) is written out while it is at most this (explain.js's rule)
 
 let weightsPromise = null;
@@ -212,7 +214,7 @@ class ModelMode {
       "select",
       { id: "pg-model-pick", "aria-describedby": "pg-model-pick-help" },
       h("option", { value: "seeded", text: "Drawn at random, from a seed" }),
-      h("option", { value: "greedy", text: "The most probable (greedy)" }),
+      h("option", { value: "greedy", text: GREEDY_OPTION }),
     );
     this.seedInput = h("input", {
       type: "text",
@@ -296,8 +298,9 @@ class ModelMode {
     });
     on(this.temperatureInput, "input", () => {
       const parsed = parseNumber(this.temperatureInput.value);
-      const out = parsed.tooLarge || (!parsed.error && temperatureProblem(parsed.value)); // a number, but not a temperature
-      const problem = out ? `The temperature must be ${temperatureProblem(NaN)}.` : (parsed.error ?? null);
+      // a number, but not a temperature; or what parseNumber says is wrong
+      const out = parsed.tooLarge ? temperatureProblem(Infinity) : !parsed.error && temperatureProblem(parsed.value, GREEDY);
+      const problem = out ? `The temperature must be ${out}.` : (parsed.error ?? null);
       this.setFieldError(this.temperatureInput, this.temperatureMessage, problem);
       if (problem) {
         this.recompute();
@@ -563,25 +566,13 @@ function weightExplanation(last, b, k, i, j) {
 }
 
 /**
- * The claims written in plain decimals. A number in exponent notation (a temperature of 1e-300, a
- * logit ÷ T beyond 15 digits, 1.0675e+16) is not arithmetic the audit reads: its line is the
- * code's arithmetic, written out, and not checked.
+ * The claims written in plain decimals. A number in exponent notation (an e^(logit ÷ T) such as
+ * 1.0675e+16) is not arithmetic the audit reads: its line is the code's arithmetic, written out,
+ * and not checked. (A temperature is at least MIN_TEMPERATURE, 0.01, which JavaScript writes in
+ * plain decimals.)
  */
 function readable(claims) {
   return claims.filter((c) => !/\de[+-]?\d/u.test(c.text));
-}
-
-/**
- * A temperature as a plain decimal, exactly the float it is (1e-7 is "0.0000001", as a reader may
- * have typed it; JavaScript writes numbers under 10^-6 in exponent notation); in exponent
- * notation still if that decimal would be longer than a line can carry (1e-300).
- */
-function decimalText(x) {
-  const text = String(x);
-  const m = /^(\d)(?:\.(\d+))?e-(\d+)$/u.exec(text);
-  if (!m) return text;
-  const plain = `0.${"0".repeat(Number(m[3]) - 1)}${m[1]}${m[2] ?? ""}`;
-  return plain.length <= 24 ? plain : text;
 }
 
 /** A number of the next words' table, for top[row]: its logit (j 0), the logit ÷ T (j 1) or its probability (j 2). */
@@ -617,7 +608,7 @@ function nextExplanation(model, last, row, j) {
   }
   if (j === 1) {
     const build = (p) => {
-      const text = `${num(logits[t.id], p)} ÷ ${decimalText(T)} = ${num(logits[t.id] / T, p)}`;
+      const text = `${num(logits[t.id], p)} ÷ ${T} = ${num(logits[t.id] / T, p)}`;
       return { lines: [`logit ÷ T = ${text}`], claims: readable([{ line: 0, text }]) };
     };
     const effect = T < 1 ? "larger logits, further apart" : T > 1 ? "smaller logits, closer together" : "T = 1 leaves the logits as they are";

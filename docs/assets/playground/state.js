@@ -32,7 +32,7 @@
 // decodeLink() reads any of them and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
-import { MARKS, NUMBER_SYNTAX, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
+import { MARKS, MIN_TEMPERATURE, NUMBER_SYNTAX, SPEC_LIMITS, TEMPERATURE_ADVICE, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
 import { headsProblem } from "./attention.js";
 
 export const LIMITS = Object.freeze({
@@ -424,7 +424,7 @@ function positionsOf(value) {
 /**
  * The mode's state when a link does not say: {text, temperature, decimals, seed, greedy, generate}.
  * text: the words the model reads, as typed (model_app.js checks them against its vocabulary);
- * temperature: a positive number, at most LIMITS.magnitude (the command line's limit); seed: the
+ * temperature: a number from MIN_TEMPERATURE to LIMITS.magnitude (the command line's limits); seed: the
  * seed of the generator that picks each generated word, an integer from 0 to 2^32 − 1 (mulberry32),
  * unless greedy: the most probable word each time; generate: the generated words are shown.
  */
@@ -438,9 +438,16 @@ export const MODEL_DEFAULTS = Object.freeze({
 });
 export const MAX_SEED = 4294967295;
 
-/** Why a temperature (a number) cannot be used, or null: the command line's rule (selfattn_ref.cli). */
-export function temperatureProblem(value) {
-  if (!Number.isFinite(value) || value <= 0 || value > LIMITS.magnitude) return `a positive number, at most ${MAGNITUDE}`;
+/**
+ * Why a temperature (a number, or NaN for text that is none) cannot be used, or null: the command
+ * line's rule (selfattn_ref.cli), from MIN_TEMPERATURE (selfattn_ref.language_model says why) to
+ * 1,000,000. Below the floor, the words of TEMPERATURE_ADVICE, with ``greedy``: how to choose greedy
+ * decoding where the temperature was given.
+ */
+export function temperatureProblem(value, greedy) {
+  const range = `a number from ${MIN_TEMPERATURE} to ${MAGNITUDE}`;
+  if (value < MIN_TEMPERATURE) return `${range}; ${TEMPERATURE_ADVICE} (${greedy})`;
+  if (!Number.isFinite(value) || value > LIMITS.magnitude) return range;
   return null;
 }
 
@@ -457,9 +464,8 @@ function modelFromParams(params) {
   const state = { ...MODEL_DEFAULTS, text: params.get("model") };
   if (params.has("temperature")) {
     const parsed = parseNumber(params.get("temperature"));
-    if (parsed.error || temperatureProblem(parsed.value)) {
-      throw new LinkError(`"temperature" must be ${temperatureProblem(NaN)}`);
-    }
+    const problem = parsed.error ? temperatureProblem(NaN) : temperatureProblem(parsed.value, '"pick=greedy"');
+    if (problem) throw new LinkError(`"temperature" must be ${problem}`);
     state.temperature = parsed.value;
   }
   if (params.has("decimals")) {

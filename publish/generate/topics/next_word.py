@@ -122,6 +122,7 @@ def _quantities():
     q.append(Quantity(f"top-{nw.TOP_K}: total kept", float(c.temperature[1.0][kept].sum()), proportion=True))
     q.append(Quantity("temperature", 1.0))
     q += [Quantity(f"T = {T:g}", T) for T in nw.TEMPERATURES]
+    q.append(Quantity("the smallest temperature", lm.MIN_TEMPERATURE))  # of `next` and the playground
     # Sampling: the seeded numbers and the running totals of the first draw.
     g = nw.generation()
     for k, step in enumerate(g.sampled, 1):
