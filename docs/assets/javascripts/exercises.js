@@ -69,6 +69,22 @@
     return Object.assign({}, n, { whole: (n.whole + fraction.slice(0, 2)).replace(/^0+/, "") || "0", fraction: fraction.slice(2) });
   }
 
+  // The message for the answer cut off after some decimals instead of rounded ("66" for 66.52,
+  // "-0.22" for -0.2253), where cutting and rounding differ (`cut[p]`: cut off after p decimals); else null.
+  function cutOff(n, decimals, spec) {
+    const places = n.fraction.length;
+    if (places > decimals) return null;
+    const rounded = spec.rounded.concat([spec.answer])[places][0];
+    const cut = spec.cut[places][0];
+    if (toFixedDigits(n, places) !== cut || cut === normalizeShown(rounded)) return null;
+    const where = places === 0 ? "at the decimal point" : `after ${places} decimal${places === 1 ? "" : "s"}`;
+    const how = decimals === 0 ? "as a whole number" : `to ${decimals} decimal${decimals === 1 ? "" : "s"}`;
+    return (
+      `Not quite: that is the answer cut off ${where}, not rounded. To round, look at the first digit you drop: ` +
+      `when it is 5 or more, the last digit you keep goes up by one. Give it ${how}.`
+    );
+  }
+
   function same(a, b) {
     return a.length === b.length && a.every((s, i) => s === b[i]);
   }
@@ -249,6 +265,8 @@
           "once, at the end. Numbers rounded along the way can move the last decimal by one.",
       );
     }
+    const cut = count === 1 ? cutOff(parsed[0], decimals, spec) : null;
+    if (cut !== null) return result(false, "wrong", cut);
     for (const mistake of spec.mistakes) {
       if (near(mistake.answer.map(normalizeShown), mistake.signs)) return result(false, "wrong", mistake.message);
     }
