@@ -49,10 +49,10 @@ the right numbers typed with fewer decimals than asked are told so (not graded),
 rounded twice (the answer as shown, rounded again), with why the last decimal moved; one off in the
 last of at least two decimals is right, up to rounding, and told so, unless its sign is not the
 answer's (no rounding turns a sign, or moves a number that is exactly 0, a ReLU's output or a
-masked key's weight); a single number cut off after some decimals instead of rounded ("66" for
-66.52) is told so, with how to round, wherever cutting and rounding differ (``cut[p]``: the answer cut
-off after p decimals); a known mistake gets its message; a sign turned is told so, and so is a
-decimal comma ("66,5"), which the page would read as two numbers.
+masked key's weight); a number cut off after some decimals instead of rounded ("66" for 66.52; in a
+row, the others right) is told so, with how to round, wherever cutting and rounding differ
+(``cut[p]``: the answer cut off after p decimals); a known mistake gets its message; a sign turned
+is told so, and so is a decimal comma ("66,5"), which the page would read as two numbers.
 
 Expressions: ``M[row, col]`` is one number and ``M[row]`` a row, for M one of ``E``, ``Q``, ``K``,
 ``V``, ``scores``, ``scaled``, ``weights``, ``output``, ``exp`` (the softmax's numerators
@@ -820,22 +820,38 @@ def _row_total(parsed: list[Typed], decimals: int) -> tuple[bool, str]:
     return 2 * abs(total - 10**top) <= slack, to_fixed_digits(as_typed, decimals)
 
 
-def _cut_off(n: Typed, decimals: int, data: dict) -> str | None:
-    """The message for the answer cut off after some decimals instead of rounded ("66" for 66.52,
-    "-0.22" for -0.2253), where cutting and rounding differ; else None."""
-    places = len(n.fraction)
-    if places > decimals:
+def _cut_off(parsed: list[Typed], decimals: int, data: dict) -> str | None:
+    """The message for numbers cut off after some decimals instead of rounded ("66" for 66.52,
+    "-0.22" for -0.2253), where cutting and rounding differ, every other number typed right; else None."""
+    cut, shown_at = [], data["rounded"] + [data["answer"]]
+    for i, n in enumerate(parsed):
+        places = len(n.fraction)
+        if places > decimals:
+            return None
+        typed, rounded = to_fixed_digits(n, places), _normalize_shown(shown_at[places][i])
+        if typed != rounded and typed != data["cut"][places][i]:
+            return None  # neither rounded nor cut off: another slip
+        if typed != rounded:
+            cut.append(i)
+    if not cut:
         return None
-    rounded = (data["rounded"] + [data["answer"]])[places][0]
-    cut = data["cut"][places][0]
-    if to_fixed_digits(n, places) != cut or cut == _normalize_shown(rounded):
-        return None
-    where = "at the decimal point" if places == 0 else f"after {places} decimal{'' if places == 1 else 's'}"
     how = "as a whole number" if decimals == 0 else f"to {decimals} decimal{'' if decimals == 1 else 's'}"
-    return (
-        f"Not quite: that is the answer cut off {where}, not rounded. To round, look at the first digit you drop: "
-        f"when it is 5 or more, the last digit you keep goes up by one. Give it {how}."
-    )
+    rule = "To round, look at the first digit you drop: when it is 5 or more, the last digit you keep goes up by one."
+    if len(parsed) == 1:
+        places = len(parsed[0].fraction)
+        where = "at the decimal point" if places == 0 else f"after {places} decimal{'' if places == 1 else 's'}"
+        return f"Not quite: that is the answer cut off {where}, not rounded. {rule} Give it {how}."
+    labels = data["labels"]
+    names = [labels[i] if i < len(labels) and labels[i] else str(i + 1) for i in cut]
+    if all(re.fullmatch(r"[0-9]+", label) for label in labels):
+        which = (
+            f"entry {names[0]} (counting from 1) is"
+            if len(names) == 1
+            else f"entries {', '.join(names)} (counting from 1) are"
+        )
+    else:
+        which = f"the number for {names[0]} is" if len(names) == 1 else f"the numbers for {', '.join(names)} are"
+    return f"Not quite: {which} cut off, not rounded. {rule} Give each {how}."
 
 
 def _result(ok: bool, kind: str, message: str) -> dict:
@@ -914,7 +930,7 @@ def grade(data: dict, text: str) -> dict:
             f"Right, up to rounding: the answer is {', '.join(expected)}, computed from unrounded values and rounded "
             "once, at the end. Numbers rounded along the way can move the last decimal by one.",
         )
-    if count == 1 and (cut := _cut_off(parsed[0], decimals, data)):
+    if cut := _cut_off(parsed, decimals, data):
         return _result(False, "wrong", cut)
     for mistake in data["mistakes"]:
         if near([_normalize_shown(s) for s in mistake["answer"]], mistake["signs"]):

@@ -205,6 +205,7 @@ def test_the_grader_says_what_is_off(grader: Page):
         (row, "0.090, 0.665, 0.247", "wrong", "Your row adds up to 1.002, but the weights of a row always add up"),
         (row, "0.090, 0.664, 0.246", "close", "Right, up to rounding: the answer is 0.090, 0.665, 0.245"),
         (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
+        (row, "0.09, 0.66, 0.24", "wrong", "Not quite: the number for of is cut off, not rounded."),
         (share, "0.665", "input", "Right share, but give it as a percentage: multiply it by 100."),
         (share, "24.5%", "wrong", "That is river."),
         (share, "66", "wrong", "Not quite: that is the answer cut off at the decimal point, not rounded."),

@@ -401,26 +401,29 @@ def test_a_common_slip_is_named(page, id, text, says):
     assert got["kind"] == "wrong" and says in got["message"], got
 
 
-ONE_NUMBER = [(page, ex) for page, ex in ALL if len(ex.answer.values) == 1]
-
-
-@pytest.mark.parametrize(("page", "ex"), ONE_NUMBER, ids=[f"{page}:{ex.id}" for page, ex in ONE_NUMBER])
+@pytest.mark.parametrize(("page", "ex"), ALL, ids=[f"{page}:{ex.id}" for page, ex in ALL])
 def test_an_answer_cut_off_instead_of_rounded_is_told_how_to_round(page, ex):
-    """One rule of the grader, for every exercise that asks for one number: the answer cut off
-    after p decimals (p up to the question's), where that differs from the answer rounded to p,
-    gets a message that names the slip and says how to round; unless it is a known mistake's
-    answer, or one off in the last of at least two decimals (right, up to rounding)."""
+    """One rule of the grader, for every exercise: the answer (each number of a row) cut off after p
+    decimals (p up to the question's), where that differs from the answer rounded to p, gets a
+    message that names the slip and says how to round; unless it is a known mistake's answer, or
+    one off in the last of at least two decimals (right, up to rounding)."""
     data = exr.grader_data(ex)
     for places in range(ex.decimals + 1):
         text = cut_off(ex.answer.values, places, ex.percent)
-        if text == exr.shown(ex.answer.values[0], places, ex.percent).replace("\u2212", "-"):
+        if text == typed(ex.answer.values, places, ex.percent).replace("\u2212", "-"):
             continue  # cutting and rounding agree here
         got = exr.grade(data, text)
-        if places == ex.decimals >= 2:
-            assert got["kind"] == "close", (text, got)
-        elif got["message"] not in {m["message"] for m in data["mistakes"]}:  # a known mistake comes first
+        if places == ex.decimals >= 2 and got["kind"] == "close":
+            continue
+        if got["message"] not in {m["message"] for m in data["mistakes"]}:  # a known mistake comes first
             assert got["kind"] == "wrong" and "not rounded" in got["message"], (text, got)
             assert "the last digit you keep goes up by one" in got["message"], got
+
+
+def test_a_row_cut_off_names_the_numbers_cut():
+    got = exr.grade(exr.grader_data(_exercise("real-numbers", "softmax-of")), "0.09, 0.66, 0.24")
+    assert got["kind"] == "wrong", got
+    assert got["message"].startswith("Not quite: the number for of is cut off, not rounded."), got
 
 
 def test_every_row_of_weights_asked_for_knows_plain_division():
