@@ -25,7 +25,8 @@ Keys of an ``[[exercise]]`` (see ``docs/exercises/real-numbers.toml`` for a comm
   μ and σ² of each row of X + Y), ``Z``, ``W_1``, ``b_1`` (one row), ``hidden`` (Z·W_1 + b_1),
   ``relu``, ``W_2``, ``b_2``, ``ffn``, ``sum_2`` (Z + FFN(Z)), ``mean_2``, ``var_2`` and ``out``, with
   the known mistakes ``sample_var_1`` (divided by n - 1), ``std_1`` (√σ², not σ²) and
-  ``Z_over_var`` (divided by σ², not by √(σ² + ε)), and the number ``eps`` (ε); or the name of a
+  ``Z_over_var`` (divided by σ², not by √(σ² + ε)) and ``ffn_total`` (a row of FFN(Z) added up, not
+  divided by 4), and the number ``eps`` (ε); or the name of a
   computation a topic page registers with :func:`topic_values` (the training step of
   docs/learning.md, the training run of docs/attention-that-learns.md): its numbers, named by
   dotted keys as with ``compare``;
@@ -48,8 +49,10 @@ the right numbers typed with fewer decimals than asked are told so (not graded),
 rounded twice (the answer as shown, rounded again), with why the last decimal moved; one off in the
 last of at least two decimals is right, up to rounding, and told so, unless its sign is not the
 answer's (no rounding turns a sign, or moves a number that is exactly 0, a ReLU's output or a
-masked key's weight); a known mistake gets its message; a sign turned is told so, and so is a
-decimal comma ("66,5"), which the page would read as two numbers.
+masked key's weight); a number cut off after some decimals instead of rounded ("66" for 66.52; in a
+row, the others right) is told so, with how to round, wherever cutting and rounding differ
+(``cut[p]``: the answer cut off after p decimals); a known mistake gets its message; a sign turned
+is told so, and so is a decimal comma ("66,5"), which the page would read as two numbers.
 
 Expressions: ``M[row, col]`` is one number and ``M[row]`` a row, for M one of ``E``, ``Q``, ``K``,
 ``V``, ``scores``, ``scaled``, ``weights``, ``output``, ``exp`` (the softmax's numerators
@@ -58,7 +61,8 @@ its row's total: a known mistake), ``W_Q``, ``W_K``, ``W_V``
 (rows by position) and ``PE`` (the positional encoding, with ``positions``); rows are named by their token (or
 their 1-based position), columns of a token-by-token matrix by token, other columns by position.
 ``total[row]`` is a row's sum of e^score, and ``sqrt_dk`` is √d_k. With ``compare``, an expression is
-a key of its result: ``ratio``, ``rnn.multiply_adds``, ``self_attention.longest_path``, ...
+a key of its result: ``ratio``, ``rnn.multiply_adds``, ``self_attention.longest_path``, ..., and the
+known mistakes ``mistake.scores_only`` (Q·Kᵀ counted, weights·V not) and ``mistake.ratio_inverted``.
 
 A bad spec raises :class:`ExerciseSpecError` naming the file, the key and the line.
 """
@@ -69,6 +73,7 @@ import html
 import json
 import re
 from dataclasses import dataclass, field, replace
+from decimal import ROUND_DOWN, Decimal
 from functools import cache
 from pathlib import Path
 
@@ -187,8 +192,24 @@ def _block_context() -> ExampleContext:
         "sample_var_1": column((centred**2).sum(axis=1) / (d - 1)),
         "std_1": column(np.sqrt(B.variance_1)),
         "Z_over_var": centred / column(B.variance_1),
+        # and the total of a row of FFN(Z), not divided by the number of entries
+        "ffn_total": column(s.ffn.sum(axis=1)),
     }  # fmt: skip
     return ExampleContext(B.tokens, matrices, float(np.sqrt(d // W.num_heads)), {"eps": W.eps})
+
+
+def _compare_context(result: dict) -> dict:
+    """compare()'s numbers, with the known mistakes ``mistake.scores_only`` (the between-token
+    multiply-adds of Q·Kᵀ alone, without weights·V, which costs the same) and ``mistake.ratio_inverted``
+    (the RNN's cost over self-attention's, the division the wrong way round)."""
+    attn = result["self_attention"]
+    return {
+        **result,
+        "mistake": {
+            "scores_only": attn["multiply_adds_between_tokens"] // 2,
+            "ratio_inverted": result["rnn"]["multiply_adds"] / attn["multiply_adds"],
+        },
+    }
 
 
 # The computations an exercise may name with ``topic``, each a function giving its context.
@@ -534,7 +555,7 @@ def load_file(path: Path, root: Path | None = None) -> list[Exercise]:
             from selfattn_ref.topics.rnn_comparison import compare
 
             try:
-                context = compare(**args)
+                context = _compare_context(compare(**args))
             except ValueError as exc:
                 raise ExerciseSpecError(f"{at('compare')}: {exc}") from None
         elif "topic" in spec:
@@ -629,6 +650,14 @@ def _sign(x: float, decimals: int, percent: bool) -> int | None:
     return 1 if x > 0 else -1
 
 
+def _cut(x: float, places: int, percent: bool) -> str:
+    """The number cut off after ``places`` decimals (truncated towards 0, not rounded), from the
+    digits of the float (a percentage: times 100 in decimal arithmetic, so no binary noise moves a digit)."""
+    exact = Decimal(repr(float(x))) * (100 if percent else 1)
+    text = f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN):f}"
+    return _normalize_shown(text)
+
+
 def grader_data(ex: Exercise) -> dict:
     """What the page's script needs to grade one exercise: the expected answer as shown, and the
     answers of known mistakes with their messages; each also at every rounding coarser than the
@@ -647,6 +676,7 @@ def grader_data(ex: Exercise) -> dict:
         "decimals": ex.decimals,
         "percent": ex.percent,
         **at(ex.answer.values),
+        "cut": [[_cut(v, p, ex.percent) for v in ex.answer.values] for p in range(ex.decimals + 1)],
         "labels": list(ex.answer.labels),
         "rowSumsToOne": ex.answer.labels != () and _is_weights_row(ex),
         "mistakes": [{**at(wrong.values), "message": message} for wrong, message in ex.mistakes],
@@ -790,6 +820,40 @@ def _row_total(parsed: list[Typed], decimals: int) -> tuple[bool, str]:
     return 2 * abs(total - 10**top) <= slack, to_fixed_digits(as_typed, decimals)
 
 
+def _cut_off(parsed: list[Typed], decimals: int, data: dict) -> str | None:
+    """The message for numbers cut off after some decimals instead of rounded ("66" for 66.52,
+    "-0.22" for -0.2253), where cutting and rounding differ, every other number typed right; else None."""
+    cut, shown_at = [], data["rounded"] + [data["answer"]]
+    for i, n in enumerate(parsed):
+        places = len(n.fraction)
+        if places > decimals:
+            return None
+        typed, rounded = to_fixed_digits(n, places), _normalize_shown(shown_at[places][i])
+        if typed != rounded and typed != data["cut"][places][i]:
+            return None  # neither rounded nor cut off: another slip
+        if typed != rounded:
+            cut.append(i)
+    if not cut:
+        return None
+    how = "as a whole number" if decimals == 0 else f"to {decimals} decimal{'' if decimals == 1 else 's'}"
+    rule = "To round, look at the first digit you drop: when it is 5 or more, the last digit you keep goes up by one."
+    if len(parsed) == 1:
+        places = len(parsed[0].fraction)
+        where = "at the decimal point" if places == 0 else f"after {places} decimal{'' if places == 1 else 's'}"
+        return f"Not quite: that is the answer cut off {where}, not rounded. {rule} Give it {how}."
+    labels = data["labels"]
+    names = [labels[i] if i < len(labels) and labels[i] else str(i + 1) for i in cut]
+    if all(re.fullmatch(r"[0-9]+", label) for label in labels):
+        which = (
+            f"entry {names[0]} (counting from 1) is"
+            if len(names) == 1
+            else f"entries {', '.join(names)} (counting from 1) are"
+        )
+    else:
+        which = f"the number for {names[0]} is" if len(names) == 1 else f"the numbers for {', '.join(names)} are"
+    return f"Not quite: {which} cut off, not rounded. {rule} Give each {how}."
+
+
 def _result(ok: bool, kind: str, message: str) -> dict:
     return {"ok": ok, "kind": kind, "message": message}
 
@@ -866,6 +930,8 @@ def grade(data: dict, text: str) -> dict:
             f"Right, up to rounding: the answer is {', '.join(expected)}, computed from unrounded values and rounded "
             "once, at the end. Numbers rounded along the way can move the last decimal by one.",
         )
+    if cut := _cut_off(parsed, decimals, data):
+        return _result(False, "wrong", cut)
     for mistake in data["mistakes"]:
         if near([_normalize_shown(s) for s in mistake["answer"]], mistake["signs"]):
             return _result(False, "wrong", mistake["message"])

@@ -175,20 +175,25 @@ def test_the_grader_says_what_is_off(grader: Page):
     grade = "([spec, text]) => window.SelfAttnExercises.grade(spec, text)"
     row = {"answer": ["0.090", "0.665", "0.245"], "decimals": 3, "percent": False, "labels": ["bank", "of", "river"],
            "rowSumsToOne": True, "mistakes": [], "signs": [1, 1, 1],
-           "rounded": [["0", "1", "0"], ["0.1", "0.7", "0.2"], ["0.09", "0.67", "0.24"]]}  # fmt: skip
+           "rounded": [["0", "1", "0"], ["0.1", "0.7", "0.2"], ["0.09", "0.67", "0.24"]],
+           "cut": [["0", "0", "0"], ["0.0", "0.6", "0.2"], ["0.09", "0.66", "0.24"],
+                   ["0.090", "0.665", "0.244"]]}  # fmt: skip
     share = {"answer": ["66.5"], "decimals": 1, "percent": True, "labels": [], "rowSumsToOne": False, "signs": [1],
              "mistakes": [{"answer": ["24.5"], "message": "That is river.", "rounded": [["25"]], "signs": [1]}],
-             "rounded": [["67"]]}  # fmt: skip
+             "rounded": [["67"]], "cut": [["66"], ["66.5"]]}  # fmt: skip
     scaled = {"answer": ["2.0000"], "decimals": 4, "percent": False, "labels": [], "rowSumsToOne": False,
               "mistakes": [{"answer": ["4.0000"], "message": "Divide by the square root of d_k.",
                             "rounded": [["4"], ["4.0"], ["4.00"], ["4.000"]], "signs": [1]}],
-              "rounded": [["2"], ["2.0"], ["2.00"], ["2.000"]], "signs": [1]}  # fmt: skip
+              "rounded": [["2"], ["2.0"], ["2.00"], ["2.000"]], "signs": [1],
+              "cut": [["2"], ["2.0"], ["2.00"], ["2.000"], ["2.0000"]]}  # fmt: skip
     vector = {"answer": ["1.0000", "0.0000", "1.0000", "0.0000"], "decimals": 4, "percent": False,
               "labels": ["1", "2", "3", "4"], "rowSumsToOne": False, "mistakes": [], "signs": [1, 0, 1, 0],
               "rounded": [[s[: len(s) - 4 + p].rstrip(".") for s in ["1.0000", "0.0000", "1.0000", "0.0000"]]
-                          for p in range(4)]}  # fmt: skip
+                          for p in range(4)],
+              "cut": [[s[: len(s) - 4 + p].rstrip(".") for s in ["1.0000", "0.0000", "1.0000", "0.0000"]]
+                      for p in range(5)]}  # fmt: skip
     relu = {"answer": ["0.00"], "decimals": 2, "percent": False, "labels": [], "rowSumsToOne": False,
-            "mistakes": [], "signs": [0], "rounded": [["0"], ["0.0"]]}  # fmt: skip
+            "mistakes": [], "signs": [0], "rounded": [["0"], ["0.0"]], "cut": [["0"], ["0.0"], ["0.00"]]}  # fmt: skip
     cases = [
         (vector, "1, 0, 1", "input", "Give 4 numbers, one for each entry of the vector, separated by commas"),
         (vector, "1, 1, 1, 0", "wrong", "Not quite: entry 2 is off (counting from 1)."),
@@ -200,8 +205,10 @@ def test_the_grader_says_what_is_off(grader: Page):
         (row, "0.090, 0.665, 0.247", "wrong", "Your row adds up to 1.002, but the weights of a row always add up"),
         (row, "0.090, 0.664, 0.246", "close", "Right, up to rounding: the answer is 0.090, 0.665, 0.245"),
         (row, "0.090, 0.665", "input", "Give 3 numbers, one for each of bank, of, river"),
+        (row, "0.09, 0.66, 0.24", "wrong", "Not quite: the number for of is cut off, not rounded."),
         (share, "0.665", "input", "Right share, but give it as a percentage: multiply it by 100."),
         (share, "24.5%", "wrong", "That is river."),
+        (share, "66", "wrong", "Not quite: that is the answer cut off at the decimal point, not rounded."),
         (share, "1" + "0" * 25, "wrong", "Not quite."),  # 100 times it is 1e+27 as String writes it: no error
         (scaled, "4", "wrong", "Divide by the square root of d_k."),
         (scaled, "4.0", "wrong", "Divide by the square root of d_k."),

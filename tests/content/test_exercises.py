@@ -15,7 +15,7 @@ import pytest
 from publish import DOCS, GENERATED
 from publish.generate import exercises as exr
 
-from exercise_cases import cases, negated, off_by, other_values, second_way, specs, typed
+from exercise_cases import cases, cut_off, negated, off_by, other_values, second_way, specs, typed
 from pages import expand
 
 # The pages that teach: the four articles and the topics beyond them.
@@ -72,7 +72,7 @@ def test_the_page_carries_the_grader_data_escaped():
     assert len(attrs) == len(exr.load_all()["real-numbers"])
     for attr in attrs:
         data = json.loads(html.unescape(attr))
-        keys = {"id", "decimals", "percent", "answer", "rounded", "signs", "labels", "rowSumsToOne", "mistakes"}
+        keys = {"id", "decimals", "percent", "answer", "rounded", "cut", "signs", "labels", "rowSumsToOne", "mistakes"}
         assert set(data) == keys
         assert "'" not in attr or "&#x27;" in text  # quotes inside the JSON are escaped for the attribute
 
@@ -385,6 +385,14 @@ def test_an_answer_rounded_twice_is_told_why_its_last_decimal_moved():
         # the head's row without the division by √d_head, as queries-keys-values names its own
         ("multi-head", "head1-weights-the", "0.4683, 0.0634, 0.4683", "without the division by √d_head"),
         ("queries-keys-values", "weights-cat", "0.0634, 0.4683, 0.4683", "without the division by √d_k"),
+        # cut off instead of rounded: 66.52% typed as 66, -0.2253 as -0.22
+        ("real-numbers", "share-bank-bank", "66", "cut off at the decimal point, not rounded"),
+        ("transformer-block", "second-mean-of", "-0.22", "cut off after 2 decimals, not rounded"),
+        ("transformer-block", "second-mean-of", "-0.901", "divided by the number of entries, 4"),  # not / 4
+        ("rnn-comparison", "between-tokens-small", "36", "Q·Kᵀ alone"),
+        ("rnn-comparison", "between-tokens-small", "216", "the projections"),
+        ("rnn-comparison", "ratio-long", "0.1", "the wrong way round"),
+        ("rnn-comparison", "ratio-long", "16", "only the multiply-adds between tokens"),
     ],
 )
 def test_a_common_slip_is_named(page, id, text, says):
@@ -392,6 +400,31 @@ def test_a_common_slip_is_named(page, id, text, says):
     says what was computed."""
     got = exr.grade(exr.grader_data(_exercise(page, id)), text)
     assert got["kind"] == "wrong" and says in got["message"], got
+
+
+@pytest.mark.parametrize(("page", "ex"), ALL, ids=[f"{page}:{ex.id}" for page, ex in ALL])
+def test_an_answer_cut_off_instead_of_rounded_is_told_how_to_round(page, ex):
+    """One rule of the grader, for every exercise: the answer (each number of a row) cut off after p
+    decimals (p up to the question's), where that differs from the answer rounded to p, gets a
+    message that names the slip and says how to round; unless it is a known mistake's answer, or
+    one off in the last of at least two decimals (right, up to rounding)."""
+    data = exr.grader_data(ex)
+    for places in range(ex.decimals + 1):
+        text = cut_off(ex.answer.values, places, ex.percent)
+        if text == typed(ex.answer.values, places, ex.percent).replace("\u2212", "-"):
+            continue  # cutting and rounding agree here
+        got = exr.grade(data, text)
+        if places == ex.decimals >= 2 and got["kind"] == "close":
+            continue
+        if got["message"] not in {m["message"] for m in data["mistakes"]}:  # a known mistake comes first
+            assert got["kind"] == "wrong" and "not rounded" in got["message"], (text, got)
+            assert "the last digit you keep goes up by one" in got["message"], got
+
+
+def test_a_row_cut_off_names_the_numbers_cut():
+    got = exr.grade(exr.grader_data(_exercise("real-numbers", "softmax-of")), "0.09, 0.66, 0.24")
+    assert got["kind"] == "wrong", got
+    assert got["message"].startswith("Not quite: the number for of is cut off, not rounded."), got
 
 
 def test_every_row_of_weights_asked_for_knows_plain_division():

@@ -12,6 +12,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal
 
 import numpy as np
 
@@ -385,6 +386,17 @@ def off_by(shown: str, units: int) -> str:
     return ("-" if n < 0 else "") + s
 
 
+def cut_off(values, places: int, percent: bool) -> str:
+    """The numbers as a reader types them who cuts each off after ``places`` decimals instead of
+    rounding (66.52 -> "66"), from the float's own digits."""
+    out = []
+    for v in values:
+        exact = Decimal(repr(float(v))) * (100 if percent else 1)
+        text = f"{exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN):f}"
+        out.append(text[1:] if text.startswith("-") and not text[1:].strip("0.") else text)
+    return ", ".join(out)
+
+
 def negated(s: str) -> str:
     return s[1:] if s.startswith("-") else "-" + s
 
@@ -417,6 +429,7 @@ def cases() -> list[tuple[str, str, str]]:
         right = ex.answer.values
         texts = [typed(right, d, pct), typed(right, d + 2, pct), typed(right, 6, pct), typed(right, 0, pct)]
         texts += [typed(right, p, pct) for p in range(0, d)]  # fewer decimals, a whole number too
+        texts += [cut_off(right, p, pct) for p in range(0, d + 1)]  # cut off instead of rounded
         shown = [exr.shown(v, d, pct) for v in right]
         texts += [", ".join([off_by(shown[0], u), *shown[1:]]) for u in (-2, -1, 1, 2)]
         texts.append(", ".join(off_by(s, 1) for s in shown))

@@ -69,6 +69,38 @@
     return Object.assign({}, n, { whole: (n.whole + fraction.slice(0, 2)).replace(/^0+/, "") || "0", fraction: fraction.slice(2) });
   }
 
+  // The message for numbers cut off after some decimals instead of rounded ("66" for 66.52, "-0.22"
+  // for -0.2253), where cutting and rounding differ (`cut[p]`: cut off after p decimals), every other
+  // number typed right; else null.
+  function cutOff(parsed, decimals, spec) {
+    const cut = [];
+    const shownAt = spec.rounded.concat([spec.answer]);
+    for (let i = 0; i < parsed.length; i++) {
+      const places = parsed[i].fraction.length;
+      if (places > decimals) return null;
+      const typed = toFixedDigits(parsed[i], places);
+      const rounded = normalizeShown(shownAt[places][i]);
+      if (typed !== rounded && typed !== spec.cut[places][i]) return null; // neither rounded nor cut off
+      if (typed !== rounded) cut.push(i);
+    }
+    if (cut.length === 0) return null;
+    const how = decimals === 0 ? "as a whole number" : `to ${decimals} decimal${decimals === 1 ? "" : "s"}`;
+    const rule = "To round, look at the first digit you drop: when it is 5 or more, the last digit you keep goes up by one.";
+    if (parsed.length === 1) {
+      const places = parsed[0].fraction.length;
+      const where = places === 0 ? "at the decimal point" : `after ${places} decimal${places === 1 ? "" : "s"}`;
+      return `Not quite: that is the answer cut off ${where}, not rounded. ${rule} Give it ${how}.`;
+    }
+    const names = cut.map((i) => spec.labels[i] || String(i + 1));
+    let which;
+    if (spec.labels.every((label) => /^[0-9]+$/.test(label))) {
+      which = names.length === 1 ? `entry ${names[0]} (counting from 1) is` : `entries ${names.join(", ")} (counting from 1) are`;
+    } else {
+      which = names.length === 1 ? `the number for ${names[0]} is` : `the numbers for ${names.join(", ")} are`;
+    }
+    return `Not quite: ${which} cut off, not rounded. ${rule} Give each ${how}.`;
+  }
+
   function same(a, b) {
     return a.length === b.length && a.every((s, i) => s === b[i]);
   }
@@ -249,6 +281,8 @@
           "once, at the end. Numbers rounded along the way can move the last decimal by one.",
       );
     }
+    const cut = cutOff(parsed, decimals, spec);
+    if (cut !== null) return result(false, "wrong", cut);
     for (const mistake of spec.mistakes) {
       if (near(mistake.answer.map(normalizeShown), mistake.signs)) return result(false, "wrong", mistake.message);
     }
