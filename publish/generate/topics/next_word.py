@@ -9,6 +9,7 @@ after its first words, the generation loop, byte-pair merges), made of the funct
 from __future__ import annotations
 
 import math
+from urllib.parse import urlencode
 
 import numpy as np
 
@@ -322,6 +323,28 @@ def _greedy():
 @generated("next_word/sampled.md")
 def _sampled():
     return _loop_table(nw.generation().sampled, sampled=True)
+
+
+def playground_link(text: str, what: str) -> str:
+    """A paragraph that opens the playground's language-model mode on ``text`` (the pages set it in a
+    tip, "Try it in the playground", as the other pages' links to the playground): its address holds the
+    mode's state as docs/assets/playground/state.js reads it, "model=<text>" (encodeModelLink's key,
+    spaces as "+", as URLSearchParams writes them), in the query string as the pages' ?preset= links
+    do (MkDocs checks every #anchor of a link between pages). ``what`` says what the reader will see.
+    tests/content/test_playground_node.py opens each page's link with state.js."""
+    return (
+        "The playground's language-model mode runs this model in your browser: "
+        f"[open it on \u201c{text}\u201d](playground.md?{urlencode({'model': text})}). {what}\n"
+    )
+
+
+@generated("next_word/playground.md")
+def _playground():
+    return playground_link(
+        nw.SENTENCE,
+        "It shows every head's weights and the probabilities of the next word; change a word, the "
+        "temperature or the seed, and generate the rest of the sentence.",
+    )
 
 
 @generated("next_word/byte_pairs.md")
