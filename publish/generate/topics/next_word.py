@@ -381,6 +381,8 @@ def _exercise_values() -> dict:
         "ratio_T1": math.exp(c.logits[cold] - c.logits[wet]),
         "ratio_T05": math.exp((c.logits[cold] - c.logits[wet]) / min(nw.TEMPERATURES)),
         "ratio_times_T05": math.exp((c.logits[cold] - c.logits[wet]) * min(nw.TEMPERATURES)),
+        "ratio_of_logits": float(c.logits[cold] / c.logits[wet]),  # the logits divided, not exponentiated
+        "ratio_inverse": math.exp((c.logits[wet] - c.logits[cold]) / min(nw.TEMPERATURES)),  # wet over cold
         "top_k_cold": float(c.top_k[cold]),
         "top_k_of_all": float(p1[cold] / p1.sum()),
         "kept_total": float(p1[kept].sum()),
