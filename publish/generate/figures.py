@@ -522,6 +522,7 @@ def scatter(points, labels, *, title: str, x_title: str, y_title: str, groups=No
             body.append(mark + f'<text x="{x + 14:g}" y="{y:g}" dominant-baseline="central">{_text(name)}</text>')
             x += 14 + _width(name) + 18
         height += FONT + 8
+        width = max(width, x - 18)  # the key's last name ends inside the figure, not cut at its edge
     if groups is None:
         described = "; ".join(
             f"{t} ({num(x, decimals)}, {num(y, decimals)})" for t, (x, y) in zip(labels, P, strict=True)

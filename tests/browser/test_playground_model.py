@@ -363,6 +363,12 @@ def test_an_unknown_word_a_hostile_text_and_bad_settings(pg, site):
     message = str(exc.value)
     assert message.startswith("word 1, '<script>alert(1)</script'... (25 characters), is not")
     expect(page.locator("#pg-model-text-message")).to_have_text(message[0].upper() + message[1:] + ".")
+    # Nothing read yet: no empty results under their headings, until a sentence the model can read.
+    for heading in ("#pg-model-next-heading", "#pg-model-heads-heading"):
+        expect(page.locator(heading)).to_be_hidden()
+    page.fill("#pg-model-text", "the cat")
+    for heading in ("#pg-model-next-heading", "#pg-model-heads-heading"):
+        expect(page.locator(heading)).to_be_visible()
     open_playground(page, site, link_of("the cat", temperature="0"))
     expect(page.locator("#pg-notice")).to_contain_text(
         '"temperature" must be a number from 0.01 to 1,000,000; for the most likely'

@@ -17,7 +17,7 @@ import pytest
 
 from publish import GENERATED
 from publish.fmt import cell, is_integral, num
-from publish.generate.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, SERIES, WHITE, contrast, text_on
+from publish.generate.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, CHAR, FONT, SERIES, WHITE, contrast, text_on
 from publish.generate.topics import (
     attention_that_learns,
     language_model,
@@ -368,3 +368,17 @@ def test_the_rows_of_bank_are_drawn_by_sense_in_two_shapes():
                   f"{num(p.points[sel, 0].max(), 2)}")  # fmt: skip
         assert stated in label, label
         assert len([e for e in svg.iter(f"{SVG}{mark}") if e.get("class") == "hm-fill"]) == sel.sum() + 1  # and the key
+
+
+@pytest.mark.parametrize("relpath", ["language_model/bank_map.md", "language_model/embedding_map.md",
+                                     "language_model/loss_curve.md"])  # fmt: skip
+def test_every_text_that_starts_at_its_x_fits_in_its_figure(relpath):
+    """A text drawn from its x rightwards (a key's name, a label) ends inside the figure's width, at
+    the least width per character the layouts count (0.8 of figures.CHAR, the scatter's labels): the
+    bank map's key, "money sentences", ran past it and was cut, at a phone's width as at a laptop's."""
+    svg = svg_of(relpath)
+    width = float(svg.get("viewBox").split()[2])
+    starts = [t for t in svg.iter(f"{SVG}text") if t.get("text-anchor") in (None, "start") and t.get("x")]
+    over = [(t.text, float(t.get("x")) + len(t.text or "") * 0.8 * CHAR) for t in starts
+            if float(t.get("x")) + len(t.text or "") * 0.8 * CHAR > width + 0.5]  # fmt: skip
+    assert not over, f"{relpath}: texts past the width {width:g}: {over}"

@@ -28,7 +28,9 @@ import pytest
 from claims import claim_problems
 
 from publish import ROOT
+from publish.generate.topics.language_model import HEATMAP
 from selfattn_ref import corpus, examples
+from selfattn_ref.topics import next_word
 
 V = corpus.VOCABULARY
 
@@ -95,6 +97,8 @@ const divisions = arg.divisions.map((t) => {
   }
 });
 out.links = {links, weights, divisions};
+// The pages' links to the mode, as a page's query string (?model=...) reaches the playground.
+out.pageLinks = arg.pageLinks.map((search) => state.decodeLink("", search, {presets: []}));
 """
 
 # The command's words (tests/package/test_cli_next.py), naming the choice that gives greedy decoding here.
@@ -140,6 +144,36 @@ def test_a_language_model_link_opens_its_state_or_says_why_not(ran, hash_):
     assert got["again"] == got["model"]
     keys = {"greedy": "pick", "text": "model"}
     assert set(parse_qs(got["back"], keep_blank_values=True)) == {"model", *(keys.get(k, k) for k in want)}
+
+
+# The two language-model pages, the fragment each includes with its link to the mode, and the words
+# the link must open the mode on (the sentence the page follows; the heatmaps' sentence up to "it").
+PAGE_LINKS = {
+    "next-word.md": ("next_word/playground.md", next_word.SENTENCE),
+    "trained-model.md": ("language_model/playground.md", HEATMAP[: HEATMAP.index(" it ")] + " it"),
+}
+
+
+def page_links() -> list[tuple[str, str, str]]:
+    """(page, the query string of its link to the playground, the words it must open), read from the
+    generated fragment the page includes."""
+    out = []
+    for page, (fragment, words) in PAGE_LINKS.items():
+        assert f'    --8<-- "docs/generated/{fragment}"' in (ROOT / "docs" / page).read_text(encoding="utf-8"), page
+        text = (ROOT / "docs" / "generated" / fragment).read_text(encoding="utf-8")
+        (query,) = re.findall(r"\]\(playground\.md(\?[^)\s]*)\)", text)
+        out.append((page, query, words))
+    return out
+
+
+def test_the_language_model_pages_open_the_mode_on_their_sentence(ran):
+    """Each page's link opens the language model's mode (state.js reads it as the playground does),
+    on the words the page follows, every one of them in the model's vocabulary, with every option
+    at its default."""
+    for (page, query, words), got in zip(page_links(), ran["pageLinks"], strict=True):
+        assert got["error"] is None and got["state"] is None, (page, query, got)
+        assert got["model"] == {**DEFAULTS, "text": words}, page
+        assert all(w in V for w in words.split()), page
 
 
 def zero_cases() -> list:
@@ -326,6 +360,7 @@ def ran(modules) -> dict:
         "divisions": DIVISIONS,
         "words": [TEXTS, probes(), list(V), corpus.CONTEXT],
         "explanations": EXPLAINED,
+        "pageLinks": [query for _, query, _ in page_links()],
     }
     script = "const out = {};\n" + RUN_JS + WORDS_JS + EXPLANATIONS_JS + "console.log(JSON.stringify(out));\n"
     return node(modules, script, arg)

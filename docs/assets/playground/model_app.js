@@ -159,7 +159,7 @@ class ModelMode {
     this.command = h("code", { id: "pg-model-command" });
     const next = h(
       "section",
-      { class: "pg-section", "aria-labelledby": "pg-model-next-heading" },
+      { class: "pg-section", "aria-labelledby": "pg-model-next-heading", hidden: true },
       h("h2", { id: "pg-model-next-heading", text: "The next word" }),
       this.nextHelp,
       this.views.next.wrap,
@@ -196,7 +196,7 @@ class ModelMode {
     const dHead = m.dModel / H;
     const heads = h(
       "section",
-      { class: "pg-section", "aria-labelledby": "pg-model-heads-heading" },
+      { class: "pg-section", "aria-labelledby": "pg-model-heads-heading", hidden: true },
       h("h2", { id: "pg-model-heads-heading", text: "Every head's attention" }),
       h("p", {
         class: "pg-help",
@@ -208,6 +208,9 @@ class ModelMode {
       ...blocks,
       this.legend,
     );
+    // Hidden until the model has read a sentence: a link whose text it cannot read shows its message,
+    // not the headings and help of results that are not there ("The same numbers in a terminal:", and nothing).
+    this.results = [next, heads];
 
     // Generate, word by word.
     this.pickSelect = h(
@@ -435,6 +438,7 @@ class ModelMode {
       });
     });
     this.scale.paint();
+    for (const section of this.results) section.hidden = false;
     this.generatedBox.hidden = !generated;
     if (generated) {
       const seeded = this.last.seed !== null;

@@ -42,7 +42,7 @@ from ..figures import Series, heatmap, lines, scatter
 from ..registry import current, generated, generated_file, name_of, with_banner, writer_of
 from ..snippets import versions
 from ..tables import matrix_table, notebook_only
-from .next_word import HEADS, labels
+from .next_word import HEADS, labels, playground_link
 from .transformer_block import compact
 
 RECORD = GENERATED / "language_model" / "run.json"
@@ -298,6 +298,20 @@ def _dims(d: int) -> list[str]:
 
 def _pct(x: float, decimals: int = 1) -> str:
     return f"{num(100 * x, decimals)}%"
+
+
+@generated("language_model/playground.md")
+def _playground():
+    """The heatmaps' sentence up to "it": its heads' rows are the heatmaps' first rows (the mask), and
+    the next word is the one "it" calls for."""
+    text = HEATMAP[: HEATMAP.index(" it ") + len(" it")]
+    return playground_link(
+        text,
+        "Each head's weights there are the rows of its heatmap above, up to \u201cit\u201d (the mask "
+        "keeps the later words out), with the next word's probabilities; swap \u201cstreet\u201d and "
+        "\u201canimal\u201d, or change \u201ccold\u201d to \u201cwet\u201d, and watch head 2.1 and "
+        "the next word follow.",
+    )
 
 
 @generated("language_model/held_out.md")

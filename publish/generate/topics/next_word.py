@@ -9,6 +9,7 @@ after its first words, the generation loop, byte-pair merges), made of the funct
 from __future__ import annotations
 
 import math
+from urllib.parse import urlencode
 
 import numpy as np
 
@@ -325,6 +326,28 @@ def _sampled():
     return _loop_table(nw.generation().sampled, sampled=True)
 
 
+def playground_link(text: str, what: str) -> str:
+    """A paragraph that opens the playground's language-model mode on ``text`` (the pages set it in a
+    tip, "Try it in the playground", as the other pages' links to the playground): its address holds the
+    mode's state as docs/assets/playground/state.js reads it, "model=<text>" (encodeModelLink's key,
+    spaces as "+", as URLSearchParams writes them), in the query string as the pages' ?preset= links
+    do (MkDocs checks every #anchor of a link between pages). ``what`` says what the reader will see.
+    tests/content/test_playground_node.py opens each page's link with state.js."""
+    return (
+        "The playground's language-model mode runs this model in your browser: "
+        f"[open it on \u201c{text}\u201d](playground.md?{urlencode({'model': text})}). {what}\n"
+    )
+
+
+@generated("next_word/playground.md")
+def _playground():
+    return playground_link(
+        nw.SENTENCE,
+        "It shows every head's weights and the probabilities of the next word; change a word, the "
+        "temperature or the seed, and generate the rest of the sentence.",
+    )
+
+
 @generated("next_word/byte_pairs.md")
 def _byte_pairs():
     """Each merge learned, with its count and every word's tokens after it (tokens between bars)."""
@@ -359,6 +382,8 @@ def _exercise_values() -> dict:
         "ratio_T1": math.exp(c.logits[cold] - c.logits[wet]),
         "ratio_T05": math.exp((c.logits[cold] - c.logits[wet]) / min(nw.TEMPERATURES)),
         "ratio_times_T05": math.exp((c.logits[cold] - c.logits[wet]) * min(nw.TEMPERATURES)),
+        "ratio_of_logits": float(c.logits[cold] / c.logits[wet]),  # the logits divided, not exponentiated
+        "ratio_inverse": math.exp((c.logits[wet] - c.logits[cold]) / min(nw.TEMPERATURES)),  # wet over cold
         "top_k_cold": float(c.top_k[cold]),
         "top_k_of_all": float(p1[cold] / p1.sum()),
         "kept_total": float(p1[kept].sum()),
