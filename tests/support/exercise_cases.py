@@ -77,6 +77,25 @@ def _reversal_second_way(name: str) -> float:
     return values[name]
 
 
+def _flash_second_way(name: str) -> float:
+    """docs/online-softmax.md's numbers, again: "bank of river"'s scores and the plain softmax (no
+    tiles), the rescale and totals from them by the page's rule, and the memory from the sizes."""
+    from selfattn_ref.kv_cache import GPT2_SMALL
+    from selfattn_ref.topics.flash_attention import MEMORY_TILE
+
+    E = examples.load("bank_of_river").E
+    S = E @ E.T  # (3, 3): row river is [1, 1, 2], row of [0, 2, 1]
+    _, weights = scaled_dot_product_attention(E, E, E, scale=1.0)
+    n, tile = GPT2_SMALL.n_ctx, MEMORY_TILE
+    values = {
+        "river_rescale": np.exp(S[2, :2].max() - S[2].max()),
+        "river_total": np.exp(S[2] - S[2].max()).sum(),
+        "of_weight_river": weights[1, 2],
+        "largest_held": 2 * n * tile + 3 * n,
+    }
+    return values[name]
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
@@ -84,6 +103,8 @@ def second_way(spec: dict):
     if spec.get("topic") in ("learning", "attention_that_learns"):
         second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
         return np.array([float(second(spec["answer"]))])
+    if spec.get("topic") == "flash_attention":
+        return np.array([float(_flash_second_way(spec["answer"]))])
     if "compare" in spec:
         value = compare(**spec["compare"])
         for part in spec["answer"].split("."):
