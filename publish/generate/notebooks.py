@@ -69,6 +69,7 @@ NOTEBOOKS = (
     Notebook("multi-head"),
     Notebook("transformer-block"),
     Notebook("rnn-comparison"),
+    Notebook("kv-cache"),
     Notebook("online-softmax"),
     Notebook("mistakes"),
 )

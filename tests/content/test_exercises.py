@@ -22,7 +22,7 @@ from pages import expand
 TEACHING_PAGES = [
     "real-numbers", "queries-keys-values", "learned-weights", "learning", "where-used",
     "scaling", "masking", "positional-encoding", "attention-that-learns", "multi-head", "transformer-block",
-    "rnn-comparison", "online-softmax",
+    "rnn-comparison", "kv-cache", "online-softmax",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 

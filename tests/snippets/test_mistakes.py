@@ -6,7 +6,8 @@ with its recording.)
 head_scale_numpy.py head_scale_torch.py transposed_mask_numpy.py transposed_mask_torch.py
 zeroed_numpy.py zeroed_torch.py wrong_axis_numpy.py wrong_axis_torch.py overflow_numpy.py
 overflow_torch.py mask_added_numpy.py mask_added_torch.py shared_qk_numpy.py shared_qk_torch.py
-padded_rows_numpy.py padded_rows_torch.py
+padded_rows_numpy.py padded_rows_torch.py shared_heads_numpy.py shared_heads_torch.py
+unrescaled_numpy.py unrescaled_torch.py
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from snippet_checks import as_numpy, close
 FOLDER = SNIPPETS / "mistakes"
 NAMES = [
     "head_scale", "transposed_mask", "zeroed", "wrong_axis", "overflow", "mask_added", "shared_qk", "padded_rows",
+    "shared_heads", "unrescaled",
 ]  # fmt: skip
 LIBS = ["numpy", "torch"]
 REFERENCE = {
@@ -34,6 +36,8 @@ REFERENCE = {
     "mask_added": lambda: (m.mask_added().right, m.mask_added().wrong),
     "shared_qk": lambda: (m.shared_qk().right, m.shared_qk().wrong),
     "padded_rows": lambda: (m.padded_rows().pooled_right, m.padded_rows().pooled_wrong),
+    "shared_heads": lambda: (m.shared_heads_tiled().right, m.shared_heads_tiled().wrong),
+    "unrescaled": lambda: (m.online_not_rescaled().right, m.online_not_rescaled().wrong),
 }
 
 
@@ -112,3 +116,25 @@ def test_padding_row_has_an_output_that_changes_the_average():
     p = m.padded_rows()
     assert p.tokens[-1] == "[PAD]" and np.abs(p.output[-1]).max() > 0
     assert not np.allclose(p.pooled_right, p.pooled_wrong)
+
+
+def test_tiled_key_value_heads_swap_heads_2_and_3_and_repeating_is_pytorchs():
+    """repeat_interleave (and scaled_dot_product_attention's enable_gqa) pair query head i with key
+    head i // groups; K.repeat tiles the stack, which gives heads 2 and 3 the other group's keys."""
+    import torch
+    import torch.nn.functional as F
+
+    t = m.shared_heads_tiled()
+    differ = [h for h in range(4) if not np.allclose(t.right[h], t.wrong[h])]
+    assert differ == [1, 2]
+    X = torch.tensor([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], dtype=torch.float64)
+    Q, K = X.reshape(3, 4, 1).transpose(0, 1), X[:, :2].reshape(3, 2, 1).transpose(0, 1)
+    out = F.scaled_dot_product_attention(Q, K, K, enable_gqa=True)  # (4, 3, 1)
+    close(out, torch.from_numpy(t.right) @ K.repeat_interleave(2, dim=0))
+
+
+def test_the_unrescaled_output_is_right_only_where_the_maximum_never_moves():
+    u = m.online_not_rescaled()
+    close(u.wrong[0], u.right[0])  # bank: its largest score first
+    assert not np.allclose(u.wrong[1:], u.right[1:])
+    assert u.wrong.max() > 1 >= u.right.max()  # more than any value's entry

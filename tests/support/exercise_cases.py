@@ -96,6 +96,26 @@ def _flash_second_way(name: str) -> float:
     return values[name]
 
 
+def _cache_second_way(name: str) -> float:
+    """docs/kv-cache.md's numbers, again: the multiply-adds from the shapes of the products (not the
+    package's tally), the caches from the published sizes, the window's scores from its mask."""
+    from selfattn_ref.kv_cache import GPT2_SMALL, MISTRAL_7B
+    from selfattn_ref.masks import sliding_window_mask
+
+    d = examples.load("the_cat_sat_two_heads").E.shape[1]  # d_model = 4, two heads of 2
+    products = [(1, d, d)] * 4 + [(2, 1, d // 2, 3)] * 2  # q, k, v, W_O of one row; scores and mix over 3 keys
+    g = GPT2_SMALL
+    m = MISTRAL_7B
+    mib = 2 * m.num_blocks * m.n_ctx * (m.d_model // m.num_heads) * 2 / 2**20  # per key-value head, float16
+    values = {
+        "step_3_cache": sum(int(np.prod(p)) for p in products),
+        "gpt2_per_token": 2 * g.num_blocks * g.num_heads * (g.d_model // g.num_heads),
+        "mistral_mib_multi_query": mib,
+        "entries": int(sliding_window_mask(8, 2).sum()),
+    }
+    return values[name]
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
@@ -103,6 +123,8 @@ def second_way(spec: dict):
     if spec.get("topic") in ("learning", "attention_that_learns"):
         second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
         return np.array([float(second(spec["answer"]))])
+    if spec.get("topic") in ("kv_cache", "grouped_query", "sliding_window"):
+        return np.array([float(_cache_second_way(spec["answer"]))])
     if spec.get("topic") == "flash_attention":
         return np.array([float(_flash_second_way(spec["answer"]))])
     if "compare" in spec:

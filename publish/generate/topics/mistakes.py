@@ -48,4 +48,12 @@ def _quantities() -> list[Quantity]:
     q += _grid("mistakes padded output", p.output, p.tokens, dims)
     q += [Quantity(f"mistakes pooled, real rows[{c}]", float(x)) for c, x in zip(dims, p.pooled_right, strict=True)]
     q += [Quantity(f"mistakes pooled, every row[{c}]", float(x)) for c, x in zip(dims, p.pooled_wrong, strict=True)]
+    t = m.shared_heads_tiled()
+    for h in range(t.right.shape[0]):
+        q += _grid(f"mistakes shared heads: right weights, head {h + 1}", t.right[h], TOKENS, TOKENS, True)
+        q += _grid(f"mistakes shared heads: wrong weights, head {h + 1}", t.wrong[h], TOKENS, TOKENS, True)
+    u = m.online_not_rescaled()
+    words = ("bank", "of", "river")
+    q += _grid("mistakes unrescaled: right output", u.right, words, dims)
+    q += _grid("mistakes unrescaled: wrong output", u.wrong, words, dims)
     return q
