@@ -51,7 +51,7 @@ The figures (--only takes a comma-separated list of the names in brackets):
          own content: 37-228 kB of <article>, formulas, code and tables, against the floor's
          10 kB of text). The budget, decided in the issue "A contributor's
          loop in seconds": what the site adds to a page beyond its content. Each article and topic
-         page (the nav's "The articles" and "Beyond the articles") against bare Material holding
+         page (the nav's "The articles", "Beyond the articles" and "Attention at scale") against bare Material holding
          that page's own <article> (the same-content floor, one site per page so that its search
          index holds that page alone, loaded just before the page): at most 1.2× its bytes and
          1.3× its load event, same run, ratios in the page's row. A request to any other host is
@@ -571,15 +571,15 @@ def served_build(built: Path | None = None) -> Iterator[tuple[Path, str]]:
 
 
 def article_pages() -> list[str]:
-    """The article and topic pages (mkdocs.yml's nav sections "The articles" and "Beyond the
-    articles"), as paths under the base URL: the pages held to the floor page's weight."""
+    """The article and topic pages (mkdocs.yml's nav sections "The articles", "Beyond the articles"
+    and "Attention at scale"), as paths under the base URL: the pages held to the floor page's weight."""
     import yaml
 
     config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), _env_loader())
     out = []
     for item in config["nav"]:
         for title, value in item.items() if isinstance(item, dict) else ():
-            if title in ("The articles", "Beyond the articles"):
+            if title in ("The articles", "Beyond the articles", "Attention at scale"):
                 out += [next(iter(entry.values())).removesuffix(".md") + "/" for entry in value]
     return out
 

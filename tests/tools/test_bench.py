@@ -159,3 +159,11 @@ def test_the_training_figure_fails_on_a_record_that_is_not_what_training_gives(m
         ("its weights file, raw", "47 kB", "—"),
         ("its weights file, gzip -9", "33 kB", "—"),
     ]
+
+
+def test_the_attention_at_scale_pages_are_held_to_the_topic_pages_budget():
+    """The nav's "Attention at scale" pages are topic pages: [pages] measures them against bare
+    Material holding their own <article>, as it does the pages of "Beyond the articles"."""
+    pages = run.article_pages()
+    assert {"masking/", "kv-cache/", "online-softmax/"} <= set(pages)
+    assert pages.index("rnn-comparison/") < pages.index("kv-cache/") < pages.index("online-softmax/")
