@@ -17,7 +17,7 @@ from ...escape import md_text
 from ...fmt import num
 from ..exercises import topic_values
 from ..registry import generated
-from ..tables import matrix_table
+from ..tables import matrix_table, weights_table
 
 DECIMALS = 4  # the page's rounding: e^-2 = 0.1353 and e^-1 = 0.3679 as the step-by-step tables show them
 DIMS = ["x1", "x2", "x3", "x4"]
@@ -131,7 +131,8 @@ for _size in TILES:
     @generated(f"flash_attention/weights_tiles_of_{_size}.md")
     def _weights(size=_size):
         t = tiled(size)
-        return matrix_table(t.online.weights, t.tokens, t.tokens, DECIMALS, "query ↓ key →")
+        title = f"attention weights of “bank of river”, online softmax in tiles of {_steps(size)}"
+        return weights_table(t.online.weights, t.tokens, t.tokens, DECIMALS, title)
 
     @generated(f"flash_attention/output_tiles_of_{_size}.md")
     def _output(size=_size):
@@ -142,7 +143,7 @@ for _size in TILES:
 @generated("flash_attention/weights_plain.md")
 def _weights_plain():
     t = tiled(TILES[0])
-    return matrix_table(t.weights, t.tokens, t.tokens, DECIMALS, "query ↓ key →")
+    return weights_table(t.weights, t.tokens, t.tokens, DECIMALS, "attention weights of “bank of river”, plain softmax")
 
 
 @generated("flash_attention/output_plain.md")
