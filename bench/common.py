@@ -25,8 +25,9 @@ sys.path.insert(0, str(REPO))  # run as a script: the publishing tools beside th
 
 from publish.harness.chromium import CHROMIUM as _CHROMIUM  # noqa: E402
 from publish.harness.chromium import CHROMIUM_ARGS  # noqa: E402
-from publish.harness.repo_copy import copy_repo, project_files  # noqa: E402, F401 - the scripts' names
+from publish.harness.repo_copy import project_files, repo_copy  # noqa: E402, F401 - the scripts' names
 from publish.harness.server import GzipHandler, QuietHandler, Server, start, static_server  # noqa: E402, F401
+from publish.source import mkdocs_yml  # noqa: E402
 
 PYTHON = sys.executable
 CHROMIUM = str(_CHROMIUM)  # publish/harness/chromium.py: the browser and flags the tests use too
@@ -102,7 +103,7 @@ def floor_build(site: Path, html: str | None = None) -> None:
     search loads on every page (bare Material's default plugins), holds that page alone."""
     import yaml
 
-    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), _env_loader())
+    config = mkdocs_yml.config()
     theme = {k: v for k, v in config["theme"].items() if k != "custom_dir"}  # the theme, not our overrides
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
         docs = Path(tmp) / "docs"
@@ -118,17 +119,6 @@ def floor_build(site: Path, html: str | None = None) -> None:
         proc = subprocess.run(cmd, cwd=tmp, env=mkdocs_env(), capture_output=True, text=True, timeout=BUILD_TIMEOUT)
         if proc.returncode != 0:
             raise RuntimeError(f"the floor page's build failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
-
-
-def _env_loader():
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        """mkdocs.yml with `!ENV [NAME, default]` read as the default and python tags ignored."""
-
-    Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    return Loader
 
 
 def launch_chromium(playwright, executable: str = CHROMIUM, extra_args: tuple[str, ...] = ()):
@@ -155,7 +145,7 @@ def temporary_copy(prefix: str) -> Iterator[Path]:
     """A copy of the repository in a temporary folder, removed afterwards; refuses to go on if
     the package would be imported from anywhere but the copy."""
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-        root = copy_repo(Path(tmp))
+        root = repo_copy(Path(tmp), compiled=False)
         where = package_location(root)
         if not where.is_relative_to(root.resolve()):
             raise RuntimeError(f"in the copy {root}, selfattn_ref is imported from {where}, not from the copy")

@@ -22,8 +22,9 @@ The figures (--only takes a comma-separated list of the names in brackets):
          touched). After the first build ("Serving on" in its log), one line (an HTML comment) is
          appended to docs/scaling.md, and the time runs until the server logs "Reloading
          browsers", i.e. the change was noticed (watchdog, mkdocs' 0.25 s debounce), the whole
-         site rebuilt (the notebooks, unchanged, from their executed copies: the copy's first
-         build executed them), and the open pages told to reload. Each run edits the page again.
+         site rebuilt (the notebooks, unchanged, from mkdocs-jupyter's cache, which the serve
+         process keeps: publish/mkdocs/notebook_pages.py), and the open pages told to reload.
+         Each run edits the page again.
          Budget: under 5 s.
 [suite]  The test suite as `make test` runs it, `python -m pytest -n auto --dist loadgroup -m
          "not targets"` in the repository (set-up done: the venv exists, Chromium is installed), wall
@@ -51,7 +52,7 @@ The figures (--only takes a comma-separated list of the names in brackets):
          own content: 37-228 kB of <article>, formulas, code and tables, against the floor's
          10 kB of text). The budget, decided in the issue "A contributor's
          loop in seconds": what the site adds to a page beyond its content. Each article and topic
-         page (the nav's "The articles", "Beyond the articles" and "Attention at scale") against bare Material holding
+         page (every page of the nav but its entries run.NOT_ARTICLES) against bare Material holding
          that page's own <article> (the same-content floor, one site per page so that its search
          index holds that page alone, loaded just before the page): at most 1.2× its bytes and
          1.3× its load event, same run, ratios in the page's row. A request to any other host is
@@ -59,7 +60,9 @@ The figures (--only takes a comma-separated list of the names in brackets):
 [lighthouse] What a reader on a phone gets, which [pages] does not show: Lighthouse 12's mobile
          audit with its defaults (bench/lighthouse.py: npm's lighthouse, pinned, installed into
          .cache/ on first use; simulated slow 4G and a 4× slower CPU; Debian's Chromium headless
-         shell), of each article and topic page and of its same-content floor, alternating,
+         shell), of each article and topic page, and of the playground (INTERACTIVE_PAGES: the
+         issue of the language model holds it to the same budget), and of each one's same-content
+         floor, alternating,
          --lighthouse-runs times each (5; --quick: 1), the medians (a page's score moves by up to
          10 points from run to run on this machine: the unthrottled load that Lighthouse simulates
          from paints either before Material's bundle runs or after it). The pages are served from
@@ -75,7 +78,13 @@ The figures (--only takes a comma-separated list of the names in brackets):
          which are not part of the README's set-up: without them the row is an ERROR that says so.
 [playground]  The time from an edit in the playground's grid to the next frame that shows it
          (bench/playground.py: the median of 30 edits after 5 to warm up, per run), at 3×4 (two
-         presets) and 16×16 (identity and own matrices). Budget: under 16 ms at 16×16.
+         presets) and 16×16 (identity and own matrices). Budget: under 16 ms at 16×16. Then its
+         language-model mode, which a playground load does not load (an ERROR if it does), on the
+         site served gzip-compressed: the files its tab loads when it is first opened, their bytes
+         as they are and gzip-compressed, and the time from the click on its tab to the mode shown
+         with its numbers, in a fresh browser context, as it is and under Lighthouse's phone
+         throttling (slow 4G, 4× CPU) (bench/playground.py, measure_model). No budget: the issue's
+         are the playground's Lighthouse score and that no other page pays a byte.
 [growth] In a temporary copy of the repository (git's tracked and untracked-but-not-ignored
          files, so work in progress counts; run with this venv's Python and PYTHONPATH set to the
          copy, which is checked), K generated worked examples are added (selfattn_ref/examples/
@@ -101,7 +110,8 @@ The figures (--only takes a comma-separated list of the names in brackets):
          gzip-compressed: what the playground's language-model mode will load.
 
 --quick (for working on this script): one run of each figure, growth at 0 and 10 only.
---pages masking/,scaling/: [pages] and [lighthouse] measure these article pages only.
+--pages masking/,scaling/: [pages] and [lighthouse] measure these article pages only (playground/:
+         [lighthouse] only).
 --site DIR: [pages], [lighthouse] and [playground] measure that built site instead of building one.
 The default run takes about an hour on the 2-core machine: 40 minutes without [lighthouse] (37
 with other work going on and one build per growth step), and Lighthouse's 130 audits (13 pages and
@@ -142,7 +152,6 @@ from common import (
     CHROMIUM,
     PYTHON,
     REPO,
-    _env_loader,
     floor_build,
     free_port,
     launch_chromium,
@@ -157,6 +166,7 @@ from common import (
 from playwright.sync_api import sync_playwright
 
 from publish.escape import toml_string
+from publish.source import mkdocs_yml
 
 FIGURES = ("build", "serve", "suite", "pages", "lighthouse", "playground", "growth", "training")
 
@@ -570,29 +580,41 @@ def served_build(built: Path | None = None) -> Iterator[tuple[Path, str]]:
             yield site, base
 
 
-def article_pages() -> list[str]:
-    """The article and topic pages (mkdocs.yml's nav sections "The articles", "Beyond the articles"
-    and "Attention at scale"), as paths under the base URL: the pages held to the floor page's weight."""
-    import yaml
+# The nav's entries that are not article or topic pages; every other entry is one (a section: each of
+# its pages), so that a new section of topics, or a page moved out of one, is still measured.
+NOT_ARTICLES = ("Home", "Worked examples", "Try it yourself", "Notebooks", "Reference")
 
-    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), _env_loader())
+
+def article_pages() -> list[str]:
+    """The article and topic pages (mkdocs.yml's nav but its entries NOT_ARTICLES: "The articles",
+    "Beyond the articles", "Attention at scale", "Common mistakes"), as paths under the base URL:
+    the pages held to the floor page's weight."""
+    config = mkdocs_yml.config()
     out = []
     for item in config["nav"]:
         for title, value in item.items() if isinstance(item, dict) else ():
-            if title in ("The articles", "Beyond the articles", "Attention at scale"):
-                out += [next(iter(entry.values())).removesuffix(".md") + "/" for entry in value]
+            if title not in NOT_ARTICLES:
+                entries = value if isinstance(value, list) else [{title: value}]
+                out += [next(iter(entry.values())).removesuffix(".md") + "/" for entry in entries]
     return out
 
 
+# The pages [lighthouse] audits beside the article and topic pages, to the same budget: the interactive
+# ones (issue 53: the playground page keeps Lighthouse mobile >= 90 with its language-model mode).
+INTERACTIVE_PAGES = ("playground/",)
+
+
 def chosen_articles(site: Path, chosen: str) -> list[str]:
-    """The article and topic pages to measure: all of them, or those --pages names (each must be
-    one); every one must be in the build."""
-    articles = article_pages()
+    """The pages to measure: every article and topic page and INTERACTIVE_PAGES, or those --pages
+    names (each must be one of them); every one must be in the build."""
+    articles = [*article_pages(), *INTERACTIVE_PAGES]
     if chosen:
         wanted = [p.strip().strip("/") + "/" for p in chosen.split(",") if p.strip()]
         unknown = [p for p in wanted if p not in articles]
         if unknown:
-            raise RuntimeError(f"--pages {unknown}: not article or topic pages; they are {', '.join(articles)}")
+            raise RuntimeError(
+                f"--pages {unknown}: not article, topic or interactive pages; they are {', '.join(articles)}"
+            )
         articles = wanted
     missing = [p for p in articles if not (site / p / "index.html").is_file()]
     if missing:
@@ -799,7 +821,7 @@ def article_html(page: Path) -> str:
     return html[start.end() : end]
 
 
-def bench_playground(table: Table, runs: int, base: str, chromium: str) -> None:
+def bench_playground(table: Table, runs: int, site: Path, base: str, chromium: str) -> None:
     frames: dict[str, list[float]] = defaultdict(list)
     with sync_playwright() as p:
         browser = launch_chromium(p, chromium, playground_bench.CHROMIUM_EXTRA_ARGS)
@@ -816,6 +838,34 @@ def bench_playground(table: Table, runs: int, base: str, chromium: str) -> None:
     for label, values in frames.items():
         budget = BUDGET_FRAME_MS if label.startswith("16×16") else None
         table.judged(f"playground, edit → frame, {label}", values, millis, budget, "< 16 ms")
+    bench_model_mode(table, runs, site, chromium)
+
+
+def bench_model_mode(table: Table, runs: int, site: Path, chromium: str) -> None:
+    """The playground's language-model mode (bench/playground.py, measure_model), served gzip-compressed:
+    what opening its tab loads, which no playground load pays, and the click to the mode shown."""
+    opened: dict[bool, list[float]] = {False: [], True: []}
+    files: dict = {}
+    with static_server(site, compress=True) as (httpd, base), sync_playwright() as p:
+        start(httpd)
+        browser = launch_chromium(p, chromium)
+        try:
+            for run in range(runs):
+                for phone in (False, True):
+                    log(f"playground's language-model mode, run {run + 1}/{runs}{', as a phone' if phone else ''} ...")
+                    m = playground_bench.measure_model(browser, base, phone)
+                    if m["before"]:
+                        raise RuntimeError(f"a playground load fetched the mode's files before its tab: {m['before']}")
+                    opened[phone].append(m["open_ms"])
+                    files = m["files"]
+        finally:
+            browser.close()
+    raw, packed = sum(r for r, _ in files.values()), sum(g for _, g in files.values())
+    table.add(Row(f"playground, language model's mode: what its tab loads ({', '.join(files)}), bytes · gzip",
+                  f"{kilobytes(raw)} · {kilobytes(packed)}", str(runs)))  # fmt: skip
+    table.judged("playground, language model's mode: its tab clicked → shown", opened[False], millis)
+    table.judged("playground, language model's mode: its tab clicked → shown, as a phone (slow 4G, 4× CPU)",
+                 opened[True], millis)  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------
@@ -989,17 +1039,18 @@ def main() -> int:
     if {"pages", "lighthouse", "playground"} & set(only):
         try:
             with served_build(args.site) as (site, base):
-                articles = chosen_articles(site, args.pages)
+                audited = chosen_articles(site, args.pages)  # [lighthouse]'s: INTERACTIVE_PAGES too
+                articles = [p for p in audited if p not in INTERACTIVE_PAGES]  # [pages]' same-content ratios
                 if {"pages", "lighthouse"} & set(only):
-                    with floor_sites(site, articles) as floors:
-                        if "pages" in only:
+                    with floor_sites(site, audited) as floors:
+                        if "pages" in only and (articles or not args.pages):
                             attempt("pages", lambda: bench_pages(table, runs, site, base, args.chromium, floors,
                                                                  articles, bool(args.pages)))  # fmt: skip
                         if "lighthouse" in only:
                             attempt("lighthouse", lambda: bench_lighthouse(
-                                table, lighthouse_runs, site, args.chromium, floors, articles))  # fmt: skip
+                                table, lighthouse_runs, site, args.chromium, floors, audited))  # fmt: skip
                 if "playground" in only:
-                    attempt("playground", lambda: bench_playground(table, runs, base, args.chromium))
+                    attempt("playground", lambda: bench_playground(table, runs, site, base, args.chromium))
         except Exception as exc:
             table.error("pages, lighthouse and playground (their build)", exc)
     if "suite" in only:

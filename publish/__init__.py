@@ -12,8 +12,9 @@ them and when.
   playground's files, the snippets' recorded outputs, and one module a topic page (``topics/``);
 - :mod:`publish.audit`: what checks the pages: the numbers audit, and the rules of their words,
   terms and symbols;
-- :mod:`publish.source`: the one reader of what people write: a page's front matter and title,
-  mkdocs.yml as the build reads it;
+- :mod:`publish.source`: the one reader of what people write: a page's front matter, title and
+  lines (fenced or not), its includes as pymdownx.snippets reads them, mkdocs.yml as the build
+  reads it;
 - :mod:`publish.harness`: what the tests and ``make bench`` share and no build runs: the browser,
   a static server, copies of the repository, the notebooks' kernels;
 - beside them, used by all: ``files.py`` (what a tool may read, write or remove), ``escape.py``

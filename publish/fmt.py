@@ -1,7 +1,8 @@
 """Number formatting shared by tables, the audit and the command line.
 
 The rule is the package's, stated once in :mod:`selfattn_ref.examples.digits`: the decimals
-asked for, with at most 15 digits in all (a float64 holds no more), and no "-0.000".
+asked for, with at most 15 digits in all (a float64 holds no more), at most those its error
+leaves (the bound :func:`selfattn_ref.examples.errors` gives each number), and no "-0.000".
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import numpy as np
 from selfattn_ref.examples.digits import integer_text, number_text
 
 
-def num(x: float, decimals: int) -> str:
-    """``x`` at ``decimals`` places (fewer for a number of more than 15 digits), with no "-0.000"."""
-    return number_text(x, decimals)
+def num(x: float, decimals: int, error: float = 0.0) -> str:
+    """``x`` at ``decimals`` places (fewer for a number of more than 15 digits, or whose ``error``
+    leaves fewer), with no "-0.000"."""
+    return number_text(x, decimals, error)
 
 
 def is_integral(a) -> bool:
@@ -21,11 +23,12 @@ def is_integral(a) -> bool:
     return bool(np.all(a == np.round(a)))
 
 
-def cell(x: float, decimals: int, integral: bool) -> str:
-    return integer_text(x) if integral else num(x, decimals)
+def cell(x: float, decimals: int, integral: bool, error: float = 0.0) -> str:
+    return integer_text(x, error) if integral else num(x, decimals, error)
 
 
-def vector(v, decimals: int) -> str:
-    """``[0.910, 0.335, 0.665, 0.090]`` (integers stay integers)."""
+def vector(v, decimals: int, errors=None) -> str:
+    """``[0.910, 0.335, 0.665, 0.090]`` (integers stay integers); ``errors``: each entry's bound, or None."""
     integral = is_integral(v)
-    return "[" + ", ".join(cell(x, decimals, integral) for x in np.asarray(v)) + "]"
+    errs = np.zeros(np.shape(v)) if errors is None else np.asarray(errors)
+    return "[" + ", ".join(cell(x, decimals, integral, e) for x, e in zip(np.asarray(v), errs, strict=True)) + "]"

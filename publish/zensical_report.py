@@ -34,6 +34,7 @@ from urllib.parse import unquote, urlsplit
 from bs4 import BeautifulSoup
 
 from .files import atomic_write, unsafe
+from .source import mkdocs_yml
 
 ROOT = Path(__file__).resolve().parents[1]
 MARK = ".zensical-build"  # left in --site-dir, so that a later run knows the folder is its own
@@ -175,8 +176,8 @@ def build_zensical(site: Path) -> Build:
     zensical = shutil.which("zensical", path=str(Path(sys.executable).parent)) or shutil.which("zensical")
     if zensical is None:
         sys.exit("zensical is not installed: `make zensical` installs it (requirements.lock pins it)")
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    if re.search(r"^site_dir:", text, re.M):
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")  # copied as written, site_dir added
+    if "site_dir" in mkdocs_yml.config():
         sys.exit("mkdocs.yml sets site_dir: teach publish/zensical_report.py to keep it")
     # mkdocs.yml as it is with site_dir added, beside it (paths in it are relative to its folder),
     # under a name of this script's own, removed after the build.
@@ -218,8 +219,7 @@ def report(mk: Build, zs: Build) -> list[str]:
     say("")
     mk_time = f"{mk.seconds:.1f} s (strict)" if mk.seconds == mk.seconds else "(given, not timed)"
     say(f"- build time: MkDocs {mk_time}, Zensical {zs.seconds:.1f} s")
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    hooks = re.findall(r"^  - (\S+\.py)", config.split("\nhooks:", 1)[1], re.M) if "\nhooks:" in config else []
+    hooks = mkdocs_yml.config().get("hooks") or []
     say(f"- MkDocs hooks in mkdocs.yml, which Zensical does not run: {len(hooks)} ({', '.join(hooks)})")
     warnings = [ln.strip() for ln in zs.output.splitlines() if re.search(r"warn|error", ln, re.I)]
     say(f"- Zensical's build printed {len(warnings)} warning or error lines" + (":" if warnings else ""))
@@ -299,7 +299,10 @@ def report(mk: Build, zs: Build) -> list[str]:
     if dead_total:
         say(f"- links (in content) that lead to no file in the Zensical build: {sum(dead_total.values())}, "
             f"on {len(dead_total)} pages")  # fmt: skip
-    own = {"katex.js", "tabs.js", "scrollable.js", "modules.js", "search-on-demand.js", "extra.css", "katex.min.css"}
+    own = {
+        "katex.js", "tabs.js", "scrollable.js", "modules.js", "search-on-demand.js", "same-page-links.js", "extra.css",
+        "katex.min.css",
+    }  # fmt: skip
     lost_own = sorted(n for n in scripts_lost | styles_lost if n in own)
     say(
         "- the site's own scripts and styles on every page: "

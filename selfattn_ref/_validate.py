@@ -2,13 +2,15 @@
 
 Every public function converts its arrays with :func:`as_float_array`, so a bad
 argument fails early with a ``ValueError`` that names the argument and the shape
-it got, instead of a NaN or a broadcasting error further down. Results that overflow
-are refused by :func:`finite`, naming the arguments that were too large, and so are
-results that would hold more than :data:`MAX_ENTRIES` entries, before they are allocated
-(:func:`check_size`).
+it got, instead of a NaN or a broadcasting error further down. Results that could overflow
+are refused before they are computed, by a bound on their size that both packages compute from
+the arguments alike (:func:`check_bound`), naming the arguments that were too large, and :func:`finite`
+checks every result again; so are results that would hold more than :data:`MAX_ENTRIES` entries,
+before they are allocated (:func:`check_size`).
 
 The message builders here (:func:`batch_shape`, :func:`too_large`, :func:`dtype_name`,
-:func:`to_real_array`, :func:`mask_array`, :func:`as_axis`, :func:`as_lengths`, ...) are pure
+:func:`to_real_array`, :func:`mask_array`, :func:`as_axis`, :func:`as_lengths`, :func:`as_positions`,
+:func:`layer_weights`, ...) are pure
 Python or NumPy and are used by ``selfattn_ref.torch`` too, so the two packages word every
 message the same way. A torch tensor is recognised here without importing torch
 (:func:`tensor_problem`), so the NumPy package still needs only NumPy.
@@ -71,16 +73,18 @@ def value_text(x, parens: bool = False) -> str:
 EXCERPT = 80  # the most characters of someone's text that a message quotes
 
 
-def excerpt(text, limit: int = EXCERPT) -> str:
-    """What a message quotes of text it could not read: one line, quoted, every character that is
-    not printable shown as its escape (``\\x00``, ``\\n``, ``\\u202e``: repr's), cut to ``limit``
-    characters of the escaped text with an ellipsis after the cut. Never more, whatever ``text``
-    holds (a whole file, a line of thousands of characters, control characters)."""
+def excerpt(text, limit: int = EXCERPT, quoted: bool = True) -> str:
+    """What a message quotes of text it could not read, or of anything else (``str`` of it: an
+    exception's message, a path): one line, every character that is not printable shown as its escape
+    (``\\x00``, ``\\n``, ``\\u202e``: repr's), cut to ``limit`` characters of the escaped text with an
+    ellipsis after the cut; in single quotes, or without them with ``quoted=False`` (for text that a
+    message puts in parentheses of its own). Never more, whatever ``text`` holds (a whole file, a line
+    of thousands of characters, control characters)."""
     text = str(text)
     shown = repr(text[: limit + 1])[1:-1]  # escaped (repr's quotes taken off): at least as long as the text
-    if len(shown) <= limit and len(text) <= limit:
-        return f"'{shown}'"
-    return f"'{shown[:limit].rstrip(chr(92))}…'"  # (a cut escape's lone backslash dropped)
+    if len(shown) > limit or len(text) > limit:
+        shown = f"{shown[:limit].rstrip(chr(92))}…"  # (a cut escape's lone backslash dropped)
+    return f"'{shown}'" if quoted else shown
 
 
 def _join(items: list[str]) -> str:
@@ -115,6 +119,52 @@ def finite(result: np.ndarray, what: str, **operands) -> np.ndarray:
     if not np.all(np.isfinite(result)):
         raise too_large(what, operands, result.dtype)
     return result
+
+
+# --- overflow, decided the same way by both packages ------------------------------------------------
+# NumPy and PyTorch add up a matrix product or a mean in their own orders (and PyTorch accumulates a
+# float32 sum in float64), so near float64's or float32's largest number one of them can overflow
+# where the other does not. So before they compute, both packages bound the size of what they will
+# compute from their arguments, with the same NumPy code, and refuse when a bound could reach the
+# largest number (:func:`check_bound`): the same inputs are refused by both, and whatever passes is
+# computed without overflow by either. A product is bounded by |A| |B|, a mean by the sum of sizes,
+# a weighted sum of rows by the largest row, each with room for the rounding of its ``terms``; a
+# function that calls others checks its chain one ``level`` lower, so that the bounds of what it
+# computes first leave room for the checks of what it calls.
+NESTED = 1  # the level of the checks of a function that calls other checked functions
+_ROOM = 2.0**-16  # what each level leaves below the next one
+
+
+def magnitudes(x) -> np.ndarray:
+    """|x| as a float64 NumPy array (of a torch tensor too): what the bounds are computed from."""
+    if is_tensor(x):
+        x = tensor_numpy(x, "x")
+    return np.abs(np.asarray(x, dtype=np.float64))
+
+
+def product_bound(A, B) -> np.ndarray:
+    """|A| @ |B| in float64: no entry of A @ B is larger (up to its rounding). A, B: arrays, tensors
+    or bounds (..., n, k), (..., k, m) -> (..., n, m)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return magnitudes(A) @ magnitudes(B)
+
+
+def limit_of(dtype, terms: int = 1, level: int = 0) -> float:
+    """The largest a bound of a sum of ``terms`` terms computed in ``dtype`` (a NumPy or torch float
+    dtype) may be: the dtype's largest number, less the room the sum's rounding needs (2·γ_terms of
+    it) and 2^-16 of it for each ``level`` and this one."""
+    info = np.finfo(np.dtype(dtype_name(dtype)))
+    rounding = terms * float(info.eps) / (1 - min(terms * float(info.eps), 0.5))
+    return float(info.max) * (1 - _ROOM) ** (level + 1) / (1 + 2 * rounding)
+
+
+def check_bound(bound, what: str, dtype, operands: dict, terms: int = 1, level: int = 0) -> None:
+    """Refuse with :func:`too_large` (naming ``operands``) when any entry of ``bound`` passes
+    :func:`limit_of`: what the function would compute could overflow, in one package or the other."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        within = bool(np.all(np.asarray(bound, dtype=np.float64) <= limit_of(dtype, terms, level)))
+    if not within:
+        raise too_large(what, operands, dtype)
 
 
 def check_size(shape, what: str, **operands) -> None:
@@ -166,10 +216,17 @@ def masked_error(name: str) -> ValueError:
     )
 
 
+def _fake(x) -> bool:
+    """A torch FakeTensor (torch's FakeTensorMode, torch.compile's tracing): shapes without numbers."""
+    return any(c.__name__ == "FakeTensor" for c in type(x).__mro__)
+
+
 def tensor_problem(x, name: str) -> str | None:
     """Why the torch tensor ``x`` cannot be read as an array of numbers, or None: it is nested,
-    not dense (a sparse layout), quantized, on the meta device (which holds no numbers) or on
-    another device than the CPU. Both packages check this before calling into torch."""
+    not dense (a sparse layout), quantized, fake (FakeTensorMode) or on the meta device (which hold
+    no numbers) or on another device than the CPU. Both packages check this before calling into torch."""
+    if _fake(x):
+        return f"{name} is a fake torch tensor (FakeTensorMode), which holds shapes but no numbers"
     if x.is_nested:
         return f"{name} is a nested torch tensor (rows of different lengths): pass one tensor of rows of equal length"
     layout = str(x.layout).removeprefix("torch.")
@@ -182,6 +239,23 @@ def tensor_problem(x, name: str) -> str | None:
     if x.device.type != "cpu":
         return f"{name} is a torch tensor on device {x.device.type!r}: pass {name}.cpu()"
     return None
+
+
+UNREADABLE = (
+    "{name} is a torch tensor whose numbers cannot be read (one inside a torch.func transform such as vmap): "
+    "call the function outside it; every function takes leading batch dimensions"
+)
+
+
+def tensor_numpy(x, name: str) -> np.ndarray:
+    """The numbers of the torch tensor ``x`` as a NumPy array (sharing its memory), read as they are
+    meant: a tensor with its negative or conjugate bit set (``torch._neg_view``, ``x.conj()``) is
+    resolved first. A tensor that holds no numbers of its own (a batched tensor inside
+    ``torch.func.vmap``, one of ``torch.func.grad`` or ``functionalize``) is a ValueError naming ``name``."""
+    try:
+        return x.detach().resolve_neg().resolve_conj().numpy()
+    except RuntimeError:
+        raise ValueError(UNREADABLE.format(name=name)) from None
 
 
 def check_tensor(x, name: str) -> None:
@@ -274,12 +348,12 @@ def _tensor_as_array(x, name: str) -> np.ndarray:
     _refuse_grad(x, name)
     if x.dtype.is_floating_point and dtype_name(x.dtype) not in ("float16", "float32", "float64"):
         x = x.float()
-    return x.numpy()
+    return tensor_numpy(x, name)
 
 
 def to_real_array(x, name: str) -> np.ndarray:
-    """``x`` as a NumPy array of real numbers (an ``np.ndarray`` of float32 stays float32,
-    anything else becomes float64), not yet checked for shape or finiteness.
+    """``x`` as a NumPy array of real numbers (an ``np.ndarray`` or torch tensor of float32 stays
+    float32, anything else becomes float64), not yet checked for shape or finiteness.
 
     Raises ValueError naming ``name`` for ragged rows, text, None and other non-numbers (naming
     the entry), complex numbers (their imaginary part would be lost), numbers too large for
@@ -307,8 +381,8 @@ def to_real_array(x, name: str) -> np.ndarray:
         return out
     if arr.dtype.kind not in "biuf":  # text, bytes, dates, records
         raise ValueError(f"{name} must be an array of numbers (rows of equal length), got dtype {arr.dtype}")
-    if isinstance(x, np.ndarray) and arr.dtype == np.float32:
-        return arr
+    if (isinstance(x, np.ndarray) or (is_tensor(x) and dtype_name(x.dtype) == "float32")) and arr.dtype == np.float32:
+        return arr  # float32 stays float32, as in selfattn_ref.torch
     return _float64(arr, name)
 
 
@@ -347,7 +421,7 @@ def mask_array(mask, name: str, meaning: str = "may attend") -> np.ndarray:
     refuses are each a ValueError naming ``name``; both packages read masks here."""
     check_tensor(mask, name)
     if is_tensor(mask):
-        arr = mask.numpy() if dtype_name(mask.dtype) == "bool" else None
+        arr = tensor_numpy(mask, name) if dtype_name(mask.dtype) == "bool" else None
         dtype = mask.dtype
     else:
         try:
@@ -360,15 +434,20 @@ def mask_array(mask, name: str, meaning: str = "may attend") -> np.ndarray:
     return arr
 
 
-def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
-    """Return ``mask`` as a boolean array that broadcasts to ``target_shape``.
+EVERY_QUERY = "every query needs at least one key"
 
-    ``True`` means "may attend". Raises ValueError when the mask is not boolean, does
-    not broadcast to the scores' shape, or leaves a row with nothing to attend to.
+
+def as_bool_mask(mask, name: str, target_shape: tuple[int, ...], *, min_ndim: int = 2, need: str = EVERY_QUERY):
+    """Return ``mask`` as a boolean array that broadcasts to ``target_shape``, the scores' shape as the
+    caller gave the arguments ((..., n, m); (..., n) for one query each, ``min_ndim`` 1).
+
+    ``True`` means "may attend". Raises ValueError when the mask is not boolean, does not
+    broadcast to the scores' shape, or leaves a row with nothing to attend to (``need`` says why
+    it may not).
     """
     target_shape = tuple(int(k) for k in target_shape)
     arr = mask_array(mask, name)
-    if arr.ndim < 2 or arr.ndim > len(target_shape):
+    if arr.ndim < min_ndim or arr.ndim > len(target_shape):
         raise ValueError(f"{name} has shape {arr.shape}, which does not fit the scores' shape {target_shape}")
     try:
         arr = np.broadcast_to(arr, target_shape)
@@ -377,9 +456,8 @@ def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> np.ndarray:
     empty = ~arr.any(axis=-1)
     if empty.any():
         where = tuple(int(i) for i in np.argwhere(empty)[0])
-        raise ValueError(
-            f"{name} allows nothing in row {where} (shape {arr.shape}); every query needs at least one key"
-        )
+        row = f" in row {where}" if where else ""
+        raise ValueError(f"{name} allows nothing{row} (shape {arr.shape}); {need}")
     return arr
 
 
@@ -430,6 +508,55 @@ def positive_integer(n, name: str) -> int:
     return int(n)
 
 
+def divides(num_heads, width: int, name: str, what: str) -> int:
+    """``num_heads`` as a positive integer that divides ``width`` (the width of ``what``, as the
+    message says it: "the width of X, got X (2, 3, 4)"); else a ValueError naming ``name``."""
+    num_heads = positive_integer(num_heads, name)
+    if width % num_heads:
+        raise ValueError(f"{name}={value_text(num_heads, parens=True)} must divide {what}")
+    return num_heads
+
+
+def layer_weights(convert, given: dict, shapes: dict, context: str) -> dict:
+    """The weight matrices of a layer, each converted by ``convert`` (the package's
+    ``as_float_array`` or ``as_float_tensor``) and checked against the shape it must have.
+
+    ``given`` maps each argument's name to its value, ``shapes`` to the (rows, columns) it must
+    have; ``context`` says why ("to match X (2, 3, 4)"). A matrix of another shape is a ValueError
+    naming it, the shape it must have and the shape it has."""
+    out = {}
+    for name, value in given.items():
+        W = convert(value, name, ndim=2)
+        if tuple(W.shape) != tuple(shapes[name]):
+            raise ValueError(f"{name} must have shape {tuple(shapes[name])} {context}, got {tuple(W.shape)}")
+        out[name] = W
+    return out
+
+
+LAYER = ("W_Q", "W_K", "W_V", "W_O")
+
+
+def heads_and_weights(convert, X, num_heads, W_Q, W_K, W_V, W_O) -> tuple[int, dict]:
+    """The arguments of a multi-head layer on X (..., n, d_model), read alike by every such function
+    of both packages: ``num_heads`` as a positive int that divides d_model (:func:`divides`), and
+    W_Q, W_K, W_V, W_O converted by ``convert`` and (d_model, d_model) each (:func:`layer_weights`);
+    a ValueError naming the argument and X's shape otherwise."""
+    shown = tuple(int(k) for k in X.shape)
+    d_model = shown[-1]
+    num_heads = divides(num_heads, d_model, "num_heads", f"the width of X, got X {shown}")
+    given = dict(zip(LAYER, (W_Q, W_K, W_V, W_O), strict=True))
+    return num_heads, layer_weights(convert, given, dict.fromkeys(LAYER, (d_model, d_model)), f"to match X {shown}")
+
+
+def as_choice(value, name: str, choices: tuple[str, ...]) -> str:
+    """``value`` if it is one of the words ``choices``; anything else is a ValueError naming ``name``
+    and listing them."""
+    if not isinstance(value, str) or value not in choices:
+        listed = " or ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be {listed}, got {value_text(value)}")
+    return value
+
+
 def as_axis(axis, shape: tuple[int, ...] | None, name: str = "S") -> int:
     """``axis`` as an int that indexes an axis of ``name`` of ``shape`` (negative counts from the
     end); a bool, float, text, None, tuple or an axis out of range is a ValueError naming ``axis``.
@@ -442,40 +569,137 @@ def as_axis(axis, shape: tuple[int, ...] | None, name: str = "S") -> int:
     return int(axis)
 
 
+def _shown_list(values: list) -> str:
+    """ "[1, 2, ...]": up to 8 values of a list as a message shows them, huge integers by their digits."""
+    shown = ", ".join(value_text(v) for v in values[:8])
+    return f"[{shown}, ... ({len(values)} values)]" if len(values) > 8 else f"[{shown}]"
+
+
 def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def integer_array(x, name: str, bad: ValueError) -> np.ndarray:
+    """``x`` read as integers, exactly: an array of an integer dtype, or of Python's integers (dtype
+    object: [0, 2**63] stays itself, where NumPy would read floats); a list of integers, an integer,
+    an integer array or an integer tensor. Anything else is ``bad`` (floats, even whole ones, bools,
+    text, ragged lists), and so is a masked array or a tensor that :func:`tensor_problem` refuses,
+    with their own messages. The one reader of integer arguments (lengths, labels, word ids, counts)."""
+    check_tensor(x, name)
+    if is_tensor(x):
+        if x.dtype.is_floating_point or x.dtype.is_complex or dtype_name(x.dtype) == "bool":
+            raise bad
+        return tensor_numpy(x, name)
+    if _is_int(x) or (isinstance(x, (list, tuple)) and x and all(_is_int(v) for v in x)):
+        arr = np.empty(() if _is_int(x) else len(x), dtype=object)  # Python's integers, as they are
+        arr[...] = x
+        return arr
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
+        raise bad from None
+    if arr.dtype == object:
+        if not all(_is_int(v) for v in arr.ravel()):
+            raise bad
+    elif arr.dtype.kind not in "iu":
+        raise bad
+    return arr
 
 
 def as_lengths(lengths, n: int) -> np.ndarray:
     """padding_mask's ``lengths`` as an int64 array (batch,), each from 1 to ``n``; anything else
     (not integers, ragged, empty, not one dimension, out of range, a masked array, a tensor that
     :func:`tensor_problem` refuses) is a ValueError naming ``lengths`` and showing it briefly."""
-    check_tensor(lengths, "lengths")
-    bad = ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
-    if isinstance(lengths, (list, tuple)) and all(_is_int(v) for v in lengths):
-        arr = np.empty(len(lengths), dtype=object)  # Python's integers, as they are: NumPy would
-        arr[:] = lengths  # read [0, 2**63] as floats
-    elif is_tensor(lengths):
-        if lengths.dtype.is_floating_point or lengths.dtype.is_complex or dtype_name(lengths.dtype) == "bool":
-            raise bad
-        arr = lengths.numpy()
-    else:
-        try:
-            arr = np.asarray(lengths)
-        except (TypeError, ValueError, RuntimeError, OverflowError):  # ragged
-            raise bad from None
+    arr = integer_array(
+        lengths, "lengths", ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
+    )
     if arr.ndim != 1 or arr.size == 0:
-        raise bad
-    if arr.dtype == object:  # Python integers beyond int64 (or anything else)
-        if not all(_is_int(v) for v in arr):
-            raise bad
-        values = [int(v) for v in arr]
-    elif np.issubdtype(arr.dtype, np.integer):
-        values = arr.tolist()  # Python ints: uint64's largest stays itself, not -1
-    else:
-        raise bad
+        raise ValueError(f"lengths must be a non-empty list of integers, got {value_text(lengths)}")
+    values = [int(v) for v in arr.tolist()]  # Python ints: uint64's largest stays itself, not -1
     if not all(1 <= v <= n for v in values):
         shown = ", ".join(value_text(v) for v in values[:8])
         shown += f", ... ({len(values)} lengths)" if len(values) > 8 else ""
         raise ValueError(f"lengths must lie between 1 and n={n}, got [{shown}]")
     return np.array(values, dtype=np.int64)
+
+
+# The largest position a token may have: every integer up to 2**53 is a float64 exactly, so the
+# angle of a rotary pair, position times its frequency, is computed from the position itself.
+MAX_POSITION = 2**53
+
+
+def as_positions(positions, n: int | None, name: str = "positions") -> np.ndarray:
+    """The positions of ``n`` tokens (of one or more with ``n`` None) as an int64 array (n,), each
+    from 0 to :data:`MAX_POSITION` (2**53), read by :func:`integer_array` as lengths and labels are.
+    Anything else (not integers, booleans, empty, the wrong length, negative, a masked array, a
+    tensor that :func:`tensor_problem` refuses) is a ValueError naming the argument, ``name``."""
+    count = "one or more" if n is None else f"{n}"
+    bad = ValueError(
+        f"{name} must be a list of {count} integers from 0 to 2**53, one per row, got {value_text(positions)}"
+    )
+    arr = integer_array(positions, name, bad)
+    if arr.ndim != 1 or arr.size == 0:
+        raise bad
+    values = [int(v) for v in arr.tolist()]  # Python ints: uint64's largest stays itself
+    if n is not None and len(values) != n:
+        raise ValueError(f"{name} must hold {n} integers, one per row, got {len(values)}")
+    if not all(0 <= v <= MAX_POSITION for v in values):
+        raise ValueError(f"{name} must lie between 0 and 2**53, got {_shown_list(values)}")
+    return np.array(values, dtype=np.int64)
+
+
+def as_labels(labels, n: int | None, classes: int) -> np.ndarray:
+    """cross_entropy's ``labels`` as int64: one class index (``n`` None, shape ()) or ``n`` of them
+    (shape (n,)), each from 0 to ``classes`` - 1. Anything else (not whole numbers, booleans, the
+    wrong shape, out of range, a masked array, a tensor that :func:`tensor_problem` refuses) is a
+    ValueError naming ``labels``, which shows it briefly. Both packages read labels here."""
+    if is_tensor(labels) and (
+        labels.dtype.is_floating_point or labels.dtype.is_complex or dtype_name(labels.dtype) == "bool"
+    ):
+        check_tensor(labels, "labels")
+        raise ValueError(f"labels must be whole numbers (class indices), got dtype {dtype_name(labels.dtype)}")
+    arr = integer_array(
+        labels, "labels", ValueError(f"labels must be whole numbers (class indices), got {value_text(labels)}")
+    )
+    want = () if n is None else (n,)
+    if arr.shape != want:
+        raise ValueError(f"labels must have shape {want}, one per row of logits, got shape {arr.shape}")
+    values = [int(v) for v in arr.ravel().tolist()]
+    if not all(0 <= v < classes for v in values):
+        got = value_text(values[0]) if n is None else _shown_list(values)
+        raise ValueError(f"labels must be class indices from 0 to {classes - 1}, got {got}")
+    return np.array(values, dtype=np.int64).reshape(want)
+
+
+def token_index(i, name: str, n: int) -> int:
+    """``i`` as the index of one of the ``n`` rows of X, from 0 (a Python or NumPy integer, not a
+    bool); anything else is a ValueError naming ``name`` and showing ``i`` briefly."""
+    if not _is_int(i) or not 0 <= i < n:
+        raise ValueError(f"{name} must be a token's index from 0 to {n - 1} (X has {n} rows), got {value_text(i)}")
+    return int(i)
+
+
+def call_number(f, arg, where: str) -> float:
+    """``f(arg)`` as one finite float, for :func:`finite_difference`'s ``f``. An exception from f, or a
+    result that is not one finite real number (an array of several, text, None, NaN), is a ValueError
+    naming f and ``where`` it was called ("at W with entry (0, 1) + delta")."""
+    try:
+        y = f(arg)
+    except Exception as exc:  # noqa: BLE001 - whatever f raises, said as f's problem, the cause kept
+        raise ValueError(f"f raised {type(exc).__name__} ({excerpt(exc, 60, quoted=False)}) {where}") from exc
+    size = tuple(y.shape) if hasattr(y, "shape") else None
+    if size is not None and size != ():
+        raise ValueError(f"f must return one number, got an array of shape {size} {where}")
+    if is_tensor(y):
+        y = y.detach().item()
+    elif isinstance(y, np.ndarray):
+        y = y.item()
+    if isinstance(y, (bool, np.bool_)) or not isinstance(y, (numbers.Real, np.number)):
+        raise ValueError(f"f must return one number, got {value_text(y)} {where}")
+    try:
+        value = float(y)
+    except OverflowError:
+        raise ValueError(f"f must return a number that float64 holds, got {value_text(y)} {where}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"f must return a finite number, got {value!r} {where}")
+    return value

@@ -1,11 +1,12 @@
 """The math of attention in NumPy: score, normalize, mix.
 
-Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
-their width and ``d_v`` for the width of the values. Any leading batch dimensions
-``...`` pass through (they must broadcast together). Float32 input stays float32;
-anything else becomes float64. A result that overflows (infinite or NaN from finite
-input) is a ValueError naming the arguments that were too large, not a RuntimeWarning, and so
-is a result of more than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.
+Shapes use ``n`` for the number of queries, ``n_k`` for the number of keys, ``d_k`` for
+the width of a query or key and ``d_v`` for the width of the values, as the Notation page writes
+them. Any leading batch dimensions ``...`` pass through (they must broadcast together). Float32 input stays float32;
+anything else becomes float64. A result that could overflow (from a bound on its size, computed
+from the arguments as the PyTorch twin computes it, so that both refuse the same inputs) is a
+ValueError naming the arguments that were too large, not a RuntimeWarning, and so is a result of
+more than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.
 """
 
 from __future__ import annotations
@@ -13,13 +14,18 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import (
+    NESTED,
     as_axis,
     as_bool_mask,
     as_float_array,
     as_scale,
     batch_shape,
+    check_bound,
     check_size,
     finite,
+    limit_of,
+    magnitudes,
+    product_bound,
     terms_mask,
     to_real_array,
     value_text,
@@ -37,9 +43,27 @@ def scores(Q, K) -> np.ndarray:
         raise ValueError(f"Q and K must have the same width, got Q {Q.shape} and K {K.shape}")
     batch = batch_shape(("Q", Q.shape, 2), ("K", K.shape, 2))
     check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
+    _check_scores(Q, K, np.result_type(Q, K))
     with np.errstate(over="ignore", invalid="ignore"):
         S = Q @ np.swapaxes(K, -1, -2)  # (..., n, d_k) @ (..., d_k, n_k) -> (..., n, n_k)
     return finite(S, "the scores Q K^T overflow", Q=Q, K=K)
+
+
+def _check_scores(
+    queries, keys, dtype, factor: float = 1.0, level: int = 0, what: str = "the scores Q K^T overflow", **named
+) -> None:
+    """Refuse queries and keys (arrays, tensors or bounds, both packages) whose scores times ``factor``
+    could overflow (:func:`._validate.check_bound`), naming ``named`` (else them, as Q and K)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = product_bound(queries, np.swapaxes(magnitudes(keys), -1, -2)) * abs(factor)
+    terms = np.shape(queries)[-1] + 1  # the dot product's terms, and the factor
+    check_bound(bound, what, dtype, named or {"Q": queries, "K": keys}, terms, level)
+
+
+def _check_mixed(V, dtype, what: str, named: dict, level: int = 0) -> None:
+    """Refuse values V (..., n_k, d_v) whose weighted sums, with weights that add up to 1, could overflow:
+    none is larger than the largest value of its column (with the rounding of n_k terms)."""
+    check_bound(magnitudes(V).max(axis=-2), what, dtype, named, np.shape(V)[-2] + 1, level)
 
 
 def _as_scores(S) -> np.ndarray:
@@ -92,15 +116,26 @@ def softmax_terms(S, mask=None) -> tuple[np.ndarray, np.ndarray]:
     if not allowed.any(axis=-1).all():
         where = tuple(int(i) for i in np.argwhere(~allowed.any(axis=-1))[0])
         raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {S.shape}")
-    with np.errstate(over="ignore"):
-        terms = np.where(allowed, np.exp(np.where(allowed, S, 0)), 0)  # (..., n_k)
-        totals = terms.sum(axis=-1)  # (...,)
-    if np.isinf(terms).any():
-        raise ValueError(f"S holds a score whose e^score overflows (largest {float(S[allowed].max())!r}); use softmax")
-    if np.isinf(totals).any():
-        where = tuple(int(i) for i in np.argwhere(np.isinf(totals))[0])
-        raise ValueError(f"S has a row {where} whose total of e^score overflows, shape {S.shape}; use softmax")
+    _check_terms(S, allowed)
+    terms = np.where(allowed, np.exp(np.where(allowed, S, 0)), 0)  # (..., n_k)
+    totals = terms.sum(axis=-1)  # (...,)
     return terms.astype(S.dtype, copy=False), totals
+
+
+def _check_terms(S: np.ndarray, allowed: np.ndarray) -> None:
+    """Refuse scores S (..., n_k) whose e^score, or a row's total of them (where ``allowed``), could
+    overflow: decided from S (both packages), e^largest and their number times it against half the
+    largest number of S's dtype, so that exp() of either library, a unit off in its last place, and
+    either order of adding them up stay finite."""
+    top = np.log(limit_of(S.dtype, S.shape[-1]))
+    with np.errstate(invalid="ignore"):
+        largest = np.where(allowed, S, -np.inf).max(axis=-1)  # (...,)
+    if (largest > top).any():
+        raise ValueError(f"S holds a score whose e^score overflows (largest {float(largest.max())!r}); use softmax")
+    over = largest + np.log(allowed.sum(axis=-1)) > top
+    if over.any():
+        where = tuple(int(i) for i in np.argwhere(over)[0])
+        raise ValueError(f"S has a row {where} whose total of e^score overflows, shape {S.shape}; use softmax")
 
 
 def mix(A, V) -> np.ndarray:
@@ -114,6 +149,9 @@ def mix(A, V) -> np.ndarray:
         raise ValueError(f"A must have one column per row of V, got A {A.shape} and V {V.shape}")
     batch = batch_shape(("A", A.shape, 2), ("V", V.shape, 2))
     check_size((*batch, A.shape[-2], V.shape[-1]), "the weighted sums A V", A=A, V=V)
+    check_bound(
+        product_bound(A, V), "the weighted sums A V overflow", np.result_type(A, V), {"A": A, "V": V}, A.shape[-1]
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         Z = A @ V  # (..., n, n_k) @ (..., n_k, d_v) -> (..., n, d_v)
     return finite(Z, "the weighted sums A V overflow", A=A, V=V)
@@ -126,6 +164,8 @@ def self_attention(X) -> np.ndarray:
     """
     X = as_float_array(X, "X", min_ndim=2)
     check_size((*X.shape[:-1], X.shape[-2]), "the scores X X^T", X=X)
+    _check_scores(X, X, X.dtype, what="the scores X X^T overflow", X=X)
+    _check_mixed(X, X.dtype, "the weighted sums A V overflow", {"X": X}, NESTED)  # mix(softmax(S), X) below
     with np.errstate(over="ignore", invalid="ignore"):
         S = finite(X @ np.swapaxes(X, -1, -2), "the scores X X^T overflow", X=X)  # (..., n, n)
     return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
@@ -144,6 +184,8 @@ def project(X, W_Q, W_K, W_V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if W.shape[0] != X.shape[-1]:
             raise ValueError(f"{name} must have one row per embedding dimension, got X {X.shape} and {name} {W.shape}")
         check_size((*X.shape[:-1], W.shape[1]), f"the product X {name}", X=X, **{name: W})
+        dtype = np.result_type(X, W)
+        check_bound(product_bound(X, W), f"the product X {name} overflows", dtype, {"X": X, name: W}, W.shape[0])
         with np.errstate(over="ignore", invalid="ignore"):
             out.append(finite(X @ W, f"the product X {name} overflows", X=X, **{name: W}))
     Q, K, V = out
@@ -170,8 +212,13 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[np.nda
     check_size((*batch, Q.shape[-2], V.shape[-1]), "the outputs (the weights times V)", Q=Q, V=V)
     given = as_scale(scale)
     scale = 1.0 / np.sqrt(Q.shape[-1]) if given is None else given
+    unscaled = scores(Q, K)  # (..., n, n_k): Q and K checked, and refused if their product could overflow
+    dtype = np.result_type(Q, K, V)
+    _check_scores(Q, K, dtype, float(scale), what="the scaled scores Q K^T * scale overflow", Q=Q, K=K,
+                 scale=float(scale))  # fmt: skip
+    _check_mixed(V, dtype, "the outputs (the weights times V) overflow", {"V": V})
     with np.errstate(over="ignore", invalid="ignore"):
-        S = scores(Q, K) * float(scale)  # (..., n, n_k); a Python float keeps float32 input float32
+        S = unscaled * float(scale)  # (..., n, n_k); a Python float keeps float32 input float32
     finite(S, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=float(scale))
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)

@@ -19,13 +19,12 @@ out, the other way round.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import divides, layer_weights, padding_of
-from ._validate import as_float_array, check_size, finite
+from ._checks import padding_of
+from ._validate import as_float_array, check_size, finite, heads_and_weights
 from .attention import softmax
 from .masks import causal_mask
 
@@ -67,14 +66,7 @@ def causal_self_attention(X, W_Q, W_K, W_V, W_O, num_heads, lengths=None) -> Cau
     the real tokens) and is meant to be ignored. Returns :class:`CausalSteps`.
     """
     X = as_float_array(X, "X", ndim=3)
-    h = divides(num_heads, X.shape[-1], "num_heads", f"the width of X, got X {X.shape}")
-    size = X.shape[-1]
-    W = layer_weights(
-        as_float_array,
-        {"W_Q": W_Q, "W_K": W_K, "W_V": W_V, "W_O": W_O},
-        dict.fromkeys(("W_Q", "W_K", "W_V", "W_O"), (size, size)),
-        f"to match X {X.shape}",
-    )
+    h, W = heads_and_weights(as_float_array, X, num_heads, W_Q, W_K, W_V, W_O)
     W_Q, W_K, W_V, W_O = W.values()
     check_size((X.shape[0], h, X.shape[1], X.shape[1]), "the heads' scores (batch, num_heads, n, n)", X=X)
     pad = padding_of(lengths, X.shape[0], X.shape[1])  # (B, T): True where the token is real
@@ -97,8 +89,8 @@ def causal_self_attention(X, W_Q, W_K, W_V, W_O, num_heads, lengths=None) -> Cau
         seen("q, k, v = (M.reshape(B, T, h, C // h) for M in (Q, K, V))", q)
         q, k, v = (M.swapaxes(1, 2) for M in (q, k, v))  # (B, h, T, d_head)
         seen("q, k, v = (M.swapaxes(1, 2) for M in (q, k, v))", q)
-        att = q @ k.swapaxes(-2, -1) / math.sqrt(C // h)  # (B, h, T, T)
-        seen("att = q @ k.swapaxes(-2, -1) / math.sqrt(C // h)", att)
+        att = q @ k.swapaxes(-2, -1) / (C // h) ** 0.5  # (B, h, T, T)
+        seen("att = q @ k.swapaxes(-2, -1) / (C // h) ** 0.5", att)
         scaled = finite(att, "in the heads, the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K)
         mask = causal & pad[:, None, None, :]  # (B, 1, T, T)
         seen("mask = causal & pad[:, None, None, :]", mask)

@@ -16,8 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_float_array, finite
-from .multihead import multi_head_attention
+from ._validate import (
+    NESTED,
+    as_float_array,
+    check_bound,
+    check_size,
+    finite,
+    magnitudes,
+    positive_float,
+    product_bound,
+)
+from .multihead import _check_heads, _heads_arguments, multi_head_attention
 
 __all__ = ["BlockSteps", "feed_forward", "layer_norm", "transformer_block"]
 
@@ -48,12 +57,7 @@ class BlockSteps:
 
 def _as_eps(eps) -> float:
     """``eps`` as a float; anything but a positive finite number is a ValueError."""
-    if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
-    value = float(eps)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"eps must be a positive finite number, got {eps!r}")
-    return value
+    return positive_float(eps, "eps")
 
 
 def _as_flag(value, name: str) -> bool:
@@ -71,6 +75,61 @@ def _vector(v, name: str, width: int, other: str, other_shape) -> np.ndarray:
             f"{name} must have shape ({width},), one entry per column of {other} {tuple(other_shape)}, got {v.shape}"
         )
     return v
+
+
+def _check_norm(M, gamma, beta, names: dict, dtype, level: int = 0) -> np.ndarray:
+    """Refuse rows M (an array, a tensor or a bound, (..., d)) whose layer normalization could
+    overflow, naming ``names`` (as :func:`_normalize`'s); both packages. The mean adds up d sizes, the
+    variance d squares of at most twice the largest size, and a normalized entry is at most √d in
+    size (its square is at most d times the variance), so the output at most √d |γ| + |β|: returned,
+    of the shape of M, for what is computed from it."""
+    A = magnitudes(M)
+    d = A.shape[-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        check_bound(A.sum(axis=-1), "the variance of a row overflows", dtype, {names["X"]: M}, d, level)
+        square = d * (2 * A.max(axis=-1)) ** 2
+        check_bound(square, "the variance of a row overflows", dtype, {names["X"]: M}, d + 2, level)
+        out = np.sqrt(d) * magnitudes(gamma) + magnitudes(beta)  # (d,)
+    check_bound(out, "the normalized rows times gamma, plus beta, overflow", dtype, {names["gamma"]: gamma}, 4, level)
+    return np.broadcast_to(out, A.shape)
+
+
+def _check_ffn_bound(M, W_1, b_1, W_2, b_2, dtype, level: int = 0) -> np.ndarray:
+    """Refuse an input M (an array, a tensor or a bound, (..., d_model)) and weights with which the
+    feed-forward network could overflow; the bound of its output (..., d_out). Both packages."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        hidden = product_bound(M, W_1) + magnitudes(b_1)  # (..., d_ff): ReLU keeps it or makes it 0
+        check_bound(hidden, "X W_1 + b_1 overflows", dtype, {"X": M, "W_1": W_1}, W_1.shape[0] + 1, level)
+        out = product_bound(hidden, W_2) + magnitudes(b_2)
+    check_bound(
+        out, "max(0, X W_1 + b_1) W_2 + b_2 overflows", dtype, {"W_1": W_1, "W_2": W_2}, W_2.shape[0] + 1, level
+    )
+    return out
+
+
+def _check_block(X, Ws: dict, num_heads: int, ffn: tuple, norms: dict, norm_first: bool, dtype) -> None:
+    """Refuse the arguments of a transformer block (both packages) with which any of its steps could
+    overflow: the bounds of each step from the bounds of the one before, two levels below the checks of
+    multi-head attention, which it calls, and one below the others."""
+    A = magnitudes(X)
+
+    def add(a, b, what: str) -> np.ndarray:
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = a + b
+        check_bound(total, f"the residual sum {what} overflows", dtype, {"X": X}, 2, NESTED)
+        return total
+
+    def norm(k: int, M, what: str) -> np.ndarray:
+        return _check_norm(M, *norms[k], {"X": what, "gamma": f"gamma_{k}"}, dtype, NESTED)
+
+    if norm_first:  # X + MultiHead(LN_1(X)), then Z + FFN(LN_2(Z))
+        attention = _check_heads(norm(1, A, "X"), Ws, num_heads, dtype, NESTED + 1)
+        sum_1 = add(A, attention, "X + attention")
+        add(sum_1, _check_ffn_bound(norm(2, sum_1, "X + attention"), *ffn, dtype, NESTED), "Z + FFN")
+    else:  # LN_1(X + MultiHead(X)) = Z, then LN_2(Z + FFN(Z))
+        sum_1 = add(A, _check_heads(X, Ws, num_heads, dtype, NESTED + 1), "X + attention")
+        z = norm(1, sum_1, "X + attention")
+        norm(2, add(z, _check_ffn_bound(z, *ffn, dtype, NESTED), "Z + FFN(Z)"), "Z + FFN(Z)")
 
 
 def _normalize(X, gamma, beta, eps, names: dict) -> np.ndarray:
@@ -96,7 +155,11 @@ def layer_norm(X, gamma, beta, eps=EPS) -> np.ndarray:
     d = X.shape[-1]
     gamma = _vector(gamma, "gamma", d, "X", X.shape)
     beta = _vector(beta, "beta", d, "X", X.shape)
-    return _normalize(X, gamma, beta, _as_eps(eps), {"X": "X", "gamma": "gamma"})
+    eps = _as_eps(eps)
+    dtype = np.result_type(X, gamma, beta)  # computed in it throughout, as the PyTorch twin does
+    X, gamma, beta = (a.astype(dtype, copy=False) for a in (X, gamma, beta))
+    _check_norm(X, gamma, beta, {"X": "X", "gamma": "gamma"}, dtype)
+    return _normalize(X, gamma, beta, eps, {"X": "X", "gamma": "gamma"})
 
 
 def _check_ffn(W_1, b_1, W_2, b_2, d_model: int, X_shape) -> tuple[np.ndarray, ...]:
@@ -110,6 +173,14 @@ def _check_ffn(W_1, b_1, W_2, b_2, d_model: int, X_shape) -> tuple[np.ndarray, .
         raise ValueError(f"W_2 must have one row per column of W_1, got W_1 {W_1.shape} and W_2 {W_2.shape}")
     b_2 = _vector(b_2, "b_2", W_2.shape[1], "W_2", W_2.shape)
     return W_1, b_1, W_2, b_2
+
+
+def _check_ffn_size(X, W_1, W_2) -> None:
+    """Refuse, before it is allocated, a hidden layer (..., d_ff) or an output (..., d_out) of more
+    than MAX_ENTRIES entries, naming the arguments (both packages)."""
+    rows = tuple(X.shape)[:-1]
+    check_size((*rows, W_1.shape[1]), "the hidden layer X W_1 + b_1", X=X, W_1=W_1)
+    check_size((*rows, W_2.shape[1]), "the output max(0, X W_1 + b_1) W_2 + b_2", X=X, W_2=W_2)
 
 
 def _ffn(X, W_1, b_1, W_2, b_2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -129,7 +200,10 @@ def feed_forward(X, W_1, b_1, W_2, b_2) -> np.ndarray:
     -> (..., d_out). In a block, d_out = d_model.
     """
     X = as_float_array(X, "X", min_ndim=1)
-    return _ffn(X, *_check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], X.shape))[2]
+    W_1, b_1, W_2, b_2 = _check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], X.shape)
+    _check_ffn_size(X, W_1, W_2)
+    _check_ffn_bound(X, W_1, b_1, W_2, b_2, np.result_type(X, W_1, b_1, W_2, b_2))
+    return _ffn(X, W_1, b_1, W_2, b_2)[2]
 
 
 def transformer_block(
@@ -159,6 +233,7 @@ def transformer_block(
             f"W_2 must have shape ({W_1.shape[1]}, {d_model}), back to the width of X {X.shape} for the "
             f"residual sum, got {W_2.shape}"
         )
+    _check_ffn_size(X, W_1, W_2)
     norms = {
         k: (
             _vector(g, f"gamma_{k}", d_model, "X", X.shape),
@@ -168,6 +243,9 @@ def transformer_block(
     }
     eps = _as_eps(eps)
     norm_first = _as_flag(norm_first, "norm_first")
+    num_heads, Ws = _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads)
+    dtype = np.result_type(X, *Ws.values(), W_1, b_1, W_2, b_2, *(v for pair in norms.values() for v in pair))
+    _check_block(X, Ws, num_heads, (W_1, b_1, W_2, b_2), norms, norm_first, dtype)
 
     def ln(k: int, M: np.ndarray, what: str) -> np.ndarray:  # the k-th normalization of M, named `what`
         return _normalize(M, *norms[k], eps, {"X": what, "gamma": f"gamma_{k}"})

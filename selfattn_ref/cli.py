@@ -33,7 +33,7 @@ import numpy as np
 from . import examples
 from .examples import Example
 from .examples.digits import FEWER, number_text, shortens
-from .examples.rules import token_problem
+from .examples.rules import number_advice, read_number, same_tokens_problem, token_problem
 
 PROG = "python -m selfattn_ref"
 EXIT_USAGE = 2
@@ -111,12 +111,13 @@ def _print(text: str, stream) -> None:
 # Formatting numbers and grids
 
 
-def format_number(x: float, decimals: int) -> str:
+def format_number(x: float, decimals: int, error: float = 0.0) -> str:
     """``x`` rounded to ``decimals`` places as the pages print it (:func:`.examples.digits.number_text`:
-    at most 15 digits, exponent notation beyond, never "-0.000"); NaN is a ValueError."""
+    at most 15 digits, and those its float64 ``error`` leaves, exponent notation beyond, never
+    "-0.000"); NaN is a ValueError."""
     if math.isnan(x):
         raise ValueError("refusing to print NaN")
-    return number_text(x, decimals)
+    return number_text(x, decimals, error)
 
 
 def format_short(x: float, decimals: int) -> str:
@@ -130,9 +131,15 @@ def format_short(x: float, decimals: int) -> str:
 
 
 def format_grid(
-    matrix, row_labels: Sequence[str], col_labels: Sequence[str], decimals: int, encoding: str | None = "utf-8"
+    matrix,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    decimals: int,
+    encoding: str | None = "utf-8",
+    errors=None,
 ) -> str:
-    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned.
+    """A matrix as aligned text: column labels on top, row labels on the left, numbers right-aligned,
+    each with the digits its float64 error leaves (``errors``, of the matrix's shape, or None).
 
     Labels are printed with :func:`display` (escaped where needed for ``encoding``), so a
     label holding a line break or an escape sequence cannot break the grid.
@@ -140,9 +147,13 @@ def format_grid(
     M = np.asarray(matrix, dtype=np.float64)
     if M.ndim != 2 or M.shape != (len(row_labels), len(col_labels)):
         raise ValueError(f"grid of shape {M.shape} does not fit {len(row_labels)} x {len(col_labels)} labels")
+    E = np.zeros(M.shape) if errors is None else np.asarray(errors, dtype=np.float64)
     rows = [display(r, encoding) for r in row_labels]
     cols = [display(c, encoding) for c in col_labels]
-    cells = [[format_number(float(x), decimals) for x in row] for row in M]
+    cells = [
+        [format_number(float(x), decimals, float(e)) for x, e in zip(row, erow, strict=True)]
+        for row, erow in zip(M, E, strict=True)
+    ]
     label_width = max(display_width(r) for r in rows)
     widths = [max(display_width(c), *(len(row[j]) for row in cells)) for j, c in enumerate(cols)]
     lines = [" " * label_width + "".join("  " + _pad(c, w, False) for c, w in zip(cols, widths, strict=True))]
@@ -161,8 +172,31 @@ def _names(prefix: str, k: int) -> list[str]:
 # explain
 
 
+def number_problem(word: str) -> tuple[float | None, str | None]:
+    """(its value, None) for ``word`` if it is a number as the command line reads one: as a spec file
+    and the playground read it (:data:`.examples.rules.NUMBER_SYNTAX`, :func:`.examples.rules.read_number`),
+    finite and at most :data:`.examples.MAGNITUDE` in size; else (None, what is wrong with it, as the
+    end of a sentence that has just quoted it: ", which is not a number: ..." with how to write it,
+    "; every number must be finite", "; every number is at most 1,000,000 in size, ...")."""
+    if word.lower().lstrip("+-\u2212") in ("nan", "inf", "infinity"):
+        return None, "; every number must be finite"
+    x = read_number(word)
+    if x is None:
+        return None, f", which is not a number: {number_advice(word)}"
+    if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
+        return (
+            None,
+            f"; every number is at most {examples.MAGNITUDE:,.0f} in size, as in a spec file and the playground",
+        )
+    return x, None
+
+
 def parse_vectors(text: str) -> np.ndarray:
-    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array."""
+    """Parse "1 0 1 0; 0 1 0 1" (rows split by ';', numbers by spaces or commas) into an (n, d) array.
+
+    A number is written as in a spec file and in the playground (:data:`.examples.rules.NUMBER_SYNTAX`):
+    the digits 0 to 9, a point, an exponent, and a sign "-", "+" or the minus sign "−" the site prints;
+    not "1_0", another script's digits or "0x1F", which Python's float() would read."""
     rows = text.split(";")
     if rows and not rows[-1].strip() and len(rows) > 1:
         rows = rows[:-1]  # allow one trailing ';'
@@ -175,17 +209,9 @@ def parse_vectors(text: str) -> np.ndarray:
             raise CLIError(f"--vectors row {i} is empty")
         numbers = []
         for w in words:
-            try:
-                x = float(w)
-            except ValueError:
-                raise CLIError(f"--vectors row {i} has {shown(w)}, which is not a number") from None
-            if not math.isfinite(x) and w.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-                raise CLIError(f"--vectors row {i} has {shown(w)}; every entry must be a finite number")
-            if not abs(x) <= examples.MAGNITUDE:  # the limit of a spec and of the playground (1e400 is inf)
-                raise CLIError(
-                    f"--vectors row {i} has {shown(w)}; every number is at most {examples.MAGNITUDE:,.0f} in size, "
-                    "as in a spec file and the playground"
-                )
+            x, problem = number_problem(w)
+            if problem:
+                raise CLIError(f"--vectors row {i} has {shown(w)}{problem}")
             numbers.append(x)
         if parsed and len(numbers) != len(parsed[0]):
             raise CLIError(f"--vectors row {i} has {len(numbers)} numbers, row 1 has {len(parsed[0])}")
@@ -227,6 +253,8 @@ def _example_from_args(args: argparse.Namespace) -> Example:
             raise CLIError(f"--tokens: token {i} is empty")
         if problem := token_problem(tok):
             raise CLIError(f"--tokens: token {i} is not a token as the worked examples define it: {problem}")
+    if problem := same_tokens_problem(tokens):  # a spec's rule: each token a name of its own, even in NFC or NFKC
+        raise CLIError(f"--tokens: {problem}")
     E = parse_vectors(args.vectors)
     if E.shape[0] != len(tokens):
         raise CLIError(
@@ -294,6 +322,10 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
     if not all(np.isfinite(g).all() for g in grids):
         limit = f"{examples.MAGNITUDE:,.0f}"
         raise CLIError(f"the vectors are too large: the scores overflow (keep every entry at most {limit} in size)")
+    err = examples.errors(example, steps)  # each number keeps the digits its float64 error leaves
+    names = ["scores", "weights", "output", "Q", "K", "V"] + (["scaled"] if steps.scaled is not None else [])
+    shown = [example.E, *(getattr(steps, name) for name in names), *_weights(example)]
+    names = ["E", *names] + (["W_Q", "W_K", "W_V"] if _weights(example) else [])
 
     if example.projections == "none":
         q, k, v = "X", "X", "X"
@@ -319,57 +351,64 @@ def explain_text(example: Example, encoding: str | None = "utf-8") -> str:
         f"output = {formula}",
         "; ".join([how, scaling if example.scale else "no scaling", "causal mask" if example.causal else "no mask"])
         + f"; rounded to {dec} decimals"
-        + (f", {FEWER}" if shortens([example.E, *grids, steps.Q, steps.K, steps.V, *_weights(example)], dec) else ""),
+        + (f", {FEWER}" if shortens(shown, dec, [getattr(err, name) for name in names]) else ""),
     ]
     number = 0
 
-    def section(title: str, matrix, rows, cols) -> None:
+    def section(title: str, matrix, rows, cols, errors=None) -> None:
         nonlocal number
         number += 1
-        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding)])
+        out.extend(["", f"{number}. {title}", format_grid(matrix, rows, cols, dec, encoding, errors)])
 
     # As the site's Notation page writes them: features x1, x2, ... of width d, outputs Y.
-    section(f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d))
+    section(
+        f"Tokens and embeddings X ({_count(n, 'token')}, each of width {d})", example.E, toks, _names("x", d), err.E
+    )
     if _weights(example):
         for name, W, col in (("W_Q", example.W_Q, "q"), ("W_K", example.W_K, "k"), ("W_V", example.W_V, "v")):
-            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]))
+            dW = getattr(err, name)
+            section(f"{name} ({W.shape[0]} x {W.shape[1]})", W, _names("x", d), _names(col, W.shape[1]), dW)
     if example.projections != "none":
-        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k))
-        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k))
-        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v))
+        section(f"Queries Q = X W_Q ({n} x {d_k})", steps.Q, toks, _names("q", d_k), err.Q)
+        section(f"Keys K = X W_K ({n} x {d_k})", steps.K, toks, _names("k", d_k), err.K)
+        section(f"Values V = X W_V ({n} x {d_v})", steps.V, toks, _names("v", d_v), err.V)
     row_col = "row = query token, column = key token"
     if steps.heads:
-        _explain_heads(section, steps, toks)
+        _explain_heads(section, steps, err, toks)
         return "\n".join(out)
-    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks)
-    last = steps.scores
+    section(f"Scores S = {q} {k}^T ({row_col})", steps.scores, toks, toks, err.scores)
+    last, d_last = steps.scores, err.scores
     if steps.scaled is not None:
-        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks)
-        last = steps.scaled
+        section(f"Scaled scores S / sqrt({d_k})", steps.scaled, toks, toks, err.scaled)
+        last, d_last = steps.scaled, err.scaled
     if steps.mask is not None:
         masked = np.where(steps.mask, last, -np.inf)
-        section("Causal mask: each token sees itself and the tokens before it (-inf = hidden)", masked, toks, toks)
-    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks)
+        title = "Causal mask: each token sees itself and the tokens before it (-inf = hidden)"
+        section(title, masked, toks, toks, d_last)
+    section("Weights A = softmax of each row (each row sums to 1)", steps.weights, toks, toks, err.weights)
     out_cols = _names("x" if example.projections == "none" else "v", d_v)  # the columns of X, or of V
-    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols)
+    section(f"Outputs Y = A {v} (row i = weighted sum of the rows of {v})", steps.output, toks, out_cols, err.output)
     return "\n".join(out)
 
 
-def _explain_heads(section, steps, toks) -> None:
-    """The steps of each head (its columns of Q, K and V), then the heads side by side."""
+def _explain_heads(section, steps, err, toks) -> None:
+    """The steps of each head (its columns of Q, K and V), then the heads side by side; ``err``:
+    the bounds of their float64 errors."""
     d_head = steps.heads[0].Q.shape[1]
     d_v = steps.V.shape[1]
-    for h, head in enumerate(steps.heads, 1):
+    for h, (head, e) in enumerate(zip(steps.heads, err.heads, strict=True), 1):
         cols = _names("v", d_v)[(h - 1) * d_head : h * d_head]
         first, last = (h - 1) * d_head + 1, h * d_head
-        section(f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T", head.scores, toks, toks)
-        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks)
+        title = f"Head {h}: columns {first} to {last} of Q, K and V; scores Q_{h} K_{h}^T"
+        section(title, head.scores, toks, toks, e.scores)
+        section(f"Head {h}: scaled scores S_{h} / sqrt({d_head})", head.scaled, toks, toks, e.scaled)
         if head.mask is not None:
             masked = np.where(head.mask, head.scaled, -np.inf)
-            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks)
-        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks)
-        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols)
-    section("Outputs Y = the heads' outputs side by side, times W_O = I", steps.output, toks, _names("v", d_v))
+            section(f"Head {h}: causal mask (-inf = hidden)", masked, toks, toks, e.scaled)
+        section(f"Head {h}: weights A_{h} = softmax of each row", head.weights, toks, toks, e.weights)
+        section(f"Head {h}: output A_{h} V_{h}", head.output, toks, cols, e.output)
+    title = "Outputs Y = the heads' outputs side by side, times W_O = I"
+    section(title, steps.output, toks, _names("v", d_v), err.output)
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -378,14 +417,18 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
+def integer_option(text: str, low: int, high: int) -> int:
+    """An option's whole number from ``low`` to ``high``, written in the digits 0 to 9 (as a spec file,
+    a link and the playground write one: not "1e1", "-1", "1.0", "²", "٣" or "３", nor more digits than
+    ``high`` has); else an argparse error that says which numbers it takes."""
+    t = text.strip()
+    if t.isascii() and t.isdecimal() and len(t) <= len(str(high)) and low <= int(t) <= high:
+        return int(t)
+    raise argparse.ArgumentTypeError(f"must be an integer from {low:,} to {high:,}, got {shown(text, 20)}")
+
+
 def _decimals(text: str) -> int:
-    problem = f"must be an integer from 0 to {examples.MAX_DECIMALS}, got {shown(text, 20)}"
-    if not text.strip().isdecimal() or len(text.strip()) > 3:  # not "1e1", "-1", "²" nor 5,000 digits
-        raise argparse.ArgumentTypeError(problem)
-    value = int(text)
-    if not 0 <= value <= examples.MAX_DECIMALS:
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    return integer_option(text, 0, examples.MAX_DECIMALS)
 
 
 EXPLAIN_EPILOG = f"""\
@@ -455,30 +498,36 @@ def add_explain(subparsers) -> None:
 
 
 def _temperature(text: str) -> float:
-    """--temperature's value: a number as --vectors reads one, positive, at most MAGNITUDE."""
-    problem = f"must be a positive number, at most {examples.MAGNITUDE:,.0f}, got {shown(text, 20)}"
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(problem) from None
-    if not (math.isfinite(value) and 0 < value <= examples.MAGNITUDE):
-        raise argparse.ArgumentTypeError(problem)
-    return value
+    """--temperature's value: a number as --vectors reads one (:func:`number_problem`, whose
+    messages it ends with), above 0, at most MAGNITUDE."""
+    value, problem = number_problem(text.strip())
+    if problem is None and value > 0:
+        return value
+    limit = f"{examples.MAGNITUDE:,.0f}"
+    raise argparse.ArgumentTypeError(
+        f"must be a positive number, at most {limit}, got {shown(text, 20)}{problem or ''}"
+    )
 
 
 def _top(text: str) -> int:
     from . import corpus
 
-    problem = f"must be an integer from 1 to {len(corpus.VOCABULARY)}, got {shown(text, 20)}"
-    if not text.strip().isdecimal() or len(text.strip()) > 3 or not 1 <= int(text) <= len(corpus.VOCABULARY):
-        raise argparse.ArgumentTypeError(problem)
-    return int(text)
+    return integer_option(text, 1, len(corpus.VOCABULARY))
+
+
+def _seed(text: str) -> int:
+    """--seed's value: an integer of SeededRandom's, 0 to 2**32 - 1, in digits."""
+    from .corpus import _MASK
+
+    return integer_option(text, 0, _MASK)
 
 
 def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False, decimals: int = 4,
-              encoding: str | None = "utf-8") -> str:  # fmt: skip
+              encoding: str | None = "utf-8", generate: bool = False, seed: int | None = None) -> str:  # fmt: skip
     """What ``next`` prints for ``text`` (as :func:`selfattn_ref.corpus.words` reads it): the ``top``
-    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids."""
+    most probable next words at ``temperature`` and, with ``heads``, each head's weights, as grids;
+    with ``generate``, the words the model writes after it (:func:`selfattn_ref.language_model.generate`:
+    the most probable each time, or drawn with the numbers of ``seed``)."""
     from . import language_model as lm
 
     with np.errstate(all="ignore"):
@@ -487,6 +536,12 @@ def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False,
             probabilities = lm.next_word_probabilities(steps.logits[-1], temperature)
         except ValueError as exc:  # an unknown word, too many words, a temperature too small for the logits
             raise CLIError(str(exc)) from None
+        if generate and len(steps.words) >= lm.load().context:
+            raise CLIError(
+                f"--generate: the text has {len(steps.words)} words, as many as the model reads: there is no room "
+                "for another"
+            )
+        written = lm.generate(list(steps.words), temperature=temperature, seed=seed) if generate else []
     said = display(" ".join(steps.words), encoding)
     w = lm.load()
     out = [
@@ -507,6 +562,16 @@ def next_text(text, top: int = 5, temperature: float = 1.0, heads: bool = False,
                 number += 1
                 title = f"{number}. Block {b}, head {h + 1}: weights (row = word reading, column = word read)"
                 out += ["", title, format_grid(block.weights[h], toks, toks, decimals, encoding)]
+    if written:
+        how = "the most probable each time" if seed is None else f"drawn with seed {seed}"
+        t = repr(float(temperature)).removesuffix(".0")
+        out += ["", f'Generated after "{said}", word by word ({how}, temperature {t}):']
+        width = max(display_width(display(g.word, encoding)) for g in written)
+        for k, g in enumerate(written, 1):
+            u = "" if g.u is None else f"u = {format_number(g.u, decimals)}  "
+            p = format_number(g.probabilities[lm.load().vocabulary.index(g.word)], decimals)
+            out.append(f"{k:>4}. {_pad(display(g.word, encoding), width, True)}  {u}probability {p}")
+        out.append(display(" ".join([*steps.words, *(g.word for g in written)]), encoding))
     return "\n".join(out)
 
 
@@ -519,7 +584,13 @@ def run_next(args: argparse.Namespace) -> int:
             raise CLIError(f"TEXT: word {i} is not UTF-8 text") from None
     decimals = 4 if args.decimals is None else args.decimals
     encoding = getattr(sys.stdout, "encoding", None)
-    _print(next_text(" ".join(words), args.top, args.temperature, args.heads, decimals, encoding), sys.stdout)
+    if args.seed is not None and not args.generate:
+        raise CLIError(f"argument --seed: draws the words of --generate; give --generate too (see {PROG} next --help)")
+    text = " ".join(words)
+    _print(
+        next_text(text, args.top, args.temperature, args.heads, decimals, encoding, args.generate, args.seed),
+        sys.stdout,
+    )
     return 0
 
 
@@ -542,6 +613,8 @@ examples:
       each head's weights too
   {PROG} next "the animal near the street was cold so it" --top 3 --temperature 2
       the three most probable words at temperature 2 (flatter)
+  {PROG} next "she took the money to the bank" --generate --seed 1
+      then the words the model writes after it, each drawn with the seeded numbers (the playground's)
 """,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -552,6 +625,12 @@ examples:
                    help="divide the logits by T before softmax: below 1 sharper, above 1 flatter "
                    "(default 1)")  # fmt: skip
     p.add_argument("--heads", action="store_true", help="print each head's attention weights, block by block")
+    p.add_argument("--generate", action="store_true",
+                   help=f"then write the words that follow, one at a time, until '.' or {corpus.CONTEXT} words: the "
+                   "most probable each time, or drawn with --seed")  # fmt: skip
+    p.add_argument("--seed", type=_seed, metavar="S",
+                   help="with --generate, draw each word from its probabilities with the numbers of S (mulberry32, "
+                   "0 to 4,294,967,295), as selfattn_ref.language_model.generate and the playground do")  # fmt: skip
     p.add_argument("--decimals", type=_decimals, metavar="N",
                    help=f"round to N decimals, 0 to {examples.MAX_DECIMALS} (default 4)")  # fmt: skip
     p.set_defaults(func=run_next)

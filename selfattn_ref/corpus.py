@@ -52,7 +52,7 @@ from functools import cache
 
 import numpy as np
 
-from ._validate import value_text
+from ._validate import as_float_array, integer_array, positive_float, positive_integer, value_text
 
 __all__ = [
     "Score",
@@ -220,8 +220,8 @@ class SeededRandom:
         return ((t ^ (t >> 14)) & _MASK) / 2**32
 
     def below(self, k: int) -> int:
-        """An integer from 0 to k - 1, each as likely (floor(k · uniform))."""
-        return int(k * self.uniform())
+        """An integer from 0 to k - 1, each as likely (floor(k · uniform)); k a positive integer."""
+        return int(positive_integer(k, "k") * self.uniform())
 
     def choice(self, options: Sequence):
         """One of ``options``, each as likely."""
@@ -415,13 +415,14 @@ def encode(text) -> np.ndarray:
 
 def decode(ids) -> tuple[str, ...]:
     """The words of ``ids`` (n,), integers from 0 to len(VOCABULARY) - 1."""
-    values = ids.tolist() if hasattr(ids, "tolist") else ids
-    if not isinstance(values, (list, tuple)) or not values:
-        raise ValueError(f"ids must be a non-empty list of word ids, got {value_text(ids)}")
-    for i, v in enumerate(values):
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < len(VOCABULARY):
+    bad = ValueError(f"ids must be a non-empty list of word ids, got {value_text(ids)}")
+    values = integer_array(ids, "ids", bad)  # the one reader of integers (selfattn_ref._validate)
+    if values.ndim != 1 or values.size == 0:
+        raise bad
+    for i, v in enumerate(values.tolist()):
+        if not 0 <= v < len(VOCABULARY):
             raise ValueError(f"ids[{i}] must be a word id from 0 to {len(VOCABULARY) - 1}, got {value_text(v)}")
-    return tuple(VOCABULARY[v] for v in values)
+    return tuple(VOCABULARY[v] for v in values.tolist())
 
 
 # --- what the corpus itself says about the next word ---------------------------------------------
@@ -448,13 +449,12 @@ def bigram_probabilities(counts, smoothing: float = 0.01) -> np.ndarray:
     """The bigram model of ``counts`` (d_vocab, d_vocab): P(next word | previous word), each row the counts plus
     ``smoothing`` in every cell, divided by its total, so that no word has probability 0 (a word
     never seen before another would give a held-out loss of infinity). -> (d_vocab, d_vocab), rows sum to 1."""
-    counts = np.asarray(counts)
     V = len(VOCABULARY)
-    if counts.shape != (V, V) or counts.dtype.kind not in "iu" or (counts < 0).any():
-        raise ValueError(f"counts must be non-negative integers of shape ({V}, {V}), got {value_text(counts)}")
-    if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or not 0 < smoothing < math.inf:
-        raise ValueError(f"smoothing must be a positive finite number, got {value_text(smoothing)}")
-    smoothed = counts + float(smoothing)
+    bad = ValueError(f"counts must be integers from 0 to 2**53 of shape ({V}, {V}), got {value_text(counts)}")
+    counts = integer_array(counts, "counts", bad)  # the one reader of integers (selfattn_ref._validate)
+    if counts.shape != (V, V) or not all(0 <= v <= 2**53 for v in counts.ravel().tolist()):
+        raise bad  # (float64 holds every count up to 2**53 exactly)
+    smoothed = counts.astype(np.float64) + positive_float(smoothing, "smoothing")
     return smoothed / smoothed.sum(axis=1, keepdims=True)
 
 
@@ -483,6 +483,11 @@ GROUPS = ("all", "bank", "it", "sat", "after bank", "after it", "rest")
 def groups_of(sentence: Sentence, j: int) -> tuple[str, ...]:
     """The groups of :data:`GROUPS` that the prediction of word j + 1 of ``sentence`` from its
     words 0 to j belongs to."""
+    if not isinstance(sentence, Sentence):
+        raise ValueError(f"sentence must be a corpus Sentence, got {value_text(sentence)}")
+    last = len(sentence.words) - 2  # the last word that has a next word
+    if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)) or not 0 <= j <= last:
+        raise ValueError(f"j must be the position of a word that has a next one, from 0 to {last}, got {value_text(j)}")
     decisive = j == sentence.query
     return ("all", sentence.kind, f"after {sentence.words[j]}" if decisive else "rest")
 
@@ -506,9 +511,9 @@ def _table(sentences, probabilities) -> list[tuple[Sentence, int, np.ndarray]]:
         )
     rows = []
     for i, (s, P) in enumerate(zip(sentences, probabilities, strict=True)):
-        P = np.asarray(P, dtype=np.float64)
+        P = as_float_array(P, f"probabilities[{i}]")  # the package's reader of arrays: finite numbers
         shape = (len(s.words) - 1, len(VOCABULARY))
-        if P.shape != shape or not np.all(np.isfinite(P)) or (P < 0).any():
+        if P.shape != shape or (P < 0).any():
             raise ValueError(f"probabilities[{i}] must be {shape}, finite and not negative, got shape {P.shape}")
         rows += [(s, j, P[j]) for j in range(shape[0])]
     return rows

@@ -23,8 +23,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import divides, layer_weights
-from ._validate import TooLarge, as_bool_mask, as_float_array, batch_shape, check_size, finite, too_large
+from ._validate import (
+    TooLarge,
+    as_bool_mask,
+    as_float_array,
+    batch_shape,
+    check_size,
+    finite,
+    heads_and_weights,
+    too_large,
+)
 from .attention import scaled_dot_product_attention
 from .multihead import join_heads, split_heads
 
@@ -48,11 +56,7 @@ def cross_attention(X, memory, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tupl
     memory = as_float_array(memory, "memory", min_ndim=2)
     if memory.shape[-1] != X.shape[-1]:
         raise ValueError(f"X and memory must have the same width, got X {X.shape} and memory {memory.shape}")
-    h = divides(num_heads, X.shape[-1], "num_heads", f"the width of X, got X {X.shape}")
-    size = X.shape[-1]
-    names = ("W_Q", "W_K", "W_V", "W_O")
-    given = dict(zip(names, (W_Q, W_K, W_V, W_O), strict=True))
-    W = layer_weights(as_float_array, given, dict.fromkeys(names, (size, size)), f"to match X {X.shape}")
+    h, W = heads_and_weights(as_float_array, X, num_heads, W_Q, W_K, W_V, W_O)
     batch = batch_shape(("X", X.shape, 2), ("memory", memory.shape, 2))
     n, n_k = X.shape[-2], memory.shape[-2]
     check_size((*batch, h, n, n_k), "the heads' scores (..., num_heads, n, n_k)", X=X, memory=memory)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import divides
 from ._validate import (
     TooLarge,
     as_bool_mask,
     as_float_array,
     check_size,
+    divides,
     finite,
     positive_integer,
     too_large,

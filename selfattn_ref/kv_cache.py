@@ -30,12 +30,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import MultiplyAdds, divides, layer_weights
-from ._validate import as_float_array, check_size, finite, positive_float, positive_integer, value_text
+from ._checks import MultiplyAdds
+from ._validate import (
+    as_float_array,
+    check_size,
+    divides,
+    finite,
+    heads_and_weights,
+    positive_float,
+    positive_integer,
+    value_text,
+)
 from .attention import softmax
 from .masks import causal_mask
-from .multihead import join_heads, split_heads
-from .rotary import rotary_embedding
+from .multihead import _check_heads, join_heads, split_heads
+from .rotary import _turned_bound, rotary_embedding
 
 __all__ = [
     "CacheRun",
@@ -73,14 +82,27 @@ class CacheRun:
 
 def _check_layer(X, W_Q, W_K, W_V, W_O, num_heads, rope_base):
     X = as_float_array(X, "X", ndim=2)
-    h = divides(num_heads, X.shape[-1], "num_heads", f"the width of X, got X {X.shape}")
-    size = X.shape[-1]
-    names = ("W_Q", "W_K", "W_V", "W_O")
-    given = dict(zip(names, (W_Q, W_K, W_V, W_O), strict=True))
-    W = layer_weights(as_float_array, given, dict.fromkeys(names, (size, size)), f"to match X {X.shape}")
-    base = None if rope_base is None else positive_float(rope_base, "rope_base")
+    h, W = heads_and_weights(as_float_array, X, num_heads, W_Q, W_K, W_V, W_O)
+    base = _rope_base(rope_base, X.shape, h)
     check_size((h, X.shape[0], X.shape[0]), "the heads' scores (num_heads, n, n)", X=X)
+    _check_heads(X, W, h, np.result_type(X, *W.values()), turn=None if base is None else _turned_bound)
     return X, h, W, base
+
+
+def _rope_base(rope_base, shape: tuple, num_heads: int) -> float | None:
+    """``rope_base`` as a positive float, or None; with a base, each of the ``num_heads`` heads of X
+    (shape ``shape``) must have an even width, as its entries turn in pairs. Else a ValueError naming
+    them (both packages)."""
+    if rope_base is None:
+        return None
+    base = positive_float(rope_base, "rope_base")
+    shape = tuple(int(k) for k in shape)
+    if (shape[-1] // num_heads) % 2:
+        raise ValueError(
+            f"with rope_base, num_heads={value_text(num_heads, parens=True)} must leave each head an even "
+            f"width (its entries turn in pairs), got X {shape}, heads of width {shape[-1] // num_heads}"
+        )
+    return base
 
 
 def _attend(q, k, v, count: MultiplyAdds, mask, operands: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -177,6 +199,16 @@ class ModelSize:
     n_ctx: int  # its context: the most tokens it reads at once
     source: str  # where the figures are published
     window: int | None = None  # its sliding window in tokens, where it has one (None: it attends to the whole context)
+
+    def __post_init__(self):
+        """Sizes that make a model: positive integers, num_heads dividing d_model and num_kv_heads
+        dividing num_heads (a ValueError naming the size otherwise, as the functions' arguments)."""
+        for name in ("num_blocks", "d_model", "num_heads", "num_kv_heads", "n_ctx"):
+            positive_integer(getattr(self, name), name)
+        divides(self.num_heads, self.d_model, "num_heads", f"d_model ({value_text(self.d_model)})")
+        divides(self.num_kv_heads, self.num_heads, "num_kv_heads", f"num_heads ({value_text(self.num_heads)})")
+        if self.window is not None:
+            positive_integer(self.window, "window")
 
 
 # GPT-2 small (the 124M-parameter model; the paper's Table 2 lists it as 117M): 12 layers of width

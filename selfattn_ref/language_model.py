@@ -375,10 +375,11 @@ def next_word_probabilities(logits, temperature=1.0, top_k=None) -> np.ndarray:
 
 def _distribution(probabilities) -> np.ndarray:
     p = as_float_array(probabilities, "probabilities", ndim=1)
-    if (p < 0).any() or not abs(p.sum() - 1) < 1e-9:
-        raise ValueError(
-            f"probabilities must be one row (d_vocab,) of numbers from 0 that sum to 1, got sum {p.sum()!r}"
-        )
+    total = float(np.clip(p, 0, 1).sum(dtype=np.float64))  # (each number at most 1: no sum overflows)
+    room = max(1e-9, 2 * p.size * float(np.finfo(p.dtype).eps))  # float32's rounding of each number, or 1e-9
+    if (p < 0).any() or (p > 1).any() or not abs(total - 1) < room:
+        what = f"a number of {float(p.max())!r}" if (p > 1).any() else f"sum {total!r}"
+        raise ValueError(f"probabilities must be one row (d_vocab,) of numbers from 0 to 1 that sum to 1, got {what}")
     return p
 
 

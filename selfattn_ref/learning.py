@@ -13,12 +13,23 @@ functions, its gradients from PyTorch's autograd, and the tests hold the three e
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import as_float_array, finite
+from ._validate import (
+    NESTED,
+    as_float_array,
+    as_labels,
+    call_number,
+    check_bound,
+    finite,
+    magnitudes,
+    positive_float,
+    product_bound,
+    token_index,
+    value_text,
+)
 from .attention import softmax
 
 __all__ = [
@@ -28,19 +39,6 @@ __all__ = [
     "finite_difference",
     "gradient_step",
 ]
-
-
-def _labels(labels, n: int | None, classes: int) -> np.ndarray:
-    """``labels`` as an int array: one label (n is None) or (n,) labels, each in 0 .. classes - 1."""
-    arr = np.asarray(labels)
-    if arr.dtype == np.bool_ or arr.dtype.kind not in "iu":
-        raise ValueError(f"labels must be whole numbers (class indices), got {labels!r}")
-    want = () if n is None else (n,)
-    if arr.shape != want:
-        raise ValueError(f"labels must have shape {want}, one per row of logits, got shape {arr.shape}")
-    if ((arr < 0) | (arr >= classes)).any():
-        raise ValueError(f"labels must be class indices from 0 to {classes - 1}, got {labels!r}")
-    return arr.astype(np.int64)
 
 
 def cross_entropy(logits, labels) -> float:
@@ -54,14 +52,47 @@ def cross_entropy(logits, labels) -> float:
     z = as_float_array(logits, "logits", min_ndim=1)
     if z.ndim > 2:
         raise ValueError(f"logits must have shape (C,) or (N, C), got shape {z.shape}")
-    y = _labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1])
+    y = as_labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1])
     z2, y2 = z.reshape(-1, z.shape[-1]), y.reshape(-1)  # (N, C), (N,)
+    _check_loss(z, z.dtype)
     top = z2.max(axis=1, keepdims=True)
-    log_p = z2 - top - np.log(np.exp(z2 - top).sum(axis=1, keepdims=True))  # (N, C), ln softmax
-    return float(-log_p[np.arange(len(y2)), y2].mean())
+    with np.errstate(over="ignore", invalid="ignore"):
+        log_p = z2 - top - np.log(np.exp(z2 - top).sum(axis=1, keepdims=True))  # (N, C), ln softmax
+        loss = -log_p[np.arange(len(y2)), y2].mean()
+    return float(finite(loss, "the loss overflows", logits=z))
 
 
-def _attention_inputs(X, W_Q, W_K, query, key):
+def _check_loss(logits, dtype, level: int = 0) -> None:
+    """Refuse logits (..., C) (an array, a tensor or a bound; both packages) whose cross-entropy could
+    overflow: each row's loss is at most twice the largest size plus ln C, and the mean adds them up."""
+    A = magnitudes(logits)
+    rows, classes = A.size // A.shape[-1], A.shape[-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = rows * (2 * A.max() + np.log(classes))
+    check_bound(bound, "the loss overflows", dtype, {"logits": logits}, rows + classes + 2, level)
+
+
+def _check_attention(X, W_Q, W_K, query: int, dtype, gradients: bool) -> None:
+    """Refuse X, W_Q and W_K (both packages) with which the query's scaled scores, the loss on them or,
+    with ``gradients``, the gradients for W_Q and W_K could overflow: from bounds on q = x W_Q and
+    K = X W_K (the scores' derivative, the weights minus the answer, over √d_k, adds up to at most
+    2/√d_k in size)."""
+    named = {"X": X, "W_Q": W_Q, "W_K": W_K}
+    q, K = product_bound(magnitudes(X)[query], W_Q), product_bound(X, W_K)  # (d_k,), (n, d_k)
+    d_model, d_k = np.shape(W_Q)
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = K @ q / np.sqrt(d_k)  # (n,)
+        check_bound(logits, "the scaled scores overflow", dtype, named, d_model + d_k + 1, NESTED + 1)
+        _check_loss(logits, dtype, NESTED)  # cross_entropy, which the loss calls, checks them again
+        if gradients:
+            slope = 2 / np.sqrt(d_k)
+            grad_Q = magnitudes(X)[query][:, None] * (slope * K.max(axis=0))[None, :]  # (d_model, d_k)
+            grad_K = magnitudes(X).max(axis=0)[:, None] * (slope * q)[None, :]
+            for name, bound in (("W_Q", grad_Q), ("W_K", grad_K)):
+                check_bound(bound, f"the gradient for {name} overflows", dtype, named, 2 * len(K) + d_k + 2)
+
+
+def _attention_inputs(X, W_Q, W_K, query, key, gradients: bool = False):
     X = as_float_array(X, "X", ndim=2)
     n, d_model = X.shape
     Ws = []
@@ -72,10 +103,16 @@ def _attention_inputs(X, W_Q, W_K, query, key):
         Ws.append(W)
     if Ws[0].shape != Ws[1].shape:
         raise ValueError(f"W_Q and W_K must have the same shape, got {Ws[0].shape} and {Ws[1].shape}")
-    for name, i in (("query", query), ("key", key)):
-        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < n:
-            raise ValueError(f"{name} must be a token's index from 0 to {n - 1} (X has {n} rows), got {i!r}")
-    return X, Ws[0], Ws[1], int(query), int(key)
+    query, key = token_index(query, "query", n), token_index(key, "key", n)
+    _check_attention(X, *Ws, query, np.result_type(X, *Ws), gradients)  # refused here, with the caller's names
+    return X, Ws[0], Ws[1], query, key
+
+
+def _logits(X, W_Q, W_K, query: int) -> np.ndarray:
+    """The query's row of scaled scores (n,); a ValueError naming X, W_Q and W_K when they overflow."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = (X[query] @ W_Q) @ (X @ W_K).T / np.sqrt(W_Q.shape[1])  # (d_k,) @ (d_k, n) -> (n,)
+    return finite(logits, "the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K)
 
 
 def attention_loss(X, W_Q, W_K, query: int, key: int) -> float:
@@ -86,9 +123,7 @@ def attention_loss(X, W_Q, W_K, query: int, key: int) -> float:
     query whose row is the answer, and the key that is the right answer).
     """
     X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
-    with np.errstate(over="ignore", invalid="ignore"):
-        logits = (X[query] @ W_Q) @ (X @ W_K).T / np.sqrt(W_Q.shape[1])  # (d_k,) @ (d_k, n) -> (n,)
-    return cross_entropy(finite(logits, "the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K), key)
+    return cross_entropy(_logits(X, W_Q, W_K, query), key)
 
 
 # --8<-- [start:backward]
@@ -99,7 +134,7 @@ def attention_gradients(X, W_Q, W_K, query: int, key: int) -> dict[str, np.ndarr
     per unit change of that entry of the weight. The forward pass runs again, then each step's
     gradient is worked out from the next one's (the chain rule), from the loss back to the weights.
     """
-    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
+    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key, gradients=True)
     d_k = W_Q.shape[1]
     # forward: the query's row of scores, its weights, the loss -ln weights[key]
     x = X[query]  # (d_model,)
@@ -122,16 +157,16 @@ def finite_difference(f: Callable, W, delta: float = 1e-3) -> np.ndarray:
     """
     W = as_float_array(W, "W", min_ndim=1)
     if not callable(f):
-        raise ValueError(f"f must be a function of W that returns a number, got {f!r}")
-    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < np.inf:
-        raise ValueError(f"delta must be a positive number, got {delta!r}")
+        raise ValueError(f"f must be a function of W that returns a number, got {value_text(f)}")
+    delta = positive_float(delta, "delta")
     grad = np.zeros_like(W)
     for index in np.ndindex(W.shape):
         up, down = W.copy(), W.copy()
         up[index] += delta
         down[index] -= delta
-        grad[index] = (float(f(up)) - float(f(down))) / (2 * delta)
-    return finite(grad, "the finite differences overflow", W=W)
+        at = f"at W with entry {index} {{}} delta"
+        grad[index] = (call_number(f, up, at.format("+")) - call_number(f, down, at.format("-"))) / (2 * delta)
+    return finite(grad, "the finite differences overflow", W=W, delta=delta)
 
 
 def gradient_step(W, gradient, lr: float) -> np.ndarray:
@@ -140,7 +175,6 @@ def gradient_step(W, gradient, lr: float) -> np.ndarray:
     gradient = as_float_array(gradient, "gradient", min_ndim=1)
     if gradient.shape != W.shape:
         raise ValueError(f"gradient must have the shape of W, got W {W.shape} and gradient {gradient.shape}")
-    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not 0 < lr < np.inf:
-        raise ValueError(f"lr must be a positive number, got {lr!r}")
+    lr = positive_float(lr, "lr")
     with np.errstate(over="ignore", invalid="ignore"):
         return finite(W - lr * gradient, "the step W - lr * gradient overflows", W=W, gradient=gradient, lr=lr)

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import TooLarge, as_float_array, check_size, finite, mask_array, positive_integer, too_large, value_text
-from .attention import scaled_dot_product_attention
+from ._validate import (
+    NESTED,
+    TooLarge,
+    as_bool_mask,
+    as_float_array,
+    check_bound,
+    check_size,
+    divides,
+    finite,
+    heads_and_weights,
+    product_bound,
+    too_large,
+)
+from .attention import _check_scores, scaled_dot_product_attention
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[np.ndarray, np.ndarray]:
@@ -21,18 +33,12 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
     """
     X = as_float_array(X, "X", min_ndim=2)
     d_model = X.shape[-1]
-    num_heads = positive_integer(num_heads, "num_heads")
-    if d_model % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {X.shape}")
-    Ws = {}
-    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-        W = as_float_array(W, name, ndim=2)
-        if W.shape != (d_model, d_model):
-            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {X.shape}, got {W.shape}")
-        Ws[name] = W
+    num_heads, Ws = _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads)
     d_head = d_model // num_heads
     n = X.shape[-2]
     check_size((*X.shape[:-2], num_heads, n, n), "the heads' scores (..., num_heads, n, n)", X=X)
+
+    _check_heads(X, Ws, num_heads, np.result_type(X, *Ws.values()))
 
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, d_head), -2, -3)
@@ -41,10 +47,8 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
         Q, K, V = (
             split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
         )
-    if mask is not None:
-        mask = mask_array(mask, "mask")
-        if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
-            mask = mask[..., None, :, :]
+    if mask is not None:  # checked against the scores (..., n, n) the caller's X gives, then shared by the heads
+        mask = as_bool_mask(mask, "mask", (*X.shape[:-2], n, n))[..., None, :, :]  # (..., 1, n, n)
     try:
         heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
     except TooLarge as exc:  # the heads' Q, K, V are ours: name the caller's arguments
@@ -58,6 +62,47 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[n
     return output, weights
 
 
+def _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads) -> tuple[int, dict[str, np.ndarray]]:
+    """num_heads as an int and W_Q, W_K, W_V, W_O as checked arrays (d_model, d_model) for X
+    (..., n, d_model); a ValueError naming the argument otherwise."""
+    return heads_and_weights(as_float_array, X, num_heads, W_Q, W_K, W_V, W_O)
+
+
+def _check_heads(X, Ws: dict, num_heads: int, dtype, level: int = NESTED, turn=None) -> np.ndarray:
+    """Refuse, naming the caller's arguments, an X and W_Q, W_K, W_V, W_O (arrays or tensors, both
+    packages) with which anything multi-head attention computes could overflow, from bounds on its
+    projections: their product, each head's scores (as they are and divided by √d_head), the values
+    its weights mix, and the heads' outputs times W_O. One ``level`` below the checks of the
+    functions it calls (scaled_dot_product_attention's, on the heads' Q, K, V). ``turn``: for a layer
+    that turns its queries and keys by their positions (a KV cache with rotary positions), the bound
+    of the turned entries from the bound of the entries (:func:`selfattn_ref.rotary._turned_bound`)."""
+    d_model = X.shape[-1]
+    d_head = d_model // num_heads
+    B = {}
+    for w in ("W_Q", "W_K", "W_V"):
+        B[w] = product_bound(X, Ws[w])  # (..., n, d_model)
+        check_bound(B[w], f"the product X {w} overflows", dtype, {"X": X, w: Ws[w]}, d_model, level)
+    if turn is not None:  # each head's queries and keys turned, pair by pair
+        for w in ("W_Q", "W_K"):
+            B[w] = turn(B[w])
+            check_bound(B[w], "in the heads, the turned pairs overflow", dtype, {"X": X, w: Ws[w]}, d_model + 2, level)
+    named = {"X": X, "W_Q": Ws["W_Q"], "W_K": Ws["W_K"]}
+    for h in range(num_heads):
+        cols = slice(h * d_head, (h + 1) * d_head)
+        for factor, what in ((1.0, "the scores Q K^T"), (1 / np.sqrt(d_head), "the scaled scores Q K^T * scale")):
+            _check_scores(B["W_Q"][..., cols], B["W_K"][..., cols], dtype, factor, level,
+                         f"in the heads, {what} overflow", **named)  # fmt: skip
+    mixed = B["W_V"].max(axis=-2, keepdims=True)  # (..., 1, d_model): no weighted sum of a head is larger
+    values = {"X": X, "W_V": Ws["W_V"]}
+    check_bound(
+        mixed, "in the heads, the outputs (the weights times V) overflow", dtype, values, X.shape[-2] + 1, level
+    )
+    named = {"X": X, "W_V": Ws["W_V"], "W_O": Ws["W_O"]}
+    bound = product_bound(mixed, Ws["W_O"])  # (..., 1, d_model)
+    check_bound(bound, "the output (the heads times W_O) overflows", dtype, named, X.shape[-2] + d_model + 1, level)
+    return np.broadcast_to(bound, X.shape)  # the bound of the output, for a block's residual sum
+
+
 def split_heads(M, num_heads) -> np.ndarray:
     """The columns of ``M`` cut into ``num_heads`` heads, each head an axis of its own.
 
@@ -67,9 +112,7 @@ def split_heads(M, num_heads) -> np.ndarray:
     ``q.view(B, T, h, d_head).transpose(1, 2)``.
     """
     M = as_float_array(M, "M", min_ndim=2)
-    num_heads = positive_integer(num_heads, "num_heads")
-    if M.shape[-1] % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of M, got M {M.shape}")
+    num_heads = divides(num_heads, M.shape[-1], "num_heads", f"the width of M, got M {M.shape}")
     split = M.reshape(*M.shape[:-1], num_heads, M.shape[-1] // num_heads)  # (..., n, h, d_head)
     return np.swapaxes(split, -2, -3)  # (..., h, n, d_head)
 

@@ -13,8 +13,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_bool_mask, as_float_array, batch_shape, check_size, finite, mask_array
-from .attention import softmax
+from ._validate import (
+    as_bool_mask,
+    as_float_array,
+    batch_shape,
+    check_bound,
+    check_size,
+    finite,
+    magnitudes,
+    product_bound,
+)
+from .attention import _check_mixed, softmax
 
 
 def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> np.ndarray:
@@ -43,6 +52,7 @@ def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> np.ndarray:
         operands["b"] = b
     if h0 is not None:
         operands["h0"] = h
+    _check_steps(X, W_xh, W_hh, b, h, operands, np.result_type(X, W_xh, W_hh, b, h))
     states = []
     for t, x in enumerate(X, 1):  # sequential: step t needs h_{t-1}
         with np.errstate(over="ignore", invalid="ignore"):
@@ -50,6 +60,20 @@ def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> np.ndarray:
         h = np.tanh(before)  # (d_h,)
         states.append(h)
     return np.stack(states)  # (n, d_h)
+
+
+def _check_steps(X, W_xh, W_hh, b, h0, operands: dict, dtype) -> None:
+    """Refuse an RNN's arguments (both packages) with which the input to tanh could overflow at some
+    step: |x_t| |W_xh| + |h| |W_hh| + |b|, where h is h0 at the first step and at most 1 in size after
+    (tanh's values)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        inputs = product_bound(X, W_xh) + magnitudes(b)  # (n, d_h)
+        first = magnitudes(h0) @ magnitudes(W_hh)  # (d_h,)
+        later = magnitudes(W_hh).sum(axis=0)  # (d_h,): |h| at most 1
+        bound = inputs + np.where(np.arange(len(inputs))[:, None] == 0, first, later)
+    terms = np.shape(X)[1] + np.shape(W_hh)[0] + 1
+    for t, row in enumerate(bound, 1):
+        check_bound(row, f"at step {t}, the input to tanh overflows", dtype, operands, terms)
 
 
 def _additive_inputs(s, H, W_s, W_h, v):
@@ -65,7 +89,20 @@ def _additive_inputs(s, H, W_s, W_h, v):
         )
     batch = batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
     check_size((*batch, H.shape[-2], W_h.shape[1]), "the input to tanh s W_s + H W_h", H=H, W_h=W_h)
+    _check_additive(s, H, W_s, W_h, v, np.result_type(s, H, W_s, W_h, v))
     return s, H, W_s, W_h, v
+
+
+def _check_additive(s, H, W_s, W_h, v, dtype) -> None:
+    """Refuse additive attention's arguments (both packages) whose input to tanh, or scores v . tanh,
+    could overflow (tanh is at most 1 in size)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        before = product_bound(s, W_s)[..., None, :] + product_bound(H, W_h)  # (..., n, d_a)
+    named = {"s": s, "H": H, "W_s": W_s, "W_h": W_h}
+    check_bound(before, "the input to tanh s W_s + H W_h overflows", dtype, named, np.shape(W_s)[0] + np.shape(W_h)[0])
+    with np.errstate(over="ignore"):
+        sizes = magnitudes(v).sum()
+    check_bound(sizes, "the scores v . tanh(...) overflow", dtype, {"v": v}, np.shape(v)[0])
 
 
 def additive_scores(s, H, W_s, W_h, v) -> np.ndarray:
@@ -98,16 +135,18 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[np.ndarray, np.nda
     """
     e = additive_scores(s, H, W_s, W_h, v)  # (..., n), checks every argument
     H = as_float_array(H, "H", min_ndim=2)
+    _check_mixed(H, np.result_type(e, H), "the context (the weights times H) overflows", {"H": H})
     if mask is not None:
-        mask = mask_array(mask, "mask")
-        if mask.ndim < 1:
-            raise ValueError(
-                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {mask.shape}"
-            )
-        allowed = as_bool_mask(mask[..., None, :], "mask", e.shape[:-1] + (1, e.shape[-1]))[..., 0, :]
-        e = np.where(allowed, e, -np.inf)
+        e = np.where(_state_mask(mask, e.shape), e, -np.inf)
     weights = softmax(e, axis=-1)  # (..., n)
     return _context(weights, H), weights
+
+
+def _state_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
+    """additive_attention's ``mask`` as a boolean array of the scores' ``shape`` (..., n): checked as
+    every mask is, with the shapes the caller gave (both packages)."""
+    need = "every decoder state needs at least one encoder state to read"
+    return as_bool_mask(mask, "mask", shape, min_ndim=1, need=need)
 
 
 def dot_scores(s, H) -> np.ndarray:
@@ -121,8 +160,15 @@ def dot_scores(s, H) -> np.ndarray:
         raise ValueError(f"s and H must have the same width, got s {s.shape} and H {H.shape}")
     batch = batch_shape(("s", s.shape, 1), ("H", H.shape, 2))
     check_size((*batch, H.shape[-2]), "the scores s . H[j]", s=s, H=H)
+    _check_dot(s, H, np.result_type(s, H))
     with np.errstate(over="ignore", invalid="ignore"):
         return finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
+
+
+def _check_dot(s, H, dtype) -> None:
+    """Refuse s and H (both packages) whose scores s . H[j] could overflow."""
+    bound = product_bound(H, magnitudes(s)[..., :, None])[..., 0]  # (..., n)
+    check_bound(bound, "the scores s . H[j] overflow", dtype, {"s": s, "H": H}, np.shape(s)[-1])
 
 
 def dot_attention(s, H) -> tuple[np.ndarray, np.ndarray]:
@@ -133,5 +179,6 @@ def dot_attention(s, H) -> tuple[np.ndarray, np.ndarray]:
     """
     e = dot_scores(s, H)  # (..., n), checks s and H
     H = as_float_array(H, "H", min_ndim=2)
+    _check_mixed(H, np.result_type(e, H), "the context (the weights times H) overflows", {"H": H})
     weights = softmax(e, axis=-1)  # (..., n)
     return _context(weights, H), weights

@@ -24,8 +24,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_choice, as_positions
-from ._validate import as_float_array, check_size, finite, positive_float, positive_integer, value_text
+from ._validate import (
+    as_choice,
+    as_float_array,
+    as_positions,
+    check_size,
+    finite,
+    positive_float,
+    positive_integer,
+    value_text,
+)
 
 __all__ = ["pairing_permutation", "rotary_angles", "rotary_embedding"]
 
@@ -92,6 +100,15 @@ def rotary_embedding(X, positions=None, base=BASE, pairing="interleaved") -> np.
 
 
 # --8<-- [end:rotary_embedding]
+
+
+def _turned_bound(B: np.ndarray) -> np.ndarray:
+    """A bound on the entries of X turned with the interleaved pairing, from a bound B (..., d) on the
+    entries of X (d even): a turned pair is a·cos θ - b·sin θ and a·sin θ + b·cos θ, neither larger
+    than |a| + |b|. Pairs never cross a head of even width, so this bounds each head's turn too."""
+    with np.errstate(over="ignore"):  # a bound of infinity is refused as too large
+        pair = B[..., 0::2] + B[..., 1::2]  # (..., d/2)
+    return np.repeat(pair, 2, axis=-1)  # (..., d)
 
 
 def pairing_permutation(d) -> np.ndarray:

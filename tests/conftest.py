@@ -17,6 +17,7 @@ share a trained run with them (WITH_SNIPPETS).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import json
@@ -25,12 +26,11 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from filelock import FileLock, Timeout
 
 # The shared helpers are modules of tests/support/ (on the path: pyproject.toml, pythonpath); the
 # fixtures of more than one layer are here, or in a plugin of that folder: the copy of the project
@@ -135,14 +135,21 @@ def pytest_collection_finish(session):
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_sessionfinish(session):
-    """In a worker, before it tells the run's process that it has finished (pytest-xdist sends that
+def pytest_sessionfinish(session, exitstatus):
+    """A process that builds a site for the run (SharedBuild) waits for the build to end (the others
+    wait on it), or stops it if the run was interrupted.
+
+    In a worker, before it tells the run's process that it has finished (pytest-xdist sends that
     after every other pytest_sessionfinish): the garbage collected once, and what is left frozen
     (gc.freeze). pytest then looks for unraisable exceptions with five full collections, which
     walked every object the tests made (some 260,000 a worker: 6 s after the end on a busy 2-core
     machine), and execnet interrupts a worker still running 5 s after the run's process ends it:
     it sends the worker SIGINT, whose KeyboardInterrupt landed in a garbage collector's callback and
     ended passing runs with a PytestUnraisableExceptionWarning naming nothing of the project."""
+    for folder, thread in list(_BUILDING.items()):
+        if exitstatus == pytest.ExitCode.INTERRUPTED:
+            SharedBuild(folder, {}).stop()
+        thread.join()
     if hasattr(session.config, "workerinput"):
         gc.collect()  # what the tests left as garbage, with pytest's unraisable-exception hook still on
         gc.freeze()
@@ -155,61 +162,46 @@ def _shared_root(config) -> Path:
     return base.parent if hasattr(config, "workerinput") else base
 
 
-_server: ThreadingHTTPServer | None = None
+_server = contextlib.ExitStack()  # the strict build's server, in the process that starts the run
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config):
     """In the process that starts the run (the only one without xdist): the HTTP server of the
     strict build, on a free port of 127.0.0.1, serving from now on (a 404 until the site is built)."""
-    global _server
     if hasattr(config, "workerinput"):
         return
-    root = _shared_root(config)
-    site = root / "strict" / "site"
-    from publish.harness.server import QuietHandler  # the bench's too
+    from publish.harness.server import start, static_server  # the bench's too
 
-    _server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
-    threading.Thread(target=_server.serve_forever, name="site-server", daemon=True).start()
-    (root / "site-server.json").write_text(json.dumps({"port": _server.server_address[1]}), encoding="utf-8")
+    root = _shared_root(config)
+    httpd, _ = _server.enter_context(static_server(root / "strict" / "site"))
+    start(httpd)
+    (root / "site-server.json").write_text(json.dumps({"port": httpd.server_address[1]}), encoding="utf-8")
 
 
 def pytest_unconfigure(config):
     """In the process that started the run, once every worker is done: a build still running
     (the run was interrupted) is stopped, and the server closed."""
-    global _server
-    if hasattr(config, "workerinput") or _server is None:
+    if hasattr(config, "workerinput"):
         return
     for name in SharedBuild.NAMES:
         SharedBuild.of(config, name).stop()
-    _server.shutdown()
-    _server.server_close()
-    _server = None
-
-
-# Runs `mkdocs build` (argv) in REPO and writes {returncode, stdout, stderr} to a JSON file, whole.
-_BUILD_SCRIPT = """
-import json, os, subprocess, sys
-result_path, argv = sys.argv[1], json.loads(sys.argv[2])
-try:
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    result = {"returncode": p.returncode, "stdout": p.stdout, "stderr": p.stderr}
-except subprocess.TimeoutExpired as exc:
-    result = {"returncode": None, "stdout": str(exc.stdout or ""), "stderr": f"timed out after 600 s: {exc}"}
-with open(result_path + ".tmp", "w", encoding="utf-8") as f:
-    json.dump(result, f)
-os.replace(result_path + ".tmp", result_path)
-"""
+    _server.close()
 
 
 @dataclass(frozen=True)
 class SharedBuild:
-    """One `mkdocs build --strict` of the repository for the whole run, whichever worker asks:
-    the first to call start() (an exclusive create of ``started``) runs it in the background, in
-    its own process group; every process then reads its result from ``result.json``."""
+    """One `mkdocs build --strict` of the repository for the whole run, whichever worker asks, as
+    pytest-xdist's documentation shares a session's data between workers: under a file lock
+    (filelock), "if the result is there, read it, else make it". The first process to call
+    start() takes the lock without waiting and builds in a thread of its own, in the background,
+    holding the lock until the result (``result.json``: the exit code and the output) is written;
+    result() waits for that thread, or in another process for the lock, then reads the result (and,
+    given the lock with no result, the holder having died, builds itself). The build runs in its own
+    process group (``pid``), which the run's process stops if the run is interrupted."""
 
     NAMES = ("strict", "offline")
-    folder: Path  # <run's basetemp>/<name>/: site/, started, pid, result.json
+    folder: Path  # <run's basetemp>/<name>/: site/, build.lock, pid, result.json
     env: dict
 
     @classmethod
@@ -230,26 +222,65 @@ class SharedBuild:
     def cmd(self) -> list[str]:
         return [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(self.site)]
 
-    def start(self) -> None:
+    def _lock(self) -> FileLock:
         self.folder.mkdir(parents=True, exist_ok=True)
+        return FileLock(self.folder / "build.lock", thread_local=False)
+
+    def start(self) -> None:
+        if self.folder in _BUILDING:
+            return
+        lock = self._lock()
         try:
-            os.close(os.open(self.folder / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            return  # another worker started it
+            lock.acquire(timeout=0)
+        except Timeout:
+            return  # another process builds it
+        if (self.folder / "result.json").is_file():
+            lock.release()
+            return
+
+        def build() -> None:
+            try:
+                self._build()
+            finally:
+                lock.release()
+
+        _BUILDING[self.folder] = threading.Thread(target=build, name=f"{self.folder.name}-build", daemon=True)
+        _BUILDING[self.folder].start()
+
+    def _build(self, timeout: float = 600) -> None:
+        """Run the build and write its result.json (whole, then renamed)."""
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **self.env}
-        script = [sys.executable, "-c", _BUILD_SCRIPT, str(self.folder / "result.json"), json.dumps(self.cmd)]
-        proc = subprocess.Popen(script, cwd=REPO, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            self.cmd, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, start_new_session=True,
+        )  # fmt: skip
         (self.folder / "pid").write_text(str(proc.pid), encoding="utf-8")
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+            result = {"returncode": proc.returncode, "stdout": stdout, "stderr": stderr}
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, stderr = proc.communicate()
+            result = {"returncode": None, "stdout": stdout, "stderr": f"timed out after {timeout:.0f} s\n{stderr}"}
+        path = self.folder / "result.json"
+        path.with_suffix(".tmp").write_text(json.dumps(result), encoding="utf-8")
+        path.with_suffix(".tmp").replace(path)
 
     def result(self, timeout: float = 900) -> subprocess.CompletedProcess:
         """The build's outcome, once it has finished (started here if no one has)."""
         self.start()
         path = self.folder / "result.json"
-        deadline = time.monotonic() + timeout
-        while not path.is_file():
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{' '.join(self.cmd)} (env {self.env}) gave no result in {timeout:.0f} s")
-            time.sleep(0.2)
+        if (thread := _BUILDING.get(self.folder)) is not None:
+            thread.join(timeout)
+        else:
+            try:
+                with self._lock().acquire(timeout=timeout):
+                    if not path.is_file():  # the process that held the lock ended without a result
+                        self._build()
+            except Timeout:
+                pass
+        if not path.is_file():
+            raise TimeoutError(f"{' '.join(self.cmd)} (env {self.env}) gave no result in {timeout:.0f} s")
         result = json.loads(path.read_text(encoding="utf-8"))
         return subprocess.CompletedProcess(self.cmd, result["returncode"], result["stdout"], result["stderr"])
 
@@ -260,6 +291,10 @@ class SharedBuild:
                 os.killpg(int(pid.read_text(encoding="utf-8")), signal.SIGTERM)
             except ProcessLookupError:
                 pass
+
+
+# The builds this process runs, in threads (SharedBuild.start), by folder.
+_BUILDING: dict[Path, threading.Thread] = {}
 
 
 # The folders a run writes into besides the temporary folder (pytest's cache, Hypothesis' examples,

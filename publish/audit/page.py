@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..source.pages import split_front_matter
+from ..source import includes
+from ..source.pages import CODE_SPAN, body_lines, split_front_matter
 from .claims import CLAIM, CLOSE, OPEN
 from .quantities import quantities
 
@@ -69,8 +70,6 @@ def page_spec(meta: dict, page: str) -> PageSpec:
     return PageSpec(tuple(sources), tuple(constants))
 
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-CODE_SPAN = re.compile(r"(`+)(.+?)\1")  # inline code, its backticks matched (publish.generate.notebooks too)
 SOURCE_DECLARATION = re.compile(r"^\s*<!--\s*audit source:\s*(\S*)\s*-->\s*$")
 _STRIP = [
     re.compile(r"<!--.*?-->"),  # HTML comments
@@ -95,22 +94,15 @@ _LATEX = [
 
 def read_page(text: str, page: str) -> Page:
     """The page's audit settings and every line the audit reads."""
-    meta, front_lines, body = split_front_matter(text)
+    meta, _, _ = split_front_matter(text)
     spec = page_spec(meta, page)
     source = spec.sources[0] if len(spec.sources) == 1 else None
     lines = []
-    fence = None
-    for offset, raw in enumerate(body.split("\n")):
-        lineno = front_lines + 1 + offset
-        m = _FENCE.match(raw)
-        if fence:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
+    for line in body_lines(text):
+        if line.fenced:
             continue
-        if m:
-            fence = m.group(1)
-            continue
-        if "--8<--" in raw:
+        lineno, raw = line.number, line.text
+        if includes.include(raw):
             continue
         declared = SOURCE_DECLARATION.match(raw)
         if declared:

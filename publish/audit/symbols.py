@@ -31,6 +31,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..source.pages import INLINE_MATH
 from .wording import prose
 
 # Names written as several letters; any other run of letters is that many symbols (QK is Q and K).
@@ -218,7 +219,6 @@ class Entry:
 
 
 _ROW = re.compile(r"^\|(.*)\|\s*$")
-_MATH = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$")
 
 
 def notation_entries(text: str) -> list[Entry]:
@@ -230,7 +230,7 @@ def notation_entries(text: str) -> list[Entry]:
             continue
         first = m.group(1).split("|")[0]
         found = []
-        for tex in _MATH.findall(first):
+        for tex in INLINE_MATH.findall(first):
             got = symbols(tex)
             # an index in a subscript (the i of Q_i) is used there, defined in its own row
             found += got if len(got) == 1 else [s for s in got if s not in INDICES and s != "pos"]

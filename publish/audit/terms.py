@@ -25,6 +25,7 @@ from markdown.extensions.toc import slugify
 
 from .. import DOCS
 from ..source.mkdocs_yml import nav
+from ..source.pages import INLINE_MATH
 from .wording import Finding, prose
 
 GLOSSARY = DOCS / "glossary.md"
@@ -62,7 +63,6 @@ def terms(text: str | None = None) -> list[Term]:
     return sorted(out, key=lambda t: len(t.name), reverse=True)
 
 
-_MATH = re.compile(r"(?<!\\)\$(?:[^$]|\\\$)+?(?<!\\)\$")
 _LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^)\s]+)\)")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _TITLE = re.compile(r"^\s*(?:#{1,6}\s|(?:!!!|\?\?\?\+?|===)\s)")
@@ -80,7 +80,7 @@ def _read(line: str):
     """A paragraph without its math and link targets (the text a reader reads), the spans of its
     link texts and of its bold text, in the returned text's positions, and a function from such a
     position back to one in ``line``."""
-    line = _MATH.sub(lambda m: " " * len(m.group(0)), line)
+    line = INLINE_MATH.sub(lambda m: " " * len(m.group(0)), line)
     out, links, back, pos = [], [], [], 0  # back: (position in the text, position in line)
     for m in _LINK.finditer(line):
         out.append(line[pos : m.start()])

@@ -32,8 +32,9 @@ from functools import cache
 from pathlib import Path
 
 from .. import DOCS, ROOT
+from ..source import includes
 from ..source.mkdocs_yml import nav
-from ..source.pages import FRONT_MATTER, heading
+from ..source.pages import CODE_SPAN, COMMENT, INLINE_MATH, body_lines, heading
 from .claims import CLAIM
 
 RETIRED_FILE = Path(__file__).with_name("retired.toml")
@@ -88,38 +89,21 @@ def load_retired(path: Path = RETIRED_FILE) -> list[Retired]:
 
 # --- reading a page ---------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_INCLUDE = re.compile(r"^\s*--8<--")
-_COMMENT = re.compile(r"<!--.*?-->")
 # A tag's data-* attribute: data for the page's script (an exercise's JSON, in which a formula's
 # backslashes are doubled), not text a reader reads; the exercises' files are read on their own.
 _DATA_ATTRIBUTE = re.compile(r'\sdata-[\w-]+="[^"]*"')
-_INLINE_MATH = re.compile(r"(?<!\\)\$(?!\$)(.+?)(?<!\\)\$")
-_CODE_SPAN = re.compile(r"`[^`]*`")
 
 
 def prose(text: str) -> list[tuple[int, str, list[str]]]:
     """(line number, line without code spans and comments, its math) for each line a reader reads
     as prose or math: no front matter, fenced code, includes or HTML comments."""
     out = []
-    lines = text.split("\n")
-    start = 0
-    m = FRONT_MATTER.match(text)
-    if m:
-        start = m.group(0).count("\n")
-    fence = None
     display = False
     in_comment = False
-    for i in range(start, len(lines)):
-        line = lines[i]
-        if fence:
-            if line.strip().startswith(fence):
-                fence = None
+    for numbered in body_lines(text):
+        if numbered.fenced:
             continue
-        f = _FENCE.match(line)
-        if f:
-            fence = f.group(1)
-            continue
+        i, line = numbered.number - 1, numbered.text
         if in_comment:
             if "-->" in line:
                 in_comment = False
@@ -127,12 +111,12 @@ def prose(text: str) -> list[tuple[int, str, list[str]]]:
         if "<!--" in line and "-->" not in line.split("<!--", 1)[1]:
             in_comment = True
             line = line.split("<!--", 1)[0]
-        if _INCLUDE.match(line):
+        if includes.include(line):
             continue
         # what the reader sees: no code spans or comments, no numbers' claims ({{...}}, which the
         # claims extension removes), character references as the characters they stand for
         line = _DATA_ATTRIBUTE.sub("", line)
-        line = html.unescape(CLAIM.sub("", _CODE_SPAN.sub("", _COMMENT.sub("", line))))
+        line = html.unescape(CLAIM.sub("", CODE_SPAN.sub("", COMMENT.sub("", line))))
         if line.strip() == "$$":
             display = not display
             continue
@@ -142,7 +126,7 @@ def prose(text: str) -> list[tuple[int, str, list[str]]]:
         if line.strip().startswith("$$") and line.strip().endswith("$$") and len(line.strip()) > 4:
             out.append((i + 1, line, [line.strip()[2:-2]]))
             continue
-        out.append((i + 1, line, [m.group(1) for m in _INLINE_MATH.finditer(line)]))
+        out.append((i + 1, line, [m.group(1) for m in INLINE_MATH.finditer(line)]))
     return out
 
 
@@ -165,13 +149,11 @@ def notation_problems(text: str, page: str, rules: list[Retired] | None = None) 
     return found
 
 
-_SHOWN = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+)(?::[^"]*)?"\s*$', re.M)
-
-
 def shown_code(text: str) -> list[str]:
     """The snippet files (scripts and recorded outputs) that the page ``text`` includes, as
     snippets/..., each once, in the order the page first includes them."""
-    return list(dict.fromkeys(_SHOWN.findall(text)))
+    targets = [includes.split_target(inc[1])[0] for inc in map(includes.include, text.split("\n")) if inc]
+    return list(dict.fromkeys(t for t in targets if t.startswith("snippets/")))
 
 
 def code_notation_problems(text: str, path: str, rules: list[Retired] | None = None) -> list[Finding]:

@@ -28,14 +28,14 @@ from __future__ import annotations
 import numpy as np
 
 from selfattn_ref import examples
-from selfattn_ref.examples.digits import DIGITS, FEWER, shortens
+from selfattn_ref.examples.digits import DIGITS, FEWER, decimals_shown, shortens
 from selfattn_ref.examples.rules import description_parts
 
 from .. import DOCS, ROOT, SNIPPETS
 from ..escape import md_description, md_text, nb_text, py_string
 from ..fmt import num
 from ..source.mkdocs_yml import repository
-from .notebooks import _code, _markdown, _ran, dumps
+from .notebooks import _code, _markdown, _ran, dumps, new_notebook
 from .registry import banner, current, generated_set, name_of
 from .snippets import SCRIPT_SECTION, shown_whole
 from .tables import printed
@@ -115,36 +115,62 @@ SCRIPT_START, SCRIPT_END = f"# --8<-- [start:{SCRIPT_SECTION}]", f"# --8<-- [end
 
 
 # Printing is the same code in both scripts, so that both print exactly the same text.
-def _printing(decimals: int, fewer: bool) -> list[str]:
+def _printing(decimals: int, fewer: bool, held: dict[str, list] | None = None) -> list[str]:
     """The scripts' printing helpers. With ``fewer`` (a number the script prints is long) fmt
-    follows the pages' rule (:mod:`selfattn_ref.examples.digits`) in two more lines."""
-    if fewer:
+    follows the pages' rule (:mod:`selfattn_ref.examples.digits`) in two more lines. ``held``: for
+    the matrices some of whose numbers hold fewer decimals than that (their float64 error, bounded
+    by :func:`selfattn_ref.examples.errors`: large terms that cancel), by title, each number's
+    decimals; the script types them in (HELD), as the tables print them."""
+    held = held or {}
+    if fewer or held:
         fmt = [
             f'    """x at {decimals} decimals, fewer where that would be more than {DIGITS} digits (a float64',
-            '    holds no more); "-inf" for a masked score, never "-0"."""',
+            '    holds no more) or than the float64 arithmetic that made it holds (held); "-inf" for a masked',
+            '    score, never "-0"."""' if held else '    holds no more); "-inf" for a masked score, never "-0"."""',
             '    if x == float("-inf"):',
             '        return "-inf"',
             f"    places = max(0, min({decimals}, {DIGITS} - len(str(int(abs(x))))))",
             f'    if places and len(f"{{abs(x):.{{places}}f}}") > {DIGITS + 1}:  # rounding added a digit',
             "        places -= 1",
+            *(["    places = places if held is None else min(places, held)"] if held else []),
             '    text = f"{x:.{places}f}"',
         ]
+        if not held:
+            fmt[1:3] = ['    holds no more); "-inf" for a masked score, never "-0"."""']
     else:
         fmt = [
             f'    """x at {decimals} decimals ("-inf" for a masked score), never "-0"."""',
             f'    text = f"{{x:.{decimals}f}}"',
         ]
+    table = []
+    if held:
+        table = [
+            "",
+            "",
+            "# The decimals each number of these holds: its float64 error, bounded by the size of the terms",
+            "# that made it (selfattn_ref.examples.errors), leaves no more. Large terms that cancel leave few.",
+            "HELD = {",
+            *(f"    {py_string(title)}: {places!r}," for title, places in held.items()),
+            "}",
+        ]
+    cells = (
+        "    cells = [[fmt(x, HELD[title][i][j] if title in HELD else None) for j, x in enumerate(row)]"
+        " for i, row in enumerate(M.tolist())]"
+        if held
+        else "    cells = [[fmt(x) for x in row] for row in M.tolist()]"
+    )
     return [
+        *table,
         "",
         "",
-        "def fmt(x):",
+        "def fmt(x, held=None):" if held else "def fmt(x):",
         *fmt,
         '    return text[1:] if text.startswith("-") and float(text) == 0 else text',
         "",
         "",
         "def show(title, M, rows, columns):",
         '    """Print M with a label on every row and column."""',
-        "    cells = [[fmt(x) for x in row] for row in M.tolist()]",
+        cells,
         "    width = 2 + max(len(c) for c in [*columns, *(c for row in cells for c in row)])",
         "    left = max(len(r) for r in rows)",
         "    print(title)",
@@ -155,6 +181,21 @@ def _printing(decimals: int, fewer: bool) -> list[str]:
         "",
         "",
     ]
+
+
+def _held(shown: dict[str, tuple], decimals: int) -> dict[str, list]:
+    """For each matrix a script prints (title -> (values, their errors)) some of whose numbers
+    hold fewer decimals than the 15-digit rule alone leaves them, the decimals of each."""
+    out = {}
+    for title, (M, err) in shown.items():
+        places = [
+            [decimals_shown(x, decimals, e) for x, e in zip(row, erow, strict=True)]
+            for row, erow in zip(M, err, strict=True)
+        ]
+        plain = [[decimals_shown(x, decimals) for x in row] for row in M]
+        if places != plain:
+            out[title] = places
+    return out
 
 
 def script(ex: examples.Example, library: str) -> str:
@@ -226,7 +267,16 @@ def script(ex: examples.Example, library: str) -> str:
         lines.append(f"weights = torch.softmax({logits}, dim=1)  # each row sums to 1")
     lines.append(f"output = weights @ V  # ({n}, {st.V.shape[1]}): row i mixes the values with row i's weights")
     lines.append(MATH_END)
-    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals))
+    err = examples.errors(ex, st)
+    masked = ", then masked" if ex.causal else ""  # the mask is applied to the last of the two
+    shown = {"Q = X W_Q": (st.Q, err.Q), "K = X W_K": (st.K, err.K), "V = X W_V": (st.V, err.V)}
+    if ex.projections == "none":
+        shown = {}
+    shown[f"scores Q K^T{'' if ex.scale else masked}"] = (st.scores, err.scores)
+    if ex.scale:
+        shown[f"scaled by sqrt(d_k){masked}"] = (st.scaled, err.scaled)
+    shown |= {"weights (softmax of each row)": (st.weights, err.weights), "output": (st.output, err.output)}
+    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals), _held(shown, ex.decimals))
     qk_cols = f'[f"c{{j + 1}}" for j in range({d_k})]'
     out_cols = (
         f'[f"x{{j + 1}}" for j in range({st.output.shape[1]})]'
@@ -239,7 +289,6 @@ def script(ex: examples.Example, library: str) -> str:
             f'show("K = X W_K", K, tokens, {qk_cols})',
             f'show("V = X W_V", V, tokens, {out_cols})',
         ]
-    masked = ", then masked" if ex.causal else ""  # the mask is applied to the last of the two
     lines.append(f'show("scores Q K^T{"" if ex.scale else masked}", scores, tokens, tokens)')
     if ex.scale:
         lines.append(f'show("scaled by sqrt(d_k){masked}", scaled, tokens, tokens)')
@@ -297,9 +346,19 @@ def _script_heads(ex: examples.Example, st: examples.Steps, library: str, lines:
         f"output = {cat} @ W_O  # ({n}, {d}): the heads side by side, times W_O",
         MATH_END,
     ]
-    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals))
-    cols = f'[f"c{{j + 1}}" for j in range({d})]'
+    err = examples.errors(ex, st)
     masked = ", then masked" if ex.causal else ""
+    shown = {"Q = X W_Q": (st.Q, err.Q), "K = X W_K": (st.K, err.K), "V = X W_V": (st.V, err.V)}
+    for k, (head, e) in enumerate(zip(st.heads, err.heads, strict=True), 1):
+        shown |= {
+            f"head {k}: scores": (head.scores, e.scores),
+            f"head {k}: scaled by sqrt(d_head){masked}": (head.scaled, e.scaled),
+            f"head {k}: weights (softmax of each row)": (head.weights, e.weights),
+            f"head {k}: output": (head.output, e.output),
+        }
+    shown["output (the heads side by side, times W_O)"] = (st.output, err.output)
+    lines += _printing(ex.decimals, shortens(printed(ex, st), ex.decimals), _held(shown, ex.decimals))
+    cols = f'[f"c{{j + 1}}" for j in range({d})]'
     lines += [
         f'show("Q = X W_Q", Q, tokens, {cols})',
         f'show("K = X W_K", K, tokens, {cols})',
@@ -350,13 +409,13 @@ def _other_rows(ex: examples.Example, name: str, indent: str = "") -> list[str]:
     return parts
 
 
-def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[str]:
+def _focus(ex: examples.Example, st: examples.Steps, errors, indent: str = "") -> list[str]:
     """One line per token: the token(s) it gives its largest weight to, at the page's rounding, or
     that it spreads its attention evenly where every key it may look at gets the same weight. The
     weights themselves are in the table just above, so the sentences repeat no number."""
     lines = []
     for i, token in enumerate(ex.tokens):
-        shown = [num(w, ex.decimals) for w in st.weights[i]]
+        shown = [num(w, ex.decimals, e) for w, e in zip(st.weights[i], errors[i], strict=True)]  # as the table
         top = max(range(len(shown)), key=lambda j: st.weights[i, j])
         ties = [
             ("itself" if j == i else f"“{md_text(ex.tokens[j])}”") for j in range(len(shown)) if shown[j] == shown[top]
@@ -377,6 +436,7 @@ def _focus(ex: examples.Example, st: examples.Steps, indent: str = "") -> list[s
 def page(ex: examples.Example) -> str:
     """The Markdown of the example's page."""
     st = examples.run(ex)
+    err = examples.errors(ex, st)
     slug = ex.slug
     n, d = ex.E.shape
     d_k = st.Q.shape[1]
@@ -430,7 +490,7 @@ def page(ex: examples.Example) -> str:
             else "No mask: every token attends to every token."
         ),
         f"- Numbers are rounded to {ex.decimals} decimals"
-        + (f", {FEWER}." if shortens(printed(ex, st), ex.decimals) else "."),
+        + (f", {FEWER}." if shortens(printed(ex, st), ex.decimals, printed(ex, st, err)) else "."),
         "",
     ]
     # The steps by their names, as every page names them (docs/notation.md, "The steps, by name").
@@ -483,7 +543,7 @@ def page(ex: examples.Example) -> str:
     ]
     parts += _other_rows(ex, "softmax")
     parts += ["All the weights, and the same as a heatmap:", "", _tables(slug, "weights")]
-    parts += _focus(ex, st)
+    parts += _focus(ex, st, err.weights)
     parts += [
         "",
         "## Mix",
@@ -553,6 +613,7 @@ def _heads_input(ex: examples.Example, st: examples.Steps) -> list[str]:
 
 def _heads_sections(ex: examples.Example, st: examples.Steps) -> list[str]:
     """Split, score, scale, normalize and mix head by head (one tab per head), then concatenate."""
+    err = examples.errors(ex, st)
     slug = ex.slug
     n = len(ex.tokens)
     h = ex.heads
@@ -620,7 +681,7 @@ def _heads_sections(ex: examples.Example, st: examples.Steps) -> list[str]:
             _tables(slug, f"{p}softmax_0", i),
             *_other_rows(ex, f"{p}softmax", i),
             _tables(slug, f"{p}weights", i),
-            *_focus(ex, st.heads[k], i),
+            *_focus(ex, st.heads[k], err.heads[k].weights, i),
             "",
         ]
     )
@@ -746,20 +807,8 @@ def notebook(ex: examples.Example) -> str:
         "every step of self-attention with NumPy and prints it. The output under the cell is the script's "
         "recorded run; run the cell to compute it again."
     )
-    nb = {
-        "cells": [_markdown("intro", intro), _markdown("01-script-text", f"`{path.name}`"), code],
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-            "selfattn_ref": {
-                "generated_by": name_of(notebook),
-                "generated_from": spec_relpath(ex),
-                "note": "Written by `make update`; do not edit.",
-            },
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    cells = [_markdown("intro", intro), _markdown("01-script-text", f"`{path.name}`"), code]
+    nb = new_notebook(cells, name_of(notebook), spec_relpath(ex))
     return dumps(nb)
 
 

@@ -27,6 +27,7 @@ numbers are in the tables beside them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -222,11 +223,13 @@ def heatmap(
     row_title: str = "query",
     col_title: str = "key",
     scale: Scale = WEIGHTS,
+    errors=None,
 ) -> str:
     """A heatmap of ``M`` with rows and columns labelled, the value in each cell, a colour bar.
 
     ``title`` names the matrix ("Attention weights of “bank of river”"); the aria-label is the
-    title, how the axes read, each row's values and how to read the colours.
+    title, how the axes read, each row's values and how to read the colours. ``errors``: the bound
+    on each value's float64 error (:func:`selfattn_ref.examples.errors`), or None.
     """
     M = np.asarray(M, dtype=float)
     rows, cols = [str(r) for r in rows], [str(c) for c in cols]
@@ -235,7 +238,11 @@ def heatmap(
     if not np.all(np.isfinite(M)):
         raise ValueError("M must be finite to be drawn")
     integral = is_integral(M)
-    texts = [[cell(x, decimals, integral) for x in row] for row in M]
+    errs = np.zeros(M.shape) if errors is None else np.asarray(errors)
+    texts = [
+        [cell(x, decimals, integral, e) for x, e in zip(row, erow, strict=True)]
+        for row, erow in zip(M, errs, strict=True)
+    ]
     cw = max(48.0, max(_width(t) for t in [*cols, *(t for r in texts for t in r)]) + 14)
     ch = 28.0
     lw = max(_width(r) for r in [*rows, row_title + " ↓"]) + 10
@@ -329,3 +336,207 @@ def bars(groups, *, title: str, decimals: int = 1) -> str:
     body[:0] = grid
     label = f"Bar chart of the {title}. " + "; ".join(described) + "."
     return _svg(lw + axis + 60, y + FONT + 6, label, f"Bar chart of the {title}", body, "barchart")
+
+
+# --- lines and points ------------------------------------------------------------------------
+
+# Lines and points: the bars' indigo, and a deep orange (light: #d84315, 4.6:1 on white; dark:
+# #ffab91, 9.6:1 on slate), told apart by shape too (solid or dashed lines, circles or squares), so
+# that no figure relies on colour alone (WCAG 1.4.1).
+SERIES = (BAR, {"light": "#d84315", "dark": "#ffab91"})
+DASHES = ("", "6 4", "2 3", "10 3 2 3")  # a line's pattern, by its place in the list
+PLOT = (220.0, 180.0)  # px: the plotting area of a line chart, which with its labels fits a phone's column
+
+
+def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values from ``lo`` to ``hi``: a step of 1, 2 or 5 times a power of 10."""
+    span = hi - lo
+    raw = span / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(k * power for k in (1, 2, 5, 10) if k * power >= raw)
+    first = math.ceil(lo / step - 1e-9) * step
+    return [round(first + k * step, 10) for k in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def _tick_text(t: float) -> str:
+    return (f"{t:g}" if abs(t) < 1e6 else f"{t:.0f}").replace("-", "−")
+
+
+def _frame(xs: tuple[float, float], ys: tuple[float, float], x_title: str, y_title: str, left: float, top: float,
+           x_ticks: list[float], y_ticks: list[float],
+           size: tuple[float, float]) -> tuple[list[str], Callable, Callable]:  # fmt: skip
+    """The axes of a plot of ``size`` px: faint grid lines at the ticks, their labels, the axes'
+    titles; and the functions from data to px."""
+    w, h = size
+    sx = lambda x: left + (x - xs[0]) / (xs[1] - xs[0]) * w  # noqa: E731
+    sy = lambda y: top + h - (y - ys[0]) / (ys[1] - ys[0]) * h  # noqa: E731
+    body = []
+    for t in x_ticks:
+        body.append(f'<line x1="{sx(t):g}" y1="{top:g}" x2="{sx(t):g}" y2="{top + h:g}" stroke="currentColor" '
+                    'stroke-opacity="0.2"/>')  # fmt: skip
+    for t in y_ticks:
+        body.append(f'<line x1="{left:g}" y1="{sy(t):g}" x2="{left + w:g}" y2="{sy(t):g}" stroke="currentColor" '
+                    'stroke-opacity="0.2"/>')  # fmt: skip
+    body.append(f'<rect x="{left:g}" y="{top:g}" width="{w:g}" height="{h:g}" fill="none" stroke="currentColor" '
+                'stroke-opacity="0.5"/>')  # fmt: skip
+    body.append('<g text-anchor="middle">')
+    body += [f'<text x="{sx(t):g}" y="{top + h + FONT + 4:g}">{_tick_text(t)}</text>' for t in x_ticks]
+    body.append(f'<text x="{left + w / 2:g}" y="{top + h + 2 * FONT + 10:g}">{_text(x_title)}</text></g>')
+    body.append('<g text-anchor="end" dominant-baseline="central">')
+    body += [f'<text x="{left - 6:g}" y="{sy(t):g}">{_text(_tick_text(t))}</text>' for t in y_ticks]
+    body.append("</g>")
+    body.append(f'<text x="0" y="{top - 10:g}">{_text(y_title)} ↑</text>')
+    return body, sx, sy
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of :func:`lines`: ``points`` (x, y), or a level drawn across the whole chart."""
+
+    label: str
+    points: tuple[tuple[float, float], ...] = ()
+    level: float | None = None  # a horizontal line at this y instead of points
+
+
+def lines(series: list[Series], *, title: str, x_title: str, y_title: str, decimals: int = 3,
+          y_max: float | None = None, x_name: str = "") -> str:  # fmt: skip
+    """A line chart: each series a line in its own colour and pattern (solid, dashed, dotted), with
+    a key under the chart; a series with a ``level`` is a horizontal line across the chart. With
+    ``y_max``, the chart's y axis stops there: a line that goes higher is cut at the top, and a note
+    under the key gives the points above it (each at ``x_name`` and its x: "at step 0"). The
+    alternative text states every point of every line at ``decimals``."""
+    if not series or len(series) > len(DASHES):
+        raise ValueError(f"a line chart draws 1 to {len(DASHES)} lines, got {len(series)}")
+    for s in series:
+        if (s.level is None) == (not s.points) or any(not all(map(math.isfinite, p)) for p in s.points):
+            raise ValueError(f"line {s.label!r}: give finite points or a level, not both")
+    xs = [x for s in series for x, _ in s.points]
+    ys = [y for s in series for _, y in s.points] + [s.level for s in series if s.level is not None]
+    top_y = max(ys) if y_max is None else y_max
+    x_ticks, y_ticks = _ticks(min(xs), max(xs)), _ticks(min(0.0, min(ys)), top_y)
+    x_range, y_range = (min(xs), max(xs)), (y_ticks[0], max(y_ticks[-1], top_y) if y_max is None else y_max)
+    left = max(_width(_tick_text(t)) for t in y_ticks) + 14
+    top = FONT + 16
+    body, sx, sy = _frame(x_range, y_range, x_title, y_title, left, top, x_ticks, y_ticks, PLOT)
+    right = left + PLOT[0]
+    key_y = top + PLOT[1] + 2 * FONT + 28
+    described, above = [], []
+    body.append(f'<clipPath id="{_clip_id(title)}"><rect x="{left:g}" y="{top:g}" width="{PLOT[0]:g}" '
+                f'height="{PLOT[1]:g}"/></clipPath><g clip-path="url(#{_clip_id(title)})">')  # fmt: skip
+    key = []
+    for k, s in enumerate(series):
+        colour = SERIES[k % len(SERIES)]
+        dash = f' stroke-dasharray="{DASHES[k]}"' if DASHES[k] else ""
+        style = _fills(colour["light"], colour["dark"])
+        if s.level is not None:
+            d = f"M{sx(x_range[0]):g} {sy(s.level):g}H{right:g}"
+            described.append(f"{s.label}: {num(s.level, decimals)} throughout")
+        else:
+            d = "M" + "L".join(f"{sx(x):.1f} {sy(y):.1f}" for x, y in s.points)
+            described.append(f"{s.label}: " + ", ".join(f"at {_tick_text(x)} {num(y, decimals)}" for x, y in s.points))
+            above += [f"{s.label} at {x_name} {_tick_text(x)}".replace("  ", " ") + f": {num(y, decimals)}"
+                      for x, y in s.points if y > y_range[1]]  # fmt: skip
+        body.append(f'<path class="ln-stroke" style="{style}" d="{d}" fill="none" stroke-width="2"{dash}/>')
+        y = key_y + k * (FONT + 6)
+        key.append(f'<path class="ln-stroke" style="{style}" d="M0 {y:g}h28" fill="none" stroke-width="2"{dash}/>'
+                   f'<text x="36" y="{y:g}" dominant-baseline="central">{_text(s.label)}</text>')  # fmt: skip
+    body.append("</g>")
+    body += key
+    height = key_y + len(series) * (FONT + 6)
+    notes = [f"↑ {a}, above the chart" for a in above]
+    for note in notes:
+        body.append(f'<text x="0" y="{height + 4:g}">{_text(note)}</text>')
+        height += FONT + 6
+    width = max(right + 10, 36 + max(_width(s.label) for s in series), *(_width(n) * 0.85 for n in notes))
+    label = f"Line chart of the {title}, {y_title} against {x_title}. " + "; ".join(described) + "."
+    return _svg(width, height, label, f"Line chart of the {title}", body, "linechart")
+
+
+def _clip_id(title: str) -> str:
+    """An id for a figure's clip path, the same for the same title (a page holds each figure once)."""
+    import hashlib
+
+    return "clip-" + hashlib.sha256(title.encode()).hexdigest()[:8]
+
+
+def scatter(points, labels, *, title: str, x_title: str, y_title: str, groups=None, decimals: int = 2,
+            words: bool = True, size: tuple[float, float] = PLOT) -> str:  # fmt: skip
+    """A scatter plot of ``points`` (m, 2). With ``words``, each point is a dot with its label
+    beside it (placed where it overlaps no label placed before it, if it can); without, the points
+    are marks of their group: ``groups`` (m,) names each point's group, drawn as circles for the
+    first group and squares for the second, in two colours, with a key. The alternative text
+    states every point's coordinates at ``decimals`` (with groups: each group's range instead).
+    ``size``: the plotting area in px."""
+    P = np.asarray(points, dtype=float)
+    labels = [str(t) for t in labels]
+    if P.ndim != 2 or P.shape[1] != 2 or P.shape[0] != len(labels) or not np.all(np.isfinite(P)):
+        raise ValueError(f"points must be finite, (m, 2), one per label; got shape {P.shape} for {len(labels)} labels")
+    names = list(dict.fromkeys(groups)) if groups is not None else []
+    if groups is not None and (len(groups) != len(labels) or len(names) > len(SERIES)):
+        raise ValueError(f"groups must name each point's group, at most {len(SERIES)} groups")
+    pad = lambda lo, hi: (lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo))  # noqa: E731
+    xr, yr = pad(P[:, 0].min(), P[:, 0].max()), pad(P[:, 1].min(), P[:, 1].max())
+    x_ticks = [t for t in _ticks(*xr) if xr[0] <= t <= xr[1]]
+    y_ticks = [t for t in _ticks(*yr) if yr[0] <= t <= yr[1]]
+    left = max(_width(_tick_text(t)) for t in y_ticks) + 14
+    top = FONT + 16
+    body, sx, sy = _frame(xr, yr, x_title, y_title, left, top, x_ticks, y_ticks, size)
+    # the boxes of the dots, and of the labels as they are drawn: a label goes where it covers none
+    placed = [(sx(x) - 3, sy(y) - 3, sx(x) + 3, sy(y) + 3) for x, y in P] if words else []
+    marks, texts = [], []
+    for (x, y), label, group in zip(P, labels, groups if groups is not None else [None] * len(labels), strict=True):
+        cx, cy = sx(x), sy(y)
+        k = names.index(group) if group is not None else 0
+        style = _fills(SERIES[k]["light"], SERIES[k]["dark"])
+        if k == 0:
+            marks.append(f'<circle class="hm-fill" style="{style}" cx="{cx:.1f}" cy="{cy:.1f}" r="3"/>')
+        else:
+            marks.append(
+                f'<rect class="hm-fill" style="{style}" x="{cx - 3:.1f}" y="{cy - 3:.1f}" width="6" height="6"/>'
+            )
+        if words:
+            w = _width(label) * 0.8
+            options = [(cx + 5, cy, "start"), (cx - 5, cy, "end"), (cx, cy - 9, "middle"), (cx, cy + 11, "middle")]
+
+            def box(o, w=w):
+                x0 = o[0] if o[2] == "start" else o[0] - w if o[2] == "end" else o[0] - w / 2
+                return (x0, o[1] - FONT / 2, x0 + w, o[1] + FONT / 2)
+
+            free = [o for o in options if not any(_overlap(box(o), b) for b in placed)]
+            o = (free or options)[0]
+            placed.append(box(o))
+            anchor = "" if o[2] == "start" else f' text-anchor="{o[2]}"'
+            texts.append(f'<text x="{o[0]:.1f}" y="{o[1]:.1f}"{anchor}>{_text(label)}</text>')
+    body += marks + ['<g dominant-baseline="central">', *texts, "</g>"]
+    width, height = left + size[0] + 40, top + size[1] + 2 * FONT + 16
+    if groups is not None:  # the key, under the x axis's title
+        y = height + 4
+        x = left
+        for k, name in enumerate(names):
+            style = _fills(SERIES[k]["light"], SERIES[k]["dark"])
+            if k == 0:
+                mark = f'<circle class="hm-fill" style="{style}" cx="{x + 4:g}" cy="{y:g}" r="4"/>'
+            else:
+                mark = f'<rect class="hm-fill" style="{style}" x="{x:g}" y="{y - 4:g}" width="8" height="8"/>'
+
+            body.append(mark + f'<text x="{x + 14:g}" y="{y:g}" dominant-baseline="central">{_text(name)}</text>')
+            x += 14 + _width(name) + 18
+        height += FONT + 8
+    if groups is None:
+        described = "; ".join(
+            f"{t} ({num(x, decimals)}, {num(y, decimals)})" for t, (x, y) in zip(labels, P, strict=True)
+        )
+    else:
+        g = np.asarray(groups)
+        described = "; ".join(
+            f"{name} ({int((g == name).sum())} points): {x_title} from {num(P[g == name, 0].min(), decimals)} to "
+            f"{num(P[g == name, 0].max(), decimals)}, {y_title} from {num(P[g == name, 1].min(), decimals)} to "
+            f"{num(P[g == name, 1].max(), decimals)}"
+            for name in names
+        )
+    label = f"Scatter plot of the {title}, {y_title} against {x_title}. {described}."
+    return _svg(width, height, label, f"Scatter plot of the {title}", body, "scatterplot")
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

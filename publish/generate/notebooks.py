@@ -32,15 +32,18 @@ import html
 import json
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import nbformat
+
 from .. import DOCS, ROOT
 from ..audit.claims import CLAIM
-from ..audit.page import CODE_SPAN
 from ..escape import md_text, nb_markdown
+from ..source import includes
 from ..source.mkdocs_yml import site_url
-from ..source.pages import FRONT_MATTER
+from ..source.pages import CODE_SPAN, COMMENT, FENCE, body_lines, split_front_matter
 from .registry import current, generated_file, name_of
 from .snippets import SCRIPT_SECTION, fence_info, shown_whole
 from .tables import NOTEBOOK_ONLY
@@ -69,15 +72,18 @@ NOTEBOOKS = (
     Notebook("multi-head"),
     Notebook("transformer-block"),
     Notebook("rnn-comparison"),
+    Notebook("mistakes"),
+    Notebook("next-word", "Its scripts read the trained weights from a file of the repository: run it in a clone."),
+    Notebook("trained-model", "Its script reads the trained weights from a file of the repository: run it in a clone."),
+    Notebook("batched-heads"),
+    Notebook("cross-attention"),
     Notebook("kv-cache"),
     Notebook("online-softmax"),
-    Notebook("mistakes"),
+    Notebook("rotary"),
+    Notebook("mistakes-at-scale"),
 )
 
-# A whole script: the file, or its "script" section where its first lines are for the build (publish.generate.snippets).
-_INCLUDE = re.compile(rf'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::{SCRIPT_SECTION})?"\s*$')
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 @dataclass(frozen=True)
@@ -99,18 +105,25 @@ def title(page: str) -> str:
     raise ValueError(f"docs/{page}.md has no level-1 heading")
 
 
+def whole_script(target: str) -> str | None:
+    """The script an include's ``target`` shows whole: the file, or its "script" section where its
+    first lines are for the build (publish.generate.snippets); None for any other include."""
+    path, section = includes.split_target(target)
+    if path.startswith("snippets/") and path.endswith(".py") and section in (None, SCRIPT_SECTION):
+        return path
+    return None
+
+
 def page_snippets(page: str) -> list[Block]:
     """Every snippet file the page includes, in order, with the headings (level 2 and below) it sits under."""
     path: list[str] = []  # the current heading of each level, from level 2 down
-    out, fenced = [], False
-    for line in page_path(page).read_text(encoding="utf-8").splitlines():
-        if m := _INCLUDE.match(line):
-            out.append(Block(m.group(1), tuple(path)))
-        elif _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced and (m := _HEADING.match(line)) and len(m.group(1)) > 1:
+    out = []
+    for line in body_lines(page_path(page).read_text(encoding="utf-8")):
+        if (inc := includes.include(line.text)) and (script := whole_script(inc[1])):
+            out.append(Block(script, tuple(path)))
+        elif not line.fenced and (m := _HEADING.match(line.text)) and len(m.group(1)) > 1:
             level = len(m.group(1))
-            path = [*path[: level - 2], line.strip()]
+            path = [*path[: level - 2], line.text.strip()]
     return out
 
 
@@ -126,24 +139,12 @@ def notebook_snippets(page: str) -> list[Block]:
     return chosen
 
 
-def _lines(text: str) -> list[str]:
-    """A cell's source as nbformat stores it: lines, each but the last ending in a newline."""
-    return text.rstrip("\n").splitlines(keepends=True)
+def _markdown(cell_id: str, text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_markdown_cell(text.rstrip("\n"), id=cell_id)
 
 
-def _markdown(cell_id: str, text: str) -> dict:
-    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": _lines(text)}
-
-
-def _code(cell_id: str, text: str) -> dict:
-    return {
-        "cell_type": "code",
-        "execution_count": None,
-        "id": cell_id,
-        "metadata": {},
-        "outputs": [],
-        "source": _lines(text),
-    }
+def _code(cell_id: str, text: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_code_cell(text.rstrip("\n"), id=cell_id)
 
 
 # --- the page as plain Markdown ----------------------------------------------------------------
@@ -154,9 +155,7 @@ _IMPORT = re.compile(r"^(?:import [\w.]+(?: as \w+)?|from [\w.]+ import .+)\s*$"
 _IN_NOTEBOOK = re.compile(r"^(\s*)<!-- in the notebook: (.+?) -->\s*$")
 _TAB = re.compile(r'^(\s*)=== "([^"]+)"\s*$')
 _ADMONITION = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+"([^"]*)")?\s*$')
-_ANY_INCLUDE = re.compile(r'^(\s*)--8<--\s+"([^"]+)"\s*$')
 _PAGE_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((?!https?://)([^)\s]*)\)")
-_COMMENT = re.compile(r"<!--.*?-->")
 
 
 def without_claims(line: str) -> str:
@@ -182,14 +181,30 @@ def imports(code: str) -> list[str]:
     return [line.rstrip() for line in code.splitlines() if _IMPORT.match(line)]
 
 
-_SECTION_MARKER = re.compile(r"^\s*# --8<-- \[(?:start|end):\w+\]\s*$")
+def import_cell(lines: list[str]) -> str:
+    """The notebook's first code cell: the snippets' import lines once each, grouped as ruff's isort
+    rule (I001, which ``make lint`` runs over the notebooks) wants them: the standard library's, then
+    the others, a blank line between; in a group the ``import`` lines, then the ``from`` lines, each
+    sorted by module."""
+
+    def module(line: str) -> str:
+        return line.split()[1]
+
+    def group(lines: list[str]) -> list[str]:
+        plain = sorted((x for x in lines if x.startswith("import ")), key=module)
+        return plain + sorted((x for x in lines if x.startswith("from ")), key=module)
+
+    once = list(dict.fromkeys(lines))
+    stdlib = [x for x in once if module(x).split(".")[0] in sys.stdlib_module_names]
+    others = [x for x in once if x not in stdlib]
+    return "\n\n".join("\n".join(group(g)) for g in (stdlib, others) if g)
 
 
 def without_imports(code: str) -> str:
     """The snippet without its import lines, which the notebook's first code cell makes once, and
     without the section markers that the page's include uses (pymdownx.snippets drops them too)."""
     lines = [
-        line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line) and not _SECTION_MARKER.match(line)
+        line for line in code.rstrip("\n").splitlines() if not _IMPORT.match(line) and not includes.is_marker(line)
     ]
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -283,7 +298,7 @@ def _generated_include(path: str, pad: str) -> list[str]:
 
 def page_parts(page: str) -> list[tuple[str, str]]:
     """The page in order, as ("markdown", text) and ("code", snippet path) parts: the notebook's cells."""
-    text = FRONT_MATTER.sub("", page_path(page).read_text(encoding="utf-8"), count=1)
+    text = split_front_matter(page_path(page).read_text(encoding="utf-8"))[2]
     chosen = {b.snippet for b in notebook_snippets(page)}
     lines = _flatten(text.splitlines())
     parts: list[tuple[str, str]] = []
@@ -312,44 +327,40 @@ def page_parts(page: str) -> list[tuple[str, str]]:
                 i += 1
             md += [m.group(1) + without_claims(m.group(2)), ""]
             continue
-        line = _COMMENT.sub("", lines[i])
+        line = COMMENT.sub("", lines[i])
         i += 1
         if not lines[i - 1].strip() == line.strip() and not line.strip():
             continue  # a line that was only a comment
         if (m := _HEADING.match(line)) and len(m.group(1)) == 1:
             continue  # the title: the introduction has it
-        if _FENCE.match(line):
+        if FENCE.match(line):
             fence_open = line
             body = []
-            while i < len(lines) and not _FENCE.match(lines[i]):
+            while i < len(lines) and not FENCE.match(lines[i]):
                 body.append(lines[i])
                 i += 1
             i += 1  # the closing fence
-            inc = [_ANY_INCLUDE.match(b) for b in body if b.strip()]
-            targets = [m.group(2) for m in inc if m]
+            inc = [includes.include(b) for b in body if b.strip()]
+            targets = [m[1] for m in inc if m]
             if len(targets) == 1 and len(inc) == 1 and targets[0].startswith("snippets/"):
-                whole = _INCLUDE.match(f'--8<-- "{targets[0]}"')
-                if whole and whole.group(1) in chosen:
+                whole = whole_script(targets[0])
+                if whole and whole in chosen:
                     flush()
-                    parts.append(("code", whole.group(1)))
+                    parts.append(("code", whole))
                 continue  # a math section, an output (.out) or a PyTorch twin: the notebook prints its own
             pad = fence_open[: len(fence_open) - len(fence_open.lstrip())]
             lang, _, _ = fence_info(fence_open.strip().lstrip("`~"))  # ```python or ```{ .python ... }
             md.append(f"{pad}```{lang}")
             for b in body:
-                if m := _ANY_INCLUDE.match(b):
-                    src = m.group(2)
-                    src_path, _, section = src.partition(":")
-                    code = (ROOT / src_path).read_text(encoding="utf-8")
-                    if section:
-                        code = _section(code, section)
+                if m := includes.include(b):  # as the page includes it (pymdownx.snippets)
+                    code = "\n".join(includes.included(m[1]))
                     md += [pad + c if c else "" for c in code.rstrip("\n").splitlines()]
                 else:
                     md.append(b)
             md.append(f"{pad}```")
             continue
-        if m := _ANY_INCLUDE.match(line):
-            md += _generated_include(m.group(2), m.group(1))
+        if m := includes.include(line):
+            md += _generated_include(m[1], m[0])
             continue
         md.append(without_claims(line))
     flush()
@@ -385,18 +396,6 @@ def link_address(target: str, page: str) -> str:
     return site_url() + page_address(resolved) + question + query + hash_ + fragment
 
 
-def _section(code: str, name: str) -> str:
-    """The lines between pymdownx.snippets' ``--8<-- [start:name]`` and ``[end:name]`` markers."""
-    m = re.search(
-        rf"^[^\n]*--8<-- \[start:{re.escape(name)}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{re.escape(name)}\]",
-        code,
-        re.M | re.S,
-    )
-    if not m:
-        raise ValueError(f"no section {name!r} in the included file")
-    return m.group(1)
-
-
 def shown(snippet: str) -> str:
     """The snippet file (``snippets/...``) as its page shows it whole, which its cell runs: without
     the lines above its ``script`` section (publish.generate.snippets.shown_whole)."""
@@ -409,7 +408,7 @@ def libraries(page: str) -> str:
     return "NumPy and PyTorch" if any(b.snippet.endswith("_torch.py") for b in notebook_snippets(page)) else "NumPy"
 
 
-def cells(nb: Notebook) -> list[dict]:
+def cells(nb: Notebook) -> list[nbformat.NotebookNode]:
     blocks = notebook_snippets(nb.page)
     if not blocks:
         raise ValueError(f"docs/{nb.page}.md includes no snippet the notebook could run")
@@ -424,10 +423,8 @@ def cells(nb: Notebook) -> list[dict]:
     if nb.note:
         intro += f" {nb.note}"
     intro = nb_markdown(intro)
-    seen: list[str] = []
-    for b in blocks:
-        seen += [line for line in imports(shown(b.snippet)) if line not in seen]
-    out = [_markdown("intro", intro), _ran(_code("imports", "\n".join(seen)), 1, "")]
+    seen = [line for b in blocks for line in imports(shown(b.snippet))]
+    out = [_markdown("intro", intro), _ran(_code("imports", import_cell(seen)), 1, "")]
     k = 0
     text = 0
     for kind, value in page_parts(nb.page):
@@ -442,37 +439,42 @@ def cells(nb: Notebook) -> list[dict]:
     return out
 
 
-def _ran(cell: dict, count: int, printed: str | None) -> dict:
+def _ran(cell: nbformat.NotebookNode, count: int, printed: str | None) -> nbformat.NotebookNode:
     """``cell`` as a run of the notebook from the top leaves it: the ``count``-th cell run, with what
     it ``printed`` (its snippet's recording) as its output; as never run if there is no recording yet."""
     if printed is None:
         return cell
-    cell["execution_count"] = count
+    cell.execution_count = count
     if printed:
-        cell["outputs"] = [{"name": "stdout", "output_type": "stream", "text": printed.splitlines(keepends=True)}]
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
     return cell
 
 
-def notebook(nb: Notebook) -> dict:
-    return {
-        "cells": cells(nb),
-        "metadata": {
+def new_notebook(cells: list, generated_by: str, generated_from: str) -> nbformat.NotebookNode:
+    """A notebook of the site (nbformat 4): Python 3's kernel, and the generated file's banner in its
+    metadata, under ``selfattn_ref``."""
+    return nbformat.v4.new_notebook(
+        cells=cells,
+        metadata={
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
             "selfattn_ref": {
-                "generated_by": name_of(notebook),
-                "generated_from": f"docs/{nb.page}.md and the snippets it includes",
+                "generated_by": generated_by,
+                "generated_from": generated_from,
                 "note": "Written by `make update`; do not edit.",
             },
         },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    )
 
 
-def dumps(nb: dict) -> str:
-    """As nbformat.writes writes it, so that opening and saving in Jupyter changes nothing."""
-    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+def notebook(nb: Notebook) -> nbformat.NotebookNode:
+    return new_notebook(cells(nb), name_of(notebook), f"docs/{nb.page}.md and the snippets it includes")
+
+
+def dumps(nb: nbformat.NotebookNode) -> str:
+    """As Jupyter saves it (nbformat.writes, with the line break at the end nbformat.write adds), so
+    that opening and saving in Jupyter changes nothing."""
+    return nbformat.writes(nb) + "\n"
 
 
 def relpath(nb: Notebook) -> str:

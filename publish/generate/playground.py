@@ -1,5 +1,6 @@
-"""docs/playground.md: the two files gathered for the playground from every worked example, its
-presets and (for pages opened from disk) its bundle.
+"""docs/playground.md: the files gathered for the playground, its presets from every worked example
+and (for pages opened from disk) its bundle, and for its language-model mode the trained weights and
+that mode's bundle (below).
 
 The playground (docs/assets/playground/) computes in the reader's browser, but it starts from the
 worked examples exactly as :mod:`selfattn_ref.examples` defines them: the tokens, the embeddings and
@@ -17,13 +18,15 @@ before parsing). Floats are written by ``json`` with Python's shortest round-tri
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from selfattn_ref import examples
 
 from .. import GENERATED
 from . import playground_limits
-from .playground_bundle import ENTRY, bundle_path, playground_bundle
+from .playground_bundle import ENTRY, bundle, bundle_path, playground_bundle
 from .registry import current, gathered, name_of, with_banner
+from .topics.language_model import WEIGHTS
 
 RELPATH = "playground/presets.json"
 VERSION = 1
@@ -117,12 +120,66 @@ def _presets_json(every: list[examples.Example] | None = None) -> str:
 # gives them, not as the files on disk were before.
 
 
+def as_this_run_writes(*gathered_before: Path) -> dict[Path, str]:
+    """The files a bundle inlines or imports that this run writes, as it writes them: the files
+    ``gathered_before`` (by producers registered before the bundle's) and the limits."""
+    limits = GENERATED / playground_limits.RELPATH
+    return {
+        **{path: current(path) for path in gathered_before},
+        limits: with_banner(playground_limits.limits_module(), limits, name_of(playground_limits.limits_module)),
+    }
+
+
 @gathered(bundle_path(ENTRY), writer=playground_bundle)
 def _playground_bundle(every) -> str:
-    presets, limits = GENERATED / RELPATH, GENERATED / playground_limits.RELPATH
-    return playground_bundle(
-        {
-            presets: current(presets),  # gathered just before, in this run
-            limits: with_banner(playground_limits.limits_module(), limits, name_of(playground_limits.limits_module)),
-        }
+    return playground_bundle(as_this_run_writes(GENERATED / RELPATH))
+
+
+# --- the language model's mode ------------------------------------------------------------------
+# The mode (docs/assets/playground/model_app.js, with its forward pass in language_model.js) runs the
+# site's small language model in the reader's browser, on the weights the package keeps,
+# selfattn_ref/language_model.json. app.js asks for it with import("./model_app.js") only when the
+# reader opens it, and it fetches the weights then. Two files are gathered for it, as the presets
+# and the bundle are (git ignores them), so that the weights are not kept in git twice:
+# - docs/generated/playground/language_model.json: the package's file, every key but its banner and
+#   its content key as it is (the tensors the same base64 text, so the same float32 numbers), one key
+#   a line: the weights the reader's browser needs, not the record of the run that made them (a file
+#   under docs/generated/ with a "key" is a record, which the build keeps out of the site);
+# - docs/assets/playground/model_app.bundle.js: the mode's modules as a classic script, with those
+#   weights inlined, which the playground's bundle loads from disk when the reader opens the mode
+#   (publish.generate.playground_bundle.lazy_entries names it).
+
+WEIGHTS_RELPATH = "playground/language_model.json"
+MODEL_ENTRY = ENTRY.with_name("model_app.js")
+
+
+def weights_json(every=None) -> str:
+    """The package's weights file as the playground fetches it (the registry adds the banner)."""
+    text = current(WEIGHTS)
+    if text is None:
+        raise ValueError(f"{WEIGHTS.name} is missing: run `make update`")
+    data = json.loads(text)
+    for name in ("_generated_by", "key"):  # the banner, and the hash of the code that trained them
+        data.pop(name, None)
+    return (
+        "{\n"
+        + ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" for k, v in data.items())
+        + "\n}\n"
     )
+
+
+gathered(GENERATED / WEIGHTS_RELPATH)(weights_json)
+
+
+def model_app_bundle(overrides: dict[Path, str] | None = None) -> str:
+    """The mode's bundle, docs/assets/playground/model_app.bundle.js; ``overrides`` gives the text of
+    files by path (the weights and the limits as this run writes them)."""
+    given = {Path(p).resolve(): t for p, t in (overrides or {}).items()}
+    return bundle(
+        MODEL_ENTRY, name_of(model_app_bundle), read=lambda p: given[p] if p in given else p.read_text(encoding="utf-8")
+    )
+
+
+@gathered(bundle_path(MODEL_ENTRY), writer=model_app_bundle)
+def _model_app_bundle(every) -> str:
+    return model_app_bundle(as_this_run_writes(GENERATED / WEIGHTS_RELPATH))

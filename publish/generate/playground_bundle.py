@@ -13,11 +13,16 @@ order, into one classic script, ``<entry>.bundle.js`` beside it:
   binding would be lost);
 - ``import.meta.url`` is the URL the module would have, resolved against the bundle's own script URL;
 - every ``new URL("<file>.json", import.meta.url)`` names a file that is inlined: fetch() of that URL,
-  inside the bundle, answers with the file's text, as the server would (other URLs go to fetch()).
+  inside the bundle, answers with the file's text, as the server would (other URLs go to fetch());
+- ``import("./x.js")``, a module asked for only when it is needed (so that no reader who does not
+  need it pays for it), is not in the bundle: it becomes a load of that module's own bundle,
+  ``x.bundle.js`` beside it (a classic script added to the page then), which answers with the module's
+  exports. Its bundle is written as this one is (:func:`lazy_entries` names the modules that need one).
 
 No npm at build time, no parser: the forms above are matched at the start of lines, and any other
-``import``/``export`` statement, a dynamic ``import()``, a bare specifier or another use of
-``import.meta`` stops the bundle with a message naming the file and the line. The modules themselves
+``import``/``export`` statement, an ``import()`` of anything but a relative module named in quotes,
+a bare specifier or another use of ``import.meta`` stops the bundle with a message naming the file
+and the line. The modules themselves
 stay as they are; the site loads them as modules over http(s) and this bundle only from disk
 (docs/assets/javascripts/modules.js chooses).
 
@@ -53,8 +58,10 @@ EXPORT_DECL = re.compile(
 EXPORT_CONST = re.compile(rf"^export\s+const\s+(?P<name>{IDENT})\s*=", re.M)
 EXPORT_DEFAULT_EXPR = re.compile(r"^export\s+default\s+", re.M)
 EXPORT_LIST = re.compile(r"^export\s*\{(?P<names>[^}]*)\}[ \t]*;?[ \t]*$", re.M)
+DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*(["'])(?P<spec>\.{1,2}/[^"'\n]+\.js)\1\s*\)""")
 URL_OF_FILE = re.compile(r"""new\s+URL\(\s*(["'])(?P<rel>[^"'\n]+)\1\s*,\s*import\.meta\.url\s*\)""")
 META_URL = "__bundle_import_meta_url"
+LOAD = "__bundle_load"  # a module's import("./x.js"), in its bundle: the load of x.bundle.js
 DEFAULT = "__bundle_default"
 
 
@@ -70,6 +77,7 @@ class Module:
     exports: dict[str, str] = field(default_factory=dict)  # exported name -> local name
     inlined: dict[str, Path] = field(default_factory=dict)  # URL relative to the module -> file
     clauses: list[tuple[str, Path]] = field(default_factory=list)  # each import's clause and module, in order
+    lazy: list[Path] = field(default_factory=list)  # the modules it asks for with import("./x.js")
 
 
 def _where(path: Path, text: str, pos: int) -> str:
@@ -137,8 +145,15 @@ def read_module(path: Path, read: Callable[[Path], str]) -> Module:
     text = read(path)
     mod = Module(path)
     for pos, line in _code_lines(text):
-        if re.search(r"\bimport\s*\(", line):
-            raise BundleError(f"{_where(path, text, pos)}: dynamic import() does not bundle")
+        if len(re.findall(r"\bimport\s*\(", line)) != len(DYNAMIC_IMPORT.findall(line)):
+            raise BundleError(
+                f'{_where(path, text, pos)}: dynamic import() bundles only as import("./<module>.js"), a relative '
+                "module named in quotes"
+            )
+        for m in DYNAMIC_IMPORT.finditer(line):
+            target = _resolve(path, m.group("spec"), text, pos)
+            if target not in mod.lazy:
+                mod.lazy.append(target)
         if re.search(r"\bimport\.meta\b(?!\.url\b)", line):
             raise BundleError(f"{_where(path, text, pos)}: only import.meta.url bundles")
         if re.match(r"export\s+(let|var)\b", line):
@@ -165,6 +180,9 @@ def read_module(path: Path, read: Callable[[Path], str]) -> Module:
         mod.imports.append(target)
         mod.clauses.append((m.groupdict().get("clause") or "", target))
         return f"/*__bundle_import_{len(mod.clauses) - 1}__*/"
+
+    def lazy(m: re.Match) -> str:
+        return f"{LOAD}({json.dumps(m.group('spec').removesuffix('.js') + '.bundle.js')})"
 
     code = SIDE_EFFECT_IMPORT.sub(imported, text)
     code = IMPORT.sub(imported, code)
@@ -200,7 +218,7 @@ def read_module(path: Path, read: Callable[[Path], str]) -> Module:
     for pos, line in _code_lines(code):
         if re.match(r"(import|export)\b", line):
             raise BundleError(f"{_where(path, code, pos)}: this import/export form does not bundle: {line.strip()!r}")
-    mod.code = code.replace("import.meta.url", META_URL)
+    mod.code = DYNAMIC_IMPORT.sub(lazy, code).replace("import.meta.url", META_URL)
     return mod
 
 
@@ -223,6 +241,21 @@ def _order(entry: Path, read: Callable[[Path], str]) -> list[Module]:
 
     visit(entry.resolve(), ())
     return order
+
+
+def lazy_entries(entry: Path, read: Callable[[Path], str] | None = None) -> list[Path]:
+    """The modules that the bundle of ``entry`` loads when they are asked for (``import("./x.js")``),
+    each of which needs its own bundle, and theirs in turn; in the order first asked for."""
+    read = read or (lambda p: p.read_text(encoding="utf-8"))
+    found: list[Path] = []
+    todo = [entry.resolve()]
+    while todo:
+        for m in _order(todo.pop(0), read):
+            for target in m.lazy:
+                if target not in found:
+                    found.append(target)
+                    todo.append(target)
+    return found
 
 
 def bundle_path(entry: Path) -> Path:
@@ -272,6 +305,28 @@ def bundle(entry: Path, writer: str, read: Callable[[Path], str] | None = None) 
         "    return Promise.resolve(new Response(inlined.get(href), { headers }));",
         "  };",
         "  const __bundle_modules = [];",
+        # What a module's import("./x.js") becomes: x.bundle.js added to the page, once (a second
+        # import() waits for the same load), and the exports its entry registers under its address.
+        '  const exported = (globalThis[Symbol.for("selfattn.bundle.exports")] ??= new Map());',
+        '  const loads = (globalThis[Symbol.for("selfattn.bundle.loads")] ??= new Map());',
+        "  const loadBundle = (href) => {",
+        "    if (!loads.has(href)) {",
+        "      const load = new Promise((resolve, reject) => {",
+        "        if (exported.has(href)) return resolve(exported.get(href));",
+        '        const tag = document.createElement("script");',
+        "        tag.src = href;",
+        "        tag.onload = () =>",
+        "          exported.has(href) ? resolve(exported.get(href)) : reject(new Error(`${href} gave no module`));",
+        "        tag.onerror = () => reject(new Error(`could not load ${href}`));",
+        "        document.head.append(tag);",
+        "      });",
+        "      loads.set(href, load.catch((e) => {",
+        "        loads.delete(href); // asked for again, it is loaded again",
+        "        throw e;",
+        "      }));",
+        "    }",
+        "    return loads.get(href);",
+        "  };",
     ]
     for m in modules:
         code = m.code
@@ -281,12 +336,16 @@ def bundle(entry: Path, writer: str, read: Callable[[Path], str] | None = None) 
         exports = ", ".join(f"{json.dumps(k)}: {v}" if k != v else v for k, v in m.exports.items())
         lines += [
             f"  // ---- {rel[m.path]} " + "-" * max(0, 90 - len(rel[m.path])),
-            f"  __bundle_modules[{index[m.path]}] = ((fetch, {META_URL}) => (() => {{",
+            f"  __bundle_modules[{index[m.path]}] = ((fetch, {META_URL}, {LOAD}) => (() => {{",
             code.rstrip("\n"),
             f"return Object.freeze({{ __proto__: null{', ' if exports else ''}{exports} }});",
-            f"  }})())(bundleFetch, new URL({json.dumps(rel[m.path])}, base).href);",
+            f"  }})())(bundleFetch, new URL({json.dumps(rel[m.path])}, base).href, "
+            f"(spec) => loadBundle(new URL(spec, new URL({json.dumps(rel[m.path])}, base)).href));",
         ]
-    lines.append("})();")
+    lines += [
+        f"  exported.set(base, __bundle_modules[{index[entry]}]); // for an import() of {json.dumps(rel[entry])}",
+        "})();",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -21,6 +21,7 @@ from functools import cache
 from selfattn_ref.examples.digits import DIGITS
 from selfattn_ref.examples.rules import (
     LIMITS,
+    NUMBER_SYNTAX,
     TOKEN_FORBIDDEN,
     TOKEN_RULED_ONE_BY_ONE,
     UNICODE_VERSION,
@@ -87,12 +88,15 @@ def encode_ranges(ranges: list[tuple[int, int]]) -> str:
 def limits_module() -> str:
     """An ES module exporting the limits (``SPEC_LIMITS``), the characters a token may not hold
     (``TOKEN_FORBIDDEN``, and every code point in ``TOKEN_REFUSED``), and the combining marks a
-    token may not start with (``MARKS``), and the most digits a printed number has (``DIGITS``, for format.js)."""
+    token may not start with (``MARKS``), the most digits a printed number has (``DIGITS``, for format.js)
+    and how a number is typed (``NUMBER_SYNTAX``, a regular expression that JavaScript reads as Python does)."""
     refused = code_point_ranges(token_char_refused, TOKEN_RULED_ONE_BY_ONE)
     return (
         f"export const SPEC_LIMITS = Object.freeze({json.dumps(LIMITS, indent=2)});\n"
         f"export const TOKEN_FORBIDDEN = {json.dumps(TOKEN_FORBIDDEN)};\n"
         f"export const DIGITS = {DIGITS};  // the most digits a printed number has (selfattn_ref.examples.digits)\n"
+        "// A number as it is typed, in the playground as on the command line and in a spec (rules.NUMBER_SYNTAX):\n"
+        f"export const NUMBER_SYNTAX = {json.dumps(NUMBER_SYNTAX)};\n"
         f"// Code point ranges from Python's Unicode {UNICODE_VERSION} (selfattn_ref.examples.rules; the\n"
         "// format: publish/generate/playground_limits.py, encode_ranges):\n"
         "// what a token may not hold anywhere (control, format, private-use, unassigned and blank\n"

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import ROOT, SNIPPETS
+from ..source import includes
 
 # Run the snippet as __main__ with some modules made unimportable (None in sys.modules).
 _RUNNER = (
@@ -61,19 +62,14 @@ class Result:
 # above a "script" section, which the page then includes as the whole script: what a reader sees and
 # copies, and what a notebook runs, carries no build marker.
 SCRIPT_SECTION = "script"
-_SECTION_MARKER = re.compile(r"^[ \t]*# --8<-- \[(start|end):([a-z][-_0-9a-z]*)\][ \t]*$")
 
 
 def shown_whole(code: str) -> str:
     """The script ``code`` as a page shows it whole: its ``script`` section if it has one, else every
-    line; without section markers, as pymdownx.snippets includes it (a test holds the two equal),
-    ending in one newline."""
-    lines = code.split("\n")
-    starts = [i for i, line in enumerate(lines) if _is_marker(line, "start", SCRIPT_SECTION)]
-    if starts:
-        ends = [i for i, line in enumerate(lines) if i > starts[0] and _is_marker(line, "end", SCRIPT_SECTION)]
-        lines = lines[starts[0] + 1 : ends[0] if ends else len(lines)]
-    return "\n".join(line for line in lines if not _SECTION_MARKER.match(line)).rstrip("\n") + "\n"
+    line; without section markers, as pymdownx.snippets includes it (publish.source.includes, its
+    own preprocessor), ending in one newline."""
+    lines = includes.section(code, SCRIPT_SECTION) if includes.has_section(code, SCRIPT_SECTION) else code.split("\n")
+    return "\n".join(line for line in lines if not includes.is_marker(line)).rstrip("\n") + "\n"
 
 
 # A code of the package that a page shows (``--8<-- "selfattn_ref/<module>.py:<section>"``) is an
@@ -98,11 +94,6 @@ def fence_info(info: str) -> tuple[str, tuple[str, ...], str | None]:
         classes = tuple(re.findall(r"(?<![\w\"])\.([\w-]+)", m.group(1)))
         return (classes[0] if classes else ""), classes[1:], title.group(1) if title else None
     return (info.split()[0] if info else ""), (), title.group(1) if title else None
-
-
-def _is_marker(line: str, kind: str, name: str) -> bool:
-    m = _SECTION_MARKER.match(line)
-    return m is not None and m.group(1) == kind and m.group(2) == name
 
 
 def all_snippets() -> list[Path]:
@@ -296,9 +287,10 @@ def describe_difference(result: Result) -> str:
     return "\n".join(msgs[:10] + ([f"... and {len(msgs) - 10} more lines"] if len(msgs) > 10 else []))
 
 
-# What each recording was made from: a hash of the snippet and of its recording, and the
-# versions of Python, NumPy and PyTorch. A snippet's output depends on nothing else (it runs alone,
-# cannot import selfattn_ref, and draws from seeded generators), so `make update` runs only the
+# What each recording was made from: a hash of the snippet and of its recording, the files of the
+# repository it names (data_files: the language model's weights), and the versions of Python, NumPy
+# and PyTorch. A snippet's output depends on nothing else (it runs alone, cannot import selfattn_ref,
+# reads no file but those it names, and draws from seeded generators), so `make update` runs only the
 # snippets whose entry no longer matches. The tests never use this file: they run every snippet.
 # What each recording was made from: beside ``<name>.out``, ``<name>.fingerprint.json`` holds a hash
 # of the script, the recording and the modules it runs without, and the versions it ran with. One
@@ -334,9 +326,26 @@ def versions() -> dict[str, str]:
     return out
 
 
-def fingerprint(path: Path, script: str | None = None, recording: str | None = None) -> str:
-    """What a recording was made from: a hash of the snippet, its recording and the modules it
-    runs without. ``script`` and ``recording``: texts about to be written (default: on disk)."""
+# A path from the repository's root, quoted in a script: "selfattn_ref/language_model.json".
+_NAMED = re.compile(r"""["']([\w.-]+(?:/[\w.-]+)+)["']""")
+
+
+def data_files(code: str) -> list[Path]:
+    """The files of the repository that a script's code names by their path from the root, in
+    quotes (``WEIGHTS = "selfattn_ref/language_model.json"``): what it reads besides itself, from a
+    clone of the repository. Only regular files of the repository reached through no link count."""
+    from ..files import unsafe
+
+    found = {ROOT / m for m in _NAMED.findall(code)}
+    return sorted(p for p in found if p.is_file() and unsafe(p) is None)
+
+
+def fingerprint(path: Path, script: str | None = None, recording: str | None = None,
+                data: dict[Path, str] | None = None) -> str:  # fmt: skip
+    """What a recording was made from: a hash of the snippet, its recording, the files of the
+    repository it names (:func:`data_files`) and the modules it runs without. ``script``,
+    ``recording`` and ``data`` (a file's path -> its text): texts about to be written (default: on
+    disk)."""
     import hashlib
 
     code = script.encode() if script is not None else path.read_bytes()
@@ -348,6 +357,10 @@ def fingerprint(path: Path, script: str | None = None, recording: str | None = N
     digest = hashlib.sha256(code)
     digest.update(b"\0" + out)
     digest.update(b"\0" + ",".join(blocked_modules(path)).encode())
+    for file in data_files(code.decode()):
+        text = (data or {}).get(file)
+        digest.update(b"\0" + file.relative_to(ROOT).as_posix().encode() + b"\0")
+        digest.update(text.encode() if text is not None else file.read_bytes())
     return digest.hexdigest()
 
 

@@ -145,16 +145,23 @@ def _scan(want: dict[Path, str], refused: dict[Path, str] | None = None) -> tupl
     return sorted(set(removals)), sorted(set(foreign))
 
 
-def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
-    """(files whose text differs from what the code gives now, generated files no longer produced
-    and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
+def _checked(every: list[examples.Example] | None) -> list[examples.Example]:
+    """The worked examples (``every``, or those on disk), checked, once no source is a link (to
+    /proc/self/environ) or a FIFO: nothing is read before this. UpdateError or SpecError otherwise."""
     producers.load()  # (what the generated folders are)
-    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
+    try:
         check_sources(reported=_generated)
     except UnsafeRead as exc:
         raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
     check_specs(every)
+    return every
+
+
+def stale_generated(every: list[examples.Example] | None = None) -> tuple[dict[Path, str], list[Path]]:
+    """(files whose text differs from what the code gives now, generated files no longer produced
+    and paths of the generated folders that update refuses to touch, such as a symbolic link)."""
+    every = _checked(every)
     want = producers.generate(every)
     changed = {p: t for p, t in want.items() if unsafe(p) or _differs(p, t)}  # unsafe: update says why
     refused: dict[Path, str] = {}
@@ -178,19 +185,30 @@ def stale_examples(every: list[examples.Example]) -> list[str]:
     return out
 
 
-def _run_pending(todo: list[tuple[Path, str | None]]) -> list[snippets.Result]:
-    """Run each snippet: in place when its text on disk is the one given (None), else a copy of
-    the text about to be written, from a temporary folder (same file name, same blocked modules)."""
+def _run_pending(todo: list[tuple[Path, str | None]], want: dict[Path, str] | None = None) -> list[snippets.Result]:
+    """Run each snippet: in place when its text on disk is the one given (None) and so are the
+    files of the repository it names (:func:`.snippets.data_files`), else a copy of the text about
+    to be written, from a temporary folder laid out as the repository (same file name, same blocked
+    modules), beside the files it names as they are about to be written (``want``) or are."""
     results = []
+    want = want or {}
     with tempfile.TemporaryDirectory(prefix="publish-update-") as tmp:
         paths = []
         for path, text in todo:
-            if text is None:
+            code = text if text is not None else path.read_text(encoding="utf-8")
+            data = snippets.data_files(code)
+            pending = {f: want[f] for f in data if f in want and _differs(f, want[f])}
+            if text is None and not pending:
                 paths.append(path)
                 continue
-            copy = Path(tmp) / path.relative_to(SNIPPETS)
+            copy = Path(tmp) / path.relative_to(ROOT)
             copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(text, encoding="utf-8")
+            copy.write_text(code, encoding="utf-8")
+            for f in data:
+                (Path(tmp) / f.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+                (Path(tmp) / f.relative_to(ROOT)).write_text(
+                    pending.get(f) or f.read_text(encoding="utf-8"), encoding="utf-8"
+                )
             paths.append(copy)
         for (path, _), result in zip(todo, snippets.run_many(paths), strict=True):
             results.append(snippets.Result(path, result.stdout, result.stderr, result.returncode))
@@ -244,13 +262,7 @@ def plan(
 ) -> Plan:
     """Everything a run would write, computed without writing. ``only``: run these snippets only
     (a new example's); ``extra``: more files to write first (a new example's spec)."""
-    producers.load()  # (what the generated folders are)
-    try:  # no source is a link (to /proc/self/environ) or a FIFO: nothing is read before this
-        check_sources(reported=_generated)
-    except UnsafeRead as exc:
-        raise UpdateError(str(exc)) from None
-    every = examples.load_all() if every is None else every
-    check_specs(every)
+    every = _checked(every)
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
     want = producers.generate(every)
@@ -270,9 +282,9 @@ def plan(
     for path in candidates:
         text = want.get(path)
         pending = text if text is not None and _differs(path, text) else None
-        if force or recorded.get(path) != snippets.fingerprint(path, script=pending if pending is not None else None):
+        if force or recorded.get(path) != snippets.fingerprint(path, script=pending, data=want):
             todo.append((path, pending))
-    results = _run_pending(todo)
+    results = _run_pending(todo, want)
     failures = [f"{registry.relative(r.path)} failed:\n{r.stderr}" for r in results if r.returncode != 0]
     if failures:
         raise UpdateError("a snippet failed, so nothing was written:\n\n" + "\n\n".join(failures))
@@ -282,7 +294,7 @@ def plan(
             want = producers.generate(every)
     prints = {}
     for r in results:
-        made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout)
+        made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout, data=want)
         path = snippets.fingerprint_path(r.path)
         if _differs(path, text := snippets.fingerprint_text(made)):
             prints[path] = text

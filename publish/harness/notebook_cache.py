@@ -7,12 +7,14 @@ and hold what each cell prints to what the file shows (tests/content/test_notebo
 runs them and keeps what they printed, so that the same notebook in the same environment is run
 once and not at every test run.
 
-The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes
-and the kernel's environment (the versions of Python, NumPy, PyTorch, the kernel and its client).
-Nothing else can reach the output: a notebook's code cells are the pages' snippet files, as the
-pages show them (tests/content/test_notebooks.py), and a snippet is standalone, importing numpy or torch
-only, never selfattn_ref nor a file of the repository. A changed cell, a changed NumPy: a new key,
-and the notebook runs again; a run is never reused for a notebook or environment that did not
+The key is the SHA-256 of everything a notebook's output depends on: the notebook's own bytes,
+the files of the repository its code names (the language model's weights:
+:func:`publish.generate.snippets.data_files`), and the kernel's environment (the versions of Python,
+NumPy, PyTorch, the kernel and its client). Nothing else can reach the output: a notebook's code
+cells are the pages' snippet files, as the pages show them (tests/content/test_notebooks.py), and a
+snippet is standalone, importing numpy or torch only (and Python's own modules to read a file it
+names), never selfattn_ref. A changed cell, a changed weights file, a changed NumPy: a new key, and
+the notebook runs again; a run is never reused for a notebook or environment that did not
 make it. The cache entry also holds its notebook's cells, checked against the notebook on every
 use, so a damaged entry cannot stand in for another notebook's run.
 """
@@ -54,10 +56,25 @@ def environment() -> dict[str, str]:
     return out
 
 
-def key(notebook: bytes, kernel_name: str, allow_errors: bool, env: dict[str, str] | None = None) -> str:
+def key(notebook: bytes, kernel_name: str, allow_errors: bool, env: dict[str, str] | None = None,
+        files: dict[Path, bytes] | None = None) -> str:  # fmt: skip
+    """The cache's key of a notebook's bytes run so; ``files``: the contents of the files its code
+    names, in place of what they hold on disk."""
+    from publish.generate.snippets import data_files
+
     digest = hashlib.sha256(notebook)
     settings = {"kernel_name": kernel_name, "allow_errors": allow_errors, "environment": env or environment(), **RUN}
     digest.update(b"\0" + json.dumps(settings, sort_keys=True).encode())
+    try:
+        cells = json.loads(notebook).get("cells", [])
+    except (ValueError, AttributeError):
+        cells = []
+    code = "\n".join(
+        "".join(c.get("source", "")) for c in cells if isinstance(c, dict) and c.get("cell_type") == "code"
+    )
+    for path in data_files(code):
+        digest.update(b"\0" + path.relative_to(ROOT).as_posix().encode() + b"\0")
+        digest.update((files or {}).get(path) or path.read_bytes())
     return digest.hexdigest()
 
 

@@ -2,8 +2,8 @@
 suite's server of the strict build, tests/conftest.py) and ``make bench`` (which serves text
 gzip-compressed, as a real host sends it). Nothing here reaches another host.
 
-The suite starts its server in pytest_configure and stops it in pytest_unconfigure; the bench uses
-:func:`static_server` and :func:`start` (issue 52, item 2, makes them one way).
+One way for both: :func:`static_server`, then :func:`start` once there is something to serve (the
+suite enters it in pytest_configure and leaves it in pytest_unconfigure, tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ def _gzipped(path: Path) -> bytes:
 
 
 class Server(ThreadingHTTPServer):
+    thread: threading.Thread | None = None  # serving, once start() is called
+
     def handle_error(self, request, client_address):
         pass  # a browser that closes a connection early (a cancelled font) is not news
 
@@ -77,13 +79,13 @@ def static_server(directory: Path, compress: bool = False) -> Iterator[tuple[Ser
     try:
         yield httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
     finally:
-        if getattr(httpd, "_bench_thread", None) is not None:
+        if httpd.thread is not None:
             httpd.shutdown()
-            httpd._bench_thread.join(timeout=5)
+            httpd.thread.join(timeout=5)
         httpd.server_close()
 
 
 def start(httpd: Server) -> None:
     """Serve requests from a daemon thread (until the static_server block ends)."""
-    httpd._bench_thread = threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True)
-    httpd._bench_thread.start()
+    httpd.thread = threading.Thread(target=httpd.serve_forever, name="static-server", daemon=True)
+    httpd.thread.start()

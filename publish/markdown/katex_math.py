@@ -322,6 +322,31 @@ def _keep_with_punctuation(el: etree.Element, parents: dict) -> None:
     wrapper.append(el)
 
 
+# A display formula's line, in its own em (KaTeX's font size): the union of each box's strut (KaTeX
+# gives each box of its HTML one, as tall above the baseline as the box and as deep below it) and of
+# the line that KaTeX_Main at line-height 1.2 makes, .909em above the baseline and .3473em below
+# (measured in Chromium at 17.6 and 19.36 px: every display formula of the site within half a pixel).
+_STRUT = re.compile(r'class="katex-strut" style="height:([\d.]+)em(?:;vertical-align:(-?[\d.]+)em)?"')
+LINE_ABOVE, LINE_BELOW = 0.909, 0.3473
+
+
+def display_height(rendered: str) -> float:
+    """The height of a display formula's line in em of KaTeX's font (without the formula's margins),
+    from the struts of :func:`in_page`'s HTML: what extra.css makes the placeholder of a formula that
+    the browser has not laid out yet (off screen), so that the page does not move when it is."""
+    struts = [(float(h), -float(v or 0)) for h, v in _STRUT.findall(rendered)]
+    if not struts:
+        raise ValueError("a display formula's HTML without KaTeX's struts (class katex-strut)")
+    above = max(LINE_ABOVE, *(height - depth for height, depth in struts))
+    below = max(LINE_BELOW, *(depth for _, depth in struts))
+    return round(above + below, 4)
+
+
+def height_style(rendered: str) -> str:
+    """The ``style`` of a display formula's wrapper: its line's height (--math-height, extra.css)."""
+    return f"--math-height:{display_height(rendered):g}"
+
+
 class KatexTreeprocessor(Treeprocessor):
     """After ``toc``: each arithmatex element's TeX becomes KaTeX's HTML, stashed raw so that it
     reaches the page unchanged; an inline formula of one box, or a short one, is kept on a line
@@ -337,6 +362,7 @@ class KatexTreeprocessor(Treeprocessor):
                 raise KatexError(f"{error}\n  in: {_context(el, parents)}") from None
             el.text = self.md.htmlStash.store(rendered)
             if display:
+                el.set("style", height_style(rendered))
                 continue
             if closing_punctuation(el.tail) and keeps_to_its_punctuation(tex, rendered):
                 _keep_with_punctuation(el, parents)

@@ -22,9 +22,12 @@ mkdocs.yml under ``markdown_extensions`` as ``publish.markdown.numbers_audit``, 
   --strict`` with ``-q`` or ``-v``, and ``strict: true`` in mkdocs.yml, alike.
 
 An extension rather than a MkDocs hook, so that a build with Zensical (which runs extensions but
-no hook) audits too. It finds the file of the page from what the build tool registers on the
-Markdown instance (MkDocs' link checker holds the page's file, Zensical's rendering context its
-path); a conversion outside a build (a test's, a docstring's) has no file and is not audited.
+no hook) audits too. It learns the page's file from the build tool: under MkDocs from its ``page``
+setting, a :class:`BuiltPage` that the hook :mod:`publish.mkdocs.strict_audit` gives it and tells of
+each page in ``on_page_markdown`` (MkDocs' documented event, with the page); under Zensical from its
+rendering context on the Markdown instance. A conversion outside a build (a test's) has no file and
+is not audited; a page is audited once, by its first conversion (a docstring's Markdown inside the
+page, mkdocstrings', may be that one).
 
 The claim pattern runs after inline code and math are set aside (priority below the backtick's 190
 and pymdownx.arithmatex's 189.9), so a claim written inside code or math is shown as written,
@@ -61,13 +64,22 @@ class _Declarations(Preprocessor):
         return [line for line in lines if not SOURCE_DECLARATION.match(line)]
 
 
+class BuiltPage:
+    """The page a build converts, as its build tool's hook tells it: its Markdown file, and whether
+    the audit read it yet (a page's Markdown may be converted in pieces: mkdocstrings' docstrings)."""
+
+    def __init__(self):
+        self.path: Path | None = None
+        self.audited = False
+
+    def start(self, path: str | Path) -> None:
+        """The build converts the page whose file is ``path`` next."""
+        self.path, self.audited = Path(path), False
+
+
 def page_file(md) -> tuple[object, Path] | None:
-    """(the build tool's object for the page being converted, the page's Markdown file), or None
-    when the conversion is not a page of a build."""
-    for processor in md.treeprocessors:  # MkDocs: its link checker holds the page's File
-        path = getattr(getattr(processor, "file", None), "abs_src_path", None)
-        if path:
-            return processor.file, Path(path)
+    """(Zensical's object for the page being converted, the page's Markdown file), or None when
+    the conversion is not a page of a Zensical build."""
     if "rendering_context" in md.preprocessors:  # Zensical: the page being rendered, and the config
         context = md.preprocessors["rendering_context"]
         page, config = getattr(context, "page", None), getattr(context, "config", None) or {}
@@ -100,21 +112,33 @@ def log_problems(problems: list[str]) -> None:
 
 
 class _Audit(Treeprocessor):
-    def __init__(self, md, on_page: bool, report):
+    def __init__(self, md, on_page: bool, report, built: BuiltPage | None):
         super().__init__(md)
-        self.on_page, self.report = on_page, report
+        self.on_page, self.report, self.built = on_page, report, built
 
-    def run(self, root):
+    def _path(self) -> Path | None:
+        """The file of the page being converted, if this conversion is the first of a page of a build."""
+        if self.built is not None:  # MkDocs, through the hook
+            if self.built.path is None or self.built.audited:
+                return None
+            self.built.audited = True
+            return self.built.path
         found = page_file(self.md)
-        if found is None or found[1].suffix != ".md":
-            return
+        if found is None:
+            return None
         page, path = found
         if getattr(page, "_numbers_audited", False):  # a docstring's Markdown inside the page, under Zensical
-            return
+            return None
         try:
             page._numbers_audited = True
         except AttributeError:
             pass
+        return path
+
+    def run(self, root):
+        path = self._path()
+        if path is None or path.suffix != ".md":
+            return
         problems = problems_of(path)
         if problems:
             self.report(problems)
@@ -147,6 +171,8 @@ class ClaimsExtension(Extension):
             "audit": [True, "audit the page being built and log each problem as a warning"],
             "on_page": [False, "also show the problems at the top of the page (make serve)"],
             "report": [log_problems, "called with each page's problems (a strict build's Report; default: warnings)"],
+            # (not None, which Python-Markdown would read as a true or false setting)
+            "page": ["", "a BuiltPage that a build's hook tells of each page (MkDocs; none: Zensical's context)"],
         }
         super().__init__(**kwargs)
 
@@ -157,7 +183,8 @@ class ClaimsExtension(Extension):
         md.preprocessors.register(_Declarations(md), "publish-claims-sources", 22)
         if self.getConfig("audit"):
             # After the inline patterns (20), so that a problem's text, braces and all, is shown as it is.
-            audit = _Audit(md, bool(self.getConfig("on_page")), self.getConfig("report"))
+            config = self.getConfigs()
+            audit = _Audit(md, bool(config["on_page"]), config["report"], config["page"] or None)
             md.treeprocessors.register(audit, "publish-numbers-audit", 19)
 
 

@@ -16,17 +16,17 @@ column is as wide as its longest part). This extension gives the browser better 
 
 Long is ``LONG`` characters or more: a shorter name fits a phone's line. A part still wider than
 its line breaks where Material's rule lets it. A postprocessor, on the page's HTML; code blocks
-(``<pre>``) and highlighted inline code are left alone."""
+(``<pre>``, and the other verbatim elements: postprocessor.VERBATIM) and highlighted inline code are
+left alone."""
 
 from __future__ import annotations
 
 import re
 
-from publish.markdown.postprocessor import PostprocessorExtension
+from publish.markdown.postprocessor import PostprocessorExtension, outside_verbatim
 
 LONG = 20  # characters
 
-_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
 _CELL = re.compile(r"(<t[dh]\b[^>]*>)(.*?)(</t[dh]>)", re.S)
 # Inline code as Python-Markdown writes it (backticks): text only, HTML-escaped (an entity holds
 # no "/", "." or "_", so a <wbr> never lands inside one).
@@ -55,11 +55,7 @@ def _outside_pre(html: str) -> str:
 
 def break_paths(html: str) -> str:
     """``html`` with the ``<wbr>`` of the module's docstring in its inline code."""
-    out, last = [], 0
-    for m in _PRE.finditer(html):
-        out += [_outside_pre(html[last : m.start()]), m.group(0)]
-        last = m.end()
-    return "".join([*out, _outside_pre(html[last:])])
+    return outside_verbatim(html, _outside_pre)
 
 
 def makeExtension(**kwargs):  # noqa: N802 - Python-Markdown's entry point

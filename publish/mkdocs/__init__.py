@@ -7,8 +7,7 @@ these modules (MkDocs loads a hook from its file, outside any package):
 - ``worked_examples``: the output folder and the sources checked before anything is read, the specs
   checked, a stale generated file refused, the worked examples listed in the nav, their edit
   buttons pointed at their specs (hook ``hooks/worked_examples.py``);
-- ``notebook_pages`` and ``notebook_render``: how a notebook page is made from what mkdocs-jupyter
-  renders, in a second process while MkDocs renders the other pages (hook
+- ``notebook_pages``: how a notebook page is made from the HTML mkdocs-jupyter renders (hook
   ``hooks/notebook_pages.py``);
 - ``page_weight/``: what lightens a page after the build: the templates' indentation and unused
   stylesheets out of each page, Material's and KaTeX's stylesheets and KaTeX's fonts cut to what the

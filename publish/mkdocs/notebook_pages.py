@@ -1,7 +1,9 @@
 """MkDocs hook (mkdocs.yml, ``hooks:``): the notebook pages that mkdocs-jupyter renders, made
 to load nothing from elsewhere and to look and work like the other pages.
 
-mkdocs-jupyter's HTML template (0.26) puts into each page, beside the cells:
+mkdocs-jupyter renders each notebook page with its own template and code, through the options
+mkdocs.yml gives it; nothing of it, nbconvert or Jinja is replaced (tests/tools/test_notebook_pages.py).
+This hook works on the HTML it made, in MkDocs' ``on_page_content``. That HTML has, beside the cells:
 
 - a ``<script src="...">`` for MathJax (from a CDN unless ``custom_mathjax_url`` is set; here it
   is set to "", which leaves an empty ``src``) and its configuration;
@@ -10,7 +12,9 @@ mkdocs-jupyter's HTML template (0.26) puts into each page, beside the cells:
   it unscoped (``pre { line-height: 125% }`` restyles every code block of the page);
 - GitHub's ``<clipboard-copy>`` element, its script, and a hidden copy of each cell's code.
 
-This hook removes all of these, and keeps notebook pages out of the search index. Code and
+No option of mkdocs-jupyter 0.26 leaves these out (0.27's ``custom_template`` could, but turns its
+cache off), and its math is MathJax's, loaded from an address: this hook removes all of these, and
+keeps notebook pages out of the search index. Code and
 output keep the ``highlight`` class (``highlight_extra_classes``) and get a ``<code>`` element
 inside their ``<pre>``, so Material styles them as it styles every code block (with the contrast
 fixes of extra.css) and gives them its own copy button; an output gets the title "Output", as
@@ -28,13 +32,16 @@ from __future__ import annotations
 
 import functools
 import html
+import logging
 import re
+import shutil
+import tempfile
 
-import jinja2
 import markupsafe
-from bs4 import BeautifulSoup, Comment, NavigableString
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 from publish.markdown import code_markup, katex_math, path_breaks
+from publish.markdown.postprocessor import VERBATIM
 
 # The math of a Markdown cell's rendered text, read as Jupyter's MathJax reads it (processEscapes):
 # $$...$$ and $...$ are math, \$ is a dollar and \\ a backslash (publish/escape.py writes a
@@ -86,15 +93,15 @@ def _slot_mark(html: str) -> str:
     raise ValueError("a notebook holds every private-use character of the Basic Multilingual Plane")
 
 
-def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
-    """Each formula of the Markdown cells replaced by a slot (its number between two ``mark``);
+def _mark_math(cells: list[Tag], mark: str) -> list[str]:
+    """Each formula of the Markdown ``cells`` replaced by a slot (its number between two ``mark``);
     returns the formulas' HTML (pymdownx.arithmatex's wrapper around KaTeX's output), slot by slot."""
     rendered: list[str] = []
-    for cell in soup.find_all(class_="jp-RenderedMarkdown"):
+    for cell in cells:
         for node in list(cell.find_all(string=True)):
             if not isinstance(node, NavigableString) or isinstance(node, Comment):
                 continue
-            if ("$" not in node and "\\" not in node) or node.find_parent(["code", "pre", "script", "style"]):
+            if ("$" not in node and "\\" not in node) or node.find_parent([*VERBATIM, "code"]):
                 continue
             pieces = _pieces(str(node))
             if pieces == [("text", str(node))]:
@@ -106,7 +113,6 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                         new.append(NavigableString(tex))
                     continue
                 display = kind == "display"
-                tag = "div" if display else "span"
                 formula = katex_math.in_page(tex, display)
                 # As on the pages: a formula that keeps to the punctuation after it takes it along,
                 # and a short one is kept whole.
@@ -118,20 +124,24 @@ def _mark_math(soup: BeautifulSoup, mark: str) -> list[str]:
                     pieces[i + 1] = ("text", rest[len(after) :])
                 elif not display and katex_math.held_whole(tex, formula):
                     html = f'<span class="arithmatex nowrap">{formula}</span>'
+                elif display:  # with its line's height, as on the pages (extra.css's placeholder)
+                    html = f'<div class="arithmatex" style="{katex_math.height_style(formula)}">{formula}</div>'
                 else:
-                    html = f'<{tag} class="arithmatex">{formula}</{tag}>'
+                    html = f'<span class="arithmatex">{formula}</span>'
                 new.append(NavigableString(f"{mark}{len(rendered)}{mark}"))
                 rendered.append(html)
             node.replace_with(*new)
     return rendered
 
 
-def _with_code(soup: BeautifulSoup, pre) -> None:
-    """``<pre>...</pre>`` as ``<pre><code>...</code></pre>``, the markup Material styles and copies."""
-    code = soup.new_tag("code")
-    for child in list(pre.contents):
-        code.append(child.extract())
-    pre.append(code)
+def _with_code(soup: BeautifulSoup, pre: Tag) -> Tag:
+    """``<pre>...</pre>`` as ``<pre><code>...</code></pre>``, the markup Material styles and copies;
+    the new ``<pre>`` (the old one, renamed, is the ``<code>``: moving a highlighted block's
+    thousand spans one by one into a new element took a fifth of the cleaning)."""
+    outer = soup.new_tag("pre", attrs=pre.attrs)
+    pre.name, pre.attrs = "code", {}
+    pre.wrap(outer)
+    return outer
 
 
 def _name_after_cell(pre, part: str) -> None:
@@ -146,7 +156,44 @@ def _name_after_cell(pre, part: str) -> None:
 
 
 _STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S | re.I)
-_CELL_ID = re.compile(r"^cell-id=")
+_TEMPLATE_TAGS = {"style", "script", "clipboard-copy"}
+_TEMPLATE_CLASSES = {"zeroclipboard-container", "clipboard-copy-txt"}  # the copy widget and its copy of the code
+_WRAPPERS = {"jp-Cell-inputWrapper", "jp-OutputArea-output"}
+
+
+def _walk(soup: BeautifulSoup) -> dict[str, list]:
+    """What :func:`clean` changes, by kind, in document order, found in one walk over the page (a
+    search of the tree for each kind took a third of the cleaning): the template's styles, scripts
+    and copy widget, comments, the wrappers with a tabindex, images, cells with nbconvert's ids,
+    code blocks, outputs with Material's code styles, heading anchors, links, Markdown cells."""
+    found: dict[str, list] = {kind: [] for kind in ("template", "comment", "tabindex", "img", "cell", "highlight",
+                                                    "output", "anchor", "link", "markdown")}  # fmt: skip
+    for node in soup.descendants:
+        if not isinstance(node, Tag):
+            if isinstance(node, Comment):
+                found["comment"].append(node)
+            continue
+        classes = node.get("class") or ()
+        if node.name in _TEMPLATE_TAGS or not _TEMPLATE_CLASSES.isdisjoint(classes):
+            found["template"].append(node)
+        if node.has_attr("tabindex") and not _WRAPPERS.isdisjoint(classes):
+            found["tabindex"].append(node)
+        if node.name == "img":
+            found["img"].append(node)
+        if "jp-Cell" in classes and node.get("id", "").startswith("cell-id="):
+            found["cell"].append(node)
+        if "highlight" in classes:
+            found["highlight"].append(node)
+            if "jp-OutputArea-output" in classes:
+                found["output"].append(node)
+        if node.name == "a":
+            if "anchor-link" in classes:
+                found["anchor"].append(node)
+            if node.has_attr("href"):
+                found["link"].append(node)
+        if "jp-RenderedMarkdown" in classes:
+            found["markdown"].append(node)
+    return found
 
 
 def clean(
@@ -161,77 +208,60 @@ def clean(
     published address of ``addresses`` ((address, URL relative to this page) pairs) becomes a link
     to that URL, its query and fragment kept: the notebook links to the published site (so that a
     downloaded copy's links work), its page on this build to this build's pages."""
-    body, mark = clean_body(html, addresses, notebook)
-    return with_download_link(body, mark, notebook, article)
-
-
-def with_download_link(body: str, mark: str, notebook: str | None, article: tuple[str, str] | None) -> str:
-    """``body`` from :func:`clean_body` with its download link (see :func:`clean`) where its mark is."""
-    link = ""
-    if notebook:
-        soup = BeautifulSoup("", "html.parser")
-        _download_link(soup, notebook, article)
-        link = str(soup)
-    return body.replace(f"{mark}download{mark}", link, 1)
-
-
-def clean_body(html: str, addresses: tuple[tuple[str, str], ...] = (), notebook: str | None = None) -> tuple[str, str]:
-    """What :func:`clean` makes of ``html`` (of the file named ``notebook``), with ``mark`` (a
-    character the page does not hold) around the word "download" where the download link goes;
-    and that mark. The second process of a build (publish/mkdocs/notebook_render.py) cleans the pages;
-    the link names the page a notebook comes from, known only to the build."""
     # The inline CSS first, with a regular expression (CSS holds no "</style>"): parsing
     # 590 kB of it as HTML would take longer than running a notebook.
     mark = _slot_mark(html)  # (the slots of _mark_math)
     soup = BeautifulSoup(_STYLE.sub("", html), "html.parser")
-    # find_all rather than CSS selectors (soupsieve): the same elements, in a fraction of the time.
-    for tag in soup.find_all(["style", "script", "clipboard-copy"]):
-        tag.decompose()
-    for comment in soup.find_all(string=lambda s: isinstance(s, Comment)):
-        comment.extract()
-    for tag in soup.find_all(class_=["zeroclipboard-container", "clipboard-copy-txt"]):
-        tag.decompose()
+    found = _walk(soup)
+    for node in found.pop("template") + found.pop("comment"):
+        if not node.decomposed:  # (not in what went before it)
+            node.decompose()
+    # What was inside them is gone too: no pass below sees it, as none saw it when each searched the tree.
+    found = {kind: [node for node in nodes if not node.decomposed] for kind, nodes in found.items()}
     # Cell wrappers are not controls: JupyterLab's tabindex would stop the keyboard at each one.
-    for tag in soup.find_all(class_=["jp-Cell-inputWrapper", "jp-OutputArea-output"], tabindex=True):
+    for tag in found["tabindex"]:
         del tag["tabindex"]
-    if (img := soup.find("img", alt=False)) is not None:  # nbconvert would say "No description has been provided"
+    # nbconvert would say "No description has been provided".
+    if img := next((img for img in found["img"] if not img.has_attr("alt")), None):
         raise ValueError(f"{notebook or 'a notebook'}: an image without alt text ({str(img)[:80]})")
     # nbconvert's cell ids ("cell-id=01-name") as valid CSS identifiers ("cell-01-name"). Material
     # names each code block after its closest element with an id (for the copy button's target),
     # so each <pre> gets one of its own: the code and the output of a cell are two blocks.
-    for cell in soup.find_all(class_="jp-Cell", id=_CELL_ID):
+    for cell in found["cell"]:
         cell["id"] = "cell-" + cell["id"].removeprefix("cell-id=")
-    for area in soup.find_all(class_="jp-InputArea"):
-        for block in area.find_all(class_="highlight"):
-            for pre in block.find_all("pre", recursive=False):
-                _with_code(soup, pre)
-                _name_after_cell(pre, "code")
-    for output in soup.find_all(class_="jp-OutputArea-output"):
-        if "highlight" not in output.get("class", []):
+    for block in found["highlight"]:
+        if block.find_parent(class_="jp-InputArea") is None:
             continue
+        for pre in block.find_all("pre", recursive=False):
+            _name_after_cell(_with_code(soup, pre), "code")
+    for output in found["output"]:
         pre = output.find("pre", recursive=False)
         if pre is not None:
-            _with_code(soup, pre)
+            pre = _with_code(soup, pre)
             _name_after_cell(pre, "output")
             title = soup.new_tag("span", attrs={"class": "filename"})
             title.string = "Output"
             pre.insert_before(title)
     # Material's permalink style (toc: permalink: true) for the cells' heading anchors.
-    for a in soup.find_all("a", class_="anchor-link"):
+    for a in found["anchor"]:
         a["class"] = ["headerlink"]
         a["title"] = "Permanent link"
-    _local_links(soup, dict(addresses))
-    formulas = _mark_math(soup, mark)
-    intro = soup.find(class_="jp-RenderedMarkdown")  # the download link's place (_download_link)
-    (intro if intro is not None else soup).append(NavigableString(f"{mark}download{mark}"))
+    _local_links(found["link"], dict(addresses))
+    formulas = _mark_math(found["markdown"], mark)
+    # The download link's place, after the introduction: put in once the page is a string again,
+    # as the formulas are, so that no pass below reads its text (a worked example's title).
+    intro = found["markdown"][0] if found["markdown"] else soup
+    intro.append(NavigableString(f"{mark}download{mark}"))
     cleaned = code_markup.unwrap_plain_spans(str(soup))  # lighter, looks the same (see the module)
     cleaned = path_breaks.break_paths(cleaned)  # long names in the text break between parts, as on the pages
-    return re.sub(f"{mark}(\\d+){mark}", lambda m: formulas[int(m.group(1))], cleaned), mark
+    cleaned = re.sub(f"{mark}(\\d+){mark}", lambda m: formulas[int(m.group(1))], cleaned)
+    return cleaned.replace(f"{mark}download{mark}", _download_link(notebook, article) if notebook else "", 1)
 
 
-def _local_links(soup: BeautifulSoup, addresses: dict[str, str]) -> None:
-    """Each link to a published address of ``addresses`` as the URL it maps to, query and fragment kept."""
-    for a in soup.find_all("a", href=True) if addresses else ():
+def _local_links(links: list[Tag], addresses: dict[str, str]) -> None:
+    """Each of ``links`` that leads to a published address of ``addresses`` as the URL it maps to,
+    query and fragment kept."""
+    for a in links if addresses else ():
         href = a["href"]
         cut = min((i for i in (href.find("?"), href.find("#")) if i >= 0), default=len(href))
         local = addresses.get(href[:cut])
@@ -239,12 +269,13 @@ def _local_links(soup: BeautifulSoup, addresses: dict[str, str]) -> None:
             a["href"] = local + href[cut:]
 
 
-def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | None = None) -> None:
-    """A link to the notebook file, after the introduction, and one back to the page the notebook
-    comes from (the notebook's introduction names that page in words). mkdocs-jupyter
+def _download_link(name: str, article: tuple[str, str] | None = None) -> str:
+    """A link to the notebook file, which goes after the introduction, and one back to the page the
+    notebook comes from (the notebook's introduction names that page in words). mkdocs-jupyter
     (include_source) copies the .ipynb, saved with its outputs, beside the page's HTML file, so
     its bare name is a relative link that works under any site_url and in the offline build; so
     does the page's relative URL."""
+    soup = BeautifulSoup("", "html.parser")
     p = soup.new_tag("p", attrs={"class": "notebook-download"})
     a = soup.new_tag("a", attrs={"href": name, "download": ""})
     a.string = f"Download the notebook ({name})"
@@ -258,8 +289,7 @@ def _download_link(soup: BeautifulSoup, name: str, article: tuple[str, str] | No
         p.append(back)
         p.append("\u201d")
     p.append(".")
-    intro = soup.find(class_="jp-RenderedMarkdown")
-    (intro if intro is not None else soup).append(p)
+    return str(p)
 
 
 _HEADING = re.compile(r'<h([1-6]) id="([^"]*)"[^>]*>(.*?)</h\1>', re.S)
@@ -280,156 +310,82 @@ def shown_headings(page_html: str) -> dict[str, str]:
     return out
 
 
-def retitled(toc_tokens: list[dict], title: str | None, page_html: str) -> tuple[list[dict], str | None]:
-    """mkdocs-jupyter's table of contents (its tokens) and title of a notebook page, named as the
-    page shows its headings (:func:`shown_headings`; in plain text, :func:`plain`, where the page has
-    no heading of that id)."""
-    shown = shown_headings(page_html)
-
-    def named(tokens: list[dict]) -> list[dict]:
-        return [
-            {**t, "name": shown.get(t.get("id"), plain(t["name"])), "children": named(t.get("children", []))}
-            for t in tokens
-        ]
-
-    tokens = named(toc_tokens)
-    if title is not None:
-        title = next((t["name"] for t in tokens if t.get("level") == 1), plain(title))
-    return tokens, title
-
-
 def _retitle(items, shown: dict[str, str]) -> None:
     for item in items:
         item.title = shown.get(item.id, plain(item.title))
         _retitle(item.children, shown)
 
 
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """Jinja's compiled templates, kept in memory for the life of the process.
-
-    mkdocs-jupyter makes a new nbconvert exporter for each notebook, and each exporter a new Jinja
-    environment, which compiled nbconvert's ten or so templates again: a third of a notebook's
-    rendering (3 s of a cold build on this machine). Jinja checks each entry against its
-    template's source (a checksum) and against its own and Python's versions before using it, so a
-    changed template is compiled again. One cache per kind of environment (async or not, its
-    extensions): what else shapes the compiled code."""
-
-    def __init__(self) -> None:
-        self.code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket) -> None:
-        code = self.code.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket) -> None:
-        self.code[bucket.key] = bucket.bytecode_to_string()
+# mkdocs-jupyter logs a line at INFO for each notebook it converts and each it copies beside its
+# page, 40 on each build and rebuild, among which `mkdocs serve`'s log buried the numbers audit's
+# messages: its warnings stay.
+JUPYTER_LOGS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
 
 
-_compiled: dict[tuple, _CompiledTemplates] = {}
+class _Serve:
+    """Under `mkdocs serve` (one process, a build after each edit), mkdocs-jupyter keeps the pages it
+    converted in its cache (its options ``cache`` and ``cache_dir``), in a folder of this process:
+    a rebuild converts only the notebooks that changed. A build (``mkdocs build``, the tests, CI)
+    converts every notebook and keeps nothing (mkdocs.yml: ``cache: false``)."""
+
+    cache_dir: str | None = None
 
 
-def _share_compiled_templates() -> None:
-    """nbconvert's template environments take their compiled templates from _CompiledTemplates."""
-    from nbconvert.exporters.templateexporter import TemplateExporter
-
-    create = TemplateExporter._create_environment
-    if getattr(create, "_shares_compiled_templates", False):
-        return
-
-    def create_environment(self):
-        environment = create(self)
-        kind = (environment.is_async, tuple(sorted(environment.extensions)))
-        environment.bytecode_cache = _compiled.setdefault(kind, _CompiledTemplates())
-        return environment
-
-    create_environment._shares_compiled_templates = True
-    TemplateExporter._create_environment = create_environment
-
-
-def _lean_exporter() -> None:
-    """mkdocs-jupyter's exporter without two passes whose work clean() undoes: about half of a
-    notebook's rendering (4 s of a cold build on this machine), the page's HTML the same.
-
-    - nbconvert's HTMLExporter ends by parsing the whole page with BeautifulSoup to give each cell
-      wrapper and output a tabindex (which clean() removes: they are not controls) and each image
-      without alt text a placeholder (a notebook of this site shows no image: clean() refuses one
-      without alt text).
-    - The template inlines 590 kB of JupyterLab's CSS and a copy widget's script, which clean()
-      removes with every <style> and <script>: their resources are empty instead."""
-    from mkdocs_jupyter import nbconvert2
-    from nbconvert.exporters.html import HTMLExporter
-    from nbconvert.exporters.templateexporter import TemplateExporter
-    from nbconvert.filters.highlight import Highlight2HTML
-    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
-
-    if getattr(nbconvert2.HTMLExporter, "_lean", False):
-        return
-
-    class LeanHTMLExporter(HTMLExporter):
-        _lean = True
-
-        def from_notebook_node(self, nb, resources=None, **kw):  # HTMLExporter's, up to its soup
-            langinfo = nb.metadata.get("language_info", {})
-            lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
-            self.register_filter(
-                "highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
-            )
-            resources = self._init_resources(resources)
-            data_types = WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources)
-            self.register_filter("filter_data_type", data_types)
-            return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
-
-        def _init_resources(self, resources):
-            resources = super()._init_resources(resources)
-            resources["include_css"] = resources["include_js"] = lambda name: markupsafe.Markup("")
-            return resources
-
-    nbconvert2.HTMLExporter = LeanHTMLExporter
+def on_startup(command: str, dirty: bool) -> None:
+    if command == "serve" and _Serve.cache_dir is None:
+        _Serve.cache_dir = tempfile.mkdtemp(prefix="mkdocs-jupyter-")
 
 
 def on_config(config):
-    _share_compiled_templates()
-    _lean_exporter()
+    for name in JUPYTER_LOGS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is None:
+        return config
+    if _Serve.cache_dir is not None:
+        jupyter.config["cache"], jupyter.config["cache_dir"] = True, _Serve.cache_dir
+    if "mathjax_version" in jupyter.config:
+        # mkdocs-jupyter 0.27 (which needs Python 3.12; the lock's 0.26.3 has no such option, and a
+        # strict build refuses an option the plugin does not know): by default it writes a Markdown
+        # cell's math for MathJax 4 and puts a MathJax loader, with its CDN address, in every page.
+        # Version 2 keeps the math as Jupyter writes it, which clean() renders, and adds no loader.
+        jupyter.config["mathjax_version"] = 2
     return config
 
 
-def on_page_content(html: str, page, config, files, mark: str | None = None) -> str:
-    """A notebook page cleaned (clean()); or, given ``mark``, only given its download link, its
-    HTML cleaned by the build's second process (publish/mkdocs/notebook_render.py, clean_body)."""
+def on_shutdown() -> None:
+    if _Serve.cache_dir is not None:
+        shutil.rmtree(_Serve.cache_dir, ignore_errors=True)
+        _Serve.cache_dir = None
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    """A notebook page, as mkdocs-jupyter rendered it, cleaned (:func:`clean`); its table of contents
+    and title named as the page shows its headings (:func:`shown_headings`)."""
     if not is_notebook(page):
         return html
     # Out of the search index (Material's search reads page.meta): the code is the pages' own,
     # indexed there, and indexing it twice would add 50 kB to the index every page loads.
     page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-    name = page.file.src_uri.rsplit("/", 1)[-1]
-    if mark is not None:  # (its title and table of contents named by the second process: retitled)
-        return with_download_link(html, mark, name, _article(page, files))
-    shown = shown_headings(html)
-    _retitle(page.toc.items, shown)
+    _retitle(page.toc.items, shown_headings(html))
     if page.toc.items and page.toc.items[0].level == 1:
         page.title = page.toc.items[0].title
+    name = page.file.src_uri.rsplit("/", 1)[-1]
     return _clean_once(html, name, _article(page, files), _addresses(page.file, files))
 
 
-def published_pages(files) -> list[tuple[str, str]]:
-    """(published address, URL in this build) of every page of the build."""
+def _addresses(file, files) -> tuple[tuple[str, str], ...]:
+    """(published address, URL relative to the page of ``file``) of every page of the build: where
+    the notebook's links to the site's pages (publish.generate.notebooks.link_address) lead from there."""
+    from mkdocs.utils import get_relative_url
+
     from publish.generate import notebooks
 
     base = notebooks.site_url()
-    return [(base + notebooks.page_address(f.src_uri), f.url) for f in files.documentation_pages()]
-
-
-def addresses_from(pages: list[tuple[str, str]], url: str) -> tuple[tuple[str, str], ...]:
-    """``pages`` (:func:`published_pages`) with each URL relative to the page at ``url``: where the
-    notebook's links to the site's pages (publish.generate.notebooks.link_address) lead from that page."""
-    from mkdocs.utils import get_relative_url
-
-    return tuple((address, get_relative_url(page, url)) for address, page in pages)
-
-
-def _addresses(file, files) -> tuple[tuple[str, str], ...]:
-    return addresses_from(published_pages(files), file.url)
+    return tuple(
+        (base + notebooks.page_address(f.src_uri), get_relative_url(f.url, file.url))
+        for f in files.documentation_pages()
+    )
 
 
 def _article(page, files) -> tuple[str, str] | None:

@@ -1,5 +1,11 @@
-"""MkDocs hook (publish/mkdocs/hooks/strict_audit.py, the first of the hooks): a strict build
-stops on a number the audit finds wrong, whatever the log level.
+"""MkDocs hook (publish/mkdocs/hooks/strict_audit.py, the first of the hooks): the numbers audit
+is told which page MkDocs converts, and a strict build stops on a number the audit finds wrong,
+whatever the log level.
+
+The extension learns the page from a :class:`~publish.markdown.numbers_audit.BuiltPage` (its
+``page`` setting, given in ``on_config``), which ``on_page_markdown`` (MkDocs' event, with the page)
+points at each page's file before MkDocs converts it: no object of MkDocs' own is read from the
+Markdown instance.
 
 The audit itself is the Markdown extension :mod:`publish.markdown.numbers_audit`, which every build
 runs and which logs each problem as a warning. MkDocs' ``--quiet`` drops warnings before strict
@@ -11,6 +17,8 @@ Zensical runs no hook: its build logs the warnings.
 """
 
 from __future__ import annotations
+
+from publish.markdown.numbers_audit import BuiltPage
 
 EXTENSION = "publish.markdown.numbers_audit"  # its name in mkdocs.yml's markdown_extensions
 
@@ -26,11 +34,23 @@ class Report:
 
 
 def on_config(config):
-    """In a strict build (``--strict`` or ``strict: true``), the extension reports to a Report
-    (on_env stops the build on it) rather than log warnings that a log level can drop."""
-    if config.strict and EXTENSION in config.markdown_extensions:
-        config.mdx_configs.setdefault(EXTENSION, {})["report"] = Report()
+    """The extension is told of each page (a BuiltPage, see on_page_markdown); in a strict build
+    (``--strict`` or ``strict: true``) it reports to a Report (on_env stops the build on it) rather
+    than log warnings that a log level can drop."""
+    if EXTENSION in config.markdown_extensions:
+        settings = config.mdx_configs.setdefault(EXTENSION, {})
+        settings["page"] = BuiltPage()
+        if config.strict:
+            settings["report"] = Report()
     return config
+
+
+def on_page_markdown(markdown, page, config, files):
+    """MkDocs converts ``page`` next: the extension audits its file."""
+    built = config.mdx_configs.get(EXTENSION, {}).get("page")
+    if isinstance(built, BuiltPage) and page.file.abs_src_path:
+        built.start(page.file.abs_src_path)
+    return markdown
 
 
 def on_env(env, config, files):

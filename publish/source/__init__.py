@@ -1,15 +1,9 @@
-"""The one reader of what people write: the pages (their front matter and title) and mkdocs.yml (as
-the build reads it with no environment set: ``!ENV [NAME, default]`` is the default). The tools that
-check and generate read these through here: :mod:`.pages`, :mod:`.mkdocs_yml`.
+"""The one reader of what people write: the pages (their front matter, title and lines, fenced or
+not: :mod:`.pages`), their includes (as pymdownx.snippets reads them: :mod:`.includes`) and
+mkdocs.yml (as MkDocs' loader reads it, as published or in this environment: :mod:`.mkdocs_yml`).
+The tools that check and generate, and the tests, read these through here.
 
-Readers that are still copies elsewhere (issue 52, item 2, makes them this one):
-
-- of a page's lines: :func:`publish.audit.page.read_page` (the audit's lines, claims kept),
-  :func:`publish.audit.wording.prose` (the words checks' lines, with their math), the notebooks'
-  reading of a page (:mod:`publish.generate.notebooks`), and the fences, includes and math each
-  of them finds with its own expressions;
-- of the list of pages: tests/support/pages.py (``PAGES``, and a page with its ``--8<--``
-  includes expanded as pymdownx.snippets expands them) and :func:`publish.audit.wording`'s titles;
-- of mkdocs.yml: tests/content/test_notebooks.py (``MKDOCS``), tests/tools/test_hostile_specs.py
-  (which reads each ``!ENV`` as None) and bench/common.py (``_env_loader``).
+A reader still apart: the list of pages, tests/support/pages.py's ``PAGES`` (every Markdown file of
+docs/ but the generated includes) beside :func:`.mkdocs_yml.nav` (the navigation's pages, which the
+words checks read in reading order): two lists, of two things.
 """

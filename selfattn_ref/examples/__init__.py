@@ -21,10 +21,11 @@ columns of Q, K and V and dividing its scores by √d_head, with W_O the identit
 head needs d × d projection matrices, a width that the heads divide, and ``scale = true``).
 
 A slug (the file name without ``.toml``) is lower case: letters, digits and underscores,
-starting with a letter. Every example gets a page of its own on the site
-(made by the publishing tools beside this package), so titles must differ too;
-:func:`load_all` checks both. ``python -m publish new-example <slug>`` (a contributor's
-command, in the repository) writes a new file.
+starting with a letter. Every example gets a page of its own on the site (made by the
+publishing tools beside this package), so titles must differ too, also in case and in
+Unicode's compatibility form (NFKC: "ﬁsh" is "fish"); :func:`load_all` checks both.
+``python -m publish new-example <slug>`` (a contributor's command, in the repository) writes
+a new file.
 
 Keys of an RNN spec file (``rnn/<slug>.toml``): ``title``, ``embeddings_from`` (the slug of a
 self-attention example, whose tokens and embeddings (n, d_in) the encoder reads), ``decimals``,
@@ -38,6 +39,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +50,7 @@ from ..attention import mix, project, scaled_dot_product_attention, scores
 from ..masks import causal_mask
 from ..multihead import multi_head_attention
 from . import _toml
+from .digits import U, input_error, power_error, product_error, softmax_error, sum_error
 from .rules import LIMITS, MAX_PRINTED, TextError, check_title, check_tokens, description_parts, normalized
 
 EXAMPLES_DIR = Path(__file__).resolve().parent
@@ -112,6 +115,85 @@ class Steps:
     heads: tuple[Steps, ...] = ()  # with several heads: each head's steps, Q, K, V (n, d_head)
 
 
+@dataclass(frozen=True)
+class Errors:
+    """Bounds on the float64 rounding error of every number of an example's steps (:func:`errors`),
+    the fields and shapes of :class:`Steps`: how far each computed number may be from the same
+    arithmetic done exactly on the spec's numbers as written. ``E``, ``W_Q``, ``W_K``, ``W_V``: the
+    inputs' own (a decimal rounded into a float64; 0 for whole numbers and for weights a seed drew,
+    which are what they are); ``terms`` and ``totals``: of e^score and of each row's total, as the
+    pages write the softmax out."""
+
+    E: np.ndarray  # (n, d)
+    W_Q: np.ndarray | None  # (d, d_k), None without projections
+    W_K: np.ndarray | None  # (d, d_k)
+    W_V: np.ndarray | None  # (d, d_v)
+    Q: np.ndarray  # (n, d_k)
+    K: np.ndarray  # (n, d_k)
+    V: np.ndarray  # (n, d_v)
+    scores: np.ndarray  # (n, n); (num_heads, n, n) with several heads
+    scaled: np.ndarray | None  # (n, n), or None without scaling
+    weights: np.ndarray  # (n, n)
+    output: np.ndarray  # (n, d_v)
+    terms: np.ndarray  # (n, n): of e^score (or e^scaled score), 0 where masked
+    totals: np.ndarray  # (n,): of each row's total of those
+    heads: tuple[Errors, ...] = ()  # with several heads: each head's, on its columns
+
+
+def errors(example: Example, steps: Steps | None = None) -> Errors:
+    """Bounds on the float64 rounding error of every number of ``example``'s steps (``steps``, as
+    :func:`run` gives them; computed when None), against exact arithmetic on the spec's numbers:
+    the printed numbers keep only the digits these leave (:mod:`.digits`, which has the rule).
+    A product of matrices is off by at most γ_k times the sum of its terms' sizes plus what its
+    factors' errors carry; the softmax and e^score by their values at the ends of their scores'
+    intervals (:func:`.digits.softmax_error`, :func:`.digits.power_error`)."""
+    st = run(example) if steps is None else steps
+    dE = input_error(example.E)
+    Ws = (example.W_Q, example.W_K, example.W_V)
+    if example.projections == "none":
+        dWs = (None, None, None)
+        dQ = dK = dV = dE
+    else:  # the identity and drawn weights are exact; given ones are typed decimals
+        dWs = tuple(input_error(W) if example.projections == "given" else np.zeros_like(W) for W in Ws)
+        dQ, dK, dV = (product_error(example.E, W, dE, dW) for W, dW in zip(Ws, dWs, strict=True))
+    if not st.heads:
+        return Errors(dE, *dWs, dQ, dK, dV, **_attention_errors(st, dQ, dK, dV))
+    width, width_v = st.heads[0].Q.shape[1], st.heads[0].V.shape[1]
+    each = []
+    for k, head in enumerate(st.heads):
+        cols, cols_v = slice(k * width, (k + 1) * width), slice(k * width_v, (k + 1) * width_v)
+        parts = _attention_errors(head, dQ[:, cols], dK[:, cols], dV[:, cols_v])
+        each.append(Errors(dE, *dWs, dQ[:, cols], dK[:, cols], dV[:, cols_v], **parts))
+    # The heads' outputs side by side, times W_O = I: exact (products by 1 and 0, sums with zeros).
+    joined = {f: np.stack([getattr(e, f) for e in each]) for f in ("scores", "scaled", "weights", "terms", "totals")}
+    output = np.concatenate([e.output for e in each], axis=-1)
+    return Errors(dE, *dWs, dQ, dK, dV, output=output, heads=tuple(each), **joined)
+
+
+def _attention_errors(st: Steps, dQ, dK, dV) -> dict[str, np.ndarray | None]:
+    """The bounds of one head's scores, scaled scores, weights, output and softmax terms."""
+    dS = product_error(st.Q, st.K.T, dQ, dK.T)  # (n, n)
+    if st.scaled is not None:  # times 1/√d_k: that factor and the product each rounded once more
+        factor = 1 / np.sqrt(st.Q.shape[1])
+        dL = dS * factor + 3 * U * np.abs(st.scores) * factor
+        L = st.scaled
+    else:
+        dL, L = dS, st.scores
+    logits = L if st.mask is None else np.where(st.mask, L, -np.inf)
+    dW = softmax_error(logits, dL, st.weights)
+    with np.errstate(over="ignore"):
+        terms = np.where(np.isfinite(logits), np.exp(np.where(np.isfinite(logits), logits, 0)), 0.0)
+    d_terms = power_error(logits, dL, terms)
+    return {
+        "scores": dS,
+        "scaled": None if st.scaled is None else dL,
+        "weights": dW,
+        "output": product_error(st.weights, st.V, dW, dV),
+        "terms": d_terms,
+        "totals": sum_error(terms, d_terms),
+    }
+
+
 def available() -> list[str]:
     """Slugs of every example file, sorted."""
     return sorted(p.stem for p in EXAMPLES_DIR.glob("*.toml"))
@@ -138,6 +220,7 @@ def _where_text(text: str, path: Path, key: str, found: str) -> str:
     if entry is None:
         return str(path)
     lines = text.splitlines()
+    found = found.split("\n")[0]  # a number typed over two lines is found on its first
     if found:
         for i in range(entry.line - 1, max(entry.value.end, entry.line)):
             if i < len(lines) and found in lines[i]:
@@ -494,6 +577,17 @@ def printable_problem(example: Example) -> str | None:
                 f"{MAX_PRINTED:.0e} in size, so that it prints in full, without exponent notation: use "
                 "smaller numbers"
             )
+    err = errors(example, st)
+    bounds = {"Q": err.Q, "K": err.K, "V": err.V, "the scores": err.scores, "the scaled scores": err.scaled,
+              "e to the power of a score (the softmax step)": err.terms, "a row's total of those powers": err.totals,
+              "the weights": err.weights, "the output": err.output}  # fmt: skip
+    for what, bound in bounds.items():
+        if bound is not None and not np.max(bound) <= 0.5:  # not even the units digit would be held
+            return (
+                f"the page would print {what} with float64 rounding errors of up to {np.max(bound):.2g}: the "
+                "numbers that make them are large and cancel, so that not even their units digit is held "
+                "(selfattn_ref.examples.errors); use smaller numbers"
+            )
     return None
 
 
@@ -538,7 +632,7 @@ def load_all(folder: Path | None = None) -> list[Example]:
             raise SpecError(f"{path}: duplicate slug {path.stem!r}: {seen_slug[path.stem.lower()]} has it too")
         seen_slug[path.stem.lower()] = path
         ex = load_file(path, folder)
-        key = " ".join(ex.title.casefold().split())
+        key = " ".join(unicodedata.normalize("NFKC", ex.title).casefold().split())  # "ﬁsh" and "Fish" look alike
         if key in seen_title:
             other = seen_title[key]
             raise SpecError(

@@ -2,6 +2,11 @@
 element of its arrays (a row of ``embeddings``, a number in it), and, for a file that is not valid
 TOML, a sentence on what is likely wrong. :mod:`tomllib` reads the values; it gives no positions.
 
+Its numbers are read as a number is typed on the command line and in the playground
+(:data:`.rules.NUMBER_SYNTAX`), not as TOML alone would read them (:func:`as_read`): "−0.5" (the
+minus sign the site prints), ".5" and "5." are numbers, and "1_0", "0x1F", "0o17" and "0b1", which
+TOML reads, are refused with the line they are on.
+
 :func:`layout` reads text that :mod:`tomllib` accepted; on anything it does not follow it gives
 up quietly (an empty layout: the messages then name the file without a line).
 """
@@ -15,6 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 from .._validate import excerpt
+from .rules import number_advice, read_number
 
 
 @dataclass
@@ -166,8 +172,92 @@ def _escaped(text: str, pos: int) -> bool:
     return n % 2 == 1
 
 
+_WORD = re.compile(r"[0-9A-Za-z_.:+\-\u2212]+")  # a bare value: a number, a date, true, false, inf, nan
+
+
+def _string_end(text: str, pos: int) -> int:
+    """The position after the string that starts at ``pos`` (the end of the text if it is not closed)."""
+    for quote in ('"""', "'''", '"', "'"):
+        if text.startswith(quote, pos):
+            at = pos + len(quote)
+            while True:
+                end = text.find(quote, at)
+                if end < 0 or (len(quote) == 1 and "\n" in text[at:end]):
+                    return len(text) if end < 0 else text.index("\n", at)
+                if quote[0] == '"' and _escaped(text, end):
+                    at = end + 1
+                    continue
+                end += len(quote)
+                while len(quote) == 3 and text.startswith(quote[0], end) and end - pos < len(text):
+                    end += 1  # up to two quotes more belong to the string: """a""""
+                return end
+    return pos + 1
+
+
+def _toml_number(word: str) -> str | None:
+    """A number as typed (rules.NUMBER_SYNTAX), written as TOML writes it ("−.5e−2" is "-0.5e-2",
+    "007" is "7"); None if it is not one."""
+    if read_number(word) is None:
+        return None
+    sign, whole, point, fraction, exponent = re.fullmatch(
+        r"([-+]?)([0-9]*)(\.?)([0-9]*)(.*)", word.replace("\u2212", "-")
+    ).groups()
+    whole = whole.lstrip("0") or "0"
+    return f"{sign}{whole}{'.' + (fraction or '0') if point else ''}{exponent}"
+
+
+def as_read(text: str) -> tuple[str, tuple[int, str] | None]:
+    """``text`` with its numbers written as TOML reads them (the same lines, so that every position
+    TOML or :func:`layout` gives is on the line it was typed on), and (line, the word) of the first
+    value that TOML would read as a number but that is not one as typed ("1_0", "0x1F"), or None.
+
+    Only values are read (after "=", and in lists): not keys, strings or comments."""
+    out, last, problem = [], 0, None
+    stack: list[str] = []  # "[" a list, "{" an inline table
+    value = False  # whether the next word is a value
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "#":
+            i = len(text) if (end := text.find("\n", i)) < 0 else end
+        elif c in "\"'":
+            i, value = _string_end(text, i), False
+        elif c == "\n":
+            value = value and bool(stack)
+            i += 1
+        elif c == "=":
+            value, i = True, i + 1
+        elif c == "[" and not value and not stack:  # a [table] header: not a value
+            i = len(text) if (end := text.find("\n", i)) < 0 else end
+        elif c in "[{":
+            stack.append(c)
+            value, i = c == "[", i + 1
+        elif c == ",":
+            value, i = bool(stack) and stack[-1] == "[", i + 1
+        elif c in "]}":
+            stack = stack[:-1]
+            value, i = False, i + 1
+        elif (m := _WORD.match(text, i)) is None:
+            i += 1
+        else:
+            word = m.group(0)
+            if value and word[0] in "0123456789+-.\u2212" and word.lstrip("+-\u2212").lower() not in ("inf", "nan"):
+                written = _toml_number(word)
+                if written is None:
+                    problem = problem or (text.count("\n", 0, i) + 1, word)
+                elif written != word:
+                    out += [text[last:i], written]
+                    last = m.end()
+            elif value and word.startswith("\u2212"):  # −inf: refused as any infinity is, later
+                out += [text[last:i], "-" + word[1:]]
+                last = m.end()
+            value, i = False, m.end()
+    return "".join(out) + text[last:], problem
+
+
 def layout(text: str) -> dict[str, Entry]:
     """Every top-level key of a valid TOML text, with its line and the lines of its value's elements."""
+    text = as_read(text)[0]
     reader = _Reader(text)
     out: dict[str, Entry] = {}
     pos = 0
@@ -195,10 +285,12 @@ _AT = re.compile(r"\(at (?:line (\d+), column (\d+)|end of document)\)$")
 
 
 def read(text: str, path, error: type[Exception], numbers: str) -> dict:
-    """``text`` read as TOML; otherwise ``error`` naming ``path``, the line and what is likely wrong
-    (:func:`syntax_hint`). ``numbers`` is the sentence that says how large a number may be."""
+    """``text`` read as TOML, its numbers as typed (:func:`as_read`); otherwise ``error`` naming ``path``,
+    the line and what is likely wrong (:func:`syntax_hint`). ``numbers`` is the sentence that says how
+    large a number may be."""
+    text, problem = as_read(text)
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line, hint = syntax_hint(text, str(exc))
         raise error(f"{path}, line {line}: not valid TOML ({exc}). {hint}") from None
@@ -210,6 +302,10 @@ def read(text: str, path, error: type[Exception], numbers: str) -> dict:
         raise error(
             f"{path}, line {line}: a number of {len(long.group(0)) if long else 'thousands of'} digits; {numbers}"
         ) from None
+    if problem is not None:
+        line, word = problem
+        raise error(f"{path}, line {line}: {excerpt(word)} is not a number: {number_advice(word)}")
+    return data
 
 
 def error_position(text: str, message: str) -> tuple[int, int]:
@@ -274,10 +370,10 @@ def syntax_hint(text: str, message: str) -> tuple[int, str]:
             return line, f"Write {word.lower()} in lower case: TOML's booleans are true and false."
         if word.lower().lstrip("+-") in ("nan", "inf", "infinity"):
             return line, f"{excerpt(word)} is not a number a spec may hold: every number is finite."
+        if any(c.isdigit() for c in word) and read_number(word) is None:  # "٣", "３", "－1": not "nan"
+            return line, f"{excerpt(word)} is not a number: {number_advice(word)}."
         if ahead[:1] in "“”‘’«»„":
             return line, "Use straight quotes (\" or ') around text, not typographic ones (“ ” ‘ ’)."
-        if re.match(r"[+-]?\.\d", word):
-            return line, f"Write a number with a digit before its point: {excerpt(word.replace('.', '0.', 1))}."
         return line, f'{excerpt(word)} is not a value: text goes in double quotes ("..."), numbers as digits.'
     if kind.startswith("Illegal character") or kind in ("Unterminated string", "Expected '\"'", 'Expected "\'"'):
         if kind.startswith("Illegal character") and "\\n" not in kind:

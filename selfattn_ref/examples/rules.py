@@ -18,7 +18,8 @@ text, a line or an emphasised part, or after a space).
 
 - A **token** is one word: 1 to ``LIMITS["tokenLength"]`` characters, none of them a space nor
   one of :data:`TOKEN_FORBIDDEN` (:func:`token_problem`: the playground's rule for a word's
-  name too); the tokens of one example differ from each other.
+  name too); the tokens of one example differ from each other, also in Unicode's compatibility
+  form (NFKC): "ﬁ" (one ligature) and "fi", or a fullwidth "ａ" and "a", look alike and are one.
 - A **title** is one line of 1 to ``LIMITS["titleLength"]`` characters, without spaces at
   either end, and without ``<``, ``>`` or ``&`` (the site's theme puts a title into HTML as it
   is, in several places).
@@ -36,9 +37,18 @@ text, a line or an emphasised part, or after a space).
   which quantity a number is. So a title, a description and the tokens (alone, and side by side
   as the gallery lists them) hold no decimal ("0.5"), no percentage ("66%", "66 %") and no
   equation with an operator ("1 + 1 = 2"), as the audit reads them on the page: the characters
-  the page writes as HTML character references (:data:`ESCAPED`) read as spaces there. Whole
-  numbers, which the audit does not check, are allowed ("3 tokens"). The numbers belong in the
-  tables, which the publishing tools generate from the spec's numbers.
+  the page writes as HTML character references (:data:`ESCAPED`) read as spaces there. Nor any
+  other way of writing a number that is not whole, which a reader reads as one though the audit
+  does not (:data:`FRACTIONAL`): ".5", a decimal comma ("1,5"; "1,000" is a whole number), a
+  fraction ("3/4", "½"), a per mille ("5‰") or another percent sign, "1e-3". Whole numbers,
+  which the audit does not check, are allowed ("3 tokens"). The numbers belong in the tables,
+  which the publishing tools generate from the spec's numbers. A message quotes the number as
+  it was typed ("1\\.5", not the "1.5" the page would show).
+- **A number typed** on the command line or in the playground, and a number of a spec file, is
+  written one way, :data:`NUMBER_SYNTAX` (read by :func:`read_number`): the digits 0 to 9, a point with
+  a digit on at least one side of it, an exponent, and a sign, "-", "+" or the minus sign U+2212
+  that the site prints ("−0.5"). Not "1_0", "0x1F", other scripts' digits ("٣", "３") nor
+  "1,5" (a comma separates two numbers).
 - Numbers: every number of the spec is at most ``LIMITS["magnitude"]`` in size, and every
   number the example's page prints is finite and under :data:`MAX_PRINTED` (checked by the
   loader on the computed steps), so that it prints in full, at the spec's decimals or, where
@@ -193,6 +203,47 @@ def _char_error(text: str, what: str) -> TextError | None:
     return None
 
 
+# --- numbers as typed --------------------------------------------------------------------------------
+
+# A number as a reader types one, on the command line (selfattn_ref.cli) and in the playground (which
+# reads this from docs/generated/playground/limits.js), and as a spec file writes one (its values are
+# read as written before TOML reads them, selfattn_ref/examples/_toml.py): the digits 0 to 9, a point
+# with a digit on at least one side of it, an exponent, and a sign: "-", "+" or the minus sign U+2212
+# that the site prints. ASCII digits only ([0-9], not \d, which is any script's digits in Python).
+NUMBER_SYNTAX = r"[-+\u2212]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+\u2212]?[0-9]+)?"
+_NUMBER_SYNTAX = re.compile(NUMBER_SYNTAX)
+
+
+def read_number(text: str) -> float | None:
+    """The value of ``text`` if it is a number as :data:`NUMBER_SYNTAX` writes one ("−0.5", ".5",
+    "1e-3"), else None ("1_0", "٣", "0x1F", "nan"); may be infinite ("1e999")."""
+    if not isinstance(text, str) or not _NUMBER_SYNTAX.fullmatch(text):
+        return None
+    return float(text.replace("\u2212", "-"))
+
+
+_HOW_NUMBERS = (
+    "a number is written with the digits 0 to 9, a point, an exponent and a sign, such as 0.5, -2, −2 or 1e-3"
+)
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\ufe63\uff0d"  # dashes that look like a minus sign
+
+
+def number_advice(text: str) -> str | None:
+    """How to write ``text`` as a number (:data:`NUMBER_SYNTAX`), for a message that has said it is
+    not one: "a number is written with the digits 0 to 9, ...; without underscores"; None if it is one."""
+    if read_number(text) is not None:
+        return None
+    if "_" in text and read_number(text.replace("_", "")) is not None:
+        return f"{_HOW_NUMBERS}; write it without underscores"
+    if re.match(r"[-+\u2212]?0[xXoObB]", text):
+        return f"{_HOW_NUMBERS}; write it in decimal digits"
+    if any(c.isdigit() and not c.isascii() for c in text):
+        return f"{_HOW_NUMBERS}; write it with the digits 0 to 9, not another script's"
+    if text[:1] in _DASHES:
+        return f"{_HOW_NUMBERS}; write its minus sign as - or −"
+    return _HOW_NUMBERS
+
+
 # --- numbers, as the numbers audit reads them (publish/audit/ imports these) -----------------------
 
 # A number as a page writes it, with its sign and its percent sign: "66.5%", "-0.3313", "0.090",
@@ -223,15 +274,74 @@ def chain_spans(line: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in chains(line) if any(OPERATOR.search(p) for p in EQ_SPLIT.split(m.group(0)))]
 
 
-def audited_number(text: str) -> str | None:
-    """The first decimal, percentage or worked arithmetic of ``text`` that the numbers audit would
-    check if a page printed ``text`` (escaped, as the publishing tools print spec text), or None."""
+# Numbers that are not whole, written in ways NUMBER does not read but a reader does (spec text may
+# not hold them either): ".5", a decimal comma "1,5" (sorted out below: "1,000" is a whole number), a
+# fraction "3/4" or "3 ÷ 4", a per mille or another percent sign, "1e-3", the Arabic decimal separator.
+FRACTIONAL = re.compile(
+    r"(?<![\w.^_\\])[-−+]?\.\d+"
+    r"|\d+(?:,\d+)+"
+    r"|\d+\s*[/\u2044\u2215÷]\s*\d+"
+    r"|\d+(?:\.\d+)?\s?[‰‱٪％﹪]"
+    r"|\d+(?:\.\d+)?[eE][-−]\d+"
+    r"|\d+\u066b\d+"
+)
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
+def _fractional_spans(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each number of ``line`` that FRACTIONAL finds, and of each character that is a
+    fraction of its own ("½", "⅞"), with the digits before it ("1½")."""
+    spans = [(m.start(), m.end()) for m in FRACTIONAL.finditer(line) if not _THOUSANDS.fullmatch(m.group(0))]
+    for i, ch in enumerate(line):
+        value = unicodedata.numeric(ch, None)
+        if value is not None and value != int(value):
+            start = i
+            while start and line[start - 1].isdigit():
+                start -= 1
+            spans.append((start, i + 1))
+    return spans
+
+
+def _as_audited(text: str) -> tuple[str, list[int]]:
+    """``text`` as the audit reads it on the page (a character the page escapes is a space there, and a
+    backslash in "1\\.5", which prints as itself, is not read), and for each of its characters the index
+    of the character of ``text`` it comes from."""
     # A backslash in "1\.5" prints as itself (escaped), and a reader still reads the number 1.5
-    line = re.sub(r"(\d)\\+(?=\.\d)", r"\1", text).translate(_AS_AUDITED)
-    numbers = [m for m in NUMBER.finditer(line) if "." in m.group(2) or m.group(3)]
-    chains = chain_spans(line)
-    first = min([(m.start(), m.end()) for m in numbers] + chains, default=None)
-    return None if first is None else line[first[0] : first[1]].strip().rstrip(",.;:")
+    skipped = {i for m in re.finditer(r"(?<=\d)\\+(?=\.\d)", text) for i in range(m.start(), m.end())}
+    src = [i for i in range(len(text)) if i not in skipped]
+    return "".join(text[i] for i in src).translate(_AS_AUDITED), src
+
+
+def _first_number(line: str) -> tuple[int, int] | None:
+    """(start, end) in ``line`` of its first decimal, percentage, worked arithmetic (what the audit
+    checks) or other number that is not whole (:data:`FRACTIONAL`), without spaces around it or a
+    comma, point, semicolon or colon after it."""
+    numbers = [(m.start(), m.end()) for m in NUMBER.finditer(line) if "." in m.group(2) or m.group(3)]
+    first = min(numbers + chain_spans(line) + _fractional_spans(line), default=None)
+    if first is None:
+        return None
+    start, end = first
+    while start < end and line[start].isspace():
+        start += 1
+    while end > start and line[end - 1].isspace():
+        end -= 1
+    while end > start and line[end - 1] in ",.;:":
+        end -= 1
+    return start, end
+
+
+def audited_number(text: str, typed: tuple[str, list[int]] | None = None) -> str | None:
+    """The first decimal, percentage or worked arithmetic of ``text`` that the numbers audit would
+    check if a page printed ``text`` (escaped, as the publishing tools print spec text), or any other
+    number that is not whole (:data:`FRACTIONAL`), as it is typed in ``text``; or None. ``typed``:
+    the text as typed, and where in it each character of ``text`` comes from, when ``text`` is made
+    from it (a description without its markup): the number is quoted from there."""
+    line, kept = _as_audited(text)
+    span = _first_number(line)
+    if span is None:
+        return None
+    source, at = typed if typed is not None else (text, range(len(text)))
+    return source[at[kept[span[0]]] : at[kept[span[1] - 1]] + 1]
 
 
 _WHY_NUMBERS = (
@@ -241,8 +351,10 @@ _WHY_NUMBERS = (
 )
 
 
-def _number_error(text: str, what: str, verb: str = "holds") -> TextError | None:
-    if (found := audited_number(text)) is not None:
+def _number_error(text: str, what: str, verb: str = "holds", typed=None) -> TextError | None:
+    """The error for the first number of ``text`` that spec text may not hold (quoted as typed: see
+    :func:`audited_number`), or None."""
+    if (found := audited_number(text, typed)) is not None:
         kind = "an equation" if "=" in found or "≈" in found else "the number"
         return TextError(f"{what} {verb} {kind} {found!r}: {_WHY_NUMBERS}", found)
     return None
@@ -289,22 +401,48 @@ def check_tokens(tokens) -> tuple[str, ...]:
         if err := _token_error(t):
             raise err
     out = tuple(normalized(t) for t in tokens)
-    seen: dict[str, str] = {}
-    for raw, t in zip(tokens, out, strict=True):
-        if t in seen:
-            same = f" (typed as {_code_points(seen[t])} and as {_code_points(raw)}, which NFC makes one)"
-            raise TextError(
-                f"token {quoted(t)} appears twice{same if seen[t] != raw else ''}; every token needs a name of its "
-                f"own (for example {quoted(t + '2')})",
-                raw,
-            )
-        seen[t] = raw
+    if err := _same_tokens(tokens):
+        raise err
     for t in out:
         if err := _number_error(t, f"token {quoted(t)}"):
             raise TextError(str(err), t)
     if err := _number_error(" ".join(out), "the tokens, side by side as the gallery lists them,", "hold"):
         raise err
     return out
+
+
+def _same_tokens(tokens: list[str]) -> TextError | None:
+    """The error for two of ``tokens`` (valid tokens) that are one: the same after NFC, or alike after
+    NFKC; ``found`` is the second as typed. None if every token has a name of its own."""
+    seen: dict[str, str] = {}
+    alike: dict[str, str] = {}  # NFKC -> the token (NFC) that has it
+    for raw in tokens:
+        t = normalized(raw)
+        if t in seen:
+            same = f" (typed as {_code_points(seen[t])} and as {_code_points(raw)}, which NFC makes one)"
+            return TextError(
+                f"token {quoted(t)} appears twice{same if seen[t] != raw else ''}; every token needs a name of its "
+                f"own (for example {quoted(t + '2')})",
+                raw,
+            )
+        key = unicodedata.normalize("NFKC", t)
+        if key in alike:
+            return TextError(
+                f"tokens {quoted(alike[key])} and {quoted(t)} look alike ({_code_points(alike[key])} and "
+                f"{_code_points(t)}, which Unicode's compatibility form NFKC makes one); every token needs a name "
+                f"of its own (for example {quoted(key + '2')})",
+                raw,
+            )
+        seen[t] = raw
+        alike[key] = t
+    return None
+
+
+def same_tokens_problem(tokens: list[str]) -> str | None:
+    """Why two of ``tokens`` (each a valid token) are one token, or None: the rule of a spec's tokens,
+    which the command line keeps too (its tokens are labels, so numbers in them are allowed there)."""
+    err = _same_tokens(tokens)
+    return None if err is None else str(err)
 
 
 def _code_points(text: str) -> str:
@@ -411,20 +549,21 @@ def description_parts(text: str) -> list[list[Part]]:
             found = text[m.start() : m.start() + 30].split("\n")[0]
             raise DescriptionError("'description' " + message.format(found=_clip(found)), m.group(0))
     paragraphs = []
-    for block in re.split(r"\n[ \t]*\n", text.strip()):
-        line = " ".join(part.strip() for part in block.split("\n") if part.strip())
-        if not line:
-            continue
+    for line, at in _paragraphs(text):
         parts: list[Part] = []
+        shows: list[int] = []  # where in line each part's text starts
         pos = 0
         for m in _INLINE.finditer(line):
             if m.start() > pos:
                 parts.append(Part("text", line[pos : m.start()]))
-            if m.group("code"):
+                shows.append(pos)
+            kind = next(k for k in ("code_text", "strong", "em", "link_text") if m.group(k) is not None)
+            shows.append(m.start(kind))
+            if kind == "code_text":
                 parts.append(Part("code", m.group("code_text")))
-            elif m.group("strong") is not None:
+            elif kind == "strong":
                 parts.append(Part("strong", m.group("strong")))
-            elif m.group("em") is not None:
+            elif kind == "em":
                 parts.append(Part("em", m.group("em")))
             else:
                 target = m.group("target")
@@ -438,6 +577,7 @@ def description_parts(text: str) -> list[list[Part]]:
             pos = m.end()
         if pos < len(line):
             parts.append(Part("text", line[pos:]))
+            shows.append(pos)
         for part in parts:
             if part.kind == "text" and (m := re.search(r"\]\(", part.text)):
                 raise DescriptionError(
@@ -449,12 +589,38 @@ def description_parts(text: str) -> list[list[Part]]:
                     "mark with no character of its own before it to combine with",
                     part.text,
                 )
-        # As the audit reads the paragraph on the page: markup gone, each part apart
-        audited = "".join(p.text if p.kind == "text" else f" {p.text} " for p in parts)
-        if err := _number_error(audited, "'description'"):
+        # As the audit reads the paragraph on the page: markup gone, each part apart; and for each of
+        # its characters, the one of the description it comes from (to quote the number as typed)
+        audited, src = "", []
+        for part, start in zip(parts, shows, strict=True):
+            pad = part.kind != "text"
+            audited += f" {part.text} " if pad else part.text
+            src += ([start] if pad else []) + list(range(start, start + len(part.text)))
+            src += [start + len(part.text) - 1] if pad else []
+        if err := _number_error(audited, "'description'", typed=(text, [at[i] for i in src])):
             raise DescriptionError(str(err), err.found)
         paragraphs.append(parts)
     return paragraphs
+
+
+def _paragraphs(text: str) -> Iterator[tuple[str, list[int]]]:
+    """The paragraphs of a description (separated by blank lines), each on one line (its lines joined
+    by a space, each stripped), with the index in ``text`` of each of its characters (a joining space:
+    the line break it stands for)."""
+    for block in re.finditer(r"(?:[^\n]|\n(?![ \t]*\n))+", text):
+        line, at = "", []
+        for row in re.finditer(r"[^\n]+", block.group(0)):
+            stripped = row.group(0).strip()
+            if not stripped:
+                continue
+            start = block.start() + row.start() + (len(row.group(0)) - len(row.group(0).lstrip()))
+            if line:
+                line += " "
+                at.append(block.start() + row.start() - 1)  # the line break
+            line += stripped
+            at += list(range(start, start + len(stripped)))
+        if line:
+            yield line, at
 
 
 def description_problem(text) -> DescriptionError | None:

@@ -29,11 +29,12 @@ from functools import cache
 import numpy as np
 
 from .. import examples
+from ..attention import scores
 from ..batched import causal_self_attention
 from ..cross_attention import cross_attention
 from ..masks import causal_mask, padding_mask
 from ..multihead import multi_head_attention
-from ..rnn import dot_attention, rnn_encoder
+from ..rnn import dot_attention, dot_scores, rnn_encoder
 from .masking import PAD, PAD_VECTOR
 
 SOURCE = "the_cat_sat"  # the source sentence's tokens and vectors
@@ -63,6 +64,7 @@ class Layers:
     weights: np.ndarray  # (batch, 1, n, n_k): cross-attention's weights, one row per target token
     direct_output: np.ndarray  # (batch, n, d): cross-attention of the target's vectors over the source's
     direct_weights: np.ndarray  # (batch, 1, n, n_k): its weights, before either sentence is mixed by self-attention
+    direct_scaled: np.ndarray  # (batch, n, n_k): its scores, the target's vectors against the source's, over √d_k
 
 
 def _batch(sentences, vectors: dict) -> np.ndarray:
@@ -90,6 +92,7 @@ def layers() -> Layers:
     cross_mask = np.broadcast_to(source_keys, (len(source), n, n_k))
     output, weights = cross_attention(decoder.output, memory, I, I, I, I, 1, mask=source_keys)
     direct_output, direct_weights = cross_attention(X_t, X_s, I, I, I, I, 1, mask=source_keys)
+    direct_scaled = scores(X_t, X_s) / np.sqrt(X_s.shape[-1])  # (batch, n, n_k)
     return Layers(
         source,
         target,
@@ -106,6 +109,7 @@ def layers() -> Layers:
         weights,
         direct_output,
         direct_weights,
+        direct_scaled,
     )
 
 
@@ -116,6 +120,8 @@ class SideBySide:
     tokens: tuple[str, ...]
     H: np.ndarray  # (n, d): the RNN encoder's states, one after another
     s: np.ndarray  # (d,): the decoder's state, the one query
+    scores: np.ndarray  # (n,): s · H[j], the dot products of Luong's attention
+    scaled: np.ndarray  # (n,): s · H[j] / √d_k, the scores of cross-attention
     rnn_weights: np.ndarray  # (n,): softmax(s · H[j]), Luong's dot-product attention, unscaled
     rnn_context: np.ndarray  # (d,)
     cross_weights: np.ndarray  # (n,): cross_attention of s over H, one head, identity weights: softmax(s · H[j] / √d)
@@ -132,4 +138,7 @@ def rnn_side_by_side() -> SideBySide:
     context, weights = dot_attention(ex.s, H)
     I = np.eye(H.shape[1])  # noqa: E741 - the identity
     output, cross_weights = cross_attention(ex.s[None], H, I, I, I, I, 1)  # (1, d), (1, 1, n)
-    return SideBySide(ex.tokens, H, ex.s, weights, context, cross_weights[0, 0], output[0])
+    dots = dot_scores(ex.s, H)  # (n,)
+    return SideBySide(
+        ex.tokens, H, ex.s, dots, dots / np.sqrt(H.shape[1]), weights, context, cross_weights[0, 0], output[0]
+    )

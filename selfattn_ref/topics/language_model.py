@@ -16,6 +16,13 @@
 - :func:`removal` measures what removing one head (:func:`selfattn_ref.language_model.without_heads`)
   does to the word after "bank" or "it": its loss and accuracy over the group, with every head and
   with each head removed in turn.
+- :func:`head_scores` gives one head's queries, keys, scaled scores and weights on a sentence, from
+  the trained W_Q and W_K themselves.
+- :func:`principal_components` projects rows onto the two directions along which they spread the
+  most (PCA), for a figure in two dimensions: :func:`embedding_map` the 43 words' embeddings,
+  :func:`decisive_rows` the rows of "bank" or "it" as the model carries them from block to block;
+  :func:`nearest_words` measures which words' embeddings point the same way, in all d_model
+  dimensions.
 
 Heads are counted from 1, as pages name them: (2, 1) is block 2's head 1.
 
@@ -36,9 +43,25 @@ import numpy as np
 
 from .. import corpus
 from .. import language_model as lm
-from .._validate import value_text
+from .._validate import as_float_array, value_text
+from ..attention import softmax
+from ..block import layer_norm
+from ..masks import causal_mask
 
-__all__ = ["HeadShares", "attention", "attention_overall", "removal", "sentences_of"]
+__all__ = [
+    "HeadScores",
+    "HeadShares",
+    "Projection",
+    "attention",
+    "attention_overall",
+    "decisive_rows",
+    "embedding_map",
+    "head_scores",
+    "nearest_words",
+    "principal_components",
+    "removal",
+    "sentences_of",
+]
 
 # The words each kind's decisive word ("bank", "it") is measured attending to.
 MEASURES = {
@@ -162,3 +185,115 @@ def removal(sentences, weights=None) -> dict[tuple[int, int] | None, corpus.Scor
     for head in heads:
         out[head] = lm.evaluate(sentences, lm.without_heads(w, [head]))[f"after {kind}"]
     return out
+
+
+# --- one head's scores, from its trained W_Q and W_K -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadScores:
+    """One head of one block on one sentence of n words, from the block's input: what the head's
+    columns of W_Q and W_K make of it."""
+
+    words: tuple[str, ...]  # the n words
+    N: np.ndarray  # (n, d_model): the block's first layer normalization of its input, what attention reads
+    W_Q: np.ndarray  # (d_model, d_head): the head's columns of the block's W_Q
+    W_K: np.ndarray  # (d_model, d_head): and of W_K
+    Q: np.ndarray  # (n, d_head): N · W_Q
+    K: np.ndarray  # (n, d_head): N · W_K
+    scaled: np.ndarray  # (n, n): Q · Kᵀ / √d_head, -inf above the diagonal (the causal mask)
+    weights: np.ndarray  # (n, n): softmax of each row, the head's attention weights
+
+
+def _head(weights, block, head) -> tuple[lm.Weights, int, int]:
+    w = lm._weights(weights)
+    for name, value, top in (("block", block, len(w.blocks)), ("head", head, w.num_heads)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
+            raise ValueError(f"{name} must be an integer from 1 to {top}, got {value_text(value)}")
+    return w, int(block), int(head)
+
+
+def head_scores(text, block, head, weights=None) -> HeadScores:
+    """Head ``head`` of block ``block`` (each counted from 1) on ``text`` (words of the corpus, see
+    :func:`selfattn_ref.corpus.words`), for ``weights`` (None: the trained ones): its queries, keys,
+    scaled scores and weights, computed from its columns of the block's W_Q and W_K (d_head of
+    them: head h has columns (h - 1)·d_head to h·d_head - 1). The weights are those of
+    :func:`selfattn_ref.language_model.forward`, held equal by the tests."""
+    w, block, head = _head(weights, block, head)
+    steps = lm.forward(text, w)
+    n, d_head = len(steps.words), w.d_model // w.num_heads
+    B = w.blocks[block - 1]
+    H = steps.X if block == 1 else steps.blocks[block - 2].output  # (n, d_model): the block's input
+    N = layer_norm(H, B.gamma_1, B.beta_1, eps=lm.EPS)
+    cols = slice((head - 1) * d_head, head * d_head)
+    Q, K = N @ B.W_Q[:, cols], N @ B.W_K[:, cols]  # (n, d_head) each
+    scaled = np.where(causal_mask(n), Q @ K.T / np.sqrt(d_head), -np.inf)  # (n, n)
+    return HeadScores(steps.words, N, B.W_Q[:, cols], B.W_K[:, cols], Q, K, scaled, softmax(scaled))
+
+
+# --- points in two dimensions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Rows projected onto their first two principal components."""
+
+    points: np.ndarray  # (rows, 2): each row's coordinates along the two directions
+    shares: np.ndarray  # (2,): the share of the rows' variance along each direction
+    directions: np.ndarray  # (2, d): the two directions, unit vectors, each with its largest entry positive
+
+
+def principal_components(M) -> Projection:
+    """``M`` (rows, d), at least 2 rows and 2 columns, projected onto its first two principal
+    components (PCA): the rows less their mean, along the two orthogonal directions in which they
+    spread the most. A direction's sign is arbitrary; each is chosen so that its entry of largest
+    size is positive, so that the same rows always give the same picture."""
+    M = as_float_array(M, "M", ndim=2)
+    if M.shape[0] < 2 or M.shape[1] < 2:
+        raise ValueError(f"M must have at least 2 rows and 2 columns to be projected on 2 directions, got {M.shape}")
+    centred = M - M.mean(axis=0)  # (rows, d)
+    _, sizes, directions = np.linalg.svd(centred, full_matrices=False)
+    directions = directions[:2] * np.sign(directions[:2][np.arange(2), np.abs(directions[:2]).argmax(axis=1)])[:, None]
+    total = float((sizes**2).sum())
+    if total == 0:
+        raise ValueError("M: every row is the same; there is no direction to project on")
+    return Projection(centred @ directions.T, sizes[:2] ** 2 / total, directions)
+
+
+def embedding_map(weights=None) -> Projection:
+    """The token embedding of ``weights`` (None: the trained ones), one row a word of the
+    vocabulary (d_vocab, d_model), projected by :func:`principal_components`: points (d_vocab, 2)."""
+    return principal_components(lm._weights(weights).token_embedding)
+
+
+def decisive_rows(sentences, block, weights=None) -> np.ndarray:
+    """The row of the decisive word ("bank" or "it") of each of ``sentences`` (a group, all bank or
+    all it sentences: see :func:`sentences_of`) as the model carries it: ``block`` 0 is the input
+    X (embedding plus position), ``block`` b from 1 the output of block b; for ``weights`` (None:
+    the trained ones). -> (B, d_model), one row a sentence."""
+    _, sentences = _group(sentences)
+    w = lm._weights(weights)
+    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or not 0 <= block <= len(w.blocks):
+        raise ValueError(f"block must be an integer from 0 (the input) to {len(w.blocks)}, got {value_text(block)}")
+    sentences, ids = lm._padded(sentences, w)
+    _, _, X, steps, _, _ = lm._forward(ids, w)
+    H = X if block == 0 else steps[block - 1].output  # (B, n, d_model)
+    return H[np.arange(len(sentences)), [s.query for s in sentences]]
+
+
+def nearest_words(word, k=3, weights=None) -> list[tuple[str, float]]:
+    """The ``k`` words whose embeddings point most nearly the way ``word``'s does (the largest
+    cosine similarity, the dot product of the two rows divided by their lengths, over all d_model
+    entries), for ``weights`` (None: the trained ones), each with its cosine; ties in the
+    vocabulary's order."""
+    w = lm._weights(weights)
+    if not isinstance(word, str) or word not in corpus.VOCABULARY:
+        raise ValueError(f"word must be a word of the model's vocabulary, got {value_text(word)}")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k < len(corpus.VOCABULARY):
+        raise ValueError(f"k must be an integer from 1 to {len(corpus.VOCABULARY) - 1}, got {value_text(k)}")
+    E = w.token_embedding
+    unit = E / np.linalg.norm(E, axis=1, keepdims=True)  # (d_vocab, d_model)
+    i = corpus.VOCABULARY.index(word)
+    cosine = unit @ unit[i]  # (d_vocab,)
+    order = [j for j in np.argsort(-cosine, kind="stable") if j != i][: int(k)]
+    return [(corpus.VOCABULARY[j], float(cosine[j])) for j in order]

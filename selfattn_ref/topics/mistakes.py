@@ -1,4 +1,4 @@
-"""The page "Common mistakes": each classic mistake next to the right computation, on the
+"""The pages "Common mistakes" and "Common mistakes at scale": each mistake next to the right computation, on the
 site's small examples, so that the page can say in numbers what goes wrong.
 
 Every ``*_wrong`` array here is deliberately wrong: it is what the mistake computes, kept so

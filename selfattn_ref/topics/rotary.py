@@ -20,8 +20,7 @@ from functools import cache
 import numpy as np
 
 from .. import examples
-from .._checks import as_positions
-from .._validate import as_float_array, check_size, value_text
+from .._validate import MAX_POSITION, as_choice, as_float_array, as_positions, check_size, integer_array, value_text
 from ..attention import scaled_dot_product_attention, scores
 from ..rotary import BASE, PAIRINGS, rotary_angles, rotary_embedding
 
@@ -45,16 +44,10 @@ class Turned:
     decimals: int
 
 
-def _one_of(value, name: str, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value_text(value)}")
-    return value
-
-
 def turned(slug) -> Turned:
     """The example ``slug`` (one of :data:`SENTENCES`) turned for positions 0..n - 1: angles (n, d/2)
     and the vectors (n, d) in both pairings."""
-    return _turned(_one_of(slug, "slug", SENTENCES))
+    return _turned(as_choice(slug, "slug", SENTENCES))
 
 
 @cache
@@ -91,7 +84,7 @@ class Sentence:
 def sentence(slug, pairing="interleaved") -> Sentence:
     """The example ``slug`` with its queries and keys turned (``pairing`` as in
     :func:`selfattn_ref.rotary.rotary_embedding`), unscaled: scores and weights (n, n), output (n, d)."""
-    return _sentence(_one_of(slug, "slug", SENTENCES), _one_of(pairing, "pairing", PAIRINGS))
+    return _sentence(as_choice(slug, "slug", SENTENCES), as_choice(pairing, "pairing", PAIRINGS))
 
 
 @cache
@@ -113,18 +106,18 @@ def relative_scores(q, k, starts, offsets, base=BASE, pairing="interleaved") -> 
     k = as_float_array(k, "k", ndim=1)[None, :]
     if q.shape != k.shape:
         raise ValueError(f"q and k must have the same width, got q {q.shape[1:]} and k {k.shape[1:]}")
-    starts = as_positions(starts, None)  # (a,)
+    starts = as_positions(starts, None, "starts")  # (a,)
     bad = ValueError(f"offsets must be a list of integers, got {value_text(offsets)}")
-    try:
-        offsets = np.asarray(offsets)
-    except (TypeError, ValueError, OverflowError):  # ragged
-        raise bad from None
-    if offsets.ndim != 1 or offsets.size == 0 or not np.issubdtype(offsets.dtype, np.integer):
+    offsets = integer_array(offsets, "offsets", bad)  # the one reader of integers, as positions are read
+    if offsets.ndim != 1 or offsets.size == 0:
         raise bad
+    offsets = [int(r) for r in offsets.tolist()]  # Python ints: no sum below wraps around
     check_size((len(starts), len(offsets), q.shape[1]), "the turned keys (starts, offsets, d)", q=q, k=k)
-    keys_at = starts[:, None] + offsets.astype(np.int64)[None, :]  # (a, r): the key's position
-    if (keys_at < 0).any():
+    if min(offsets) + int(starts.min()) < 0:
         raise ValueError("starts and offsets must give no negative position (a + r >= 0)")
+    if max(offsets) + int(starts.max()) > MAX_POSITION:
+        raise ValueError("starts and offsets must give no position beyond 2**53 (a + r <= 2**53)")
+    keys_at = starts[:, None] + np.array(offsets, dtype=np.int64)[None, :]  # (a, r): the key's position
     Q = rotary_embedding(np.repeat(q, len(starts), axis=0), starts, base=base, pairing=pairing)  # (a, d)
     K = rotary_embedding(np.repeat(k, keys_at.size, axis=0), keys_at.ravel(), base=base, pairing=pairing)
     return np.einsum("ad,ard->ar", Q, K.reshape(len(starts), len(offsets), -1))  # (a, r)

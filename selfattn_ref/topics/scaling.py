@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .._validate import as_float_array, check_size, finite, positive_float, value_text
+from .._validate import as_float_array, check_bound, check_size, finite, magnitudes, positive_float, value_text
 from ..attention import softmax
 
 DIMS = (4, 64, 512)  # the widths the page shows
@@ -37,8 +37,21 @@ def dot_products(q, k) -> np.ndarray:
     k = as_float_array(k, "k", min_ndim=1)
     if q.shape != k.shape:
         raise ValueError(f"q and k must have the same shape, got q {q.shape} and k {k.shape}")
+    _check_dot_products(q, k, np.result_type(q, k))
     with np.errstate(over="ignore", invalid="ignore"):
         return finite((q * k).sum(axis=-1), "the dot products q . k overflow", q=q, k=k)
+
+
+def _check_dot_products(q, k, dtype, variance: bool = False) -> None:
+    """Refuse q and k (arrays or tensors, both packages) whose dot products, or with ``variance`` their
+    variance, could overflow: a dot product is at most the sum of its terms' sizes, and its distance
+    from the mean at most twice the largest."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        sizes = (magnitudes(q) * magnitudes(k)).sum(axis=-1)  # (...,)
+        check_bound(sizes, "the dot products q . k overflow", dtype, {"q": q, "k": k}, np.shape(q)[-1])
+        if variance:  # the mean adds them up, the variance adds up squares of differences from it
+            spread = np.array([sizes.sum(), sizes.size * (2 * sizes.max()) ** 2])
+            check_bound(spread, "the variance of the dot products overflows", dtype, {"q": q, "k": k}, sizes.size + 2)
 
 
 def dot_product_variance(q, k) -> float:
@@ -48,6 +61,7 @@ def dot_product_variance(q, k) -> float:
     k = as_float_array(k, "k", ndim=2)
     if q.shape[0] < 2:
         raise ValueError(f"q must hold at least 2 samples to have a variance, got shape {q.shape}")
+    _check_dot_products(q, k, np.result_type(q, k), variance=True)
     with np.errstate(over="ignore", invalid="ignore"):
         variance = np.var(dot_products(q, k))
     return float(finite(variance, "the variance of the dot products overflows", q=q, k=k))
@@ -65,10 +79,20 @@ def largest_weights(q, K, scale=None) -> np.ndarray:
     if K.shape[:-2] != q.shape[:-1] or K.shape[-1] != q.shape[-1]:
         raise ValueError(f"K must have shape (..., n, d) for q of shape (..., d), got q {q.shape} and K {K.shape}")
     scale = 1 / math.sqrt(q.shape[-1]) if scale is None else positive_float(scale, "scale")
+    _check_largest(q, K, scale, np.result_type(q, K))
     with np.errstate(over="ignore", invalid="ignore"):
         S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
     finite(S, "the scores q . K[j] * scale overflow", q=q, K=K, scale=scale)
     return softmax(S, axis=-1).max(axis=-1)
+
+
+def _check_largest(q, K, scale: float, dtype) -> None:
+    """Refuse q and K (both packages) whose scores q . K[j] times ``scale`` could overflow."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        bound = (magnitudes(K) @ magnitudes(q)[..., :, None])[..., 0] * scale  # (..., n)
+    check_bound(
+        bound, "the scores q . K[j] * scale overflow", dtype, {"q": q, "K": K, "scale": scale}, np.shape(q)[-1] + 1
+    )
 
 
 def _count(x, name: str, least: int = 1) -> int:

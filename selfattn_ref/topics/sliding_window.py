@@ -72,14 +72,19 @@ def entries(n, window) -> int:
 
 def reach(n, window, num_blocks) -> int:
     """How many tokens back the last of n tokens can read after ``num_blocks`` blocks (layers) of
-    sliding-window attention, found by chaining the (n, n) masks: key j reaches query i through L
-    layers when a path of L allowed steps leads from j to i. At most n - 1."""
+    sliding-window attention, found by chaining the (n, n) mask: key j reaches query i through L
+    layers when a path of L allowed steps leads from j to i. At most n - 1.
+
+    What the last query reaches is always a run of keys up to itself (each row of the mask is one), so
+    each layer adds what the row of the farthest key reached allows: one row of the mask a layer, and
+    no more than n - 1 layers (the first token is reached by then), where multiplying the masks took
+    n³ steps a layer."""
     n, num_blocks = positive_integer(n, "n"), positive_integer(num_blocks, "num_blocks")
-    mask = sliding_window_mask(n, window).astype(np.int64)  # (n, n), checks n and window
-    reached = mask
-    for _ in range(num_blocks - 1):
-        reached = np.minimum(reached @ mask, 1)  # (n, n): 1 where a path of one more layer exists
-    return int(n - 1 - np.argmax(reached[-1] > 0))  # the farthest key the last query reaches
+    mask = sliding_window_mask(n, window)  # (n, n), checks n and window
+    farthest = int(np.argmax(mask[-1]))  # layer 1: the first key the last query may read
+    for _ in range(min(num_blocks, n) - 1):  # each further layer
+        farthest = int(np.argmax(mask[farthest]))  # the first key that the farthest token reached may read
+    return n - 1 - farthest
 
 
 @dataclass(frozen=True)

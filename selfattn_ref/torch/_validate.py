@@ -16,6 +16,7 @@ import torch
 
 from .. import _validate as _np
 from .._validate import (
+    UNREADABLE,
     TooLarge,
     batch_shape,
     check_dims,
@@ -29,6 +30,7 @@ from .._validate import (
 
 __all__ = [
     "TooLarge",
+    "any_true",
     "as_bool_mask",
     "as_float_tensor",
     "batch_shape",
@@ -55,19 +57,31 @@ def as_float_tensor(x, name: str, *, min_ndim: int = 1, ndim: int | None = None)
     """Return ``x`` as a float tensor (float32 kept, anything else float64), checked.
 
     Raises ValueError naming ``name`` when ``x`` is not an array of real numbers, has the
-    wrong number of dimensions, is empty, or holds NaN or infinity.
+    wrong number of dimensions, is empty, or holds NaN or infinity. A tensor with its negative bit set
+    is resolved (copied only then), so no result, not even a view such as split_heads', carries it.
     """
     if isinstance(x, torch.Tensor):
         check_tensor(x, name)  # sparse, nested, quantized, meta, masked: refused before torch computes
         if x.is_complex():
             raise complex_error(name, x.dtype)
+        x = x.resolve_neg()  # a negative view (torch's lazy -x) as the numbers it holds
         t = x if x.dtype == torch.float32 else x.to(torch.float64)
     else:
         t = from_numpy(to_real_array(x, name))  # NumPy's conversion and messages
     check_dims(t, name, min_ndim=min_ndim, ndim=ndim)
-    if not bool(torch.isfinite(t).all()):
+    if any_true(~torch.isfinite(t), name):
         raise not_finite_error(name, t.shape)
     return t
+
+
+def any_true(condition: torch.Tensor, name: str) -> bool:
+    """Whether any entry of the boolean tensor ``condition`` (a test of the argument ``name``) is
+    true; a ValueError naming ``name`` where its numbers cannot be read (a batched tensor inside
+    torch.func.vmap), instead of torch's error about data-dependent control flow."""
+    try:
+        return bool(condition.any())
+    except RuntimeError:
+        raise ValueError(UNREADABLE.format(name=name)) from None
 
 
 def finite(result: torch.Tensor, what: str, **operands) -> torch.Tensor:
@@ -84,7 +98,8 @@ def common_dtype(*tensors: torch.Tensor) -> list[torch.Tensor]:
     return [t.to(dtype) for t in tensors]
 
 
-def as_bool_mask(mask, name: str, target_shape: tuple[int, ...]) -> torch.Tensor:
+def as_bool_mask(mask, name: str, target_shape: tuple[int, ...], **how) -> torch.Tensor:
     """Return ``mask`` as a boolean tensor broadcast to ``target_shape``: the NumPy package's
-    :func:`selfattn_ref._validate.as_bool_mask`, whose checks and messages it shares."""
-    return from_numpy(_np.as_bool_mask(mask, name, tuple(target_shape)))
+    :func:`selfattn_ref._validate.as_bool_mask` (``how``: its ``min_ndim`` and ``need``), whose checks
+    and messages it shares."""
+    return from_numpy(_np.as_bool_mask(mask, name, tuple(target_shape), **how))

@@ -1,11 +1,11 @@
 """The math of attention in PyTorch: score, normalize, mix.
 
-Shapes use ``n`` for the number of queries, ``m`` for the number of keys, ``d`` for
-their width and ``d_v`` for the width of the values. Any leading batch dimensions
-``...`` pass through (they must broadcast together). Float32 input stays float32;
-anything else becomes float64. A result that overflows (infinite or NaN from finite
-input) is a ValueError naming the arguments that were too large, and so is a result of more
-than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.
+Shapes use ``n`` for the number of queries, ``n_k`` for the number of keys, ``d_k`` for
+the width of a query or key and ``d_v`` for the width of the values, as the Notation page writes
+them. Any leading batch dimensions ``...`` pass through (they must broadcast together). Float32 input stays float32;
+anything else becomes float64. A result that could overflow (from the NumPy package's bound on its
+size, so that both refuse the same inputs) is a ValueError naming the arguments that were too
+large, and so is a result of more than ``MAX_ENTRIES`` (10**8) entries, refused before it is allocated.
 """
 
 from __future__ import annotations
@@ -14,8 +14,21 @@ import math
 
 import torch
 
-from .._validate import as_axis, as_scale, check_tensor, terms_mask, to_real_array, value_text
+from .._validate import (
+    NESTED,
+    as_axis,
+    as_scale,
+    check_bound,
+    check_tensor,
+    product_bound,
+    tensor_numpy,
+    terms_mask,
+    to_real_array,
+    value_text,
+)
+from ..attention import _check_mixed, _check_scores, _check_terms
 from ._validate import (
+    any_true,
     as_bool_mask,
     as_float_tensor,
     batch_shape,
@@ -40,6 +53,7 @@ def scores(Q, K) -> torch.Tensor:
     batch = batch_shape(("Q", shape(Q), 2), ("K", shape(K), 2))
     check_size((*batch, Q.shape[-2], K.shape[-2]), "the scores Q K^T", Q=Q, K=K)
     Q, K = common_dtype(Q, K)
+    _check_scores(Q, K, Q.dtype)  # the NumPy package's bound: the same inputs refused
     return finite(Q @ K.transpose(-2, -1), "the scores Q K^T overflow", Q=Q, K=K)  # (..., n, n_k)
 
 
@@ -67,7 +81,7 @@ def softmax(S, axis: int = -1) -> torch.Tensor:
         as_axis(axis, None)  # an axis that is no integer is named first
         raise ValueError(f"S must have at least one entry along axis {value_text(axis)}, got shape {shape(S)}")
     axis = as_axis(axis, shape(S))
-    if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
+    if any_true(torch.isnan(S) | torch.isposinf(S), "S"):
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
     top = S.amax(dim=axis, keepdim=True)
     if bool(torch.isneginf(top).any()):
@@ -90,7 +104,7 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
     S = _as_scores(S)
     if S.ndim == 0 or S.numel() == 0:
         raise ValueError(f"S must have at least one entry along its last axis, got shape {shape(S)}")
-    if bool(torch.isnan(S).any()) or bool(torch.isposinf(S).any()):
+    if any_true(torch.isnan(S) | torch.isposinf(S), "S"):
         raise ValueError(f"S must not hold NaN or +infinity, shape {shape(S)}")
     allowed = ~torch.isneginf(S)  # (..., n_k)
     if mask is not None:
@@ -99,13 +113,9 @@ def softmax_terms(S, mask=None) -> tuple[torch.Tensor, torch.Tensor]:
     if bool(empty.any()):
         where = tuple(int(i) for i in torch.nonzero(empty)[0])
         raise ValueError(f"S has a row {where} with no score that counts (all masked or -infinity), shape {shape(S)}")
+    _check_terms(tensor_numpy(S, "S"), allowed.numpy())  # the NumPy package's bound: the same scores refused
     terms = torch.where(allowed, torch.exp(torch.where(allowed, S, 0)), 0)  # (..., n_k)
     totals = terms.sum(dim=-1)  # (...,)
-    if bool(torch.isinf(terms).any()):
-        raise ValueError(f"S holds a score whose e^score overflows (largest {S[allowed].max().item()!r}); use softmax")
-    if bool(torch.isinf(totals).any()):
-        where = tuple(int(i) for i in torch.nonzero(torch.isinf(totals))[0])
-        raise ValueError(f"S has a row {where} whose total of e^score overflows, shape {shape(S)}; use softmax")
     return terms, totals
 
 
@@ -121,6 +131,7 @@ def mix(A, V) -> torch.Tensor:
     batch = batch_shape(("A", shape(A), 2), ("V", shape(V), 2))
     check_size((*batch, A.shape[-2], V.shape[-1]), "the weighted sums A V", A=A, V=V)
     A, V = common_dtype(A, V)
+    check_bound(product_bound(A, V), "the weighted sums A V overflow", A.dtype, {"A": A, "V": V}, A.shape[-1])
     return finite(A @ V, "the weighted sums A V overflow", A=A, V=V)  # (..., n, n_k) @ (..., n_k, d_v) -> (..., n, d_v)
 
 
@@ -131,6 +142,8 @@ def self_attention(X) -> torch.Tensor:
     """
     X = as_float_tensor(X, "X", min_ndim=2)
     check_size((*X.shape[:-1], X.shape[-2]), "the scores X X^T", X=X)
+    _check_scores(X, X, X.dtype, what="the scores X X^T overflow", X=X)
+    _check_mixed(X, X.dtype, "the weighted sums A V overflow", {"X": X}, NESTED)  # mix(softmax(S), X) below
     S = finite(X @ X.transpose(-2, -1), "the scores X X^T overflow", X=X)  # (..., n, n)
     return mix(softmax(S), X)  # rows of weights summing to 1 mix the rows of X: no overflow
 
@@ -151,6 +164,7 @@ def project(X, W_Q, W_K, W_V) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]
             )
         check_size((*X.shape[:-1], W.shape[1]), f"the product X {name}", X=X, **{name: W})
         X_, W = common_dtype(X, W)
+        check_bound(product_bound(X_, W), f"the product X {name} overflows", W.dtype, {"X": X, name: W}, W.shape[0])
         out.append(finite(X_ @ W, f"the product X {name} overflows", X=X, **{name: W}))  # (..., n, d_k)
     Q, K, V = out
     if Q.shape[-1] != K.shape[-1]:
@@ -176,7 +190,12 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None) -> tuple[torch.
     check_size((*batch, Q.shape[-2], V.shape[-1]), "the outputs (the weights times V)", Q=Q, V=V)
     given = as_scale(scale)
     scale = 1.0 / math.sqrt(Q.shape[-1]) if given is None else given
-    S = finite(scores(Q, K) * scale, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=scale)  # (..., n, n_k)
+    unscaled = scores(Q, K)  # (..., n, n_k): Q and K checked, and refused if their product could overflow
+    dtype = common_dtype(Q, K, V)[0].dtype
+    _check_scores(Q, K, dtype, float(scale), what="the scaled scores Q K^T * scale overflow", Q=Q, K=K,
+                 scale=float(scale))  # fmt: skip
+    _check_mixed(V, dtype, "the outputs (the weights times V) overflow", {"V": V})
+    S = finite(unscaled * scale, "the scaled scores Q K^T * scale overflow", Q=Q, K=K, scale=scale)  # (..., n, n_k)
     if mask is not None:
         allowed = as_bool_mask(mask, "mask", S.shape)
         S = S.masked_fill(~allowed, -math.inf)  # masked scores -> -inf -> weight exactly 0

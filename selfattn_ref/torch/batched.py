@@ -21,13 +21,12 @@ and ``attn_mask`` (n, n) are True where a key is left out, so it gets ``~pad`` a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import torch
 
-from .._checks import divides, layer_weights, padding_of
-from .._validate import positive_integer, value_text
+from .._checks import padding_of
+from .._validate import LAYER, divides, heads_and_weights, layer_weights, positive_integer, value_text
 from ._validate import as_float_tensor, check_size, common_dtype, finite, from_numpy, shape
 from .masks import causal_mask
 
@@ -75,13 +74,13 @@ def _steps(X, W_Q, W_K, W_V, W_O, h: int, causal: torch.Tensor, pad: torch.Tenso
     seen("q, k, v = (M.view(B, T, h, C // h) for M in (Q, K, V))", q)
     q, k, v = (M.transpose(1, 2) for M in (q, k, v))  # (B, h, T, d_head)
     seen("q, k, v = (M.transpose(1, 2) for M in (q, k, v))", q)
-    att = q @ k.transpose(-2, -1) / math.sqrt(C // h)  # (B, h, T, T)
-    seen("att = q @ k.transpose(-2, -1) / math.sqrt(C // h)", att)
+    att = q @ k.transpose(-2, -1) / (C // h) ** 0.5  # (B, h, T, T)
+    seen("att = q @ k.transpose(-2, -1) / (C // h) ** 0.5", att)
     scaled = finite(att, "in the heads, the scaled scores overflow", X=X, W_Q=W_Q, W_K=W_K)
     mask = causal & pad[:, None, None, :]  # (B, 1, T, T)
     seen("mask = causal & pad[:, None, None, :]", mask)
-    att = att.masked_fill(~mask, -math.inf)  # (B, h, T, T)
-    masked = seen("att = att.masked_fill(~mask, -math.inf)", att)
+    att = att.masked_fill(~mask, float("-inf"))  # (B, h, T, T)
+    masked = seen('att = att.masked_fill(~mask, float("-inf"))', att)
     att = torch.softmax(att, dim=-1)  # (B, h, T, T)
     weights = seen("att = torch.softmax(att, dim=-1)", att)
     y = att @ v  # (B, h, T, d_head)
@@ -113,14 +112,7 @@ def causal_self_attention(X, W_Q, W_K, W_V, W_O, num_heads, lengths=None) -> Cau
     reads the real tokens) and is meant to be ignored. Returns :class:`CausalSteps`.
     """
     X = as_float_tensor(X, "X", ndim=3)
-    h = divides(num_heads, X.shape[-1], "num_heads", f"the width of X, got X {shape(X)}")
-    size = X.shape[-1]
-    W = layer_weights(
-        as_float_tensor,
-        {"W_Q": W_Q, "W_K": W_K, "W_V": W_V, "W_O": W_O},
-        dict.fromkeys(("W_Q", "W_K", "W_V", "W_O"), (size, size)),
-        f"to match X {shape(X)}",
-    )
+    h, W = heads_and_weights(as_float_tensor, X, num_heads, W_Q, W_K, W_V, W_O)
     B, T = X.shape[0], X.shape[1]
     check_size((B, h, T, T), "the heads' scores (batch, num_heads, n, n)", X=X)
     pad = _pad(lengths, B, T)  # (B, T): True where the token is real
@@ -161,8 +153,8 @@ class CausalSelfAttention(torch.nn.Module):
         first = as_float_tensor(W_Q, "W_Q", ndim=2)
         W = layer_weights(
             as_float_tensor,
-            {"W_Q": first, "W_K": W_K, "W_V": W_V, "W_O": W_O},
-            dict.fromkeys(("W_Q", "W_K", "W_V", "W_O"), (first.shape[0], first.shape[0])),
+            dict(zip(LAYER, (first, W_K, W_V, W_O), strict=True)),
+            dict.fromkeys(LAYER, (first.shape[0], first.shape[0])),
             "(d_model, d_model)",
         )
         Ws = common_dtype(*W.values())

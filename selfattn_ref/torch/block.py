@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import torch
 
-from ..block import EPS, _as_eps, _as_flag
+from ..block import EPS, _as_eps, _as_flag, _check_block, _check_ffn_bound, _check_ffn_size, _check_norm
 from ._validate import as_float_tensor, common_dtype, finite, shape
-from .multihead import multi_head_attention
+from .multihead import _heads_arguments, multi_head_attention
 
 __all__ = ["BlockSteps", "feed_forward", "layer_norm", "transformer_block"]
 
@@ -76,6 +76,7 @@ def layer_norm(X, gamma, beta, eps=EPS) -> torch.Tensor:
     beta = _vector(beta, "beta", d, "X", shape(X))
     eps = _as_eps(eps)
     X, gamma, beta = common_dtype(X, gamma, beta)
+    _check_norm(X, gamma, beta, {"X": "X", "gamma": "gamma"}, X.dtype)  # the NumPy package's bounds
     return _normalize(X, gamma, beta, eps, {"X": "X", "gamma": "gamma"})
 
 
@@ -109,7 +110,10 @@ def feed_forward(X, W_1, b_1, W_2, b_2) -> torch.Tensor:
     """
     X = as_float_tensor(X, "X", min_ndim=1)
     weights = _check_ffn(W_1, b_1, W_2, b_2, X.shape[-1], shape(X))
-    return _ffn(*common_dtype(X, *weights))[2]
+    _check_ffn_size(X, weights[0], weights[2])
+    X, *weights = common_dtype(X, *weights)
+    _check_ffn_bound(X, *weights, X.dtype)  # the NumPy package's bounds: the same inputs refused
+    return _ffn(X, *weights)[2]
 
 
 def transformer_block(
@@ -139,6 +143,7 @@ def transformer_block(
             f"W_2 must have shape ({ffn_weights[0].shape[1]}, {d_model}), back to the width of X {shape(X)} for the "
             f"residual sum, got {shape(ffn_weights[2])}"
         )
+    _check_ffn_size(X, ffn_weights[0], ffn_weights[2])
     norm_weights = [
         _vector(v, f"{name}_{k}", d_model, "X", shape(X))
         for k, g, b in ((1, gamma_1, beta_1), (2, gamma_2, beta_2))
@@ -146,6 +151,10 @@ def transformer_block(
     ]
     eps = _as_eps(eps)
     norm_first = _as_flag(norm_first, "norm_first")
+    num_heads, Ws = _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads)
+    dtype = common_dtype(X, *Ws.values(), *ffn_weights, *norm_weights)[0].dtype
+    norm_pairs = {1: norm_weights[0:2], 2: norm_weights[2:4]}
+    _check_block(X, Ws, num_heads, tuple(ffn_weights), norm_pairs, norm_first, dtype)  # the NumPy package's bounds
     X, *rest = common_dtype(X, *ffn_weights, *norm_weights)
     W_1, b_1, W_2, b_2 = rest[:4]
     norms = {1: rest[4:6], 2: rest[6:8]}

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import torch
 
-from .._checks import divides, layer_weights
-from .._validate import too_large
+from .._validate import heads_and_weights, too_large
 from ._validate import TooLarge, as_bool_mask, as_float_tensor, batch_shape, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 from .multihead import join_heads, split_heads
@@ -50,18 +49,14 @@ def cross_attention(X, memory, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tupl
     memory = as_float_tensor(memory, "memory", min_ndim=2)
     if memory.shape[-1] != X.shape[-1]:
         raise ValueError(f"X and memory must have the same width, got X {shape(X)} and memory {shape(memory)}")
-    h = divides(num_heads, X.shape[-1], "num_heads", f"the width of X, got X {shape(X)}")
-    size = X.shape[-1]
-    names = ("W_Q", "W_K", "W_V", "W_O")
-    given = dict(zip(names, (W_Q, W_K, W_V, W_O), strict=True))
-    W = layer_weights(as_float_tensor, given, dict.fromkeys(names, (size, size)), f"to match X {shape(X)}")
+    h, W = heads_and_weights(as_float_tensor, X, num_heads, W_Q, W_K, W_V, W_O)
     batch = batch_shape(("X", shape(X), 2), ("memory", shape(memory), 2))
     n, n_k = X.shape[-2], memory.shape[-2]
     check_size((*batch, h, n, n_k), "the heads' scores (..., num_heads, n, n_k)", X=X, memory=memory)
     if mask is not None:  # checked against the scores (..., n, n_k), then shared by the heads
         mask = as_bool_mask(mask, "mask", (*batch, n, n_k))[..., None, :, :]  # (..., 1, n, n_k)
     X, memory, *Ws = common_dtype(X, memory, *W.values())
-    W = dict(zip(names, Ws, strict=True))
+    W = dict(zip(W, Ws, strict=True))
     Q = split_heads(finite(X @ W["W_Q"], "the product X W_Q overflows", X=X, W_Q=W["W_Q"]), h)  # (..., h, n, d_head)
     K = split_heads(finite(memory @ W["W_K"], "the product memory W_K overflows", memory=memory, W_K=W["W_K"]), h)
     V = split_heads(finite(memory @ W["W_V"], "the product memory W_V overflows", memory=memory, W_V=W["W_V"]), h)

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from .._checks import divides
-from .._validate import positive_integer, too_large, value_text
+from .._validate import divides, positive_integer, too_large, value_text
 from ._validate import TooLarge, as_bool_mask, as_float_tensor, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 from .multihead import join_heads, split_heads

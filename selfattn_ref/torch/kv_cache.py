@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 import torch
 
-from .._checks import MultiplyAdds, divides, layer_weights
-from .._validate import positive_float
-from ..kv_cache import ModelSize, kv_cache_bytes, kv_cache_shape
-from ._validate import as_float_tensor, check_size, common_dtype, finite, shape
+from .._checks import MultiplyAdds
+from .._validate import heads_and_weights
+from ..kv_cache import ModelSize, _rope_base, kv_cache_bytes, kv_cache_shape
+from ..multihead import _check_heads
+from ..rotary import _turned_bound
+from ._validate import as_float_tensor, check_size, common_dtype, finite
 from .attention import softmax
 from .masks import causal_mask
 from .multihead import join_heads, split_heads
@@ -57,15 +59,13 @@ class CacheRun:
 
 def _check_layer(X, W_Q, W_K, W_V, W_O, num_heads, rope_base):
     X = as_float_tensor(X, "X", ndim=2)
-    h = divides(num_heads, X.shape[-1], "num_heads", f"the width of X, got X {shape(X)}")
-    size = X.shape[-1]
-    names = ("W_Q", "W_K", "W_V", "W_O")
-    given = dict(zip(names, (W_Q, W_K, W_V, W_O), strict=True))
-    W = layer_weights(as_float_tensor, given, dict.fromkeys(names, (size, size)), f"to match X {shape(X)}")
-    base = None if rope_base is None else positive_float(rope_base, "rope_base")
+    h, W = heads_and_weights(as_float_tensor, X, num_heads, W_Q, W_K, W_V, W_O)
+    base = _rope_base(rope_base, X.shape, h)
     check_size((h, X.shape[0], X.shape[0]), "the heads' scores (num_heads, n, n)", X=X)
     X, *Ws = common_dtype(X, *W.values())
-    return X, h, dict(zip(names, Ws, strict=True)), base
+    W = dict(zip(W, Ws, strict=True))
+    _check_heads(X, W, h, X.dtype, turn=None if base is None else _turned_bound)  # the NumPy package's bounds
+    return X, h, W, base
 
 
 def _attend(q, k, v, count: MultiplyAdds, mask, operands: dict) -> tuple[torch.Tensor, torch.Tensor]:

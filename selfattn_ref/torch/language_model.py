@@ -22,7 +22,7 @@ from torch import nn
 
 from .. import corpus
 from .. import language_model as _np
-from .._validate import positive_float, value_text
+from .._validate import positive_float, tensor_numpy, value_text
 from ..language_model import (
     EPS,
     BlockWeights,
@@ -243,8 +243,10 @@ def next_word_probabilities(logits, temperature=1.0, top_k=None) -> torch.Tensor
 
 
 def _numpy(probabilities) -> np.ndarray:
+    """``probabilities`` for the NumPy module's functions: a tensor checked and read as the numbers it
+    holds (a negative view resolved; one inside vmap a ValueError naming it), anything else as it is."""
     if isinstance(probabilities, torch.Tensor):
-        return as_float_tensor(probabilities, "probabilities", ndim=1).detach().numpy()
+        return tensor_numpy(as_float_tensor(probabilities, "probabilities", ndim=1), "probabilities")
     return probabilities
 
 

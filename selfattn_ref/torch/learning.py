@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 from collections.abc import Callable
 
 import torch
 
-from ._validate import as_float_tensor, finite, shape
+from .._validate import as_labels, call_number, positive_float, token_index, value_text
+from ..learning import _check_attention, _check_loss
+from ._validate import as_float_tensor, common_dtype, finite, shape
 
 __all__ = [
     "attention_gradients",
@@ -24,23 +25,6 @@ __all__ = [
     "finite_difference",
     "gradient_step",
 ]
-
-
-def _labels(labels, n: int | None, classes: int) -> torch.Tensor:
-    t = labels if isinstance(labels, torch.Tensor) else None
-    if t is None:
-        try:
-            t = torch.as_tensor(labels)
-        except (TypeError, ValueError, RuntimeError):
-            raise ValueError(f"labels must be whole numbers (class indices), got {labels!r}") from None
-    if t.dtype == torch.bool or t.is_floating_point() or t.is_complex():
-        raise ValueError(f"labels must be whole numbers (class indices), got {labels!r}")
-    want = () if n is None else (n,)
-    if shape(t) != want:
-        raise ValueError(f"labels must have shape {want}, one per row of logits, got shape {shape(t)}")
-    if bool(((t < 0) | (t >= classes)).any()):
-        raise ValueError(f"labels must be class indices from 0 to {classes - 1}, got {labels!r}")
-    return t.to(torch.int64)
 
 
 def cross_entropy(logits, labels) -> torch.Tensor:
@@ -53,13 +37,15 @@ def cross_entropy(logits, labels) -> torch.Tensor:
     z = as_float_tensor(logits, "logits", min_ndim=1)
     if z.ndim > 2:
         raise ValueError(f"logits must have shape (C,) or (N, C), got shape {shape(z)}")
-    y = _labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1])
+    y = torch.from_numpy(as_labels(labels, None if z.ndim == 1 else z.shape[0], z.shape[-1]))
     z2, y2 = z.reshape(-1, z.shape[-1]), y.reshape(-1)  # (N, C), (N,)
-    log_p = z2 - torch.logsumexp(z2, dim=1, keepdim=True)  # (N, C), ln softmax; logsumexp subtracts the max
-    return -log_p[torch.arange(len(y2)), y2].mean()
+    _check_loss(z, z.dtype)  # the NumPy package's bound: the same logits refused
+    top = z2.amax(dim=1, keepdim=True)  # as the NumPy twin: each row's largest logit subtracted first
+    log_p = z2 - top - torch.log(torch.exp(z2 - top).sum(dim=1, keepdim=True))  # (N, C), ln softmax
+    return finite(-log_p[torch.arange(len(y2)), y2].mean(), "the loss overflows", logits=z)
 
 
-def _attention_inputs(X, W_Q, W_K, query, key):
+def _attention_inputs(X, W_Q, W_K, query, key, gradients: bool = False):
     X = as_float_tensor(X, "X", ndim=2)
     n, d_model = X.shape
     Ws = []
@@ -72,10 +58,10 @@ def _attention_inputs(X, W_Q, W_K, query, key):
         Ws.append(W)
     if Ws[0].shape != Ws[1].shape:
         raise ValueError(f"W_Q and W_K must have the same shape, got {shape(Ws[0])} and {shape(Ws[1])}")
-    for name, i in (("query", query), ("key", key)):
-        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < n:
-            raise ValueError(f"{name} must be a token's index from 0 to {n - 1} (X has {n} rows), got {i!r}")
-    return X, Ws[0], Ws[1], int(query), int(key)
+    query, key = token_index(query, "query", n), token_index(key, "key", n)
+    X, W_Q, W_K = common_dtype(X, *Ws)  # float32 with float64 computes in float64, as NumPy does
+    _check_attention(X, W_Q, W_K, query, X.dtype, gradients)  # the NumPy package's bounds
+    return X, W_Q, W_K, query, key
 
 
 def attention_loss(X, W_Q, W_K, query: int, key: int) -> torch.Tensor:
@@ -96,10 +82,14 @@ def attention_gradients(X, W_Q, W_K, query: int, key: int) -> dict[str, torch.Te
     Returns ``{"W_Q", "W_K"}``, each (d_model, d_k): entry [r, c] is how fast the loss changes
     per unit change of that entry. PyTorch records the forward pass and runs it backwards.
     """
-    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key)
-    W_Q, W_K = W_Q.detach().requires_grad_(True), W_K.detach().requires_grad_(True)
-    with torch.enable_grad():
-        loss = attention_loss(X.detach(), W_Q, W_K, query, key)
+    X, W_Q, W_K, query, key = _attention_inputs(X, W_Q, W_K, query, key, gradients=True)
+    # Autograd records the forward pass, also when the caller has switched it off (torch.no_grad,
+    # torch.inference_mode) or made the tensors in inference mode: copies that autograd may use.
+    with torch.inference_mode(False), torch.enable_grad():
+        X, W_Q, W_K = (t.detach().clone() for t in (X, W_Q, W_K))
+        W_Q.requires_grad_(True)
+        W_K.requires_grad_(True)
+        loss = attention_loss(X, W_Q, W_K, query, key)
         d_W_Q, d_W_K = torch.autograd.grad(loss, (W_Q, W_K))
     return {"W_Q": d_W_Q, "W_K": d_W_K}
 
@@ -113,17 +103,17 @@ def finite_difference(f: Callable, W, delta: float = 1e-3) -> torch.Tensor:
     """
     W = as_float_tensor(W, "W", min_ndim=1).detach()
     if not callable(f):
-        raise ValueError(f"f must be a function of W that returns a number, got {f!r}")
-    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < math.inf:
-        raise ValueError(f"delta must be a positive number, got {delta!r}")
+        raise ValueError(f"f must be a function of W that returns a number, got {value_text(f)}")
+    delta = positive_float(delta, "delta")
     grad = torch.zeros_like(W)
     with torch.no_grad():
         for index in itertools.product(*map(range, W.shape)):
             up, down = W.clone(), W.clone()
             up[index] += delta
             down[index] -= delta
-            grad[index] = (float(f(up)) - float(f(down))) / (2 * delta)
-    return finite(grad, "the finite differences overflow", W=W)
+            at = f"at W with entry {index} {{}} delta"
+            grad[index] = (call_number(f, up, at.format("+")) - call_number(f, down, at.format("-"))) / (2 * delta)
+    return finite(grad, "the finite differences overflow", W=W, delta=delta)
 
 
 def gradient_step(W, gradient, lr: float) -> torch.Tensor:
@@ -132,6 +122,5 @@ def gradient_step(W, gradient, lr: float) -> torch.Tensor:
     gradient = as_float_tensor(gradient, "gradient", min_ndim=1)
     if gradient.shape != W.shape:
         raise ValueError(f"gradient must have the shape of W, got W {shape(W)} and gradient {shape(gradient)}")
-    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not 0 < lr < math.inf:
-        raise ValueError(f"lr must be a positive number, got {lr!r}")
+    lr = positive_float(lr, "lr")
     return finite(W - lr * gradient, "the step W - lr * gradient overflows", W=W, gradient=gradient, lr=lr)

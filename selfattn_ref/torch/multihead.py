@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from .._validate import mask_array, positive_integer, too_large, value_text
+from .._validate import as_bool_mask, divides, heads_and_weights, too_large
+from ..multihead import _check_heads
 from ._validate import TooLarge, as_float_tensor, check_size, common_dtype, finite, shape
 from .attention import scaled_dot_product_attention
 
@@ -24,20 +25,13 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     """
     X = as_float_tensor(X, "X", min_ndim=2)
     d_model = X.shape[-1]
-    num_heads = positive_integer(num_heads, "num_heads")
-    if d_model % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of X, got X {shape(X)}")
-    Ws = {}
-    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-        W = as_float_tensor(W, name, ndim=2)
-        if tuple(W.shape) != (d_model, d_model):
-            raise ValueError(f"{name} must have shape ({d_model}, {d_model}) to match X {shape(X)}, got {shape(W)}")
-        Ws[name] = W
+    num_heads, Ws = _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads)
     X, *Wl = common_dtype(X, *Ws.values())
     Ws = dict(zip(Ws, Wl, strict=True))
     d_head = d_model // num_heads
     n = X.shape[-2]
     check_size((*X.shape[:-2], num_heads, n, n), "the heads' scores (..., num_heads, n, n)", X=X)
+    _check_heads(X, Ws, num_heads, X.dtype)  # the NumPy package's bounds: the same inputs refused
 
     def split(M):  # (..., n, d_model) -> (..., num_heads, n, d_head)
         return M.reshape(*M.shape[:-1], num_heads, d_head).transpose(-3, -2)
@@ -45,10 +39,8 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     Q, K, V = (
         split(finite(X @ Ws[w], f"the product X {w} overflows", X=X, **{w: Ws[w]})) for w in ("W_Q", "W_K", "W_V")
     )  # each (..., h, n, d_head)
-    if mask is not None:
-        mask = mask_array(mask, "mask")  # the NumPy package's checks; as_bool_mask makes it a tensor
-        if mask.ndim >= 3:  # (..., n, n) -> (..., 1, n, n), shared by the heads
-            mask = mask[..., None, :, :]
+    if mask is not None:  # checked against the scores (..., n, n) the caller's X gives, then shared by the heads
+        mask = as_bool_mask(mask, "mask", (*X.shape[:-2], n, n))[..., None, :, :]  # (..., 1, n, n)
     try:
         heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., h, n, d_head), (..., h, n, n)
     except TooLarge as exc:  # the heads' Q, K, V are ours: name the caller's arguments
@@ -57,6 +49,12 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None) -> tuple[t
     concat = heads.transpose(-3, -2).reshape(*X.shape[:-2], n, d_model)  # (..., n, h·d_head)
     output = finite(concat @ Ws["W_O"], "the output (the heads times W_O) overflows", X=X, W_V=Ws["W_V"], W_O=Ws["W_O"])
     return output, weights  # (..., n, d_model)
+
+
+def _heads_arguments(X, W_Q, W_K, W_V, W_O, num_heads) -> tuple[int, dict[str, torch.Tensor]]:
+    """num_heads as an int and W_Q, W_K, W_V, W_O as checked tensors (d_model, d_model) for X
+    (..., n, d_model); a ValueError naming the argument otherwise (the NumPy package's reader)."""
+    return heads_and_weights(as_float_tensor, X, num_heads, W_Q, W_K, W_V, W_O)
 
 
 def split_heads(M, num_heads) -> torch.Tensor:
@@ -68,9 +66,7 @@ def split_heads(M, num_heads) -> torch.Tensor:
     ``q.view(B, T, h, d_head).transpose(1, 2)``.
     """
     M = as_float_tensor(M, "M", min_ndim=2)
-    num_heads = positive_integer(num_heads, "num_heads")
-    if M.shape[-1] % num_heads:
-        raise ValueError(f"num_heads={value_text(num_heads, parens=True)} must divide the width of M, got M {shape(M)}")
+    num_heads = divides(num_heads, M.shape[-1], "num_heads", f"the width of M, got M {shape(M)}")
     split = M.reshape(*M.shape[:-1], num_heads, M.shape[-1] // num_heads)  # (..., n, h, d_head)
     return split.transpose(-3, -2)  # (..., h, n, d_head)
 

@@ -11,8 +11,9 @@ import math
 
 import torch
 
-from .._validate import mask_array
-from ._validate import as_bool_mask, as_float_tensor, batch_shape, check_size, common_dtype, finite, shape
+from ..attention import _check_mixed
+from ..rnn import _check_additive, _check_dot, _check_steps, _state_mask
+from ._validate import as_float_tensor, batch_shape, check_size, common_dtype, finite, from_numpy, shape
 from .attention import softmax
 
 
@@ -43,6 +44,7 @@ def rnn_encoder(X, W_xh, W_hh, b=None, h0=None) -> torch.Tensor:
     if h0 is not None:
         operands["h0"] = h
     X, W_xh, W_hh, b, h = common_dtype(X, W_xh, W_hh, b, h)
+    _check_steps(X, W_xh, W_hh, b, h, operands, X.dtype)  # the NumPy package's bounds: the same inputs refused
     states = []
     for t, x in enumerate(X, 1):  # sequential: step t needs h_{t-1}
         before = finite(x @ W_xh + h @ W_hh + b, f"at step {t}, the input to tanh overflows", **operands)
@@ -70,6 +72,7 @@ def additive_scores(s, H, W_s, W_h, v) -> torch.Tensor:
     batch = batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
     check_size((*batch, H.shape[-2], W_h.shape[1]), "the input to tanh s W_s + H W_h", H=H, W_h=W_h)
     s, H, W_s, W_h, v = common_dtype(s, H, W_s, W_h, v)
+    _check_additive(s, H, W_s, W_h, v, s.dtype)
     before = (s @ W_s)[..., None, :] + H @ W_h  # (..., 1, d_a) + (..., n, d_a) -> (..., n, d_a)
     finite(before, "the input to tanh s W_s + H W_h overflows", s=s, H=H, W_s=W_s, W_h=W_h)
     return finite(torch.tanh(before) @ v, "the scores v . tanh(...) overflow", v=v)  # (..., n)
@@ -85,14 +88,9 @@ def additive_attention(s, H, W_s, W_h, v, mask=None) -> tuple[torch.Tensor, torc
     """
     e = additive_scores(s, H, W_s, W_h, v)  # (..., n), checks every argument
     H = as_float_tensor(H, "H", min_ndim=2).to(e.dtype)
+    _check_mixed(H, H.dtype, "the context (the weights times H) overflows", {"H": H})
     if mask is not None:
-        mask = mask_array(mask, "mask")  # the NumPy package's checks; as_bool_mask makes it a tensor
-        if mask.ndim < 1:
-            raise ValueError(
-                f"mask must have one entry per encoder state, shape (..., {H.shape[-2]}), got shape {shape(mask)}"
-            )
-        target = (*e.shape[:-1], 1, e.shape[-1])  # (..., 1, n): one row of keys for the one query
-        allowed = as_bool_mask(mask[..., None, :], "mask", target)[..., 0, :]
+        allowed = from_numpy(_state_mask(mask, shape(e)))  # (..., n): the NumPy package's checks and messages
         e = e.masked_fill(~allowed, -math.inf)
     weights = softmax(e, axis=-1)  # (..., n)
     context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
@@ -111,6 +109,7 @@ def dot_scores(s, H) -> torch.Tensor:
     batch = batch_shape(("s", shape(s), 1), ("H", shape(H), 2))
     check_size((*batch, H.shape[-2]), "the scores s . H[j]", s=s, H=H)
     s, H = common_dtype(s, H)
+    _check_dot(s, H, s.dtype)
     return finite((H @ s[..., :, None])[..., 0], "the scores s . H[j] overflow", s=s, H=H)  # (..., n)
 
 
@@ -122,6 +121,7 @@ def dot_attention(s, H) -> tuple[torch.Tensor, torch.Tensor]:
     """
     e = dot_scores(s, H)  # (..., n), checks s and H
     H = as_float_tensor(H, "H", min_ndim=2).to(e.dtype)
+    _check_mixed(H, H.dtype, "the context (the weights times H) overflows", {"H": H})
     weights = softmax(e, axis=-1)  # (..., n)
     context = (weights[..., None, :] @ H)[..., 0, :]  # (..., 1, n) @ (..., n, d_h) -> (..., d_h)
     return finite(context, "the context (the weights times H) overflows", H=H), weights

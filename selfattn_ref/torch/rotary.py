@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import torch
 
-from .._checks import as_choice, as_positions
-from .._validate import check_size, positive_float, positive_integer, value_text
+from .._validate import as_choice, as_positions, check_size, positive_float, positive_integer, value_text
 from ._validate import as_float_tensor, finite, shape
 
 __all__ = ["pairing_permutation", "rotary_angles", "rotary_embedding"]

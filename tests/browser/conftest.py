@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, SoupStrainer
 from offscreen import LAY_OUT_ALL
+from playground_checks import Watch
+from playground_page import SharedPage
 
 from publish.harness.chromium import CHROMIUM, CHROMIUM_ARGS  # the browser and flags make bench uses too
 
@@ -143,3 +145,33 @@ def module_context(browser, browser_context_args):
     yield make
     for context in made:
         context.close()
+
+
+# --- the playground's page, one per module (tests/browser/test_playground*.py) ---------------------
+
+
+@pytest.fixture(scope="module")
+def playground_context(module_context):
+    """One browser context for the module's playground page (pytest-playwright's is one per test)."""
+    return module_context()
+
+
+@pytest.fixture(scope="module")
+def shared_page(playground_context, site) -> SharedPage:
+    """One page on the playground for the module (on each xdist worker), loaded in full once and
+    put back to that state before each test (tests/support/playground_page.py)."""
+    page = playground_context.new_page()
+    page.set_default_timeout(10_000)
+    shared = SharedPage(page, site.base_url)
+    yield shared
+    page.close()
+
+
+@pytest.fixture
+def pg(shared_page):
+    """The module's page as a fresh load of playground/ shows it, watched for problems."""
+    page = shared_page.page
+    watch = Watch().attach(page)
+    shared_page.reset()
+    yield page, watch
+    watch.detach(page)

@@ -17,7 +17,6 @@ from publish.generate import exercises as exr
 
 from exercise_cases import cases, off_by
 
-PAGES = sorted(exr.load_all())
 STORE = "selfattn-exercises/v1"
 
 
@@ -86,9 +85,26 @@ def check(page: Page, anchor: str, text: str) -> str:
     return page.evaluate(FEEDBACK_KIND_JS, f"{anchor}-feedback")
 
 
+def expected_kinds(data: dict) -> list[tuple[str, str]]:
+    """(text, the kind of feedback it gets) for an exercise: two off in the last place, wrong; one off,
+    close, up to rounding, from 2 decimals on, but never for an answer of exactly 0 (a ReLU's output);
+    the right answer in every form a reader may type it, right."""
+    rounding = data["decimals"] >= 2 and data["signs"][0] != 0
+    return [(off(data, 2), "wrong"), (off(data, 1), "close" if rounding else "wrong")] + [
+        (form, "right") for form in accepted_forms(data)
+    ]
+
+
+# The page whose exercises are answered by typing, one of each kind of answer: a number, a
+# percentage, a row of weights, a vector. The exercises of every page are graded so by the page's
+# script (test_every_page_grades_every_form_of_the_right_answer), from the data each page carries,
+# which is Python's (tests/content/test_exercises.py).
+TYPED = "real-numbers"
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize("name", PAGES)
-def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
+def test_right_answers_in_every_form_and_one_digit_off(new_context, site):
+    name = TYPED
     context = new_context()
     errors = []
     page = context.new_page()
@@ -99,15 +115,10 @@ def test_right_answers_in_every_form_and_one_digit_off(new_context, site, name):
     for anchor, data in found:
         solution = page.locator(f"#{anchor} .exercise-solution")
         expect(solution).to_be_hidden()
-        wrong = off(data, 2)
-        assert check(page, anchor, wrong) == "wrong", (anchor, wrong)
-        expect(solution).to_be_visible()  # after an attempt
-        near = off(data, 1)
-        # up to rounding, from 2 decimals on, but never for an answer of exactly 0 (a ReLU's output)
-        rounding = data["decimals"] >= 2 and data["signs"][0] != 0
-        assert check(page, anchor, near) == ("close" if rounding else "wrong"), (anchor, near)
-        for form in accepted_forms(data):
-            assert check(page, anchor, form) == "right", (anchor, form)
+        for k, (text, kind) in enumerate(expected_kinds(data)):
+            assert check(page, anchor, text) == kind, (anchor, text)
+            if k == 0:
+                expect(solution).to_be_visible()  # after an attempt
         expect(page.locator(f"#{anchor} .exercise-badge")).to_have_text("Solved")
     stored = json.loads(page.evaluate(f"() => localStorage.getItem('{STORE}')"))
     assert set(stored[name]) == {data["id"] for _, data in found}
@@ -140,6 +151,22 @@ def test_the_pages_script_grades_as_python_does(grader: Page):
         if js != (py := exr.grade(data[(p, id)], text))
     ]
     assert not differ, f"{len(differ)} of {len(found)} differ, first: {differ[:3]}"
+
+
+@pytest.mark.browser
+def test_every_page_grades_every_form_of_the_right_answer(grader: Page):
+    """Every exercise of every page, in the page's script: each form of the right answer is right,
+    one off in the last place close (or wrong), two off wrong, as on the page that is typed into."""
+    found = [(p, e.id, text, kind) for p, exs in exr.load_all().items() for e in exs
+             for text, kind in expected_kinds(exr.grader_data(e))]  # fmt: skip
+    data = {(p, e.id): exr.grader_data(e) for p, exs in exr.load_all().items() for e in exs}
+    assert len(data) >= 30 and len(found) >= 5 * len(data), (len(data), len(found))
+    got = grader.evaluate(
+        "(cases) => cases.map(([spec, text]) => window.SelfAttnExercises.grade(spec, text).kind)",
+        [[data[(p, id)], text] for p, id, text, _ in found],
+    )
+    differ = [(p, id, text, kind, js) for (p, id, text, kind), js in zip(found, got, strict=True) if js != kind]
+    assert not differ, f"{len(differ)} of {len(found)} graded otherwise, first: {differ[:3]}"
 
 
 @pytest.mark.browser

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_katex_css_subset import SHOW_JS, read_look, site_formulas
+from katex_look import formulas_html, read_look, show
 
 from publish.markdown.katex_math import in_page
 from publish.mkdocs.page_weight.katex_css import CSS
@@ -41,9 +41,7 @@ FONTS_JS = """() => [...document.fonts].filter((f) => f.family.startsWith('KaTeX
 
 def look(context, url: str, formulas: list[str]) -> tuple[list, list, bytes]:
     page = context.new_page()
-    page.goto(url)
-    page.evaluate(SHOW_JS, formulas)
-    page.evaluate("() => document.fonts.ready")
+    show(page, url, formulas)
     article = page.locator("article.md-content__inner")
     return read_look(page), page.evaluate(FONTS_JS), article.screenshot(animations="disabled")
 
@@ -54,7 +52,7 @@ def test_formulas_look_the_same_under_the_whole_fonts(site, new_context):
     for tex, html in zip(EXTRA, extra, strict=True):
         text = _katex_text(html)
         assert text <= chars, (tex, text - chars)
-    formulas = [*site_formulas(site), *extra]
+    formulas = [*formulas_html(site), *extra]
     url = site.base_url + "real-numbers/"
     whole_css = lambda route: route.fulfill(path=VENDOR / CSS, content_type="text/css")  # noqa: E731
     served: list[str] = []

@@ -10,6 +10,7 @@ inline sizes, so the same look under katex.min.css in light and dark.
 from __future__ import annotations
 
 import pytest
+from katex_look import formulas_tex
 from playwright.sync_api import Page
 
 from publish.markdown.katex_math import KATEX_JS, OPTIONS, in_page, render
@@ -20,22 +21,9 @@ RENDER_ALL_JS = """([formulas, options]) =>
   formulas.map(([tex, display]) => katex.renderToString(tex, Object.assign({displayMode: display}, options)))"""
 
 
-def site_formulas(site) -> dict[tuple[str, bool], list[str]]:
-    """(TeX, display) of every formula on the built site -> the pages that show it. The TeX is
-    read back from the MathML annotation that KaTeX writes (its source, escaped)."""
-    found: dict[tuple[str, bool], list[str]] = {}
-    for rel, soup in site.math().items():
-        for math in soup.select(".arithmatex"):
-            annotation = math.select_one(".katex-mathml annotation[encoding='application/x-tex']")
-            assert annotation is not None, f"{rel}: a formula without KaTeX's MathML: {str(math)[:120]}"
-            key = (annotation.get_text(), math.select_one(".katex-display") is not None)
-            found.setdefault(key, []).append(rel)
-    return found
-
-
 @pytest.mark.slow
 def test_server_html_is_katex_in_chromium(page: Page, site):
-    formulas = site_formulas(site)
+    formulas = formulas_tex(site)
     assert len(formulas) > 100, f"only {len(formulas)} distinct formulas on the site"
     assert any(display for _, display in formulas) and not all(display for _, display in formulas)
     page.set_content("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>KaTeX</title></head></html>")

@@ -14,8 +14,7 @@ import json
 import re
 
 import pytest
-from test_katex_css_subset import SHOW_JS
-from test_katex_look import site_formulas
+from katex_look import formulas_tex, show
 
 from publish.markdown.katex_math import in_page, render
 
@@ -33,7 +32,7 @@ MATHML = "http://www.w3.org/1998/Math/MathML"
 
 
 def test_formulas_look_the_same_as_katex_writes_them(site, page):
-    formulas = list(site_formulas(site))  # (TeX, display) of every distinct formula of the site
+    formulas = list(formulas_tex(site))  # (TeX, display) of every distinct formula of the site
     assert len(formulas) > 100 and any(d for _, d in formulas) and not all(d for _, d in formulas)
     written = [render(tex, display) for tex, display in formulas]
     shown = [in_page(tex, display) for tex, display in formulas]
@@ -47,9 +46,7 @@ def test_formulas_look_the_same_as_katex_writes_them(site, page):
     assert {"height", "vertical-align", "margin-right", "top"} <= set(props), props
     looks = []
     for formulas_html in (written, shown):
-        page.goto(site.base_url + "real-numbers/")
-        page.evaluate(SHOW_JS, formulas_html)
-        page.evaluate("() => document.fonts.ready")
+        show(page, site.base_url + "real-numbers/", formulas_html)
         looks.append(json.loads(page.evaluate(LOOK_JS, props)))
     a, b = looks
     assert len(a) == len(b) > 1000

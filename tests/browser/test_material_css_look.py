@@ -27,6 +27,7 @@ from pathlib import Path
 
 import material
 import pytest
+from browser_checks import animations_ended
 
 from publish.mkdocs.page_weight.material_css import STYLESHEETS, stylesheets
 
@@ -168,18 +169,9 @@ SWITCHING_JS = r"""() => {
 }"""
 
 
-# Every finite CSS transition and animation of the state has ended (checked each frame): what the
-# rules are read against is the state as it stays, without a fixed wait that is too long or too short.
-SETTLED_JS = """() => new Promise((done) => {
-  const look = () => document.getAnimations().every((a) => a.playState !== 'running'
-      || a.effect.getComputedTiming().iterations === Infinity)
-    ? done(true) : requestAnimationFrame(look);
-  requestAnimationFrame(() => requestAnimationFrame(look));
-})"""
-
-
 def _settled(page) -> None:
-    page.evaluate(SETTLED_JS)
+    """What the rules are read against is the state as it stays (browser_checks.animations_ended)."""
+    animations_ended(page)
 
 
 def _search(page) -> None:
@@ -211,6 +203,15 @@ def _switch_tab(page) -> None:
     _settled(page)
 
 
+def _model_mode(page) -> None:
+    """The playground's language-model mode (loaded when its tab opens), a weight explained, its words listed."""
+    page.wait_for_selector("#pg-panel-model[data-state=ready]")
+    page.locator("#pg-model-b1h1 tbody tr").nth(1).locator("td").first.click()
+    page.locator("#pg-model-vocabulary summary").click()
+    page.wait_for_selector("#pg-model-explain:not([hidden])")
+    _settled(page)
+
+
 def _none(page) -> None:
     pass
 
@@ -228,6 +229,7 @@ CASES = [
     ("where-used/", "drawer open at 375 px", _drawer, PHONE),
     ("where-used/", "copy button hovered", _hover_copy, None),
     ("where-used/", "second content tab", _switch_tab, None),
+    ("playground/#model=the+cat+sat&generate=1", "language model's mode", _model_mode, None),
 ]
 
 

@@ -1,12 +1,12 @@
 """Notebook pages and figures in Chromium, beyond what test_site.py checks on every page (no
-console error, no request off the machine, math rendered, no serious axe violation in either
-scheme: notebook pages included, since they are built pages like the others).
+console error, no request off the machine, no serious axe violation in either scheme: notebook
+pages included, since they are built pages like the others).
 
 - A notebook page has its math rendered with KaTeX when the site was built (cells), and as
   plain text in its table of contents, after a full load and after instant navigation; its
   copy buttons copy the cells: the imports, then each snippet file without them
   (publish.generate.notebooks.without_imports); its download link downloads the notebook as executed,
-  outputs included.
+  outputs included (one page's: each page's link, tests/content/test_notebooks.py).
 - A heatmap follows the palette toggle: the colours Chromium paints are the light scheme's, then
   the dark scheme's, and every cell's text contrasts with its fill by at least 4.5:1 in both.
 """
@@ -18,8 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
-from test_site import (
+from browser_checks import (
     RAW_MATH_JS,
     katex_styled,
     open_for_instant_navigation,
@@ -27,9 +26,10 @@ from test_site import (
     recorded_context,
     report,
 )
+from playwright.sync_api import Page, expect
 
 from publish.generate.figures import contrast
-from publish.generate.notebooks import NOTEBOOKS, imports, notebook_snippets, shown, without_imports
+from publish.generate.notebooks import NOTEBOOKS, import_cell, imports, notebook_snippets, shown, without_imports
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +74,7 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
     page = context.new_page()
     page.goto(site.url(f"notebooks/{name}/index.html"))
     files = [shown(b.snippet) for b in notebook_snippets(name)]  # as the pages show them whole
-    cells = ["\n".join(dict.fromkeys(line for f in files for line in imports(f)))]
+    cells = [import_cell([line for f in files for line in imports(f)])]
     cells += [without_imports(f) for f in files]
     # The code cells' buttons (a Markdown cell can show a block of text with a button of its own).
     buttons = page.locator(".jp-CodeCell .jp-InputArea button.md-code__button[data-md-type=copy]")
@@ -88,8 +88,11 @@ def test_notebook_copy_buttons_copy_the_snippet_files(new_context, site, name):
         assert page.evaluate("() => navigator.clipboard.readText()") == cell.rstrip("\n")
 
 
-@pytest.mark.parametrize("name", [nb.page for nb in NOTEBOOKS])
-def test_download_link_downloads_the_notebook(page: Page, site, name, tmp_path: Path):
+def test_download_link_downloads_the_notebook(page: Page, site, tmp_path: Path):
+    """The link of a notebook page downloads the notebook under its name. The link is the same on
+    every notebook page but for the name (tests/content/test_notebooks.py holds each one's address,
+    text and file): one page's is clicked."""
+    name = NOTEBOOKS[0].page
     page.goto(site.url(f"notebooks/{name}/index.html"))
     link = page.locator("p.notebook-download a[download]")
     expect(link).to_have_text(f"Download the notebook ({name}.ipynb)")

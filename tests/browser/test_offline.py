@@ -19,6 +19,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from publish.fmt import num
 from publish.generate import playground_bundle as pb
 from selfattn_ref import examples
+from selfattn_ref import language_model as lm
 from selfattn_ref.topics.positional_encoding import with_positions
 
 pytestmark = pytest.mark.browser
@@ -88,6 +89,17 @@ def test_playground_works_from_disk(new_context, offline_site: Path):
     page.wait_for_selector("#playground[data-state=ready]")
     st = with_positions("dog_bites_man")
     assert page.evaluate(ROWS_JS, "pg-weights") == weights_rows(["dog", "bites", "man"], st["weights"], 3)
+    # The language model's mode: its own bundle, with the weights inlined, loaded when it is opened.
+    text = "she took the money to the bank"
+    open_from_disk(page, offline_site / "playground.html", "#model=" + text.replace(" ", "+") + "&generate=1")
+    page.wait_for_selector("#pg-panel-model[data-state=ready]")
+    scripts = page.evaluate("() => [...document.scripts].map((s) => s.getAttribute('src'))")
+    assert (offline_site / "assets/playground/model_app.bundle.js").as_uri() in scripts, scripts
+    probabilities = lm.next_word_probabilities(lm.forward(text).logits[-1])
+    top = [[w, num(p, 4)] for w, p in lm.ranked(probabilities, 5)]
+    assert [[r[0], r[-1]] for r in page.evaluate(ROWS_JS, "pg-model-next")] == top
+    written = [r[2] for r in page.evaluate(ROWS_JS, "pg-model-generated")]
+    assert written == [s.word for s in lm.generate(text, seed=1)]
     assert not problems, "\n".join(problems)
 
 
@@ -115,21 +127,29 @@ def test_bundled_modules_run_from_disk(new_context, tmp_path: Path):
         "greet.js": "export default function greet(name) { return `hello ${name}`; }\n",
         "side.js": "globalThis.sideEffect = true;\n",
         "data/numbers.json": '{"numbers": [1, 2, 3]}\n',
+        "lazy/later.js": 'import { twice } from "../lib/math.js";\nexport const later = () => twice(50);\n'
+        'const DATA = new URL("../data/numbers.json", import.meta.url);\n'
+        "export const numbers = () => fetch(DATA).then((r) => r.json());\n",
         "main.js": 'import "./side.js";\nimport {\n  twice as double,\n  THREE,\n} from "./lib/math.js";\n'
         'import * as fmt from "./fmt.js";\nimport greet from "./greet.js";\n'
         'const DATA = new URL("data/numbers.json", import.meta.url);\n'
-        "fetch(DATA).then((r) => r.json()).then((data) => {\n"
+        'Promise.all([fetch(DATA).then((r) => r.json()), import("./lazy/later.js"), import("./lazy/later.js")])\n'
+        "  .then(async ([data, lazy, again]) => {\n"
         "  document.body.dataset.result = JSON.stringify({\n"
         "    double: double(21), three: THREE, plusOne: fmt.plusOne(1), greet: greet('disk'),\n"
         "    side: globalThis.sideEffect, numbers: data.numbers, runs: globalThis.runs,\n"
         "    url: import.meta.url, strict: (function () { return this === undefined; })(),\n"
+        "    later: lazy.later(), same: lazy === again, lazyNumbers: (await lazy.numbers()).numbers,\n"
+        "    scripts: [...document.scripts].map((s) => s.src.split('/').slice(-2).join('/')),\n"
         "  });\n});\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     entry = tmp_path / "main.js"
-    pb.bundle_path(entry).write_text(pb.bundle(entry, "test"), encoding="utf-8")
+    assert pb.lazy_entries(entry) == [tmp_path / "lazy" / "later.js"]
+    for module in [entry, *pb.lazy_entries(entry)]:
+        pb.bundle_path(module).write_text(pb.bundle(module, "test"), encoding="utf-8")
     html = tmp_path / "index.html"
     html.write_text('<!doctype html><body><script src="main.bundle.js"></script><script src="main.bundle.js">'
                     "</script></body>", encoding="utf-8")  # fmt: skip
@@ -141,6 +161,7 @@ def test_bundled_modules_run_from_disk(new_context, tmp_path: Path):
     result = json.loads(page.evaluate("() => document.body.dataset.result"))
     assert result == {
         "double": 42, "three": 3, "plusOne": 2, "greet": "hello disk", "side": True, "numbers": [1, 2, 3],
-        "runs": 1, "url": entry.as_uri(), "strict": True,
+        "runs": 1, "url": entry.as_uri(), "strict": True, "later": 100, "same": True, "lazyNumbers": [1, 2, 3],
+        "scripts": ["lazy/later.bundle.js"] + [f"{tmp_path.name}/main.bundle.js"] * 2,  # once, in the head
     }  # fmt: skip
     assert not problems, "\n".join(problems)

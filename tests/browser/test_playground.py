@@ -14,215 +14,53 @@ import base64
 import json
 import math
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from browser_checks import (
+    open_for_instant_navigation,
+)
+from playground_checks import (
+    BANK,
+    DEFAULT,
+    PRESETS,
+    SLUGS,
+    Watch,
+    assert_close,
+    axe_violations,
+    change_hash,
+    check_matches_generated,
+    evaluate_json,
+    example_of,
+    expected_mix,
+    expected_table,
+    field_text,
+    generated_table,
+    link,
+    open_details,
+    open_playground,
+    page_text_has_no_nan,
+    playground_url,
+    random_cases,
+    read_table,
+    sixteen_by_sixteen,
+)
 from playground_page import SharedPage
 from playwright.sync_api import Page, expect
-from test_site import AXE_SETUP_JS, SAMPLE_COLOURS_JS, cancelled_after_load, open_for_instant_navigation
 
 from publish import GENERATED, ROOT
-from publish.fmt import cell, is_integral, num, vector
+from publish.fmt import cell, num, vector
 from publish.generate import playground
 from publish.generate.scaffold import template
-from publish.generate.tables import example_files
 from selfattn_ref import examples
+from selfattn_ref.examples.digits import last_place
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 pytestmark = pytest.mark.browser
 
-PRESETS = playground.presets()
-SLUGS = [p["slug"] for p in PRESETS["presets"]]
-DEFAULT = PRESETS["default"]
-AXE_SCRIPT = Axe().axe_script
-TOL = 1e-9
-
 
 # --- helpers ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class Watch:
-    """What a clean page never does: console errors or warnings, uncaught errors, dialogs, failed requests."""
-
-    problems: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-    listeners: list = field(default_factory=list)
-
-    def attach(self, page: Page) -> Watch:
-        def dialog(d):
-            self.dialogs.append(f"{d.type}: {d.message}")
-            d.dismiss()
-
-        self.listeners = [
-            ("console", self._console),
-            ("pageerror", lambda e: self.problems.append(f"uncaught: {e}")),
-            ("requestfailed", self._failed),
-            ("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}")),
-            ("dialog", dialog),
-        ]
-        for event, listener in self.listeners:
-            page.on(event, listener)
-        return self
-
-    def detach(self, page: Page) -> None:
-        """Stop watching (the page goes on to the next test)."""
-        for event, listener in self.listeners:
-            page.remove_listener(event, listener)
-        self.listeners = []
-
-    def _failed(self, request) -> None:
-        if cancelled_after_load(request):
-            return
-        self.problems.append(f"request failed: {request.url}")
-
-    def _console(self, message) -> None:
-        if message.type in ("error", "warning"):
-            self.problems.append(f"console {message.type}: {message.text}")
-
-    def check(self) -> None:
-        assert not self.dialogs, f"a dialog opened: {self.dialogs}"
-        assert not self.problems, "\n".join(self.problems)
-
-
-@pytest.fixture(scope="module")
-def context(module_context):
-    """One browser context for the module (pytest-playwright's is one per test)."""
-    return module_context()
-
-
-@pytest.fixture(scope="module")
-def shared_page(context, site) -> SharedPage:
-    """One page on the playground for the module (on each xdist worker), loaded in full once and
-    put back to that state before each test (playground_page.py)."""
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    shared = SharedPage(page, site.base_url)
-    yield shared
-    page.close()
-
-
-@pytest.fixture
-def pg(shared_page):
-    """The module's page as a fresh load of playground/ shows it, watched for problems."""
-    page = shared_page.page
-    watch = Watch().attach(page)
-    shared_page.reset()
-    yield page, watch
-    watch.detach(page)
-
-
-def playground_url(site, suffix: str = "") -> str:
-    return site.base_url + "playground/" + suffix
-
-
-def open_playground(page: Page, site, suffix: str = "") -> None:
-    """The playground at playground/<suffix>, as a load of that address shows it: on the module's
-    shared page by a new mount (playground_page.py), on another page by a load."""
-    shared = SharedPage.of(page)
-    if shared is not None:
-        shared.open(suffix)
-        return
-    if page.url.startswith(playground_url(site)):
-        page.goto("about:blank")  # a new document: a new #part alone would only fire hashchange
-    page.goto(playground_url(site, suffix))
-    page.wait_for_selector("#playground[data-state=ready]")
-
-
-def link(state: dict) -> str:
-    """The #s= part of a link for a state, as state.js writes it."""
-    raw = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()
-    return "#s=" + base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def state_of(slug: str, **changes) -> dict:
-    p = next(p for p in PRESETS["presets"] if p["slug"] == slug)
-    projections = "learned" if slug == PRESETS["learned"] else p["projections"]
-    s = {"v": 1, "words": p["tokens"], "X": p["embeddings"], "scale": p["scale"], "causal": p["causal"]}
-    return {**s, "projections": projections, "decimals": p["decimals"], **changes}
-
-
-READ_TABLE_JS = """(id) => {
-  const t = document.getElementById(id);
-  if (!t) return null;
-  const head = [...t.tHead.rows[0].cells].map((c) => c.textContent);
-  const rows = [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent));
-  return {head, rows};
-}"""
-
-
-def read_table(page: Page, table_id: str) -> dict:
-    return page.evaluate(READ_TABLE_JS, table_id)
-
-
-def generated_table(path: Path | str) -> dict:
-    """A generated Markdown table (a file, or its text) as {head, rows}, the way the page's tables read."""
-    text = path.read_text(encoding="utf-8") if isinstance(path, Path) else path
-    lines = [ln for ln in text.splitlines() if ln.startswith("|")]
-    split = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines]
-    head, body = split[0], split[2:]
-    return {"head": head, "rows": [[r[0].strip("*"), *r[1:]] for r in body]}
-
-
-def generated_mix(path: Path | str) -> str:
-    text = path.read_text(encoding="utf-8") if isinstance(path, Path) else path
-    return re.search(r"```text\n(.*?)\n```", text, re.S).group(1)
-
-
-def expected_table(M, rows, cols, decimals: int, corner: str) -> dict:
-    """What publish.generate.tables.matrix_table would print."""
-    M = np.asarray(M, dtype=float)
-    integral = is_integral(M)
-    body = [[r, *(cell(x, decimals, integral) for x in row)] for r, row in zip(rows, M, strict=True)]
-    return {"head": [corner, *cols], "rows": body}
-
-
-def example_of(
-    E, projections="none", W=None, scale=False, causal=False, decimals=3, tokens=None, heads=1
-) -> examples.Example:
-    """An ad-hoc example for examples.run: the reference pipeline the pages use."""
-    E = np.asarray(E, dtype=float)
-    n, d = E.shape
-    kind = {"none": "none", "identity": "identity", "matrices": "given"}[projections]
-    if projections == "identity":
-        Ws = (np.eye(d),) * 3
-    else:
-        Ws = tuple(np.asarray(w, dtype=float) for w in W) if W else (None,) * 3
-    return examples.Example(
-        slug="case", title="case", tokens=tuple(tokens or (f"t{i}" for i in range(n))), E=E, projections=kind,
-        W_Q=Ws[0], W_K=Ws[1], W_V=Ws[2], scale=scale, causal=causal, decimals=decimals, path=Path("case"),
-        heads=heads,
-    )  # fmt: skip
-
-
-def expected_mix(tokens, weights_row, V, output_row, decimals: int) -> str:
-    """Step 3 written out, as publish.generate.tables writes docs/generated/<slug>/mix_<i>.md."""
-    width = max(len(num(w, decimals)) for w in weights_row)
-    lines = [
-        f"{'  ' if j == 0 else '+ '}{num(w, decimals):>{width}} × {vector(V[j], decimals)}   ({tokens[j]})"
-        for j, w in enumerate(weights_row)
-    ]
-    return "\n".join([*lines, f"= {vector(output_row, decimals)}"])
-
-
-def field_text(x: float, decimals: int) -> str:
-    """What a number field shows for a value it was given (app.js, fieldText): the value as it is when
-    it has at most `decimals` decimals, else rounded to them as the tables round it."""
-    x = float(x)
-    if float(num(x, decimals)) != x:
-        return num(x, decimals)
-    return str(int(x)) if x.is_integer() else repr(x)
-
-
-def page_text_has_no_nan(page: Page) -> None:
-    text = page.locator("body").inner_text()
-    found = re.findall(r"\b(NaN|-?Infinity|undefined)\b", text)
-    assert not found, f"the page shows {found}"
 
 
 def weights_cells(page: Page) -> list[list[str]]:
@@ -230,34 +68,6 @@ def weights_cells(page: Page) -> list[list[str]]:
 
 
 # --- parity with selfattn_ref -----------------------------------------------------------------------
-
-
-def random_cases(seed: int = 20240601, count: int = 240) -> list[dict]:
-    """Varied sizes (1-16 words × 1-16 dimensions, the corners included), signs, integers and decimals,
-    scaling and the causal mask on and off, projections none, identity and random matrices (d_k and
-    d_v not always d)."""
-    rng = np.random.default_rng(seed)
-    corners = [(1, 1), (16, 16), (1, 16), (16, 1), (2, 3), (3, 4)]
-    cases = []
-    for c in range(count):
-        n, d = corners[c] if c < len(corners) else (int(rng.integers(1, 17)), int(rng.integers(1, 17)))
-        style = c % 3
-        if style == 0:
-            X = rng.integers(-3, 4, (n, d)).astype(float)
-        elif style == 1:
-            X = np.round(rng.normal(0, 2, (n, d)), 3)
-        else:
-            X = rng.normal(0, 1, (n, d)) * 10.0 ** rng.integers(-2, 2)
-        kind = ["none", "identity", "matrices"][c % 3 if c >= len(corners) else int(rng.integers(3))]
-        case = {"X": X.tolist(), "projections": kind, "scale": bool(rng.integers(2)), "causal": bool(rng.integers(2))}
-        if kind == "matrices":
-            dk = d if rng.random() < 0.5 else int(rng.integers(1, 17))
-            dv = d if rng.random() < 0.5 else int(rng.integers(1, 17))
-            std = float(rng.uniform(0.1, 1.5))
-            case.update(W_Q=rng.normal(0, std, (d, dk)).tolist(), W_K=rng.normal(0, std, (d, dk)).tolist(),
-                        W_V=rng.normal(0, std, (d, dv)).tolist())  # fmt: skip
-        cases.append(case)
-    return cases
 
 
 PARITY_JS = """async ([url, cases]) => {
@@ -268,27 +78,6 @@ PARITY_JS = """async ([url, cases]) => {
             weights: r.weights, output: r.output, PE: r.PE, X: r.X};
   });
 }"""
-# Plain data as JSON text: -Infinity, Infinity and NaN as the tokens Python's json reads, undefined
-# as null (None, as Playwright gives it).
-TO_JSON_JS = """(value) => JSON.stringify(value, (k, v) => (v === undefined ? null
-  : typeof v === "number" && !Number.isFinite(v) ? `@@${v}@@` : v)).replace(/"@@(-?Infinity|NaN)@@"/g, "$1")"""
-
-
-def evaluate_json(page: Page, js: str, arg):
-    """page.evaluate(js, arg) for a large answer of plain data (numbers, strings, lists, objects): it
-    comes back as one JSON string. Playwright's own conversion, value by value, took most of the time
-    of the tests that read some 100,000 numbers."""
-    return json.loads(page.evaluate(f"(arg) => Promise.resolve(({js})(arg)).then({TO_JSON_JS})", arg))
-
-
-def assert_close(name: str, got, want, where: str) -> None:
-    got = np.asarray(got, dtype=float)
-    want = np.asarray(want, dtype=float)
-    assert got.shape == want.shape, f"{where}: {name} has shape {got.shape}, NumPy's {want.shape}"
-    both_inf = np.isneginf(got) & np.isneginf(want)
-    with np.errstate(invalid="ignore"):  # -inf - -inf where both are masked
-        err = np.where(both_inf, 0.0, np.abs(got - want) / np.maximum(1.0, np.abs(want)))
-    assert np.all(np.isfinite(err)) and err.max() <= TOL, f"{where}: {name} differs by {err.max():.3g}"
 
 
 def test_math_module_equals_numpy_reference(pg, site):
@@ -332,14 +121,33 @@ def test_math_module_equals_numpy_reference(pg, site):
     watch.check()
 
 
-FORMAT_JS = """async ([url, pairs, vectors]) => {
+FORMAT_JS = """async ([url, pairs, vectors, bounded]) => {
   const f = await import(url);
   return {
     num: pairs.map(([x, d]) => f.num(x, d)),
     integral: pairs.map(([x]) => (Number.isInteger(x) ? f.cell(x, 0, true) : null)),
     vector: vectors.map(([v, d]) => f.vector(v, d)),
+    bounded: bounded.map(([x, d, e]) => [
+      f.num(x, d, e), Number.isInteger(x) ? f.cell(x, d, true, e) : null, f.lastPlace(e),
+    ]),
   };
 }"""
+
+
+def bounded_cases(rng) -> list[list[float]]:
+    """(x, decimals, error) triples for the rule of a number's float64 error: errors at the edges of
+    last_place (half a unit of a decimal, one float either side), errors that leave no decimal, no
+    units digit, or no digit at all, and seeded errors of every size."""
+    edges = [5e-11, 5.000000000000001e-11, 4.999999999999999e-11, 5e-4, 5.0000001e-4, 0.5, 0.5000000000000001, 3.0,
+             50.0, 50.00000000000001, 51.0, 1e13, 5e14, 1e300, 0.0]  # fmt: skip
+    xs = [399999.6398741780, -399999.6398741780, 0.10000000009313226, 1999996800001.3, 4.096e27, 17179869184.0,
+          0.5, -0.5, 12.5, 15.0, 9.9999999, 999999.123456789, 1e15 + 2, -2.5e21, 0.0, 131072.0]  # fmt: skip
+    cases = [[x, d, e] for x in xs for d in (0, 2, 4, 10) for e in edges]
+    for _ in range(400):
+        x = float(rng.normal(0, 1) * 10.0 ** rng.integers(-6, 28))
+        e = abs(x) * 10.0 ** rng.uniform(-16, 1) if x else float(10.0 ** rng.uniform(-16, 3))
+        cases.append([x if rng.random() < 0.8 else float(round(x)), int(rng.integers(0, 11)), e])
+    return cases
 
 
 def test_numbers_are_formatted_as_the_pages_do(pg, site):
@@ -360,7 +168,8 @@ def test_numbers_are_formatted_as_the_pages_do(pg, site):
     values += list(rng.normal(0, 1, 150) * 10.0 ** rng.integers(7, 30, 150))  # the playground's scores reach 4e27
     pairs = [[float(x), d] for x in values for d in (0, 1, 2, 3, 4, 6, 10)]
     vectors = [[rng.normal(0, 1, 4).round(k).tolist(), 3] for k in (0, 2, 5)] + [[[1.0, 0.0, -0.0, 2.0], 3]]
-    out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors])
+    bounded = bounded_cases(rng)
+    out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors, bounded])
     wrong = [(x, d, js, num(x, d)) for (x, d), js in zip(pairs, out["num"], strict=True) if js != num(x, d)]
     assert not wrong, f"{len(wrong)} of {len(pairs)} differ, e.g. (x, decimals, JS, Python): {wrong[:8]}"
     for (x, _), js in zip(pairs, out["integral"], strict=True):
@@ -368,78 +177,17 @@ def test_numbers_are_formatted_as_the_pages_do(pg, site):
             assert js == cell(x, 0, True), x
     for (v, d), js in zip(vectors, out["vector"], strict=True):
         assert js == vector(np.array(v), d)
+    # the float64 error's rule (issue 51, item 5): the same text from Python and JavaScript
+    python = [
+        [num(x, d, e), cell(x, d, True, e) if float(x).is_integer() else None, last_place(e)] for x, d, e in bounded
+    ]
+    wrong = [(c, js, py) for c, js, py in zip(bounded, out["bounded"], python, strict=True) if js != py]
+    assert not wrong, f"{len(wrong)} of {len(bounded)} differ, e.g. ((x, decimals, error), JS, Python): {wrong[:6]}"
+    assert {"?", "4.000e+05", "399999.64", "0.100000000"} <= {t for t, _, _ in python}  # the rule's cases are drawn
     watch.check()
 
 
 # --- presets ------------------------------------------------------------------------------------
-
-
-def open_details(page: Page) -> None:
-    """Open "Q, K and V" (filled in only while open) and wait for its tables to be drawn."""
-    page.evaluate("() => { for (const d of document.querySelectorAll('#playground details')) d.open = true; }")
-    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")  # the toggle event
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('#playground details:not([hidden]) table')].every((t) => t.tHead)"
-    )
-
-
-READ_FIELDS_JS = """(id) => {
-  const t = document.getElementById(id);
-  return t && [...t.tBodies[0].rows].map((r) => [...r.querySelectorAll('input')].map((i) => i.value));
-}"""
-
-
-def check_matches_generated(page: Page, slug: str, ex: examples.Example | None = None) -> None:
-    """Every table the playground shows for a worked example is the table its page shows, labels
-    included (the output's columns x1, x2, ... without projections, c1, c2, ... with them, as the
-    pages and Notation name them); with several heads, each head's tables are its page's. Its
-    matrices, for any example with matrices: the learned example's in the learned weights' tables,
-    every other's (seeded or given in its spec) in the fields of "Your projection matrices", each
-    shown as a field shows a number it was given (field_text). The page's tables are those
-    publish.generate.tables.example_files writes into docs/generated/<slug>/ (test_worked_examples holds the
-    two equal), so that `ex`, an example that is not on disk, can be checked too."""
-    ex = ex or examples.load(slug)
-    if ex.projections != "none":
-        open_details(page)
-    gen = example_files(ex)
-    tables = {"pg-output": "output.md"}
-    if ex.projections != "none":
-        tables |= {"pg-Q": "Q.md", "pg-K": "K.md", "pg-V": "V.md"}
-    learned = slug == PRESETS["learned"]  # the one example the playground shows as "learned" (state.js)
-    if learned:
-        tables |= {"pg-learned-W_Q": "W_Q.md", "pg-learned-W_K": "W_K.md", "pg-learned-W_V": "W_V.md"}
-    elif ex.projections in ("random", "given"):
-        expect(page.locator("#pg-projections")).to_have_value("custom")
-        for name in ("W_Q", "W_K", "W_V"):
-            want = [[field_text(x, ex.decimals) for x in row] for row in getattr(ex, name)]
-            assert page.evaluate(READ_FIELDS_JS, f"pg-{name}") == want, f"{slug}: the fields of {name}"
-    for table_id, name in tables.items():
-        got, want = read_table(page, table_id), generated_table(gen[name])
-        assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{name} has {want}"
-    if ex.heads == 1:
-        expect(page.locator("#pg-head-box")).to_be_hidden()
-    for k in range(ex.heads):
-        prefix = f"head_{k + 1}_" if ex.heads > 1 else ""
-        if ex.heads > 1:
-            page.select_option("#pg-head", str(k))
-        for table_id, name in {"pg-weights": "weights.md", "pg-scores": "scores.md"}.items():
-            got, want = read_table(page, table_id), generated_table(gen[f"{prefix}{name}"])
-            assert got == want, f"{slug}: #{table_id} shows {got}, docs/generated/{slug}/{prefix}{name} has {want}"
-        if ex.scale or ex.causal:
-            got = read_table(page, "pg-scaled")
-            want = generated_table(gen[f"{prefix}{'scaled' if ex.scale else 'scores'}.md"])
-            if ex.causal:  # the masked entries: −∞, as docs/generated/masking/masked_scores.md shows them
-                for i, row in enumerate(want["rows"]):
-                    row[2 + i :] = ["−∞"] * len(row[2 + i :])
-            assert got == want, f"{slug}: the scaled scores show {got}, the page's table {want}"
-        else:
-            expect(page.locator("#pg-scaled")).to_be_hidden()
-        for i in range(len(ex.tokens)):
-            page.select_option("#pg-selected", str(i))
-            want = generated_mix(gen[f"{prefix}mix_{i}.md"])
-            expect(page.locator("#pg-mix")).to_have_text(want, use_inner_text=False)
-    if ex.heads > 1:
-        page.select_option("#pg-head", "0")
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -531,7 +279,12 @@ def test_the_positional_encoding_page_opens_the_playground_with_the_positions(pg
     assert sorted(marked_cells(page, "pg-used")) == ["pg-PE 3 1", "pg-words 3 1"]
     # A cell of PE: pos = 2, entry x2 = 2p + 1 with p = 0, a cosine: cos(2 / 10000^(0/4)).
     page.locator("#pg-PE tbody tr").nth(2).locator("td").nth(1).click()
-    expect(page.locator("#pg-explain-title")).to_contain_text("PE(2), entry x2: the cosine of pair p = 0")
+    # The title names both counts, as the page does: x2 of the tables is the formula's entry 2p + 1 = 1.
+    expect(page.locator("#pg-explain-title")).to_contain_text(
+        "PE(2), entry x2, the formula's entry 2p + 1 = 1: the cosine of pair p = 0 at the position of dog, "
+        "pos = 2 (the formula counts positions, pairs and entries from 0, as the paper does; the tables count "
+        "x1, x2, ... from 1)."
+    )
     assert page.locator("#pg-explain code").text_content().split("\n") == [
         "PE_(pos, 2p + 1) = cos(pos / 10000^(2p/d)), with pos = 2, p = 0 and d = 4",
         "10000^(0/4) = 1",
@@ -586,14 +339,14 @@ def contributed() -> list[examples.Example]:
             for slug, text in [("zz_copy", scaffold), ("zz_seeded", seeded)]]  # fmt: skip
 
 
-def test_examples_a_contributor_adds(context, site):
+def test_examples_a_contributor_adds(playground_context, site):
     """With the presets of every example and the two a contributor adds (the page's presets file, as a
     build gathers it, served in its place): the copy of The cat sat opens as itself, and stays itself in
     the list, the link and Reset; the seeded one shows its page's numbers, its matrices in the fields, and
     each field says which draw of which seed and std it is."""
     copy, seeded = contributed()
     body = json.dumps(playground.presets([*examples.load_all(), copy, seeded]))
-    page = context.new_page()
+    page = playground_context.new_page()
     watch = Watch().attach(page)
     page.route("**/generated/playground/presets.json", lambda r: r.fulfill(body=body, content_type="application/json"))
     open_playground(page, site, "#preset=zz_copy")
@@ -858,7 +611,6 @@ def _b64(text: str) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
-BANK = state_of("bank_of_river")
 ONE_WORD = '{"v":1,"words":["a"],"X":[[X]],"scale":false,"causal":false,"projections":"none","decimals":3}'
 BAD_LINKS = {
     "zero words": link({**BANK, "words": [], "X": []}),
@@ -1030,28 +782,6 @@ def test_the_link_restores_the_whole_state(pg, site, browser):
 # fetched container in, emitting document$, on which app.js mounts a new playground; a later change
 # of the #part alone fetches nothing. The promise settles once that has happened, or at once where
 # nothing is fetched, so the test never reads a playground that is about to be replaced.
-CHANGE_HASH_JS = """(h) => new Promise((resolve, reject) => {
-  const harness = window.__pgHarness;
-  if (!harness) return reject(new Error('change_hash needs the shared page (playground_page.py)'));
-  if (harness.navigated) { location.hash = h; return resolve('no fetch'); }
-  let replayed = true;  // document$ replays the document it last emitted
-  const sub = document$.subscribe(() => {
-    if (replayed) return;
-    queueMicrotask(() => sub.unsubscribe());
-    resolve('fetched');
-  });
-  replayed = false;
-  location.hash = h;
-})"""
-
-
-def change_hash(page: Page, fragment: str) -> str:
-    """Set location.hash, as a link pasted into the address bar does, and let the page settle: the
-    first change of the #part after a full load makes Material fetch the page again and swap its
-    content in (instant navigation), which mounts a new playground (CHANGE_HASH_JS waits for that)."""
-    done = page.evaluate(CHANGE_HASH_JS, fragment)
-    page.wait_for_selector("#playground[data-state=ready]")
-    return done
 
 
 @pytest.mark.parametrize("order", ["good link first", "bad link first"])
@@ -1093,17 +823,26 @@ def test_copy_link_button(pg, site, browser):
 # --- keyboard, screens, colours, accessibility --------------------------------------------------------
 
 
+# Sets window.__swapped once Material's document$ emits a new document (it replays the current one
+# at once, to each new subscriber).
+SWAPPED_JS = """() => {
+  let replayed = false;
+  window.__swapped = false;
+  document$.subscribe(() => { if (replayed) window.__swapped = true; replayed = true; });
+}"""
+
+
 def test_keyboard_alone(pg, site):
     """Tab order: the skip link, then the settings, then the grid; typing recalculates; arrows move."""
     page, watch = pg
     open_playground(page, site)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.classList.contains('md-skip')")
-    page.keyboard.press("Enter")  # Material handles the jump (instant navigation): wait for it
-    page.wait_for_function("() => location.hash === '#try-it-yourself'")
-    # The first navigation after a load makes Material fetch the page again and swap its content in;
-    # waiting for :target instead of this wait let Tab start from the top once (under -n 2): kept.
-    page.wait_for_timeout(100)
+    # Material handles the jump (instant navigation): the first navigation after a load fetches the
+    # page again and swaps its content in, then emits document$ (which first replays the page it has).
+    page.evaluate(SWAPPED_JS)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.hash === '#try-it-yourself' && window.__swapped")
     order = []
     for _ in range(20):
         page.keyboard.press("Tab")
@@ -1163,57 +902,30 @@ def _contrast(a: str, b: str) -> float:
 def test_heatmap_text_contrast_for_every_weight(pg, site):
     page, watch = pg
     open_playground(page, site)
-    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/app.js", 1000])
+    colours = page.evaluate(COLOUR_JS, [site.base_url + "assets/playground/views.js", 1000])
     for scheme, cells in colours.items():
         worst = min(_contrast(c["background"], c["color"]) for c in cells)
         assert worst >= 4.5, f"{scheme}: a heatmap cell's text has contrast {worst:.2f}"
     watch.check()
 
 
-AXE_JS = """([include, options]) => axe.run(include ? {include: [[include]]} : document, options)
-  .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} -> `
-      + v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')))"""
-COLOURS = {
-    "resultTypes": ["violations"],
-    "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
-}
-
-
-def axe_violations(page: Page, scheme: str) -> list[str]:
-    """axe-core injected into the page as it is: all its rules in the light scheme, its colour rules
-    on #playground in the dark one, the colour rules on one element of each look of text (test_site's
-    SAMPLE_COLOURS_JS: two elements that look the same pass or fail together), which cut axe's time
-    on a 16 x 16 heatmap from 5-6 s to under 2 s."""
-    page.evaluate(AXE_SCRIPT)
-    page.evaluate(AXE_SETUP_JS)
-    root = None if scheme == "light" else "#playground"
-    looks = page.evaluate(SAMPLE_COLOURS_JS, [[], root])
-    assert looks, f"no text to check the contrast of in {root or 'the page'}"
-    if scheme == "light":
-        return page.evaluate(AXE_JS, [None, {"resultTypes": ["violations"]}])
-    return page.evaluate(AXE_JS, [root, COLOURS])
-
-
-def sixteen_by_sixteen() -> dict:
-    rng = np.random.default_rng(3)
-    return {**BANK, "words": [f"w{i}" for i in range(16)], "X": np.round(rng.normal(0, 1.5, (16, 16)), 2).tolist(),
-            "scale": True, "causal": True, "projections": "identity", "decimals": 3}  # fmt: skip
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious(site, browser, scheme):
     """All of axe's rules in the light scheme, its colour rules in the dark (slate) one, on the default
-    example, on a 16 × 16 heatmap, and with error messages showing."""
+    example, on a 16 × 16 heatmap, with error messages showing, and in the language model's mode (an
+    unknown word's message, a weight explained, the words generated)."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     watch = Watch().attach(page)
     expected = "slate" if scheme == "dark" else "default"
     problems = []
-    for fragment, edit in [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc")]:
+    model = "#model=the+cat+sat+near+the+river&generate=1"
+    for fragment, edit in [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc"), (model, None)]:
         open_playground(page, site, fragment)
         expect(page.locator("body")).to_have_attribute("data-md-color-scheme", expected)
+        if fragment == model:
+            open_model_mode_parts(page)
         if edit is not None:
             page.fill("#pg-x-0-0", edit)
             page.fill("#pg-name-1", " ")
@@ -1223,6 +935,17 @@ def test_axe_finds_nothing_serious(site, browser, scheme):
     assert not problems, "\n".join(problems)
     context.close()
     watch.check()
+
+
+def open_model_mode_parts(page: Page) -> None:
+    """The language model's mode with what only a click shows: a weight explained, the words generated
+    (the link asks for them), and an unknown word's message over the last results."""
+    page.wait_for_selector("#pg-panel-model[data-state=ready]")
+    page.locator("#pg-model-b2h1 tbody tr").nth(2).locator("td").first.click()
+    expect(page.locator("#pg-model-explain")).to_be_visible()
+    expect(page.locator("#pg-model-generated-box")).to_be_visible()
+    page.fill("#pg-model-text", "the cat sta")
+    expect(page.locator("#pg-model-text-message")).to_contain_text("'sta', is not in the model's vocabulary")
 
 
 def test_dark_scheme_follows_the_toggle(pg, site):
@@ -1250,6 +973,8 @@ def test_narrow_screen(browser, site, tmp_path):
     assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
     for box in ("#pg-words", "#pg-weights", "#pg-output", "#pg-mix"):
         page.locator(box).scroll_into_view_if_needed()  # off screen, the browser skips laying it out
+        # and lays it out at its next frame (read at once, it may still be skipped: as wide as its box)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
         scroll = page.evaluate(
             """(sel) => { const e = document.querySelector(sel); const box = e.closest('.pg-scroll');
                  return {overflow: getComputedStyle(box).overflowX, inner: box.scrollWidth, outer: box.clientWidth,
@@ -1268,6 +993,20 @@ def test_narrow_screen(browser, site, tmp_path):
     shot = tmp_path / "playground-375.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 0
+    print(f"screenshot: {shot}")
+    # The language model's mode, on 12 words (and the 13th generated): its heatmaps scroll in their boxes.
+    words = "she took the wet boat back to the bank of the river"
+    open_playground(page, site, "#model=" + words.replace(" ", "+") + "&generate=1")
+    open_model_mode_parts(page)
+    widths = page.evaluate(
+        "() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth})"
+    )
+    assert widths["doc"] <= widths["view"] and widths["body"] <= widths["view"], widths
+    for box in ("#pg-model-text", "#pg-model-b1h1", "#pg-model-next", "#pg-model-explain pre"):
+        right = page.locator(box).evaluate("(e) => (e.closest('.pg-scroll') ?? e).getBoundingClientRect().right")
+        assert right <= widths["view"], (box, right)
+    shot = tmp_path / "playground-model-375.png"
+    page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
     context.close()
     watch.check()
@@ -1350,7 +1089,7 @@ def test_fields_and_results_stay_finite_with_extreme_numbers(pg, site):
 # --- the shared page's reset (playground_page.py) -------------------------------------------------------
 
 
-def test_the_reset_leaves_no_trace_of_the_test_before(pg, site, shared_page, context):
+def test_the_reset_leaves_no_trace_of_the_test_before(pg, site, shared_page, playground_context):
     """What a test may leave on the module's page (a bad value and its message, focus, open parts,
     an explanation, a step, a task done, a link's notice, a pending address, scroll, storage, a
     cookie, selected text) is each seen by the reset's comparison, and the reset undoes all of it by
@@ -1358,7 +1097,7 @@ def test_the_reset_leaves_no_trace_of_the_test_before(pg, site, shared_page, con
     a link the notice was carried to, no address written later). A trace it cannot undo (a global,
     the palette switched) makes it load the page in full."""
     page, watch = pg
-    other = SharedPage(context.new_page(), site.base_url)
+    other = SharedPage(playground_context.new_page(), site.base_url)
     other.full_load()
     assert shared_page.fingerprint() == other.fresh  # the module's page, as the reset left it for this test
     other.page.keyboard.press("Tab")

@@ -16,11 +16,9 @@ import json
 
 import numpy as np
 import pytest
-import test_playground
 import torch
 from bs4 import BeautifulSoup
-from playwright.sync_api import expect
-from test_playground import (
+from playground_checks import (
     BANK,
     PRESETS,
     TOL,
@@ -35,16 +33,12 @@ from test_playground import (
     read_table,
     state_of,
 )
+from playwright.sync_api import expect
 
 import selfattn_ref
 from selfattn_ref import examples
 
 pytestmark = pytest.mark.browser
-
-# test_playground's fixtures: one page shared by the module, put back to a fresh load's state before each test.
-context = test_playground.context
-shared_page = test_playground.shared_page
-pg = test_playground.pg
 
 ASSETS = "assets/playground/"
 

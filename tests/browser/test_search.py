@@ -116,11 +116,19 @@ def test_the_index_loads_when_the_search_opens(site, new_context, how):
     (assets/javascripts/search-on-demand.js holds them back); opening the search, by its keyboard
     shortcut or a click in the box, asks for both, and the search then finds pages."""
     context = new_context()
+    context.add_init_script(ASKED_JS)
     requests: list[str] = []
     context.on("request", lambda r: requests.append(r.url))
     page = context.new_page()
-    page.goto(site.base_url + "masking/", wait_until="networkidle")
-    page.wait_for_timeout(500)  # late requests: Material asked for both at once
+    page.goto(site.base_url + "masking/")
+    # Material has asked for both (held back beneath it); then one request of the page's own, whose
+    # answer comes after any request sent before it: the index's or the worker's, had either gone out.
+    page.wait_for_function(
+        "([index, worker]) => window.__asked.some((u) => u.endsWith(index))"
+        " && window.__asked.some((u) => u.includes(worker))",
+        arg=[INDEX, WORKER],
+    )
+    page.evaluate("() => fetch(location.href, {cache: 'no-store'}).then((r) => r.status)")
     asked = [u for u in requests if INDEX in u or WORKER in u]
     assert asked == [], f"the page load asked for {asked} before the search was opened"
     assert page.evaluate("() => document.querySelector('.md-search-result__meta').textContent.trim()") == (

@@ -1,229 +1,47 @@
 """The built site in a real browser: what a reader sees, and that nothing leaves the machine.
 
 Every page is opened and checked for console errors, requests to other hosts (or for KaTeX's
-script), math not rendered when the site was built, and serious or critical accessibility
-violations (axe-core, light and dark scheme); then the interactive parts: linked tabs, copy
-buttons, the palette toggle, instant navigation, the offline build and the edit links.
+script), and serious or critical accessibility violations (axe-core, light and dark scheme); then
+the interactive parts: linked tabs, copy buttons, the palette toggle, instant navigation, the
+offline build and the edit button. What the built pages show without a browser (every page of the
+nav built, math rendered, where each edit link leads) is tests/content/test_site_build.py's.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response, expect
+from browser_checks import (
+    AXE_ALL,
+    AXE_COLOURS,
+    AXE_JS,
+    AXE_SCRIPT,
+    AXE_SETUP_JS,
+    RAW_MATH_JS,
+    SAMPLE_COLOURS_JS,
+    Recorder,
+    animations_ended,
+    katex_styled,
+    open_for_instant_navigation,
+    palette_toggle,
+    recorded_context,
+    report,
+    scheme,
+)
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from pages import EDIT_URI, edit_link
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 SNIPPETS = REPO / "snippets"
-AXE_SCRIPT = Axe().axe_script  # axe-core, as shipped by axe-playwright-python
-# The rules whose outcome depends on colours: all that the dark scheme can change.
-COLOUR_RULES = ["color-contrast", "link-in-text-block"]
-LOCAL_SCHEMES = {"data", "blob", "about"}
-# KaTeX's own scripts: the math is rendered when the site is built, so no page may ask for them.
-KATEX_SCRIPT = re.compile(r"katex(\.min)?\.js|auto-render", re.I)
-EDIT_URI = re.search(r"^edit_uri:\s*(\S+)", (REPO / "mkdocs.yml").read_text(), re.M).group(1)
-
-# Text nodes outside code that still hold TeX delimiters: math that KaTeX did not render when the
-# site was built (publish/markdown/katex_math.py); and arithmatex elements without KaTeX's HTML.
-RAW_MATH_JS = r"""() => {
-  const skip = "pre, code, script, style, textarea, .katex-mathml";
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const found = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (!parent || parent.closest(skip) || !parent.checkVisibility()) continue;
-    const text = node.textContent;
-    if (text.includes("\\(") || text.includes("\\[") || text.includes("$$")) found.push(text.trim().slice(0, 80));
-  }
-  const math = [...document.querySelectorAll(".arithmatex")];
-  return {
-    math: math.length,
-    unrendered: math.filter((e) => !e.querySelector(".katex")).map((e) => e.textContent.trim().slice(0, 80)),
-    raw: found,
-  };
-}"""
-
-# axe-core, once injected: its colour rules look only at the elements marked data-axe-sample.
-AXE_SETUP_JS = """() => axe.configure({rules: [
-  {id: "color-contrast", selector: "[data-axe-sample]"},
-  {id: "link-in-text-block", selector: "a[href][data-axe-sample], [role=link][data-axe-sample]"}]})"""
-# Runs axe-core and returns its serious and critical violations, one line each.
-AXE_JS = """(options) => axe.run(document, options).then((r) => r.violations
-  .filter((v) => v.impact === "serious" || v.impact === "critical")
-  .map((v) => `axe ${v.id} (${v.impact}): ${v.help} -> `
-    + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")))"""
-AXE_ALL = {"resultTypes": ["violations"]}
-AXE_COLOURS = {"resultTypes": ["violations"], "runOnly": {"type": "rule", "values": COLOUR_RULES}}
-
-# Marks one visible element for each look of text (or of a form field) not seen before (on this
-# page or on those already checked): the inputs of a contrast check, that is the tag, colour, font size and
-# weight, text shadow, and the backgrounds and opacities of the element and its ancestors. Two
-# elements that look the same pass or fail together, so axe's colour rules need to see only one:
-# on all the elements they take most of axe's time (5 s on a page with much code and math, which
-# has thousands of text elements and some forty looks). The text looked at is that under ``root``
-# (a selector; the whole body if null). Returns the new looks.
-SAMPLE_COLOURS_JS = r"""([seenBefore, root]) => {
-  for (const e of document.querySelectorAll("[data-axe-sample]")) e.removeAttribute("data-axe-sample");
-  const seen = new Set(seenBefore);
-  const fresh = [];
-  const backdrops = new Map();  // element -> the part of a look that it and its ancestors give
-  const backdrop = (el) => {
-    if (!el) return "";
-    if (backdrops.has(el)) return backdrops.get(el);
-    const s = getComputedStyle(el);
-    let own = s.opacity !== "1" ? `o${s.opacity} ` : "";
-    if (s.backgroundImage !== "none") own += `${s.backgroundImage} `;
-    if (s.backgroundColor !== "rgba(0, 0, 0, 0)") own += `${s.backgroundColor} `;
-    const look = own + backdrop(el.parentElement);
-    backdrops.set(el, look);
-    return look;
-  };
-  // axe cannot judge text that a scrolling block hides (a long line of code): not a sample.
-  const unclipped = (el) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) return false;
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      const s = getComputedStyle(a);
-      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
-      const c = a.getBoundingClientRect();
-      if (r.left < c.left || r.right > c.right || r.top < c.top || r.bottom > c.bottom) return false;
-    }
-    return true;
-  };
-  const top = root ? document.querySelector(root) : document.body;
-  const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
-  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-    const el = t.parentElement;
-    // axe judges only text of two characters or more with letters or digits ("(" and "1" it
-    // leaves undecided): only such text stands for a look.
-    const text = t.textContent.trim();
-    if (text.length < 2 || !/[\p{L}\p{N}]/u.test(text) || !el || el.closest("script, style, .katex-mathml")) continue;
-    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-    const s = getComputedStyle(el);
-    const key = [el.tagName, s.color, s.fontSize, s.fontWeight, s.textShadow, backdrop(el)].join("|");
-    if (seen.has(key) || !unclipped(el)) continue;
-    seen.add(key);
-    fresh.push(key);
-    el.setAttribute("data-axe-sample", "");
-  }
-  // axe's colour rule judges the text of form fields too (an input's value, a select's option):
-  // one field of each look, whether its text is one that axe judges being part of the look.
-  for (const el of top.querySelectorAll("input, select, textarea")) {
-    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-    const option = el.tagName === "SELECT" ? el.selectedOptions[0] : null;
-    const text = (option ? option.textContent : el.value || el.placeholder || "").trim();
-    const judged = text.length >= 2 && /[\p{L}\p{N}]/u.test(text);
-    const s = getComputedStyle(el);
-    const key = [el.tagName, el.type, el.disabled, judged, s.color, s.fontSize, s.fontWeight, s.textShadow,
-      backdrop(el)].join("|");
-    if (seen.has(key) || !unclipped(el)) continue;
-    seen.add(key);
-    fresh.push(key);
-    el.setAttribute("data-axe-sample", "");
-  }
-  return fresh;
-}"""
-
-
-def open_for_instant_navigation(page: Page, url: str) -> None:
-    """Open ``url`` and wait until Material's instant navigation can take a click: it follows only
-    the links that sitemap.xml lists, which it fetches after the load event, and a click before that
-    is an ordinary page load (the network idle: the sitemap is in)."""
-    page.goto(url, wait_until="networkidle")
-
-
-def cancelled_after_load(request: Request) -> bool:
-    """Whether a failed request is one that a page makes after its load event and that going on to
-    the next page cancels (net::ERR_ABORTED): Chromium's request for the favicon, Material's instant
-    navigation's for sitemap.xml. That is the test's doing, not the page's; a missing favicon or
-    sitemap is still seen, as a 404."""
-    return request.failure == "net::ERR_ABORTED" and urlsplit(request.url).path.endswith(
-        ("/favicon.png", "/sitemap.xml")
-    )
-
-
-@dataclass
-class Recorder:
-    """Everything the pages of a browser context did that a clean page must not do, by page."""
-
-    allowed_origin: str  # "http://127.0.0.1:PORT" or "file"
-    problems: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-
-    def attach(self, context: BrowserContext) -> None:
-        context.on("request", self._request)
-        context.on("response", self._response)
-        context.on("requestfailed", self._failed)
-        context.on("console", self._console)
-        context.on("weberror", lambda e: self._add(e, f"uncaught error: {e.error}"))
-
-    def _add(self, source, problem: str) -> None:
-        try:
-            page = source.page if hasattr(source, "page") else source.frame.page
-            where = page.url if page else "(no page)"
-        except Exception:  # a worker's request has no frame
-            where = "(worker)"
-        self.problems[where].append(problem)
-
-    def _failed(self, request: Request) -> None:
-        if cancelled_after_load(request):
-            return
-        self._add(request, f"request failed: {request.url} ({request.failure})")
-
-    def _request(self, request: Request) -> None:
-        parts = urlsplit(request.url)
-        if KATEX_SCRIPT.search(parts.path):
-            self._add(request, f"KaTeX's script requested (the math is rendered when the site is built): {request.url}")
-        if parts.scheme in LOCAL_SCHEMES:
-            return
-        origin = "file" if parts.scheme == "file" else f"{parts.scheme}://{parts.netloc}"
-        if origin != self.allowed_origin:
-            self._add(request, f"request to another host: {request.url}")
-
-    def _response(self, response: Response) -> None:
-        if response.status >= 400:
-            self._add(response.request, f"HTTP {response.status}: {response.url}")
-
-    def _console(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
-            self._add(message, f"console error: {message.text} at {message.location.get('url')}")
-
-    def take(self) -> dict[str, list[str]]:
-        problems, self.problems = dict(self.problems), defaultdict(list)
-        return problems
-
-
-def recorded_context(new_context, site, **kwargs) -> tuple[BrowserContext, Recorder]:
-    context = new_context(**kwargs)
-    recorder = Recorder(allowed_origin=site.base_url.rstrip("/"))
-    recorder.attach(context)
-    return context, recorder
-
-
-def report(problems: dict[str, list[str]]) -> str:
-    return "problems found:\n" + "\n".join(f"{where}\n  " + "\n  ".join(p) for where, p in problems.items())
-
-
-def palette_toggle(page: Page):
-    return page.locator("[data-md-component=palette] label:not([hidden])")
-
-
-def scheme(page: Page) -> str:
-    return page.locator("body").get_attribute("data-md-color-scheme")
-
-
-def katex_styled(page: Page) -> bool:
-    """Whether the page's first formula takes katex.min.css's font (the CSS is loaded)."""
-    return page.evaluate("() => getComputedStyle(document.querySelector('.katex')).fontFamily.startsWith('KaTeX_Main')")
 
 
 def pages_with(site, pattern: str) -> list[Path]:
@@ -233,14 +51,6 @@ def pages_with(site, pattern: str) -> list[Path]:
 
 
 # -- every page -----------------------------------------------------------------------------------
-
-
-def test_site_has_every_nav_page(site):
-    built = {p.relative_to(site.dir).as_posix() for p in site.html_files()}
-    for page in ["index.html", "real-numbers/index.html", "queries-keys-values/index.html",
-                 "learned-weights/index.html", "learning/index.html", "where-used/index.html",
-                 "attention-that-learns/index.html"]:  # fmt: skip
-        assert page in built, f"{page} is missing from the built site; built pages: {sorted(built)}"
 
 
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
@@ -256,9 +66,10 @@ CLEAN_GROUPS = 2
 @pytest.mark.slow
 @pytest.mark.parametrize("group", range(CLEAN_GROUPS))
 def test_every_page_is_clean(new_context, site, group):
-    """No console error, no request off the machine (nor for KaTeX's script), math rendered when
-    the site was built, no serious axe violation: on every page, its group taken in one browser
-    context, one page load each.
+    """No console error, no request off the machine (nor for KaTeX's script), no serious axe
+    violation: on every page, its group taken in one browser context, one page load each. (That its
+    math was rendered when the site was built, tests/content/test_site_build.py reads in the built
+    pages: every formula KaTeX's HTML, no TeX delimiter left in the text.)
 
     On each page axe runs all its rules, its colour rules only on one sample of each look of
     text not met on an earlier page of the group (see SAMPLE_COLOURS_JS); then the palette toggle
@@ -280,9 +91,6 @@ def test_every_page_is_clean(new_context, site, group):
         # Colours are measured as they settle: a transition (Material's, 125 ms on some elements)
         # caught half-way through the scheme switch gives a contrast that no reader sees.
         page.add_style_tag(content=NO_TRANSITIONS)
-        math = page.evaluate(RAW_MATH_JS)
-        problems[url] += [f"math not rendered by KaTeX: {t!r}" for t in math["unrendered"]]
-        problems[url] += [f"raw TeX delimiters visible: {t!r}" for t in math["raw"]]
         page.evaluate(AXE_SETUP_JS)
         for rules in (AXE_ALL, AXE_COLOURS):
             if rules is AXE_COLOURS:
@@ -294,8 +102,8 @@ def test_every_page_is_clean(new_context, site, group):
             looks[now].update(fresh)
             if rules is AXE_ALL or fresh:
                 name = {"default": "light", "slate": "dark"}[now]
-                problems[url] += [f"[{name}] {v}" for v in page.evaluate(AXE_JS, rules)]
-    page.wait_for_load_state("networkidle")  # the last page's late requests are seen too
+                problems[url] += [f"[{name}] {v}" for v in page.evaluate(AXE_JS, [None, rules])]
+    recorder.settle()  # the last page's late requests are seen too
     for where, found in recorder.take().items():
         problems[where] += found
     problems = {where: found for where, found in problems.items() if found}
@@ -351,11 +159,14 @@ def linked_tab_labels(html: Path) -> tuple[list[str], bool]:
     return [], False
 
 
-# Animations that have ended and are still listed, each as its kind, what it animates and where.
-LINGERING_ANIMATIONS_JS = """() => document.getAnimations().filter((a) => a.playState === "finished")
+# Animations that have ended and are still listed, each as its kind, what it animates and where (one
+# that follows a box's scrolling, extra.css's sideways fade, is at its end when the box is, and draws
+# no frame at rest); read a frame after the last has ended.
+LINGERING_ANIMATIONS_JS = """() => new Promise((done) => requestAnimationFrame(done)).then(() => document
+  .getAnimations().filter((a) => a.playState === "finished" && a.timeline instanceof DocumentTimeline)
   .map((a) => `${a.constructor.name} ${a.transitionProperty || a.animationName} on `
     + a.effect.target.tagName.toLowerCase() + [...a.effect.target.classList].map((c) => `.${c}`).join("")
-    + (a.effect.pseudoElement || ""))"""
+    + (a.effect.pseudoElement || "")))"""
 
 
 def test_linked_tabs_switch_together(page: Page, site):
@@ -370,13 +181,11 @@ def test_linked_tabs_switch_together(page: Page, site):
     page.goto(site.url(html))
     # At rest, the page draws no frames: a transition that Chromium ran inside a closed block stays
     # listed as finished, and keeps it drawing 60 frames a second (see extra.css). One that has just
-    # ended in view is gone by the next frame, so what is still there after a pause stays.
+    # ended in view is gone by the next frame, so what is still there a frame after the last has
+    # ended stays.
     page.evaluate("() => document.fonts.ready.then(() => null)")
-    for pause in (500, 300, 300):
-        page.wait_for_timeout(pause)
-        lingering = page.evaluate(LINGERING_ANIMATIONS_JS)
-        if not lingering:
-            break
+    animations_ended(page)
+    lingering = page.evaluate(LINGERING_ANIMATIONS_JS)
     assert not lingering, f"{site.url(html)}: at rest, animations that ended still make it draw frames: {lingering}"
     # For each (visible) tab set that has a tab `label`: the label of its selected tab.
     selected = """([label, visibleOnly]) => [...document.querySelectorAll('.tabbed-set')]
@@ -510,7 +319,7 @@ def test_math_is_rendered_after_instant_navigation(new_context, site):
     assert math["math"] > 0 and math["unrendered"] == [] and math["raw"] == [], math
     assert page.locator(".katex").count() >= math["math"]
     assert katex_styled(page), "the formulas do not take KaTeX's font: is katex.min.css loaded?"
-    page.wait_for_load_state("networkidle")
+    recorder.settle()
     assert not (problems := recorder.take()), report(problems)
 
 
@@ -547,14 +356,6 @@ def test_offline_build_works_from_disk(new_context, offline_site: Path):
     assert not (problems := recorder.take()), report(problems)
 
 
-def edit_link(html: Path) -> str | None:
-    match = re.search(
-        r'<a href="([^"]+)" title="[^"]*" class="md-content__button md-icon"[^>]*rel="edit"',
-        html.read_text(encoding="utf-8"),
-    )
-    return match.group(1) if match else None
-
-
 def includes_a_snippet(html: Path) -> bool:
     """Whether the page's Markdown source (found through its edit link) includes a file of snippets/."""
     href = edit_link(html)
@@ -566,34 +367,8 @@ def includes_a_snippet(html: Path) -> bool:
     )
 
 
-def test_edit_links_point_to_the_page_source(page: Page, site):
-    problems = []
-    for html in site.html_files():
-        rel = html.relative_to(site.dir).as_posix()
-        if rel == "404.html":
-            continue
-        href = edit_link(html)
-        # A worked example's page is generated from its spec: its edit link opens the spec, and
-        # the gallery, generated from all of them, has none (publish/mkdocs/worked_examples.py).
-        if rel == "examples/index.html":
-            if href is not None:
-                problems.append(f"{rel}: the generated gallery has an edit link {href!r}")
-            continue
-        if rel.startswith("examples/"):
-            spec = f"{EDIT_URI[: -len('docs/')]}selfattn_ref/examples/{rel.split('/')[1]}.toml"
-            if href != spec:
-                problems.append(f"{rel}: edit link {href!r}, expected its spec file {spec}")
-            continue
-        if href is None or not href.startswith(EDIT_URI):
-            problems.append(f"{rel}: edit link {href!r} does not start with {EDIT_URI}")
-            continue
-        src = Path(href[len(EDIT_URI) :])
-        dest = "index.html" if src.stem in ("index", "README") else f"{src.with_suffix('').as_posix()}/index.html"
-        if src.parent.as_posix() != "." and src.stem in ("index", "README"):
-            dest = f"{src.parent.as_posix()}/index.html"
-        if not (DOCS / src).is_file() or dest != rel:
-            problems.append(f"{rel}: edit link {href} names {src}, which is not this page's source")
-    assert not problems, "\n".join(problems)
+def test_the_edit_button_shows(page: Page, site):
+    """(Where each page's edit link leads: tests/content/test_site_build.py.)"""
     page.goto(site.url("real-numbers/index.html"))
     button = page.locator("a.md-content__button[rel=edit]")
     expect(button).to_be_visible()

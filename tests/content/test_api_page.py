@@ -30,8 +30,8 @@ NOT_API = {
 }
 # The worked-example loader: the names the page shows (docs/api.md lists them as `members`).
 EXAMPLES_API = [
-    "available", "load", "load_file", "load_all", "run", "random_projections",
-    "Example", "Steps", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
+    "available", "load", "load_file", "load_all", "run", "errors", "random_projections",
+    "Example", "Steps", "Errors", "SpecError", "load_rnn", "load_rnn_file", "available_rnn", "RNNExample",
 ]  # fmt: skip
 
 # Functions that neither take nor return arrays, so have no shapes to state.
@@ -49,6 +49,8 @@ NO_ARRAYS = {
     "selfattn_ref.training.reversal.partner": "two positions in, a position out",
     "selfattn_ref.training.reversal.train": "settings in, a Run (a model and its Snapshots) out",
     "selfattn_ref.training.reversal.experiment": "the published Run",
+    "selfattn_ref.topics.next_word.byte_pairs": "the page's words in, byte-pair merges (text) out",
+    "selfattn_ref.topics.language_model.nearest_words": "a word in, words and their cosines out",
     "selfattn_ref.examples.rules.shown": "a character in, how a message shows it out",
     "selfattn_ref.examples.rules.token_problem": "a token (text) in, what is wrong with it (text) or None out",
     "selfattn_ref.examples.rules.tokens_problem": "a list of tokens in, what is wrong (text) or None out",
@@ -65,10 +67,15 @@ NO_ARRAYS = {
     "selfattn_ref.examples.rules.chain_spans": "a line (text) in, (start, end) pairs out",
     "selfattn_ref.examples.rules.chains": "a line (text) in, regex matches out",
     "selfattn_ref.examples.rules.audited_number": "text in, the first number the audit checks (text) or None out",
+    "selfattn_ref.examples.rules.read_number": "text in, its number (a float) or None out",
+    "selfattn_ref.examples.rules.number_advice": "text in, how to write it as a number (text) or None out",
+    "selfattn_ref.examples.rules.same_tokens_problem": "a list of tokens in, what is wrong (text) or None out",
     "selfattn_ref.examples.digits.decimals_shown": "a number and the decimals asked for in, the decimals shown out",
     "selfattn_ref.examples.digits.number_text": "a number in, its text out",
     "selfattn_ref.examples.digits.integer_text": "a whole number in, its text out",
     "selfattn_ref.examples.digits.shortens": "the numbers a text prints in (any arrays), a bool out",
+    "selfattn_ref.examples.digits.gamma": "a number of terms in, a relative error bound out",
+    "selfattn_ref.examples.digits.last_place": "an error bound in, the power of ten of the last digit held out",
     "selfattn_ref.kv_cache.kv_cache_shape": "a model's sizes (integers) in, a shape (integers) out",
     "selfattn_ref.kv_cache.kv_cache_bytes": "a model's sizes (integers) in, a number of bytes out",
     "selfattn_ref.topics.kv_cache.size": "a model's sizes in, its cache's counts (integers) out",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,8 @@ from number_mutations import auditable_tokens, put_right, single_digit_changes, 
 
 from publish import audit
 from publish.generate.update import described, stale_generated
+from publish.source.includes import include
+from publish.source.pages import split_front_matter
 
 from pages import PAGES, ROOT, page_id
 
@@ -218,12 +219,11 @@ def test_generated_tables_are_up_to_date():
 
 
 def test_every_generated_table_the_pages_include_exists():
-    pattern = re.compile(r'--8<--\s+"(docs/generated/[^"]+)"')
     missing = [
-        f"{page_id(p)}: {m}"
+        f"{page_id(p)}: {inc[1]}"
         for p in PAGES
-        for m in pattern.findall(p.read_text(encoding="utf-8"))
-        if not (ROOT / m).is_file()
+        for inc in map(include, p.read_text(encoding="utf-8").split("\n"))
+        if inc and inc[1].startswith("docs/generated/") and not (ROOT / inc[1]).is_file()
     ]
     assert not missing, missing
 
@@ -391,7 +391,7 @@ def _render(text: str) -> str:
 
 
 def test_the_extension_removes_claims_and_declarations_and_nothing_else():
-    html = _render(PAGE.split("---\n", 2)[2])
+    html = _render(split_front_matter(PAGE)[2])
     assert "{{" not in html.split("<pre")[0] and "audit source" not in html, html
     assert '"bank" puts 66.5% of its focus on itself and 9% on "of"' in html, html
     assert "0.910\\)</span></li>" in html, html
@@ -681,3 +681,28 @@ def test_the_suite_leaves_the_audit_out_of_its_builds(tmp_path, monkeypatch):
     wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
     warnings, html = build_page(tmp_path, wrong, monkeypatch, NUMBERS_AUDIT="false")
     assert warnings == [] and "76.5%" in html
+
+
+def test_the_extension_audits_the_page_its_build_tells_it_of_once(tmp_path):
+    """Under MkDocs the extension learns the page from its hook (publish.mkdocs.strict_audit's
+    on_page_markdown, through a BuiltPage), not from an object of MkDocs' own on the Markdown
+    instance; a page converted in pieces (mkdocstrings' docstrings) is audited once."""
+    import markdown
+
+    from publish.markdown.numbers_audit import BuiltPage
+
+    wrong = PAGE.replace("66.5%{{weights[bank, bank]}}", "76.5%{{weights[bank, bank]}}", 1)
+    (tmp_path / "page.md").write_text(wrong, encoding="utf-8")
+    built, reported = BuiltPage(), []
+    config = {"publish.markdown.numbers_audit": {"page": built, "report": reported.append}}
+
+    def convert(text: str) -> str:
+        return markdown.Markdown(extensions=list(config), extension_configs=config).convert(text)
+
+    convert("no page yet")
+    assert reported == []
+    built.start(tmp_path / "page.md")
+    convert("a docstring inside the page")
+    convert("the page")
+    assert len(reported) == 1 and len(reported[0]) == 1, reported
+    assert "page.md:9: 76.5%: the sentence claims bank_of_river weights[bank, bank]" in reported[0][0], reported

@@ -22,7 +22,8 @@ from pages import expand
 TEACHING_PAGES = [
     "real-numbers", "queries-keys-values", "learned-weights", "learning", "where-used",
     "scaling", "masking", "positional-encoding", "attention-that-learns", "multi-head", "transformer-block",
-    "rnn-comparison", "kv-cache", "online-softmax",
+    "rnn-comparison", "next-word", "trained-model", "batched-heads", "cross-attention", "kv-cache", "online-softmax",
+    "rotary",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 
@@ -47,6 +48,22 @@ def test_expected_answer_is_the_references(page, spec):
     data = exr.grader_data(ex)
     want = [exr.shown(v, ex.decimals, ex.percent) for v in second_way(spec)]
     assert data["answer"] == want
+
+
+def test_every_built_page_carries_each_exercises_grader_data(strict_build):
+    """What the page's script grades with (data-exercise, read as the browser reads an attribute) is
+    grader_data's, exercise by exercise, on every page with exercises (the browser tests type into one
+    page's and grade every page's data with the page's script: tests/browser/test_exercises_graded.py).
+    (A regular expression and html.unescape, as test_the_page_carries_the_grader_data_escaped reads
+    the attribute: parsing the twelve built pages took 3-8 s.)"""
+    assert strict_build.proc.returncode == 0, strict_build.proc.stdout + strict_build.proc.stderr
+    for page, exercises in exr.load_all().items():
+        built = (strict_build.dir / page / "index.html").read_text(encoding="utf-8")
+        carried = [
+            json.loads(html.unescape(a))
+            for a in re.findall(r'<div class="exercise"[^>]*\bdata-exercise="([^"]*)"', built)
+        ]
+        assert carried == [exr.grader_data(ex) for ex in exercises], page
 
 
 def test_the_page_carries_the_grader_data_escaped():

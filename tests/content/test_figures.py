@@ -17,12 +17,26 @@ import pytest
 
 from publish import GENERATED
 from publish.fmt import cell, is_integral, num
-from publish.generate.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, WHITE, contrast, text_on
-from publish.generate.topics import attention_that_learns, masking, multi_head, positional_encoding, rnn_comparison
-from selfattn_ref import examples
+from publish.generate.figures import BACKGROUND, BAR, BAR_AXIS, BLACK, FONT, SERIES, WHITE, contrast, text_on
+from publish.generate.topics import (
+    attention_that_learns,
+    language_model,
+    masking,
+    multi_head,
+    positional_encoding,
+    rnn_comparison,
+    rotary,
+)
+from publish.generate.topics.next_word import labels
+from publish.source.includes import include
+from selfattn_ref import corpus, examples
+from selfattn_ref import language_model as lm
 from selfattn_ref.attention import softmax
 from selfattn_ref.positional import sinusoidal_positional_encoding
+from selfattn_ref.topics import batched_heads as batched_source
+from selfattn_ref.topics import language_model as heads
 from selfattn_ref.topics import learning
+from selfattn_ref.topics import rotary as rotary_source
 
 from pages import PAGES, page_id
 
@@ -56,6 +70,19 @@ def reference() -> dict[str, tuple]:
         w = positional_encoding.with_positions(slug)["weights"]
         out[f"positional_encoding/{slug}_weights.md"] = (w, tok, tok, positional_encoding.DECIMALS)
     out["rnn_comparison/weights.md"] = rnn_comparison.attention_weights()
+    b = batched_source.batch()
+    for k, sentence in enumerate(b.sentences):
+        for h in range(batched_source.NUM_HEADS):
+            weights = b.steps.weights[k, h]
+            out[f"batched_heads/weights_{k + 1}_{h + 1}.md"] = (
+                weights,
+                sentence,
+                sentence,
+                examples.load(batched_source.SLUG).decimals,
+            )
+    for slug in rotary_source.SENTENCES:
+        st = rotary_source.sentence(slug)
+        out[f"rotary/weights_{slug}.md"] = (st.weights, st.tokens, st.tokens, rotary.DECIMALS)
     learning_toy = learning.toy()
     out["learning/weights.md"] = (learning_toy.weights, learning_toy.tokens, learning_toy.tokens, 4)
     out["learning/weights_after.md"] = (learning_toy.weights_after, learning_toy.tokens, learning_toy.tokens, 4)
@@ -67,6 +94,10 @@ def reference() -> dict[str, tuple]:
             letters,
             attention_that_learns.DECIMALS,
         )
+    steps = lm.forward(language_model.HEATMAP)  # the trained language model's four heads
+    for b, h in language_model.PAIRS:
+        words = labels(steps.words)
+        out[f"language_model/head_{b}_{h}_heatmap.md"] = (steps.blocks[b - 1].weights[h - 1], words, words, 2)
     from publish.generate.topics.flash_attention import DECIMALS
     from selfattn_ref.topics import flash_attention, grouped_query, sliding_window
 
@@ -223,7 +254,11 @@ def test_bar_grid_lines_sit_behind_the_bars_and_clear_the_headings():
 
 # --- every weight table a page shows has its heatmap -------------------------------------------
 
-INCLUDE = re.compile(r'--8<--\s+"docs/generated/([^"]+\.md)"')
+
+def generated_includes(text: str) -> list[str]:
+    """The generated tables a page includes, as paths under docs/generated/."""
+    targets = [inc[1] for inc in map(include, text.split("\n")) if inc]
+    return [t.removeprefix("docs/generated/") for t in targets if t.startswith("docs/generated/") and t.endswith(".md")]
 
 
 def is_weight_table(text: str) -> bool:
@@ -242,7 +277,7 @@ def is_weight_table(text: str) -> bool:
 
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 def test_every_weight_table_on_a_page_has_a_heatmap(page):
-    included = INCLUDE.findall(page.read_text(encoding="utf-8"))
+    included = generated_includes(page.read_text(encoding="utf-8"))
     missing = [
         rel
         for rel in included
@@ -287,3 +322,63 @@ def test_a_heatmap_names_its_axes_as_its_table_does(relpath):
     texts = [t.text for t in svg.iter(f"{SVG}text")]
     assert f"{cols} →" in texts and f"{rows} ↓" in texts, (relpath, texts[:4])
     assert f"one row per {rows} and one column per {cols}" in svg.get("aria-label"), relpath
+
+
+# --- the language model's loss curve and its points in two dimensions -----------------------------
+
+
+def test_lines_and_points_are_visible_on_both_backgrounds():
+    for colour in SERIES:
+        for scheme in ("light", "dark"):
+            assert contrast(colour[scheme], BACKGROUND[scheme]) >= 3.0, (colour, scheme)  # WCAG 1.4.11
+
+
+def test_the_loss_curve_is_the_records():
+    """Every point of both curves, at 3 decimals, from the training run's record; the two levels;
+    the points above the chart's top named under it; every line drawn in its own pattern."""
+    r = language_model.run()["run"]
+    svg = svg_of("language_model/loss_curve.md")
+    label = svg.get("aria-label")
+    train = ", ".join(f"at {c['step']} {num(c['train_loss'], 3)}" for c in r["curve"])
+    held = ", ".join(f"at {c['step']} {num(c['held_out_loss'], 3)}" for c in r["curve"])
+    assert f"training: {train};" in label and f"held-out: {held};" in label, label
+    assert f"bigram, held-out: {num(r['held_out']['bigram']['all']['loss'], 3)} throughout" in label
+    assert f"best possible: {num(r['held_out']['best']['all']['loss'], 3)} throughout" in label
+    texts = [t.text for t in svg.iter(f"{SVG}text")]
+    above = [c for c in r["curve"] if c["train_loss"] > language_model.Y_MAX]
+    assert [c["step"] for c in above] == [0]  # only the first point is off the chart
+    assert f"↑ training at step 0: {num(above[0]['train_loss'], 3)}, above the chart" in texts
+    paths = [p for p in svg.iter(f"{SVG}path") if p.get("class") == "ln-stroke"]
+    assert len({p.get("stroke-dasharray") for p in paths}) == 4  # four lines, four patterns (each twice: line, key)
+
+
+def test_the_embedding_map_is_the_librarys_projection():
+    m = heads.embedding_map()
+    svg = svg_of("language_model/embedding_map.md")
+    label = svg.get("aria-label")
+    for word, (x, y) in zip(corpus.VOCABULARY, m.points, strict=True):
+        shown = f"“{word}”" if word == "." else word
+        assert f"{shown} ({num(x, 2)}, {num(y, 2)})" in label, word
+    assert f"which hold {num(100 * m.shares[0], 1)}% and {num(100 * m.shares[1], 1)}% of their variance" in label
+    assert len([c for c in svg.iter(f"{SVG}circle")]) == len(corpus.VOCABULARY)
+
+
+@pytest.mark.parametrize("name", ["embedding_map", "bank_map"])
+def test_the_pca_figures_name_the_projection_on_their_axes(name):
+    """What a sighted reader sees says how the points were projected, not only the label a screen
+    reader reads: both axes are PCA directions."""
+    texts = [t.text for t in svg_of(f"language_model/{name}.md").iter(f"{SVG}text")]
+    assert "PCA direction 1" in texts and "PCA direction 2 ↑" in texts, texts
+
+
+def test_the_rows_of_bank_are_drawn_by_sense_in_two_shapes():
+    group = heads.sentences_of("bank")
+    p = heads.principal_components(heads.decisive_rows(group, 2))
+    svg = svg_of("language_model/bank_map.md")
+    label = svg.get("aria-label")
+    for sense, mark in (("river", "circle"), ("money", "rect")):
+        sel = np.array([s.sense == sense for s in group])
+        stated = (f"{sense} sentences ({sel.sum()} points): PCA direction 1 from {num(p.points[sel, 0].min(), 2)} to "
+                  f"{num(p.points[sel, 0].max(), 2)}")  # fmt: skip
+        assert stated in label, label
+        assert len([e for e in svg.iter(f"{SVG}{mark}") if e.get("class") == "hm-fill"]) == sel.sum() + 1  # and the key

@@ -30,7 +30,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
 from bs4 import BeautifulSoup
 
 from publish import DOCS, ROOT
@@ -42,6 +41,7 @@ from publish.harness import notebook_cache
 from publish.markdown import katex_math
 from publish.markdown.katex_math import KatexError
 from publish.mkdocs.notebook_pages import clean, plain
+from publish.source import includes, mkdocs_yml
 from selfattn_ref import examples
 
 # The worked examples' pages, as the issue that asked for notebooks lists them.
@@ -51,12 +51,7 @@ NOTEBOOKS = {nb.page: nb for nb in nbs.NOTEBOOKS}
 PAGES = sorted(NOTEBOOKS)
 
 
-class _Loader(yaml.SafeLoader):
-    """mkdocs.yml as the build reads it with no environment set: `!ENV [NAME, default]` is the default."""
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
-MKDOCS = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
+MKDOCS = mkdocs_yml.config()  # as published: each !ENV its default
 JUPYTER = next(p["mkdocs-jupyter"] for p in MKDOCS["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
 
 
@@ -253,13 +248,24 @@ def test_a_figures_title_is_text_in_the_notebook():
 
 
 def test_a_files_section_is_the_lines_between_its_markers():
-    code = "a = 1\n# --8<-- [start:two]\nb = 2\nc = 3\n# --8<-- [end:two]\nd = 4\n"
-    assert nbs._section(code, "two") == "b = 2\nc = 3\n"
+    """publish.source.includes.section, the notebooks' reading of an include with a section: what
+    pymdownx.snippets includes (the markers of a section inside it left out)."""
+    code = (
+        "a = 1\n# --8<-- [start:two]\nb = 2\n# --8<-- [start:in]\nc = 3\n# --8<-- [end:in]\n# --8<-- [end:two]\nd = 4\n"
+    )
+    assert includes.section(code, "two") == ["b = 2", "c = 3"]
     with pytest.raises(ValueError, match="no section 'three'"):
-        nbs._section(code, "three")
+        includes.section(code, "three")
 
 
-INCLUDE = re.compile(r'^\s*--8<--\s+"(snippets/[^":]+\.py)(?::script)?"\s*$', re.M)  # a whole script
+def test_the_imports_cell_is_grouped_as_ruffs_isort_wants_it():
+    """The standard library's imports, a blank line, then the others (``make lint`` runs ruff's I001
+    over the notebooks: a page whose scripts imported math and numpy got the cell
+    "import math\\nimport numpy as np", which failed it); each line once, whatever the snippets' order."""
+    lines = ["import numpy as np", "import math", "from pathlib import Path", "import numpy as np", "import json"]
+    assert nbs.import_cell(lines) == "import json\nimport math\nfrom pathlib import Path\n\nimport numpy as np"
+    assert nbs.import_cell(["import torch", "import numpy as np"]) == "import numpy as np\nimport torch"
+    assert nbs.import_cell(["import numpy as np"]) == "import numpy as np"
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -267,7 +273,15 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     """Every NumPy snippet the page includes, and every PyTorch one without a NumPy twin, in the
     page's order, each cell the file as the page shows it whole (publish.generate.snippets.shown_whole: no
     line for the build): no second copy of code that could drift."""
-    included = INCLUDE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8"))
+    included = [  # every script the page shows whole: the file, or its "script" section
+        path
+        for path, section in (
+            includes.split_target(inc[1])
+            for inc in map(includes.include, (DOCS / f"{name}.md").read_text(encoding="utf-8").split("\n"))
+            if inc
+        )
+        if path.startswith("snippets/") and path.endswith(".py") and section in (None, "script")
+    ]
     expected = [
         s
         for s in included
@@ -278,8 +292,8 @@ def test_code_cells_are_the_pages_snippets_in_order(name):
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     # The imports once, first; then each snippet without its imports.
     texts = [shown_whole((ROOT / s).read_text(encoding="utf-8")) for s in expected]
-    want_imports = list(dict.fromkeys(line for t in texts for line in nbs.imports(t)))
-    assert code[0].split("\n") == want_imports, (code[0], want_imports)
+    want_imports = nbs.import_cell([line for t in texts for line in nbs.imports(t)])
+    assert code[0] == want_imports, (code[0], want_imports)
     code = code[1:]
     assert len(code) == len(expected) > 0, (code, expected)
     for source, snippet, text in zip(code, expected, texts, strict=True):
@@ -448,6 +462,10 @@ def test_built_notebook_offers_its_file_for_download_with_the_outputs_it_shows(s
     soup = _page(strict_build, name)
     link = soup.select_one("p.notebook-download a[download]")
     assert link is not None, f"notebooks/{name}/ has no download link"
+    # a browser saves it under the name its address ends in (an empty download attribute), as the
+    # link says (tests/browser/test_notebooks_and_figures.py downloads one)
+    assert link["download"] == "" and link["href"] == f"{name}.ipynb", link
+    assert link.get_text() == f"Download the notebook ({name}.ipynb)"
     target = (strict_build.dir / "notebooks" / name / link["href"]).resolve()
     assert target.is_file(), f"the download link {link['href']!r} names no file of the built site"
     downloaded = nbformat.read(target, as_version=4)
@@ -661,7 +679,8 @@ def test_clean_removes_the_template_and_renders_math():
     # KaTeX's HTML as KaTeX wrote it, as on the pages (not re-serialized by the parser)
     infinity = katex_math.in_page("-\\infty", False)
     assert f'<span class="arithmatex">{infinity}</span>' in out
-    assert f'<div class="arithmatex">{katex_math.in_page("x^2", True)}</div>' in out
+    display = katex_math.in_page("x^2", True)
+    assert f'<div class="arithmatex" style="{katex_math.height_style(display)}">{display}</div>' in out
 
 
 def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
@@ -680,15 +699,12 @@ def test_a_notebooks_formula_keeps_the_punctuation_after_it_as_on_the_pages():
 
 def test_the_build_logs_no_line_per_notebook(strict_build):
     """A build's log (and `mkdocs serve`'s after each edit) holds what a contributor must read, the
-    numbers audit's messages among them: not mkdocs-jupyter's line for each notebook copied beside
-    its page (20 a build; its warnings still show)."""
+    numbers audit's messages among them: not mkdocs-jupyter's lines for each notebook converted and
+    copied beside its page (40 a build; its warnings still show)."""
     log = strict_build.proc.stdout + strict_build.proc.stderr
     assert strict_build.proc.returncode == 0, log[-2000:]
-    assert "Documentation built" in log and "jupyter file" not in log, log[-2000:]
-
-
-# Three builds in one process, as `mkdocs serve` makes them: the second after no edit, the third
-# after an edit of one notebook; how many notebooks each build's second process was given.
+    assert "Documentation built" in log, log[-2000:]
+    assert "jupyter file" not in log and "Converting notebook" not in log, log[-2000:]
 
 
 def test_clean_keeps_private_use_characters_and_still_renders_formulas():
@@ -697,6 +713,13 @@ def test_clean_keeps_private_use_characters_and_still_renders_formulas():
     out = clean('<div class="jp-RenderedMarkdown"><p>\ue000 &#xE001; &#57346; \ue0030\ue003 $x$</p></div>')
     assert "\ue000 \ue001 \ue002 \ue0030\ue003 " in out
     assert f'<span class="arithmatex">{katex_math.in_page("x", False)}</span>' in out
+
+
+def test_clean_refuses_an_image_without_alt_text():
+    """nbconvert would give it "No description has been provided" (no notebook of the site shows an image)."""
+    html = '<div class="jp-RenderedMarkdown"><p><img src="x.png"></p></div>'
+    with pytest.raises(ValueError, match=r"x\.ipynb: an image without alt text"):
+        clean(html, notebook="x.ipynb")
 
 
 def test_a_formula_katex_rejects_in_a_notebook_names_it():
@@ -752,15 +775,42 @@ def test_a_kernel_running_the_notebook_from_the_top_prints_what_it_shows(name):
 OUTSIDE = re.compile(r"\bopen\(|\.load\(|read_text|read_bytes|environ|__file__|\binput\(|urlopen|subprocess")
 
 
+# What a cell that reads a file of the repository it names (publish.snippets.data_files: the
+# language model's weights, which the key covers) may use for it, beside numpy or torch.
+READS_A_FILE = {"base64", "json", "pathlib"}
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_a_notebooks_output_depends_only_on_its_bytes_and_the_kernel(name):
-    """The cache's key (the notebook's bytes, the kernel's environment) is the whole of what its
-    output depends on: its cells import numpy or torch only and read nothing from elsewhere."""
+    """The cache's key (the notebook's bytes, the files of the repository its code names, the
+    kernel's environment) is the whole of what its output depends on: its cells import numpy or
+    torch only and read nothing from elsewhere, but a file of the repository they name."""
+    from publish.generate.snippets import data_files
+
     nb = nbformat.read(nbs.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
+    named = data_files("\n".join(c.source for c in nb.cells if c.cell_type == "code"))
+    allowed = {"numpy", "torch"} | (READS_A_FILE if named else set())
     for cell in (c for c in nb.cells if c.cell_type == "code"):
         imports = set(re.findall(r"^\s*(?:import|from)\s+(\w+)", cell.source, re.M))
-        assert imports <= {"numpy", "torch"}, f"{name}, cell {cell.id} imports {sorted(imports)}"
-        assert not OUTSIDE.search(cell.source), f"{name}, cell {cell.id} reads {OUTSIDE.search(cell.source).group(0)!r}"
+        assert imports <= allowed, f"{name}, cell {cell.id} imports {sorted(imports)}"
+        reads = OUTSIDE.search(cell.source)
+        assert not reads or (named and reads.group(0) == "read_text"), (
+            f"{name}, cell {cell.id} reads {reads.group(0)!r}"
+        )
+
+
+def test_the_key_covers_the_files_a_notebook_names():
+    """The language model's notebooks read its weights: a new weights file is a new key, so a run
+    made with the old weights is never served for the new (the other notebooks' keys do not move)."""
+    from selfattn_ref import language_model as lm
+
+    env = notebook_cache.environment()
+    for name, names_it in (("next-word", True), ("trained-model", True), ("masking", False)):
+        raw = (nbs.NOTEBOOKS_DIR / f"{name}.ipynb").read_bytes()
+        same = notebook_cache.key(raw, "python3", False, env, files={lm.DATA: lm.DATA.read_bytes()})
+        other = notebook_cache.key(raw, "python3", False, env, files={lm.DATA: b"{}"})
+        assert same == notebook_cache.key(raw, "python3", False, env)
+        assert (other != same) == names_it, name
 
 
 def test_the_key_covers_the_notebook_and_the_kernels_environment():

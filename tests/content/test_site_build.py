@@ -15,16 +15,21 @@ import pytest
 from bs4 import BeautifulSoup
 from copy_build import BAD_LINKS, LINK_CHECK_PAGE
 
+from publish.source.mkdocs_yml import nav
+
+from pages import EDIT_URI, built_page, edit_link
+
 REPO = Path(__file__).resolve().parents[2]
-NAV_PAGES = ["index.html", "real-numbers/index.html", "queries-keys-values/index.html",
-             "learned-weights/index.html", "where-used/index.html"]  # fmt: skip
+DOCS = REPO / "docs"
 
 
 def test_strict_build_succeeds(strict_build):
     proc = strict_build.proc  # the session's build (conftest.py), which the notebook tests read too
     assert proc.returncode == 0, f"mkdocs build --strict failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}"
-    missing = [page for page in NAV_PAGES if not (strict_build.dir / page).is_file()]
-    assert not missing, f"the build has no {missing}"
+    pages = [built_page(source) for _, source in nav()]
+    assert len(pages) >= 20 and "index.html" in pages and "real-numbers/index.html" in pages, pages
+    missing = [page for page in pages if not (strict_build.dir / page).is_file()]
+    assert not missing, f"the build has no {missing}, which the nav lists"
 
 
 @pytest.mark.slow
@@ -51,7 +56,8 @@ def test_strict_build_prints_no_warning(strict_build):
 def test_math_is_rendered_when_the_site_is_built(strict_build):
     """Every formula of every page (notebooks and worked examples included) holds KaTeX's HTML
     (publish/markdown/katex_math.py), no TeX is left for a script, and no page loads KaTeX's JavaScript,
-    which the built site does not even hold; the pages with math load katex.min.css."""
+    which the built site does not even hold; the pages with math load katex.min.css; no TeX delimiter
+    is left in a page's text (tex_left)."""
     site = strict_build.dir
     pages = sorted(site.rglob("*.html"))
     formulas = 0
@@ -71,8 +77,56 @@ def test_math_is_rendered_when_the_site_is_built(strict_build):
             )
             css = [a or b for a, b in css]
             assert any(h.endswith("assets/vendor/katex/katex.min.css") for h in css), f"{rel} has math but {css}"
+        left = tex_left(html)
+        assert not left, f"{rel}: TeX delimiters left in the text, math no one rendered: {left}"
     assert formulas > 300, f"only {formulas} formulas on the whole site: is arithmatex still configured?"
     assert not list(site.rglob("katex*.js")) and not list(site.rglob("auto-render*"))
+
+
+# What a page's text is without its code, scripts, styles and KaTeX's copy of each formula's TeX.
+_NOT_TEXT = re.compile(r"<(script|style|pre|code|textarea|annotation)\b[^>]*>.*?</\1>", re.S | re.I)
+_TAG = re.compile(r"<[^>]+>")
+_TEX_DELIMITER = re.compile(r"\\\(|\\\[|\$\$")
+
+
+def tex_left(page: str) -> list[str]:
+    """The places of a page's text (not its code) that still hold a TeX delimiter, \\( \\[ or $$:
+    math that was not rendered when the site was built."""
+    import html
+
+    text = html.unescape(_TAG.sub(" ", _NOT_TEXT.sub(" ", page)))
+    return [text[max(0, m.start() - 30) : m.end() + 30].strip() for m in _TEX_DELIMITER.finditer(text)]
+
+
+def test_the_tex_left_check_finds_delimiters_in_text_only():
+    assert tex_left("<p>see \\(x\\) and $$y$$</p><p>\\[z\\]</p>") and len(tex_left("<p>\\(x\\) $$y$$ \\[z</p>")) == 4
+    assert tex_left('<p>a<code>\\(x\\)</code><pre>$$</pre><script>"\\["</script>'
+                    '<annotation encoding="application/x-tex">\\(</annotation></p>') == []  # fmt: skip
+
+
+def test_every_page_has_an_edit_link_to_its_source(strict_build):
+    """The edit button of every page (Material's, from edit_uri) opens the page's Markdown source; a
+    worked example's opens its spec (tests/content/test_worked_examples.py checks each), and the
+    gallery, generated from all of them, has none (publish/mkdocs/worked_examples.py)."""
+    problems = []
+    for html in sorted(strict_build.dir.rglob("*.html")):
+        rel = html.relative_to(strict_build.dir).as_posix()
+        if rel == "404.html" or "assets" in html.relative_to(strict_build.dir).parts:
+            continue
+        href = edit_link(html)
+        if rel == "examples/index.html":
+            if href is not None:
+                problems.append(f"{rel}: the generated gallery has an edit link {href!r}")
+            continue
+        if rel.startswith("examples/"):
+            continue
+        if href is None or not href.startswith(EDIT_URI):
+            problems.append(f"{rel}: edit link {href!r} does not start with {EDIT_URI}")
+            continue
+        src = href[len(EDIT_URI) :]
+        if not (DOCS / src).is_file() or built_page(src) != rel:
+            problems.append(f"{rel}: edit link {href} names {src}, which is not this page's source")
+    assert not problems, "\n".join(problems)
 
 
 def test_sitemap_lists_every_page_by_address_only(strict_build):

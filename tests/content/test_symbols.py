@@ -61,13 +61,13 @@ def test_a_planted_symbol_is_caught_with_its_line():
 
 def test_a_greek_letter_not_in_the_notation_is_caught():
     assert symbols.symbols(r"\beta + \alpha_j") == ["β", "α_j", "j"]
-    assert _missing(r"# Page" + "\n\n" + r"A rate $\theta$." + "\n") == ["line 3: θ"]
+    assert _missing(r"# Page" + "\n\n" + r"A rate $\tau$." + "\n") == ["line 3: τ"]
 
 
 def test_an_exercises_script_data_is_not_read_as_math():
     """The JSON of data-exercise doubles a formula's backslashes: $\\gamma$ there is not g, a, m."""
     line = '<div class="exercise" data-exercise="{&quot;q&quot;: &quot;$\\\\gamma$ and $\\\\operatorname{LN}$&quot;}">'
-    assert _missing(f"# Page\n\n{line}\n\nA rate $\\theta$.\n") == ["line 5: θ"]
+    assert _missing(f"# Page\n\n{line}\n\nA rate $\\tau$.\n") == ["line 5: τ"]
 
 
 def test_a_second_row_for_a_symbol_is_caught():
@@ -169,6 +169,15 @@ def code_sizes(notation: str) -> set[str]:
 
 CODE_SIZES = code_sizes(NOTATION.read_text(encoding="utf-8"))
 
+# A size a docstring's prose defines: "Shapes use n for the number of queries, n_k for the number of
+# keys, ...". The names it gives must be those the shapes use, the Notation page's.
+_DEFINED = re.compile(r"\b([A-Za-z]\w*)\s+for\s+(?:the\s+number\s+of|the\s+width\s+of|their\s+width)\b")
+
+
+def defined_sizes(text: str) -> list[str]:
+    """The names that the prose of ``text`` defines as sizes ("m for the number of keys"), in order."""
+    return _DEFINED.findall(text)
+
 
 def test_the_api_pages_shapes_use_the_notations_sizes(strict_build):
     page = strict_build.dir / "api" / "index.html"
@@ -184,6 +193,11 @@ def test_the_api_pages_shapes_use_the_notations_sizes(strict_build):
         "the API page's shapes use sizes that docs/notation.md does not list under Sizes or Shapes in code "
         f"(name: the first shape that uses it): {unknown}"
     )
+    undefined = [name for name in defined_sizes(text) if name not in CODE_SIZES]
+    assert not undefined, (
+        "the API page's prose defines sizes that docs/notation.md does not list under Sizes or Shapes in code, "
+        f"and that its shapes do not use: {undefined}"
+    )
 
 
 def test_the_shape_check_catches_a_size_the_notation_does_not_list():
@@ -191,3 +205,5 @@ def test_the_shape_check_catches_a_size_the_notation_does_not_list():
     assert names == {"n": "(..., n, d)", "d": "(..., n, d)", "m": "(..., m, d)"}
     assert {"n", "d", "d_model", "d_k", "n_k", "d_h", "num_heads"} <= CODE_SIZES
     assert "m" not in CODE_SIZES and "i" not in CODE_SIZES  # indices, not sizes
+    defined = "Shapes use n for the number of queries, m for the number of keys, d for their width and d_v for"
+    assert defined_sizes(defined + " the width of the values.") == ["n", "m", "d", "d_v"]

@@ -22,6 +22,8 @@ from publish.generate import registry, scaffold, spec_messages, update
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 
+from pages import EDIT_URI
+
 SLUGS = examples.available()
 WALKTHROUGH = DOCS / "add-an-example.md"
 
@@ -158,7 +160,7 @@ def test_built_page_is_in_the_nav_and_shows_the_references_weights(strict_build,
     nav = {a.get("href") for a in soup.select("nav.md-nav--primary a")}
     assert f"../{slug}/" in nav or "./" in nav, sorted(h for h in nav if h)
     edit = soup.select_one("a.md-content__button[rel=edit]")
-    assert edit is not None and edit["href"].endswith(f"/selfattn_ref/examples/{slug}.toml")
+    assert edit is not None and edit["href"] == f"{EDIT_URI.removesuffix('docs/')}selfattn_ref/examples/{slug}.toml"
     assert (strict_build.dir / "notebooks" / "examples" / slug / "index.html").is_file()
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_output import grid, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,29 +22,9 @@ from selfattn_ref.cli import format_number, main
 from selfattn_ref.examples.digits import DIGITS, FEWER
 from selfattn_ref.examples.rules import LIMITS
 
+from exact_arithmetic import exact_steps, off_by_less_than_a_unit
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def grid(out: str, title_start: str) -> dict[str, list[str]]:
-    """The grid printed under the section whose title contains ``title_start``: {row label: cells}.
-
-    The header line (column labels) is stored under the key "".
-    """
-    lines = out.splitlines()
-    i = next(k for k, line in enumerate(lines) if title_start in line and line[:1].isdigit())
-    rows = {"": lines[i + 1].split()}
-    for line in lines[i + 2 :]:
-        if not line.strip():
-            break
-        label, *cells = line.split()
-        rows[label] = cells
-    return rows
 
 
 def negative_zeros(out: str) -> list[str]:
@@ -219,7 +200,26 @@ ERRORS = [
     (["explain", "--tokens", "a", "b", "--vectors", "1 0"], r"--tokens has 2 tokens but --vectors has 1 row\b"),
     (["explain", "--tokens", "a", "--vectors", "1 0; 0 1"], r"--tokens has 1 token but --vectors has 2 rows"),
     (["explain", "--tokens", "a", "--vectors", "1 x"], r"--vectors row 1 has 'x', which is not a number"),
-    (["explain", "--tokens", "a", "--vectors", "1 nan"], r"--vectors row 1 has 'nan'; every entry must be a finite"),
+    # one grammar with a spec and the playground (issue 51): Python's float() reads these, they do not
+    (
+        ["explain", "--tokens", "a", "--vectors", "1_0"],
+        r"row 1 has '1_0', which is not a number: .*without underscores$",
+    ),
+    (
+        ["explain", "--tokens", "a", "--vectors", "\u0663"],
+        "row 1 has '\u0663', which is not a number: .*another script",
+    ),
+    (
+        ["explain", "--tokens", "a", "--vectors", "\uff13"],
+        "row 1 has '\uff13', which is not a number: .*another script",
+    ),
+    (["explain", "--tokens", "a", "--vectors", "0x1F"], r"row 1 has '0x1F', which is not a number: .*decimal digits$"),
+    (["explain", "--tokens", "a", "--vectors", "\u2212inf"], "row 1 has '\u2212inf'; every number must be finite"),
+    # a spec's rule for its tokens: each a name of its own, also after NFC and NFKC
+    (["explain", "--tokens", "a", "a", "--vectors", "1; 2"], r"--tokens: token 'a' appears twice"),
+    (["explain", "--tokens", "caf\u00e9", "cafe\u0301", "--vectors", "1; 2"], r"token 'café' appears twice .*NFC"),
+    (["explain", "--tokens", "\ufb01", "fi", "--vectors", "1; 2"], r"tokens '\ufb01' and 'fi' look alike"),
+    (["explain", "--tokens", "a", "--vectors", "1 nan"], r"--vectors row 1 has 'nan'; every number must be finite"),
     (["explain", "--tokens", "a", "--vectors", "inf 1"], r"--vectors row 1 has 'inf'"),
     (["explain", "--tokens", "a", "b", "--vectors", "1; -1e400"], r"--vectors row 2 has '-1e400'"),
     (["explain", "--tokens", "a", "b", "--vectors", "1e200; -1e200"], r"--vectors row 1 has '1e200'; every number"),
@@ -329,6 +329,11 @@ LIMIT_ERRORS = [
         "(5000 characters) (see python -m selfattn_ref explain --help)",
     ),
     (
+        ["explain", "bank_of_river", "--decimals", "\u0663"],  # ٣, a digit of another script: int() reads it as 3
+        f"error: argument --decimals: must be an integer from 0 to {examples.MAX_DECIMALS}, got '\u0663' "
+        "(see python -m selfattn_ref explain --help)",
+    ),
+    (
         ["explain", "bank_of_river", "--decimals", "²"],
         f"error: argument --decimals: must be an integer from 0 to {examples.MAX_DECIMALS}, got '²' "
         "(see python -m selfattn_ref explain --help)",
@@ -382,9 +387,7 @@ def test_the_issues_long_number_prints_no_noise_digit(capsys):
     argv = ["explain", "--tokens", "a", "b", "--vectors", "999999.123456789 0; 0 1", "--decimals", "10"]
     code, out, err = run(capsys, *argv)
     assert code == 0 and err == ""
-    assert out.splitlines()[2].endswith(
-        "; rounded to 10 decimals, fewer where a number would have more than 15 digits (a float64 holds no more)"
-    )
+    assert out.splitlines()[2].endswith(f"; rounded to 10 decimals, {FEWER}")
     assert grid(out, "Tokens")["a"] == ["999999.123456789", "0.0000000000"]
     assert grid(out, "Scores")["a"] == ["999998246914.346", "0.0000000000"]
     assert "1234567889" not in out
@@ -677,3 +680,29 @@ def test_explain_refuses_an_example_that_is_a_link_and_prints_nothing_it_leads_t
         f"error: {folder / 'x.toml'}: not read: x.toml is a symbolic link (to '/proc/self/environ'), the file: "
         "not followed\n"
     ), err
+
+
+# --- no digit beyond what float64 holds (issue 51, item 5) ---------------------------------------
+
+
+@pytest.mark.parametrize("scale", [False, True], ids=["plain", "scaled"])
+def test_large_cancelling_terms_print_only_the_digits_float64_holds(capsys, scale):
+    """The issue's command printed the score 399999.639874178 (exact: 399999.64). Every number of
+    every grid is now within one unit of its last digit of the exact value (Decimal, from the
+    numbers as typed); the bound on its float64 error, from the size of its terms, decides how
+    many decimals it keeps."""
+    rows = [["999999.1", "999999.3"], ["999999.7", "-999999.1"]]
+    vectors = "; ".join(" ".join(r) for r in rows)
+    code, out, _ = run(capsys, "explain", "--tokens", "a", "b", "--vectors", vectors, "--decimals", "10",
+                       *(["--scale"] if scale else []))  # fmt: skip
+    assert code == 0
+    exact = exact_steps(rows, scale=scale)
+    if not scale:
+        assert grid(out, "Scores")["a"] == ["1999996800001.30", "399999.64"]
+    grids = {"Scores": "scores", "Weights": "weights", "Outputs": "output"} | ({"Scaled": "scaled"} if scale else {})
+    for title, name in grids.items():
+        g = grid(out, title)
+        for i, t in enumerate(("a", "b")):
+            for j, text in enumerate(g[t]):
+                assert off_by_less_than_a_unit(text, exact[name][i][j]), (name, t, j, text, exact[name][i][j])
+    assert "fewer where a number would have more than 15 digits, or more than the float64 arithmetic" in out

@@ -14,7 +14,15 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from selfattn_ref.examples.digits import DIGITS, decimals_shown, integer_text, number_text
+from selfattn_ref.examples.digits import (
+    DIGITS,
+    NONE_HELD,
+    decimals_shown,
+    gamma,
+    integer_text,
+    last_place,
+    number_text,
+)
 from selfattn_ref.examples.rules import LIMITS, MAX_PRINTED
 
 MANY = settings(max_examples=400, deadline=None)
@@ -110,3 +118,37 @@ def test_whole_numbers_print_as_whole_numbers_or_in_exponent_notation(x):
     else:
         assert re.fullmatch(r"-?\d(\.\d*[1-9])?e\+\d{2,3}", text), text
         assert abs(Decimal(text) - Decimal(x)) <= abs(Decimal(x)) * Decimal("1e-14")
+
+
+# --- the float64 error of a computed number (issue 51, item 5) -------------------------------------
+
+
+def test_a_number_keeps_the_decimals_its_error_leaves():
+    """At most half a unit of the last decimal printed may be error: 0.0009 leaves 2 decimals (the
+    issue's 399999.6398741780, exact 399999.64), 0.5 leaves the units digit, 0.5000001 not even it."""
+    assert number_text(399999.639874178, 10, 0.0009) == "399999.64"
+    assert number_text(399999.639874178, 10, 0.0005) == "399999.640"  # exactly half a unit of the third
+    assert number_text(399999.639874178, 10, 0.00050000001) == "399999.64"
+    assert number_text(0.10000000009313226, 10, 5.5e-10) == "0.10000000"
+    assert number_text(2 / 3, 3, 1e-15) == "0.667"  # the site's examples: errors far below their last decimal
+    assert number_text(399999.639874178, 10, 0.5) == "400000"  # the units digit, no point
+    assert number_text(399999.639874178, 10, 30) == "4.000e+05"  # to hundreds: exponent notation
+    assert number_text(-399999.639874178, 2, 30) == "-4.00e+05"  # never more decimals than asked
+    assert number_text(4.096e27, 10, 1e13) == "4.0960000000e+27"
+    assert number_text(4.096e27, 14, 1e13) == "4.0960000000000e+27"  # 13: the error's place
+    assert number_text(0.5, 4, 0.6) == NONE_HELD == "?"  # no digit is held
+    assert decimals_shown(399999.639874178, 10, 0.0009) == 2 and decimals_shown(1.0, 3, 0.0) == 3
+
+
+def test_last_place_is_where_half_a_unit_covers_the_error():
+    assert [last_place(e) for e in (0.0, 5e-11, 5.1e-11, 0.003, 0.5, 0.50001, 3, 50, 51)] == [
+        None, -10, -9, -2, 0, 1, 1, 2, 3,
+    ]  # fmt: skip
+    assert last_place(float("inf")) == 400
+    assert gamma(1) == 2.0**-53 / (1 - 2.0**-53) and gamma(16) > 16 * 2.0**-53
+
+
+def test_a_whole_number_keeps_the_digits_its_error_leaves():
+    assert integer_text(17179869184.0, 0.4) == "17179869184"
+    assert integer_text(17179869184.0, 3e4) == "1.71799e+10"  # to the hundred thousands
+    assert integer_text(17179869184.0, 3e11) == NONE_HELD

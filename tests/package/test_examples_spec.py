@@ -277,8 +277,33 @@ TOML_ERRORS = [
      "A string is not closed: the multi-line string that opens on line 3 is never closed."),
     ("backslash", ('title = "tiny"', 'title = "C:\\path"'), 2, "A backslash in a \"...\" string starts an escape"),
     ("semicolons", ("  [0, 1],", "  [0; 1],"), 6, "';' cannot follow a value in a list on line 6"),
-    (".5", ("[0, 1],", "[0, .5],"), 6, "Write a number with a digit before its point: '0.5'."),
+    ("another script's digit", ("[0, 1],", "[0, \u0663],"), 6,
+     "'\u0663' is not a number: a number is written with the digits 0 to 9, a point, an exponent and a sign"),
+    ("a fullwidth minus", ("[0, 1],", "[0, \uff0d1],"), 6,
+     "'\uff0d1' is not a number: a number is written with the digits 0 to 9, a point, an exponent and a sign, "
+     "such as 0.5, -2, −2 or 1e-3; write its minus sign as - or −."),
 ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"), [(".5", 0.5), ("5.", 5.0), ("\u22120.5", -0.5), ("\u2212.5e\u22121", -0.05), ("001", 1.0)]
+)
+def test_a_spec_reads_a_number_as_the_command_line_and_the_playground_do(tmp_path, typed, value):
+    """A number typed as the site prints it (the minus sign U+2212) or as a reader types it (".5"), in
+    any value of the file, and on the line it was typed on (issue 51)."""
+    ex = examples.load_file(write(tmp_path, GOOD.replace("[0, 1],", f"[0, {typed}],", 1)))
+    assert ex.E[1, 1] == value
+
+
+@pytest.mark.parametrize(
+    ("typed", "advice"), [("1_0", "without underscores"), ("0x1F", "in decimal digits"), ("0b1", "in decimal digits")]
+)
+def test_numbers_toml_reads_but_the_site_does_not_are_refused_on_their_line(tmp_path, typed, advice):
+    path = write(tmp_path, GOOD.replace("[0, 1],", f"[0, {typed}],", 1))
+    with pytest.raises(SpecError) as info:
+        examples.load_file(path)
+    assert str(info.value).startswith(f"{path}, line 6: '{typed}' is not a number: a number is written with the")
+    assert str(info.value).endswith(f"; write it {advice}")
 
 
 @pytest.mark.parametrize(("what", "change", "line", "hint"), TOML_ERRORS, ids=[e[0] for e in TOML_ERRORS])

@@ -1,22 +1,26 @@
 """Whole classes of bad or extreme input, in every public function of both packages.
 
-Every public function of the math is listed once below (CALLS) with arguments that work and
-the kind of each argument (an array, a mask, a count, a scale, an axis, lengths, widths). A test
-replaces one argument at a time by a value of a bad kind and requires: a ValueError whose
-message names that argument, short (no 400-digit echo), the same from NumPy and PyTorch, and no
-warning on the way (warnings are errors here). So a kind of bad input that one function refuses
-clearly, every function refuses clearly, in both packages; a new public function without an
-entry here fails :func:`test_every_public_function_is_listed`.
+Every public function of the math that has a twin (found by introspection, tests/support/public_api.py)
+is listed once below (CALLS) with arguments that work and the kind of each argument (an array, a
+mask, a count, a scale, an axis, lengths, widths, a positive number, a function, labels, a token's
+index, a flag, a seed). A test replaces one argument at a time by a value of a bad kind and
+requires: a ValueError whose message names that argument, short (no 400-digit echo), the same
+from NumPy and PyTorch, and no warning on the way (warnings are errors here). So a kind of bad
+input that one function refuses clearly, every function refuses clearly, in both packages; a new
+public function, or a new argument, without an entry here fails :func:`test_every_public_function_is_listed`.
 
-The kinds (issue 27, items 9 to 12): torch tensors that are not dense numbers on the CPU
-(sparse, nested, quantized, meta, MKL-DNN, masked), None and other objects inside a list,
-numbers too large for float64 (Python integers, Decimal, Fraction, longdouble), masked arrays,
-axes that are not integers, integers too large to allocate for, and extreme finite numbers.
+The kinds (issue 27, items 9 to 12, and issue 51, item 7): torch tensors that are not dense
+numbers on the CPU (sparse, nested, quantized, meta, fake, MKL-DNN, masked), None and other
+objects inside a list, numbers too large for float64 (Python integers, Decimal, Fraction,
+longdouble), masked arrays, axes that are not integers, integers too large to allocate for, and
+extreme finite numbers. And tensors that torch stores otherwise but that hold numbers (a negative
+view, a tensor made in inference mode, float32 beside float64): every function reads them as the
+numbers they are.
 """
 
 from __future__ import annotations
 
-import importlib
+import functools
 import inspect
 import re
 import warnings
@@ -30,13 +34,19 @@ import torch.masked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from torch._subclasses.fake_tensor import FakeTensorMode
 
 import selfattn_ref as ref
 import selfattn_ref.torch as tref
+from selfattn_ref import corpus
 from selfattn_ref._validate import MAX_ENTRIES
+from selfattn_ref.kv_cache import GPT2_SMALL
+
+from public_api import lone_functions, twin_functions
 
 PACKAGES = pytest.mark.parametrize("pkg", [ref, tref], ids=["numpy", "torch"])
 FAST = settings(max_examples=60, deadline=None)
+TWINS = twin_functions()
 
 
 def ones(*shape):
@@ -44,12 +54,13 @@ def ones(*shape):
 
 
 def find(pkg, name):
-    """The function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
-    for module in ("", ".attention", ".rnn", ".topics.scaling", ".rotary", ".kv_cache", ".language_model"):
-        mod = importlib.import_module(pkg.__name__ + module)
-        if hasattr(mod, name):
-            return getattr(mod, name)
-    raise AssertionError(f"{pkg.__name__} has no function {name}")
+    """The public function ``name`` of the NumPy or PyTorch package, in whichever module has it."""
+    return TWINS[name][0 if pkg is ref else 1]
+
+
+def total(W) -> float:
+    """A function of W that returns a number, for finite_difference."""
+    return float(W.sum())
 
 
 E2, E4 = np.eye(2), np.eye(4)
@@ -119,8 +130,18 @@ CALLS = {
         "dims": ((2,), "dims"),
         "n": (3, "count"),
         "trials": (2, "count"),
-        "seed": (0, "count"),
+        "seed": (0, "seed"),
     },
+    "cross_entropy": {"logits": (np.array([[1.0, 2.0, 0.5], [0.0, 1.0, 3.0]]), "array"), "labels": ([0, 2], "labels")},
+    "attention_loss": {
+        "X": (np.arange(6.0).reshape(3, 2) / 6, "array"),
+        "W_Q": (E2, "array"),
+        "W_K": (E2, "array"),
+        "query": (0, "index"),
+        "key": (1, "index"),
+    },
+    "finite_difference": {"f": (total, "function"), "W": (ones(2, 2), "array"), "delta": (1e-3, "number")},
+    "gradient_step": {"W": (ones(2, 2), "array"), "gradient": (ones(2, 2), "array"), "lr": (0.1, "number")},
     # attention at scale (issue 54)
     "sliding_window_mask": {"n": (3, "count"), "window": (2, "count")},
     "split_heads": {"M": (ones(3, 4), "array"), "num_heads": (2, "count")},
@@ -135,7 +156,7 @@ CALLS = {
         "X": (ones(3, 4), "array"),
         **{w: (E4, "array") for w in ("W_Q", "W_K", "W_V", "W_O")},
         "num_heads": (2, "count"),
-        "rope_base": (10000.0, "scale"),
+        "rope_base": (10000.0, "number"),
     },
     "kv_cache_shape": {
         "num_blocks": (2, "count"),
@@ -168,11 +189,11 @@ CALLS = {
         "num_kv_heads": (1, "count"),
         "mask": (M33, "mask"),
     },
-    "rotary_angles": {"positions": ([0, 1, 2], "positions"), "d": (4, "count"), "base": (10000.0, "scale")},
+    "rotary_angles": {"positions": ([0, 1, 2], "positions"), "d": (4, "count"), "base": (10000.0, "number")},
     "rotary_embedding": {
         "X": (ones(3, 4), "array"),
         "positions": ([0, 1, 2], "positions"),
-        "base": (10000.0, "scale"),
+        "base": (10000.0, "number"),
         "pairing": ("halves", "choice"),
     },
     "pairing_permutation": {"d": (4, "count")},
@@ -183,19 +204,38 @@ CALLS = {
         "num_heads": (2, "count"),
         "mask": (np.ones((3, 2), bool), "mask"),
     },
-    # the language model's functions that take arrays (its others take text: tests/package/test_language_model.py)
+    # the language model's functions that take arrays or numbers (those that take text, sentences or the
+    # model's weights alone are NOT_LISTED); its text and weights are "given": varied where the model is tested
     "next_word_probabilities": {
         "logits": (ones(2, 42), "array"),
-        "temperature": (0.5, "scale"),
+        "temperature": (0.5, "number"),
         "top_k": (3, "count"),
     },
     "greedy": {"probabilities": (np.full(42, 1 / 42), "array")},
-    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.5, "scale")},
+    "sample": {"probabilities": (np.full(42, 1 / 42), "array"), "u": (0.3, "scale")},  # (0.5 is a tie of the sums)
     "ranked": {"probabilities": (np.full(42, 1 / 42), "array"), "k": (5, "count")},
+    "generate": {
+        "text": ("the bank of the", "given"),
+        "max_words": (1, "count"),
+        "temperature": (0.5, "number"),
+        "top_k": (3, "count"),
+        "seed": (7, "seed"),
+        "weights": (None, "given"),
+    },
+    "without_heads": {"weights": (None, "given"), "heads": ([(1, 2)], "heads")},
 }
-NOT_LISTED = {"compare": "selfattn_ref.topics.rnn_comparison.compare counts with integers, and has no twin"}
-# The modules of attention at scale (issue 54): every public function of theirs has a case above.
-AT_SCALE = ("batched", "kv_cache", "online_softmax", "grouped_query", "rotary", "cross_attention")
+# Twins that take only text, corpus sentences or the language model's weights: tested with the model.
+NOT_LISTED = {
+    "forward": "text and the model's Weights: tests/package/test_language_model.py",
+    "evaluate": "corpus Sentences and the model's Weights: tests/package/test_language_model.py",
+    "record": "the model's Weights: tests/package/test_language_model_record.py",
+    "from_record": "a record of the model's Weights: tests/package/test_language_model_record.py",
+    "rounded": "the model's Weights: tests/package/test_language_model_record.py",
+}
+CALLS["attention_gradients"] = CALLS["attention_loss"]
+CALLS["layer_norm"]["eps"] = (1e-5, "number")
+CALLS["transformer_block"] |= {"eps": (1e-5, "number"), "norm_first": (True, "flag")}
+CALLS["variance_experiment"]["seed"] = (0, "seed")
 
 
 def _tensors():
@@ -203,7 +243,10 @@ def _tensors():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dense = torch.eye(2, dtype=torch.float64)
+        with FakeTensorMode():
+            fake = torch.eye(2, dtype=torch.float64)
         return {
+            "fake tensor": fake,
             "sparse COO tensor": dense.to_sparse(),
             "sparse CSR tensor": dense.to_sparse_csr(),
             "meta tensor": torch.empty(2, 2, device="meta"),
@@ -215,7 +258,10 @@ def _tensors():
 
 
 TENSORS = _tensors()
+with FakeTensorMode():
+    _FAKE_MASK = torch.ones(3, 3, dtype=torch.bool)
 BOOL_TENSORS = {
+    "fake bool tensor": _FAKE_MASK,
     "sparse bool tensor": torch.eye(3, dtype=torch.bool).to_sparse(),
     "meta bool tensor": torch.empty(3, 3, dtype=torch.bool, device="meta"),
 }
@@ -318,6 +364,80 @@ BAD = {
         "sparse tensor": torch.tensor([1, 2]).to_sparse(),
         "meta tensor": torch.empty(2, dtype=torch.int64, device="meta"),
     },
+    "number": {
+        "None": None,
+        "text": "0.1",
+        "True": True,
+        "zero": 0,
+        "negative": -0.1,
+        "NaN": float("nan"),
+        "infinity": float("inf"),
+        "a huge integer": 10**400,
+        "a huge negative integer": -(10**400),
+        "a huge longdouble": np.longdouble("1e4000"),
+        "complex": 1j,
+        "a list": [0.1],
+        "an array": np.array([0.1]),
+    },
+    "function": {
+        "None": None,
+        "text": "loss",
+        "a number": 1.0,
+        "returns an array": lambda W: W,
+        "returns text": lambda W: "a",
+        "returns None": lambda W: None,
+        "returns True": lambda W: True,
+        "returns NaN": lambda W: float("nan"),
+        "returns a huge integer": lambda W: 10**400,
+        "raises": lambda W: 1 / 0,
+        "takes no argument": lambda: 1.0,
+    },
+    "labels": {
+        "None": None,
+        "text": "ab",
+        "floats": [0.5, 1.0],
+        "whole floats": np.array([0.0, 1.0]),
+        "bools": [True, False],
+        "too few": [0],
+        "negative": [0, -1],
+        "too large": [0, 3],
+        "a huge integer": [0, 10**400],
+        "a huge negative integer": [-(10**400), 0],
+        "None inside": [0, None],
+        "ragged": [[0], [1, 2]],
+        "a masked array": np.ma.masked_array([0, 1], mask=[False, True]),
+        "a float tensor": torch.tensor([0.0, 1.0]),
+        "a huge tensor": torch.tensor([0, 2**62]),
+        "sparse tensor": torch.tensor([0, 1]).to_sparse(),
+        "meta tensor": torch.empty(2, dtype=torch.int64, device="meta"),
+    },
+    "index": {
+        "None": None,
+        "a float": 0.5,
+        "a whole float": 1.0,
+        "a NumPy float": np.float64(1.0),
+        "True": True,
+        "text": "1",
+        "negative": -1,
+        "out of range": 3,
+        "a huge integer": 10**400,
+        "a list": [1],
+        "a tensor": torch.tensor(1),
+    },
+    "flag": {"None": None, "one": 1, "zero": 0, "text": "True", "a float": 1.0, "a list": [True]},
+    "seed": {"None": None, "a float": 1.5, "True": True, "text": "0", "negative": -1, "a list": [0], "complex": 1j},
+    "given": {},  # an argument this test does not vary (text, the model's weights): see CALLS
+    "heads": {
+        "None": None,
+        "text": "1 2",
+        "one pair, not in a list": (1, 2),
+        "a float": [(1, 2.0)],
+        "zero": [(0, 1)],
+        "too large": [(1, 3)],
+        "one number": [(1,)],
+        "True": [(True, 1)],
+        "a huge integer": [(10**400, 1)],
+    },
     "positions": {
         "None": None,
         "text": "abc",
@@ -356,8 +476,21 @@ BAD = {
         "a huge integer": (10**30,),
     },
 }
-# None is a value they take (an argument's name, or (function, argument) where None means "all" there only)
-OPTIONAL = {"b", "h0", "top_k", ("causal_self_attention", "lengths"), ("rotary_embedding", "positions")}
+# None is a value they take: these arguments, or these arguments of one function (function, argument)
+OPTIONAL = {
+    "b",
+    "h0",
+    "top_k",
+    "max_words",
+    ("generate", "seed"),
+    ("causal_self_attention", "lengths"),
+    ("rotary_embedding", "positions"),
+    ("kv_cache_steps", "rope_base"),
+}
+
+
+def _takes_none(name: str, arg: str) -> bool:
+    return arg in OPTIONAL or (name, arg) in OPTIONAL
 
 
 def _with(name: str, arg: str, value) -> dict:
@@ -379,12 +512,7 @@ def _names_arg(message: str, arg: str) -> bool:
     return re.search(rf"(^|[^\w]){re.escape(arg)}([^\w]|$)", message) is not None
 
 
-ARGS = [
-    pytest.param(name, arg, id=f"{name}-{arg}")
-    for name, args in CALLS.items()
-    for arg in args
-    if arg != "seed"  # any integer from 0 is a seed
-]
+ARGS = [pytest.param(name, arg, id=f"{name}-{arg}") for name, args in CALLS.items() for arg in args]
 
 
 def _problem(name: str, arg: str, bad: str) -> str | None:
@@ -410,7 +538,7 @@ def _problem(name: str, arg: str, bad: str) -> str | None:
 
 @pytest.mark.parametrize(("name", "arg"), ARGS)
 def test_a_bad_argument_is_one_clear_value_error_the_same_in_both_packages(name, arg):
-    kinds = [b for b in BAD[CALLS[name][arg][1]] if not ((arg in OPTIONAL or (name, arg) in OPTIONAL) and b == "None")]
+    kinds = [b for b in BAD[CALLS[name][arg][1]] if not (_takes_none(name, arg) and b == "None")]
     problems = {bad: p for bad in kinds if (p := _problem(name, arg, bad))}
     assert not problems, "\n".join(f"{arg} = {bad}: {p}" for bad, p in problems.items())
 
@@ -425,23 +553,18 @@ def test_the_cases_work_with_their_good_arguments():
 
 
 def test_every_public_function_is_listed():
-    public = {n for n in ref.__all__} | {"softmax_terms", "additive_scores", "dot_scores"}
-    scaling = importlib.import_module("selfattn_ref.topics.scaling")
-    public |= {n for n, f in vars(scaling).items() if callable(f) and getattr(f, "__module__", "") == scaling.__name__}
-    for name in AT_SCALE:
-        module = importlib.import_module(f"selfattn_ref.{name}")
-        public |= {n for n in module.__all__ if inspect.isfunction(getattr(module, n))}
-    language_model = importlib.import_module("selfattn_ref.language_model")
-    functions = [getattr(language_model, n) for n in language_model.__all__]
-    public |= {  # those that take arrays
-        f.__name__
-        for f in functions
-        if inspect.isfunction(f) and {"logits", "probabilities"} & set(inspect.signature(f).parameters)
-    }
-    public = {n for n in public if not n.startswith("_")}
-    assert {"rotary_angles", "kv_cache_bytes", "causal_self_attention"} <= public
-    assert {"next_word_probabilities", "greedy", "sample", "ranked"} <= public
-    assert public - set(CALLS) - set(NOT_LISTED) == set()
+    """Every public function of both twins (found by introspection) has its case above, and the case
+    gives every argument the function takes, with its kind."""
+    assert {"attention_gradients", "feed_forward", "softmax_terms", "largest_weights", "sample"} <= set(TWINS)
+    assert set(TWINS) - set(CALLS) - set(NOT_LISTED) == set(), "a public function without a case in CALLS"
+    assert (set(CALLS) | set(NOT_LISTED)) - set(TWINS) == set(), "a case for a function that no longer exists"
+    assert not set(CALLS) & set(NOT_LISTED)
+    for name, (numpy_f, torch_f) in TWINS.items():
+        if name in NOT_LISTED:
+            continue
+        for f in (numpy_f, torch_f):
+            assert set(inspect.signature(f).parameters) == set(CALLS[name]), f"{name}: the arguments of its case"
+        assert all(kind in BAD for _, kind in CALLS[name].values()), name
 
 
 # --- the messages the issue names ----------------------------------------------------------
@@ -590,6 +713,38 @@ EXACT = [
         f"X (10000, 2) is too large: the heads' scores (..., num_heads, n, n) would hold 200,000,000 entries; "
         f"at most {MAX_ENTRIES:,}",
     ),
+    (  # issue 51: NumPy's attention_gradients named its internal S
+        "gradients-overflow",
+        lambda m: m.learning.attention_gradients(np.full((2, 2), 1e200), E2, E2, 0, 1),
+        "X (2, 2), W_Q (2, 2) and W_K (2, 2) are too large: the scaled scores overflow in float64",
+    ),
+    (  # issue 51, item 7: the newer functions keep the size limit too, before allocating
+        "ffn-huge",
+        lambda m: m.feed_forward(ones(10**4, 1), ones(1, 10**4 + 1), ones(10**4 + 1), ones(10**4 + 1, 1), ones(1)),
+        "X (10000, 1) and W_1 (1, 10001) are too large: the hidden layer X W_1 + b_1 would hold 100,010,000 "
+        f"entries; at most {MAX_ENTRIES:,}",
+    ),
+    (
+        "block-huge",
+        lambda m: m.transformer_block(
+            ones(10**4, 2),
+            E2,
+            E2,
+            E2,
+            E2,
+            1,
+            ones(2, 10**4 + 1),
+            ones(10**4 + 1),
+            ones(10**4 + 1, 2),
+            ones(2),
+            ones(2),
+            ones(2),
+            ones(2),
+            ones(2),
+        ),  # fmt: skip
+        "X (10000, 2) and W_1 (2, 10001) are too large: the hidden layer X W_1 + b_1 would hold 100,010,000 "
+        f"entries; at most {MAX_ENTRIES:,}",
+    ),
     (
         "masked-array",
         lambda m: m.scores(np.ma.masked_array(E2, mask=E2.astype(bool)), E2),
@@ -607,6 +762,194 @@ def test_the_issues_inputs_get_their_messages(pkg, call, message):
         with pytest.raises(ValueError) as info:
             call(pkg)
     assert str(info.value) == message
+
+
+# --- tensors torch stores otherwise, read as the numbers they hold ------------------------------
+
+ARRAY_ARGS = [
+    pytest.param(n, a, id=f"{n}-{a}") for n, args in CALLS.items() for a, (_, k) in args.items() if k == "array"
+]
+
+
+def _arrays(result) -> list:
+    """Every array of a result (a tuple, a dict, a dataclass of steps, a number), as float64; text (the
+    words of ranked and generate) as it is."""
+    if isinstance(result, str):
+        return [result]
+    if isinstance(result, dict):
+        return [a for v in result.values() for a in _arrays(v)]
+    if isinstance(result, (tuple, list)):
+        return [a for v in result for a in _arrays(v)]
+    if hasattr(result, "__dataclass_fields__"):
+        return [a for f in result.__dataclass_fields__ for a in _arrays(getattr(result, f))]
+    return [np.asarray(result.detach() if isinstance(result, torch.Tensor) else result, dtype=np.float64)]
+
+
+def negative_view(x) -> torch.Tensor:
+    """``x`` as a tensor whose negative bit is set (the imaginary part of a conjugate, torch's lazy -x)."""
+    t = torch.as_tensor(np.asarray(x, dtype=np.float64))
+    view = torch.complex(torch.zeros_like(t), -t).conj().imag
+    assert view.is_neg()
+    return view
+
+
+def inference_tensor(x) -> torch.Tensor:
+    with torch.inference_mode():
+        return torch.tensor(np.asarray(x, dtype=np.float64))
+
+
+STORED_OTHERWISE = {
+    "a negative view": (negative_view, 0.0),
+    "made in inference mode": (inference_tensor, 0.0),
+    "float32 beside float64": (lambda x: torch.tensor(np.asarray(x, dtype=np.float32)), 1e-6),
+    "a float32 array beside float64": (lambda x: np.asarray(x, dtype=np.float32), 1e-6),
+}
+
+
+@PACKAGES
+@pytest.mark.parametrize(("name", "arg"), ARRAY_ARGS)
+def test_tensors_stored_otherwise_give_the_numbers_they_hold(pkg, name, arg):
+    """A negative view, a tensor made in inference mode and float32 beside float64 are numbers like any
+    other: every function gives what the plain float64 arrays give (float32 to its own precision)."""
+    plain = {k: v for k, (v, _) in CALLS[name].items()}
+    want = _arrays(find(pkg, name)(**plain))
+    for how, (make, tolerance) in STORED_OTHERWISE.items():
+        if name == "finite_difference" and tolerance:  # differences of float32 values: float32's precision / delta
+            tolerance = 1e-3
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = _arrays(find(pkg, name)(**{**plain, arg: make(plain[arg])}))
+        assert len(got) == len(want), how
+        for g, w in zip(got, want, strict=True):
+            if isinstance(w, str):
+                assert g == w, f"{arg} {how}"
+            else:
+                np.testing.assert_allclose(g, w, rtol=tolerance, atol=tolerance, err_msg=f"{arg} {how}")
+
+
+TENSOR_KINDS = ("array", "mask", "labels", "lengths", "positions")  # the kinds a tensor may be given for
+TENSOR_ARGS = [
+    pytest.param(n, a, id=f"{n}-{a}") for n, args in CALLS.items() for a, (_, k) in args.items() if k in TENSOR_KINDS
+]
+
+
+@PACKAGES
+@pytest.mark.parametrize(("name", "arg"), TENSOR_ARGS)
+def test_inside_vmap_every_function_says_so(pkg, name, arg):
+    """Inside torch.func.vmap a tensor holds no numbers of its own: a ValueError naming the argument
+    (the functions take leading batch dimensions instead), not an error from inside torch. Arrays of
+    numbers, and masks, labels, lengths and positions (bool and integer tensors) alike."""
+    plain = {k: v for k, (v, _) in CALLS[name].items()}
+    value = np.asarray(plain[arg])
+    batch = torch.stack([torch.as_tensor(value if CALLS[name][arg][1] != "array" else value.astype(np.float64))] * 2)
+    with pytest.raises(ValueError) as info:
+        torch.vmap(lambda x: find(pkg, name)(**{**plain, arg: x}))(batch)
+    assert str(info.value).startswith(f"{arg} is a torch tensor whose numbers cannot be read")
+
+
+def test_gradients_inside_inference_mode_and_no_grad():
+    """PyTorch's attention_gradients runs autograd, also where the caller switched it off."""
+    args = {k: v for k, (v, _) in CALLS["attention_gradients"].items()}
+    want = tref.learning.attention_gradients(**args)
+    for context in (torch.inference_mode, torch.no_grad):
+        with context():
+            got = tref.learning.attention_gradients(
+                **{k: inference_tensor(v) if k == "X" else v for k, v in args.items()}
+            )
+        for key in ("W_Q", "W_K"):
+            torch.testing.assert_close(got[key], want[key], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize(
+    ("name", "arg"), [(n, a) for n, args in CALLS.items() for a, (_, k) in args.items() if k == "number"]
+)
+@pytest.mark.parametrize("value", [10**20, np.int64(10**18), 1e300, 5e-324], ids=str)
+def test_large_and_tiny_numbers_give_the_same_answer_in_both_packages(name, arg, value):
+    """eps, lr and delta of any size float64 holds: the same result from both packages, or the same
+    ValueError (a Python integer of 21 digits is a number like 1e20, not an OverflowError)."""
+    kwargs = {**{k: v for k, (v, _) in CALLS[name].items()}, arg: value}
+    answers = []
+    for pkg in (ref, tref):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                answers.append(_arrays(find(pkg, name)(**kwargs)))
+            except ValueError as exc:
+                answers.append(str(exc))
+    numpy, torch_ = answers
+    assert type(numpy) is type(torch_), answers
+    if isinstance(numpy, str):
+        assert numpy == torch_
+    else:
+        for a, b in zip(numpy, torch_, strict=True):
+            if isinstance(a, str):
+                assert a == b
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+# --- masks: the messages say the shapes the caller gave ------------------------------------------
+
+MASKED = {
+    # function -> (its arguments without the mask, the scores' shape they give)
+    "scaled_dot_product_attention": ({"Q": ones(2, 3, 2), "K": ones(2, 4, 2), "V": ones(2, 4, 2)}, (2, 3, 4)),
+    "multi_head_attention": (
+        {"X": ones(2, 3, 4), **{w: E4 for w in ("W_Q", "W_K", "W_V", "W_O")}, "num_heads": 2},
+        (2, 3, 3),
+    ),  # fmt: skip
+    "additive_attention": ({"s": ones(2, 2), "H": ones(2, 3, 2), "W_s": E2, "W_h": E2, "v": ones(2)}, (2, 3)),
+    "softmax_terms": ({"S": ones(2, 3, 4)}, (2, 3, 4)),
+    "transformer_block": (
+        {k: v for k, (v, _) in CALLS["transformer_block"].items() if k != "mask"} | {"X": ones(2, 3, 4)},
+        (2, 3, 3),
+    ),  # fmt: skip
+    "grouped_query_attention": (
+        {k: v for k, (v, _) in CALLS["grouped_query_attention"].items() if k != "mask"} | {"X": ones(2, 3, 4)},
+        (2, 3, 3),
+    ),  # fmt: skip
+    "cross_attention": (
+        {k: v for k, (v, _) in CALLS["cross_attention"].items() if k != "mask"}
+        | {"X": ones(2, 3, 4), "memory": ones(2, 5, 4)},
+        (2, 3, 5),
+    ),  # fmt: skip
+}
+
+
+def test_every_function_with_a_mask_is_here():
+    assert {n for n, args in CALLS.items() if any(k == "mask" for _, k in args.values())} == set(MASKED)
+
+
+@PACKAGES
+@pytest.mark.parametrize("name", MASKED)
+@given(shape=st.lists(st.integers(1, 5), min_size=1, max_size=4).map(tuple), empty_row=st.booleans())
+@settings(max_examples=25, deadline=None)
+def test_mask_messages_say_the_shapes_the_caller_gave(pkg, name, shape, empty_row):
+    """A mask that does not fit, or leaves a row empty, is named with its own shape and the scores'
+    shape the caller's arguments give: never the shape of a reshaped copy (the heads' axis of
+    multi-head attention, the query axis additive attention adds)."""
+    args, scores = MASKED[name]
+    mask = np.ones(shape, bool)
+    if empty_row:
+        mask[(0,) * (len(shape) - 1)] = False  # the first row allows nothing
+    try:
+        np.broadcast_to(mask, scores)
+        fits = len(shape) <= len(scores) and (len(shape) >= 2 or name in ("additive_attention", "softmax_terms"))
+    except ValueError:
+        fits = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            find(pkg, name)(**args, mask=mask)
+        except ValueError as exc:
+            message = str(exc)
+        else:
+            assert fits and not empty_row, f"{shape} was accepted"
+            return
+    if not fits:
+        assert message == f"mask has shape {shape}, which does not fit the scores' shape {scores}"
+    else:
+        empty = "S has a row" if name == "softmax_terms" else "mask allows nothing"
+        assert message.startswith(empty) and f"shape {scores}" in message, message
 
 
 # --- converted, not refused: float types NumPy lacks ---------------------------------------
@@ -770,3 +1113,188 @@ def test_masks_of_any_dtype_are_named_alike_in_both_packages(kind, where):
         messages.append(str(info.value))
     assert messages[0] == messages[1]
     assert messages[0].endswith(f"got dtype {str(kind).removeprefix('torch.')}")
+
+
+# --- near overflow: both packages refuse the same inputs (issue 51) ---------------------------------
+
+
+def _verdict(pkg, name: str, kwargs: dict) -> str:
+    """ "ok", or the ValueError's message, of ``pkg``'s function on ``kwargs`` (warnings are errors)."""
+    try:
+        return _message(pkg, name, kwargs)
+    except AssertionError:  # accepted
+        return "ok"
+
+
+NEAR = [p for p in ARRAY_ARGS if p.values[0] != "finite_difference"]  # its f is the caller's, and reads W its own way
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize(("name", "arg"), NEAR)
+def test_the_twins_refuse_the_same_inputs_near_overflow(name, arg, dtype):
+    """One argument scaled up until NumPy refuses it (bisection, 60 halvings of the scales): just below
+    and just above that boundary, and on it, PyTorch gives the same answer, the same message. (NumPy
+    and PyTorch add up in their own orders, and PyTorch accumulates float32 in float64: both decide
+    from the same bound on what they will compute, selfattn_ref._validate.check_bound.)"""
+    kwargs = {k: (np.asarray(v, dtype=dtype) if kind == "array" else v) for k, (v, kind) in CALLS[name].items()}
+    base = kwargs[arg]
+    if not np.any(base):
+        return  # zeros stay zeros: nothing to scale
+    top = float(np.log2(float(np.finfo(dtype).max) / float(np.abs(base).max()))) - 1e-9  # the largest that stays finite
+
+    def at(log_scale: float) -> dict:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return {**kwargs, arg: (base.astype(np.float64) * 2.0**log_scale).astype(dtype)}
+
+    assert _verdict(ref, name, at(0.0)) == "ok"
+    lo, hi = 0.0, top
+    if _verdict(ref, name, at(hi)) == "ok":
+        assert _verdict(tref, name, at(hi)) == "ok"
+        return
+    for _ in range(60):  # to 2^-60 of the range of scales, far finer than any float32 input resolves
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _verdict(ref, name, at(mid)) == "ok" else (lo, mid)
+    for point in (lo, hi, (lo + hi) / 2):
+        numpy, torch_ = _verdict(ref, name, at(point)), _verdict(tref, name, at(point))
+        assert numpy == torch_, f"at 2^{point}: NumPy {numpy!r}, PyTorch {torch_!r}"
+    assert _verdict(ref, name, at(hi)) != "ok"
+
+
+# --- the functions without a twin that take arrays or numbers: the language model's corpus and its
+# tokenizer (issue 53), found by introspection too; the same rules, in the one package -------------
+
+# the corpus and the tokenizer (issue 53), and the topics of attention at scale (issue 54) that take arguments
+AT_SCALE_TOPICS = ("kv_cache", "flash_attention", "rotary", "sliding_window", "batched_heads", "grouped_query")
+LONE = lone_functions(
+    ("selfattn_ref.corpus", "selfattn_ref.bpe", *(f"selfattn_ref.topics.{m}" for m in AT_SCALE_TOPICS))
+)
+V = len(corpus.VOCABULARY)
+SENTENCES = list(corpus.held_out()[:2])
+ROWS = [np.full((len(s.words) - 1, V), 1 / V) for s in SENTENCES]  # one row of probabilities a next word
+COUNTS = np.ones((V, V), dtype=np.int64)
+LONE_CALLS = {
+    "corpus.bigram_probabilities": {"counts": (COUNTS, "counts"), "smoothing": (0.01, "number")},
+    "corpus.bigram_scores": {
+        "sentences": (SENTENCES, "given"),
+        "counts": (COUNTS, "counts"),
+        "smoothing": (0.01, "number"),
+    },
+    "corpus.decode": {"ids": ([0, 5], "ids")},
+    "corpus.generate": {"count": (3, "count"), "seed": (0, "seed")},
+    "corpus.groups_of": {"sentence": (SENTENCES[0], "given"), "j": (1, "position")},
+    "corpus.held_out": {"seed": (0, "seed")},
+    "corpus.nearest": {"word": ("bnak", "given"), "k": (3, "count")},
+    "corpus.score": {"sentences": (SENTENCES, "given"), "probabilities": (ROWS, "rows")},
+    "corpus.training": {"seed": (0, "seed"), "size": (5, "count")},
+    "corpus.words": {"text": ("the bank", "given"), "limit": (13, "count")},
+    "corpus.SeededRandom.below": {"k": (3, "count")},
+    "bpe.learn": {"words": (["low", "lower", "newest"], "given"), "merges": (2, "count")},
+    "kv_cache.size": {"model": (GPT2_SMALL, "model")},
+    "flash_attention.tiled": {"tile": (2, "tile")},
+    "rotary.turned": {"slug": ("dog_bites_man", "choice")},
+    "rotary.sentence": {"slug": ("dog_bites_man", "choice"), "pairing": ("halves", "choice")},
+    "rotary.relative_scores": {
+        "q": (ones(4), "array"),
+        "k": (ones(4), "array"),
+        "starts": ([0, 1, 2], "positions"),
+        "offsets": ([0, 1, 2], "offsets"),
+        "base": (10000.0, "number"),
+        "pairing": ("halves", "choice"),
+    },
+    "sliding_window.entries": {"n": (5, "count"), "window": (2, "count")},
+    "sliding_window.reach": {"n": (5, "count"), "window": (2, "count"), "num_blocks": (3, "count")},
+}
+LONE_NOT_LISTED = {
+    "corpus.best_possible": "corpus Sentences: tests/package/test_corpus.py",
+    "corpus.bigram_counts": "corpus Sentences: tests/package/test_corpus.py",
+    "corpus.encode": "text: tests/package/test_corpus.py",
+    "corpus.next_word_odds": "text: tests/package/test_corpus.py",
+    "corpus.every_sentence": "no argument",
+    "corpus.SeededRandom.uniform": "no argument",
+    "corpus.SeededRandom.choice": "a sequence of anything, one of which it returns",
+    "bpe.split": "a word and the merges learn() gives: tests/package/test_bpe.py",
+}
+BAD_ROW = [[0.5, 0.5]]  # a row of the wrong width, for the places of a list of rows
+BAD |= {
+    "counts": {
+        **BAD["array"],
+        "floats": np.ones((V, V)),
+        "negative": -COUNTS,
+        "the wrong shape": np.ones((2, 2), dtype=np.int64),
+        "a masked array of counts": np.ma.masked_array(COUNTS, mask=np.eye(V, dtype=bool)),
+        "a float tensor": torch.ones(V, V),
+        "a huge integer inside": [[10**400] * V] * V,
+    },
+    # word ids are labels of another range: the same bad kinds, their ranges the vocabulary's
+    "ids": {**BAD["labels"], "too few": [], "too large": [0, V], "a huge tensor": torch.tensor([0, 2**62])},
+    "position": {**BAD["index"], "out of range": 99},  # a word's position in a sentence
+    # offsets from a position: integers, negative ones too (as long as a + r >= 0)
+    "offsets": {k: v for k, v in BAD["positions"].items() if k != "negative"},
+    "tile": {**BAD["count"], "not a tile of the example": 3},
+    "model": {"None": None, "text": "GPT-2 small", "a dict": {"n_ctx": 1024}, "a tuple of sizes": (12, 768, 12)},
+    "rows": {
+        "None": None,
+        "text": "ab",
+        "a dict": {"a": 1.0},
+        "one too few": ROWS[:1],
+        "None inside": [None, ROWS[1]],
+        "the wrong width": [BAD_ROW, ROWS[1]],
+        "NaN": [np.full_like(ROWS[0], np.nan), ROWS[1]],
+        "negative": [-ROWS[0], ROWS[1]],
+        "a masked array": [np.ma.masked_array(ROWS[0], mask=np.eye(*ROWS[0].shape, dtype=bool)), ROWS[1]],
+        "complex": [ROWS[0] + 0j, ROWS[1]],
+        "ragged": [[[0.5], [0.5, 0.5]], ROWS[1]],
+        "a huge integer": [[[10**400] * V] * len(ROWS[0]), ROWS[1]],
+        **{k: [v, ROWS[1]] for k, v in TENSORS.items()},
+    },
+}
+
+
+def _lone(name: str):
+    """The lone function ``name``; a method bound to a fresh instance (SeededRandom(0))."""
+    f = LONE[name]
+    return functools.partial(f, corpus.SeededRandom(0)) if name.startswith("corpus.SeededRandom.") else f
+
+
+def test_every_lone_function_is_listed():
+    """Every public function of the corpus and the tokenizer (found by introspection) has its case, or
+    says why it has none; a case gives every argument the function takes, with its kind."""
+    assert {"corpus.generate", "corpus.bigram_probabilities", "bpe.learn", "corpus.SeededRandom.below"} <= set(LONE)
+    assert set(LONE) == set(LONE_CALLS) | set(LONE_NOT_LISTED) and not set(LONE_CALLS) & set(LONE_NOT_LISTED)
+    for name, args in LONE_CALLS.items():
+        assert set(inspect.signature(LONE[name]).parameters) - {"self"} == set(args), name
+        assert all(kind in BAD for _, kind in args.values()), name
+
+
+def test_the_lone_cases_work_with_their_good_arguments():
+    for name, args in LONE_CALLS.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            _lone(name)(**{k: v for k, (v, _) in args.items()})
+
+
+@pytest.mark.parametrize(
+    ("name", "arg"), [pytest.param(n, a, id=f"{n}-{a}") for n, args in LONE_CALLS.items() for a in args]
+)
+def test_a_bad_argument_of_a_lone_function_is_one_clear_value_error(name, arg):
+    """As for the twins: a ValueError naming the argument, short, no warning on the way."""
+    problems = {}
+    for bad, value in BAD[LONE_CALLS[name][arg][1]].items():
+        kwargs = {k: (value if k == arg else v) for k, (v, _) in LONE_CALLS[name].items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                _lone(name)(**kwargs)
+            except ValueError as exc:
+                message = str(exc)
+            except Exception as exc:  # noqa: BLE001 - any other exception, a warning among them, is the failure
+                problems[bad] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                continue
+            else:
+                problems[bad] = "accepted"
+                continue
+        if not _names_arg(message, arg):
+            problems[bad] = f"the message does not name {arg}: {message}"
+        elif len(message) >= 320 or "torch." in message:
+            problems[bad] = f"a long message, or torch's names: {message}"
+    assert not problems, "\n".join(f"{arg} = {bad}: {p}" for bad, p in problems.items())

@@ -137,6 +137,7 @@ def test_the_sites_example():
     assert np.abs(run.steps[2].weights - turned.steps[2].weights).max() > 0.01
 
 
+@pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize("pkg", [kv_cache, tkv_cache], ids=["numpy", "torch"])
 def test_bad_input(pkg):
     with pytest.raises(ValueError, match=r"X must have 2 dimension\(s\), got shape \(1, 6, 8\)"):
@@ -147,8 +148,24 @@ def test_bad_input(pkg):
         pkg.kv_cache_bytes(12, 12, 1024, 64, 3)
     with pytest.raises(ValueError, match="n_ctx must be a positive integer, got 0"):
         pkg.kv_cache_shape(12, 12, 0, 64)
+    # a model's sizes are checked when it is made (topics.kv_cache.size divided by num_heads = 0)
+    with pytest.raises(ValueError, match="^num_heads must be a positive integer, got 0$"):
+        pkg.ModelSize("m", num_blocks=2, d_model=8, num_heads=0, num_kv_heads=1, n_ctx=4, source="s")
+    with pytest.raises(ValueError, match=r"^num_kv_heads=3 must divide num_heads \(4\)$"):
+        pkg.ModelSize("m", num_blocks=2, d_model=8, num_heads=4, num_kv_heads=3, n_ctx=4, source="s")
     with pytest.raises(ValueError, match=r"X \(6, 8\), W_Q \(8, 8\) and W_K \(8, 8\) are too large"):
         pkg.kv_cache_steps(X * 1e160, *W, HEADS)
+    # heads of odd width cannot turn in pairs: said with the caller's X, not the heads' internal shape
+    with pytest.raises(ValueError) as info:
+        pkg.kv_cache_steps(X[:, :6], *(w[:6, :6] for w in W), HEADS, rope_base=10000.0)
+    assert str(info.value) == (
+        "with rope_base, num_heads=2 must leave each head an even width (its entries turn in pairs), "
+        "got X (6, 6), heads of width 3"
+    )
+    # a turned query or key that could overflow: refused before it is computed, naming the caller's arguments
+    big = np.full((4, 4), 0.75 * np.finfo(np.float64).max / 4)  # X W_Q = 0.75 MAX everywhere; a turned pair 1.5 MAX
+    with pytest.raises(ValueError, match=r"^X \(2, 4\) and W_Q \(4, 4\) are too large: in the heads, the turned pairs"):
+        pkg.kv_cache_steps(np.ones((2, 4)), big, *[np.eye(4)] * 3, 2, rope_base=10000.0)
 
 
 def test_a_rotary_position_off_by_one_in_the_cache():

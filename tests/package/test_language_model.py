@@ -171,7 +171,9 @@ def test_greedy_sample_and_ranked(pkg):
     assert pkg.ranked(p, 3) == [("back", 0.6), ("bank", 0.3), (".", 0.1)]
     with pytest.raises(ValueError, match=r"^u must be a number from 0 to 1 \(1 excluded\), got 1"):
         pkg.sample(p, 1)
-    with pytest.raises(ValueError, match=r"^probabilities must be one row \(d_vocab,\) of numbers from 0 that sum"):
+    with pytest.raises(
+        ValueError, match=r"^probabilities must be one row \(d_vocab,\) of numbers from 0 to 1 that sum"
+    ):
         pkg.greedy(p * 2)
 
 

@@ -172,3 +172,75 @@ def test_removing_head_2_2_costs_the_word_after_it_not_after_bank():
     assert scores("bank")[(2, 2)].accuracy == 1.0
     # every other single head removed: the word after bank stays right at least 95 times in 100
     assert all(scores("bank")[head].accuracy > 0.95 for head in [(1, 1), (1, 2), (2, 2)])
+
+
+# --- one head's scores, and points in two dimensions ------------------------------------------------
+
+
+def test_head_scores_are_the_heads_columns_of_w_q_and_w_k_and_give_the_forward_weights():
+    text = "the street near the animal was cold so it froze ."
+    steps = lm.forward(text)
+    W = lm.load()
+    for block in (1, 2):
+        for head in (1, 2):
+            h = heads.head_scores(text, block, head)
+            cols = slice((head - 1) * 8, head * 8)
+            np.testing.assert_array_equal(h.W_Q, W.blocks[block - 1].W_Q[:, cols])
+            np.testing.assert_array_equal(h.W_K, W.blocks[block - 1].W_K[:, cols])
+            below = np.tril_indices(11)
+            np.testing.assert_allclose(h.scaled[below], (h.Q @ h.K.T / np.sqrt(8))[below], rtol=0, atol=1e-12)
+            assert np.isinf(h.scaled[np.triu_indices(11, 1)]).all() and np.isfinite(np.tril(h.scaled)).all()
+            np.testing.assert_allclose(h.weights, steps.blocks[block - 1].weights[head - 1], rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="^block must be an integer from 1 to 2, got 3"):
+        heads.head_scores(text, 3, 1)
+    with pytest.raises(ValueError, match="^head must be an integer from 1 to 2, got 0"):
+        heads.head_scores(text, 1, 0)
+
+
+def test_principal_components_project_on_the_directions_of_most_variance():
+    rng = np.random.default_rng(0)
+    M = rng.normal(size=(50, 5)) * [5, 3, 1, 0.5, 0.1]  # spread along x1 most, then x2
+    p = heads.principal_components(M)
+    assert p.points.shape == (50, 2) and p.directions.shape == (2, 5)
+    np.testing.assert_allclose(p.directions @ p.directions.T, np.eye(2), atol=1e-12)  # unit, orthogonal
+    assert abs(p.directions[0, 0]) > 0.9 and abs(p.directions[1, 1]) > 0.9
+    assert (p.directions[np.arange(2), np.abs(p.directions).argmax(axis=1)] > 0).all()  # the sign rule
+    centred = M - M.mean(axis=0)
+    np.testing.assert_allclose(p.shares, (p.points**2).sum(axis=0) / (centred**2).sum(), rtol=1e-12)
+    assert p.shares[0] > p.shares[1] and p.shares.sum() < 1
+    np.testing.assert_allclose(
+        heads.principal_components(-M).points, -p.points, atol=1e-12
+    )  # the same picture, mirrored
+    for bad, message in (
+        (np.ones((1, 3)), "at least 2 rows and 2 columns"),
+        (np.ones((4, 3)), "every row is the same"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            heads.principal_components(bad)
+
+
+def test_the_embedding_map_and_the_rows_of_bank():
+    m = heads.embedding_map()
+    assert m.points.shape == (len(corpus.VOCABULARY), 2)
+    np.testing.assert_allclose(m.points, heads.principal_components(lm.load().token_embedding).points)
+    group = heads.sentences_of("bank")
+    for block in (0, 1, 2):
+        rows = heads.decisive_rows(group, block)
+        for s, row in list(zip(group, rows, strict=True))[::40]:
+            steps = lm.forward(list(s.words))
+            want = steps.X[s.query] if block == 0 else steps.blocks[block - 1].output[s.query]
+            np.testing.assert_allclose(row, want, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="^block must be an integer from 0 .the input. to 2, got 3"):
+        heads.decisive_rows(group, 3)
+
+
+def test_the_nearest_words_are_the_largest_cosines():
+    E = lm.load().token_embedding
+    unit = E / np.linalg.norm(E, axis=1, keepdims=True)
+    near = heads.nearest_words("money", k=42)
+    i = corpus.VOCABULARY.index("money")
+    assert [w for w, _ in near] == [corpus.VOCABULARY[j] for j in np.argsort(-(unit @ unit[i])) if j != i]
+    assert all(a >= b for (_, a), (_, b) in zip(near, near[1:], strict=False))
+    for word, bad in (("bnak", "word must be a word of the model's vocabulary"), ("money", "k must be an integer")):
+        with pytest.raises(ValueError, match=bad):
+            heads.nearest_words(word, k=0 if word == "money" else 3)

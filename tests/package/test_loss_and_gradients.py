@@ -197,9 +197,9 @@ BAD = [
     ("W_K-shape", lambda m: m.attention_gradients(E, W, np.ones((4, 2)), 0, 1), r"^W_Q and W_K must have the same"),
     ("query-range", lambda m: m.attention_loss(E, W, W, 3, 1), r"^query must be a token's index from 0 to 2"),
     ("key-bool", lambda m: m.attention_gradients(E, W, W, 0, True), r"^key must be a token's index from 0 to 2"),
-    ("delta", lambda m: m.finite_difference(lambda w: 0.0, W, delta=0), r"^delta must be a positive number"),
+    ("delta", lambda m: m.finite_difference(lambda w: 0.0, W, delta=0), r"^delta must be a positive finite number"),
     ("f", lambda m: m.finite_difference("loss", W), r"^f must be a function of W"),
-    ("lr", lambda m: m.gradient_step(W, W, -1.0), r"^lr must be a positive number"),
+    ("lr", lambda m: m.gradient_step(W, W, -1.0), r"^lr must be a positive finite number, got -1.0$"),
     ("gradient-shape", lambda m: m.gradient_step(W, np.ones(4), 1.0), r"^gradient must have the shape of W"),
     ("overflow", lambda m: m.attention_loss(E * 1e200, W * 1e200, W, 0, 1), r"too large"),
 ]

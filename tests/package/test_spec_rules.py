@@ -135,10 +135,25 @@ NUMBERS_IN_TEXT = [
     ("tokens side by side", "T", ["5", "%"], None,
      f"the tokens, side by side as the gallery lists them, hold the number '5 %': {WHY}"),
     ("an underscore the page escapes", "T", ["x_1.5"], None, "token 'x_1.5' holds the number '1.5'"),
-    ("emphasis, then a percent sign", "T", ["a"], "It is *5*% of it.", "'description' holds the number '5 %'"),
-    ("a number split over two lines", "T", ["a"], "About 66\n% of it.", "'description' holds the number '66 %'"),
+    # a message quotes the number as typed (issue 51): not "5 %", "66 %" and "1.5", which the page would show
+    ("emphasis, then a percent sign", "T", ["a"], "It is *5*% of it.", "'description' holds the number '5*%'"),
+    ("a number split over two lines", "T", ["a"], "About 66\n% of it.", "'description' holds the number '66\\n%'"),
     ("a decimal in code", "T", ["a"], "See `0.25` here.", "'description' holds the number '0.25'"),
-    ("a decimal point escaped", "T", ["a"], "1\\.5 times as much.", "'description' holds the number '1.5'"),
+    ("a decimal point escaped", "T", ["a"], "1\\.5 times as much.", "'description' holds the number '1\\\\.5'"),
+    ("a decimal point escaped in a title", "Pay 1\\.5 more", ["a"], None, "'title' holds the number '1\\\\.5'"),
+    # numbers that are not whole, in the notations the audit does not read (issue 51)
+    ("a decimal without its 0", "About .5 of it", ["a"], None, f"'title' holds the number '.5': {WHY}"),
+    ("a decimal comma", "T", ["a"], "About 1,5 times.", "'description' holds the number '1,5'"),
+    ("a decimal comma token", "T", ["1,5", "b"], None, "token '1,5' holds the number '1,5'"),
+    ("a fraction character", "Half ½ of it", ["a"], None, "'title' holds the number '½'"),
+    ("a whole and a fraction", "T", ["a"], "It is 1½ times.", "'description' holds the number '1½'"),
+    ("a fraction with a slash", "Three 3/4 of it", ["a"], None, "'title' holds the number '3/4'"),
+    ("a fraction with the fraction slash", "T", ["3\u20444"], None, "token '3\u20444' holds the number '3\u20444'"),
+    ("a division", "T", ["a"], "It is 3 ÷ 4.", "'description' holds the number '3 ÷ 4'"),
+    ("a per mille", "About 5‰ of it", ["a"], None, "'title' holds the number '5‰'"),
+    ("a fullwidth percent sign", "T", ["a"], "About 5％ of it.", "'description' holds the number '5％'"),
+    ("a negative exponent", "T", ["1e-3"], None, "token '1e-3' holds the number '1e-3'"),
+    ("the Arabic decimal separator", "T", ["a"], "It is 1\u066b5.", "'description' holds the number '1\u066b5'"),
     ("a decimal in a link", "T", ["a"], "See [0.5 of it](../masking.md).", "'description' holds the number '0.5'"),
     ("worked arithmetic", "T", ["a"], "Here 1 + 1 = 3.", f"'description' holds an equation '1 + 1 = 3': {WHY}"),
     ("arithmetic in a title", "Why 2 × 3 = 6", ["a"], None, "'title' holds an equation '2 × 3 = 6'"),
@@ -182,6 +197,29 @@ NUMBERS = [
     ("inf powers", "embeddings", "[[1000, 0, 0, 0], [0, 1, 0, 1], [1, 1, 1, 1]]",
      "the page would print e to the power of a score (the softmax step) as not finite"),
 ]  # fmt: skip
+
+
+def test_numbers_whose_float64_error_reaches_their_units_digit_are_refused():
+    """Four terms of 9.92e14 (each under 1e15, so printable) that cancel to 0: float64 holds no digit
+    of the score (issue 51, item 5). (Whole numbers would be exact: float64 adds them exactly.)"""
+    given = {
+        "W_Q": "[[31.5, 31.5, 31.5, 31.5], [1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]",
+        "W_K": "[[31.5, -31.5, 31.5, -31.5], [1, -1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]",
+        "W_V": "[[1, 0], [0, 1], [0, 0], [0, 0]]",
+    }
+    text = spec_text("N", ["a", "b"]).replace(
+        'projections = "identity"', 'projections = "given"\n' + "\n".join(f"{k} = {v}" for k, v in given.items())
+    )
+    text = re.sub(r"embeddings = \[\n(?:.*\n)*?\]", "embeddings = [[1000000, 0, 0, 0], [0, 1, 0, 0]]", text)
+    with pytest.raises(SpecError) as info:
+        examples.load_text(text, SPEC)
+    assert str(info.value) == (
+        f"{SPEC}, line 5: the page would print the scores with float64 rounding errors of up to 4.4: the numbers "
+        "that make them are large and cancel, so that not even their units digit is held "
+        "(selfattn_ref.examples.errors); use smaller numbers"
+    )
+
+
 RANDOM = [
     ("std 1e300", "std = 1e300", "std", "'std' must be a positive number at most 1,000,000, got 1e+300"),
     ("std 0", "std = 0", "std", "'std' must be a positive number at most 1,000,000, got 0"),
@@ -264,6 +302,30 @@ def test_nfc_makes_two_spellings_of_one_token_a_duplicate():
     )
 
 
+@pytest.mark.parametrize(
+    ("tokens", "message"),
+    [
+        (
+            ["\ufb01sh", "fish"],
+            "tokens '\ufb01sh' and 'fish' look alike (U+FB01 U+0073 U+0068 and U+0066 U+0069 U+0073 U+0068, which "
+            "Unicode's compatibility form NFKC makes one); every token needs a name of its own (for example 'fish2')",
+        ),
+        (
+            ["cat", "\uff43\uff41\uff54"],
+            "tokens 'cat' and 'ｃａｔ' look alike (U+0063 U+0061 U+0074 and U+FF43 U+FF41 "
+            "U+FF54, which Unicode's compatibility form NFKC makes one); every token needs a name of its own (for "
+            "example 'cat2')",
+        ),
+    ],
+    ids=["ligature", "fullwidth"],
+)
+def test_tokens_that_nfkc_makes_one_are_refused(tokens, message):
+    """Same-script look-alikes (issue 51): a ligature and its letters, fullwidth and plain letters."""
+    with pytest.raises(SpecError) as info:
+        examples.load_text(spec_text("T", tokens), SPEC)
+    assert str(info.value) == f"{SPEC}, line 2: {message}"
+
+
 def test_an_example_holds_its_text_in_nfc():
     ex = examples.load_text(spec_text("Cafe\u0301 \u212b", ["e\u0301", "A\u030a" * 24], "Cafe\u0301 au lait."), SPEC)
     assert (ex.title, ex.tokens, ex.description) == ("Café Å", ("é", "Å" * 24), "Café au lait.")
@@ -275,6 +337,13 @@ def test_titles_that_differ_only_before_nfc_are_the_same_title(tmp_path):
     with pytest.raises(
         SpecError, match=r"b_two.toml, line 1: 'title' 'Café' is also the title of .*a_one.toml, line 1"
     ):
+        examples.load_all(tmp_path)
+
+
+def test_titles_that_nfkc_makes_one_are_the_same_title(tmp_path):
+    for slug, title in (("a_one", "Big \ufb01sh"), ("b_two", "big fish")):
+        (tmp_path / f"{slug}.toml").write_text(spec_text(title, ["a"]), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"b_two.toml, line 1: 'title' 'big fish' is also the title of .*a_one.toml"):
         examples.load_all(tmp_path)
 
 
@@ -314,7 +383,9 @@ PROPERTY = settings(max_examples=60, deadline=None)
 
 @PROPERTY
 @given(
-    words=st.lists(text_strategies.valid_word, min_size=1, max_size=4, unique_by=normalized),
+    words=st.lists(
+        text_strategies.valid_word, min_size=1, max_size=4, unique_by=lambda w: unicodedata.normalize("NFKC", w)
+    ).filter(lambda words: text_strategies.no_number(" ".join(words))),
     title=text_strategies.valid_prose,
     description=text_strategies.valid_prose,
 )

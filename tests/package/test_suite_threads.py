@@ -40,8 +40,8 @@ def test_a_worker_leaves_pytests_last_collections_little_to_walk(pytestconfig):
     [conftest] = [m for m in plugins if getattr(m, "__file__", None) and Path(m.__file__).resolve() == CONFTEST]
     made = [[i] for i in range(100_000)]  # what the tests made and keep to the end
     assert len(gc.get_objects()) > len(made)
-    conftest.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()))  # the run's own process: nothing
+    conftest.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace()), 0)  # the run's own process: nothing
     assert len(gc.get_objects()) > len(made)
-    conftest.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace(workerinput={"workerid": "gw0"})))
+    conftest.pytest_sessionfinish(SimpleNamespace(config=SimpleNamespace(workerinput={"workerid": "gw0"})), 0)
     assert len(gc.get_objects()) < 10_000, len(gc.get_objects())
     del made

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 
 import pytest
 
 pytest.importorskip("torch")
 
 import selfattn_ref  # noqa: E402
-import selfattn_ref.torch  # noqa: E402
+
+from public_api import NUMPY, PAIRS, TORCH, public, twin_of  # noqa: E402
 
 # NumPy modules with no PyTorch twin, and why.
 NUMPY_ONLY = {
@@ -48,6 +48,9 @@ NUMPY_ONLY = {
     "selfattn_ref.bpe": "byte-pair encoding: words in, tokens (text) out, no arrays",
     "selfattn_ref.topics.language_model": "what the language model's heads do, measured once in NumPy from forward's "
     "weights and evaluate's scores (both have twins, held equal)",
+    "selfattn_ref.topics.next_word": "the sentence, the choices of the next word and the loop docs/next-word.md "
+    "quotes, computed once with the language model's functions (which have twins, held equal); the page's "
+    "PyTorch snippets are held equal to them",
     "selfattn_ref.topics.batched_heads": "the site's padded batch, computed once with causal_self_attention "
     "(which has a twin)",
     "selfattn_ref.topics.kv_cache": "the site's example and published models' cache sizes, computed once with "
@@ -80,38 +83,6 @@ TORCH_ONLY_NAMES: dict[str, dict[str, str]] = {
 }
 
 
-def modules(package) -> list[str]:
-    """Every module below ``package`` but private ones and the packages that only gather modules."""
-    out = []
-    for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
-        if any(part.startswith("_") for part in info.name.split(".")):
-            continue
-        if info.ispkg and info.name != "selfattn_ref.examples":
-            continue
-        out.append(info.name)
-    return sorted(out)
-
-
-NUMPY = [m for m in modules(selfattn_ref) if not m.startswith(("selfattn_ref.torch.", "selfattn_ref.training."))]
-TORCH = modules(selfattn_ref.torch)
-
-
-def twin_of(name: str) -> str:
-    return name.replace("selfattn_ref.", "selfattn_ref.torch.", 1)
-
-
-def public(module) -> dict[str, object]:
-    if hasattr(module, "__all__"):
-        return {name: getattr(module, name) for name in module.__all__}
-    return {
-        name: obj
-        for name, obj in vars(module).items()
-        if not name.startswith("_")
-        and (inspect.isfunction(obj) or inspect.isclass(obj))
-        and getattr(obj, "__module__", None) == module.__name__
-    }
-
-
 def test_the_modules_are_found():
     assert {"selfattn_ref.attention", "selfattn_ref.rnn", "selfattn_ref.topics.scaling"} <= set(NUMPY)
     assert {"selfattn_ref.torch.attention", "selfattn_ref.torch.rnn", "selfattn_ref.torch.topics.scaling"} <= set(TORCH)
@@ -135,9 +106,6 @@ def test_every_torch_module_has_a_twin_or_a_reason(name):
         f"{name} has no NumPy twin {numpy_name}: a training run belongs in selfattn_ref.training; "
         "anything else needs its twin or a line in TORCH_ONLY with the reason"
     )
-
-
-PAIRS = [(name, twin_of(name)) for name in NUMPY if twin_of(name) in TORCH] + [("selfattn_ref", "selfattn_ref.torch")]
 
 
 @pytest.mark.parametrize(("numpy_name", "torch_name"), PAIRS, ids=[p[0] for p in PAIRS])

@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 
 from publish import SNIPPETS
-from publish.generate.snippets import namespace
 
 from snippet_checks import as_numpy, torch_namespace
 
 FOLDER = SNIPPETS / "attention_that_learns"
 TRAIN = FOLDER / "train_torch.py"
 PATTERN = [FOLDER / "pattern_numpy.py", FOLDER / "pattern_torch.py"]
+SNIPPET_PATHS = PATTERN  # the fixture ns (tests/snippets/conftest.py): the pattern's two tabs
 
 
 @pytest.fixture(scope="module")
@@ -67,48 +67,36 @@ def test_the_printed_figures_are_the_packages(trained):
         assert line.split()[1:] == [f"{w:.2f}" for w in row]
 
 
-@pytest.fixture(scope="module", params=PATTERN, ids=lambda p: p.name)
-def pattern(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_numpy_and_torch_score_alike():
-    numpy_out, torch_out = (p.with_suffix(".out").read_text(encoding="utf-8") for p in PATTERN)
-    assert numpy_out == torch_out
-
-
-def test_the_pattern_is_each_query_on_its_partner(pattern):
+def test_the_pattern_is_each_query_on_its_partner(ns):
     import numpy as np
 
     rv = pytest.importorskip("selfattn_ref.training.reversal")
-    n = pattern["n"]
+    n = ns["n"]
     expected = np.zeros((n, n))
     for i in range(1, n + 1):
         expected[i - 1, rv.partner(i, n) - 1] = 1  # positions counted from 1
-    np.testing.assert_array_equal(as_numpy(pattern["pattern"]), expected)
+    np.testing.assert_array_equal(as_numpy(ns["pattern"]), expected)
     # applied to the values, it reverses the page's example
-    assert [pattern["letters"][k] for k in as_numpy(pattern["reversed_by_pattern"]).argmax(axis=1)] == list("gahbfc")
+    assert [ns["letters"][k] for k in as_numpy(ns["reversed_by_pattern"]).argmax(axis=1)] == list("gahbfc")
     lines = PATTERN[0].with_suffix(".out").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "the pattern gives: g a h b f c"
     assert lines[2].split() == ["the", "pattern", "100.0%", "100.0%", "0.000"]
     assert lines[3].split()[1:3] == [f"{0.5 + 0.5 / n:.1%}", "100.0%"] and float(lines[3].split()[3]) > 0
 
 
-def test_scoring_the_trained_weights_gives_the_packages_figures(pattern, trained):
+def test_scoring_the_trained_weights_gives_the_packages_figures(ns, trained):
     """The page's scoring, run on the trained model's weights for all 256 held-out sequences, gives
     the run's last snapshot: the weight on the partner, the accuracy and the loss."""
     import torch
 
-    ns, rv = trained
+    train, rv = trained
     _, held_out = rv.sequences()
     with torch.no_grad():
-        A = ns["model"].attention(held_out)  # (B, n, n)
+        A = train["model"].attention(held_out)  # (B, n, n)
     V = torch.nn.functional.one_hot(held_out, len(rv.LETTERS)).double()  # (B, n, 8)
-    if "torch" not in pattern["score"].__globals__:  # the NumPy tab scores NumPy arrays
+    if "torch" not in ns["score"].__globals__:  # the NumPy tab scores NumPy arrays
         A, V = A.numpy(), V.numpy()
-    on_partner, accuracy, loss = (float(x) for x in pattern["score"](A, V))
+    on_partner, accuracy, loss = (float(x) for x in ns["score"](A, V))
     last = rv.experiment().snapshots[-1]
     assert abs(on_partner - last.partner_weight) < 1e-12
     assert accuracy == last.accuracy

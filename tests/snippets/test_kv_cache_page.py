@@ -21,19 +21,14 @@ from selfattn_ref.kv_cache import GPT2_SMALL, MISTRAL_7B, kv_cache_steps
 from selfattn_ref.masks import causal_mask, sliding_window_mask
 from selfattn_ref.topics import grouped_query, kv_cache, sliding_window
 
-from snippet_checks import as_numpy, close, torch_namespace
+from snippet_checks import as_numpy, close, snippet_namespace
 
 FOLDER = SNIPPETS / "kv_cache"
 PAGE = DOCS / "kv-cache.md"
 
 
 def _ns(name: str, library: str):
-    path = FOLDER / f"{name}_{library}.py"
-    if library == "torch":
-        return torch_namespace(path)
-    from publish.generate.snippets import namespace
-
-    return namespace(path)
+    return snippet_namespace(FOLDER / f"{name}_{library}.py")
 
 
 @pytest.fixture(scope="module", params=["numpy", "torch"])

@@ -9,7 +9,6 @@ import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.generate.snippets import namespace
 from selfattn_ref import examples
 
 from snippet_checks import as_numpy, close
@@ -18,31 +17,7 @@ FOLDER = SNIPPETS / "learned_weights"
 NUMPY = FOLDER / "learned_weights_numpy.py"
 TORCH = FOLDER / "learned_weights_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
-
-
-# The PyTorch version also imports numpy, for NumPy's seeded generator: the page says so.
-@pytest.fixture(scope="module")
-def ref():
-    ex = examples.load("learned")
-    return ex, examples.run(ex)
-
-
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_numpy_and_torch_print_the_same():
-    assert NUMPY.with_suffix(".out").read_text(encoding="utf-8") == TORCH.with_suffix(".out").read_text(
-        encoding="utf-8"
-    )
-
-
-def test_no_negative_zero_is_printed():
-    for path in SNIPPET_PATHS:
-        assert "-0.0000" not in path.with_suffix(".out").read_text(encoding="utf-8")
+EXAMPLE = "learned"  # the fixture ref (tests/snippets/conftest.py)
 
 
 def test_weights_are_the_examples_seeded_draws(ns, ref):

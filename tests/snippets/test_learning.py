@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import inspect
 
-import pytest
-
 from publish import SNIPPETS
 from publish.generate.snippets import namespace
 from selfattn_ref import examples
@@ -25,19 +23,6 @@ FOLDER = SNIPPETS / "learning"
 NUMPY = FOLDER / "gradient_numpy.py"
 TORCH = FOLDER / "gradient_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
-
-
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_numpy_and_torch_print_the_same():
-    assert NUMPY.with_suffix(".out").read_text(encoding="utf-8") == TORCH.with_suffix(".out").read_text(
-        encoding="utf-8"
-    )
 
 
 def test_the_weights_are_the_examples_stand_ins(ns):

@@ -25,13 +25,7 @@ TORCH = FOLDER / "online_softmax_torch.py"
 PAGE = DOCS / "online-softmax.md"
 
 
-@pytest.fixture(scope="module", params=[NUMPY, TORCH], ids=lambda p: p.name)
-def ns(request):
-    if request.param == TORCH:
-        return torch_namespace(request.param)
-    from publish.generate.snippets import namespace
-
-    return namespace(request.param)
+SNIPPET_PATHS = [NUMPY, TORCH]  # the fixture ns (tests/snippets/conftest.py) runs each
 
 
 def test_the_torch_script_prints_the_numpy_lines_and_pytorchs_check():

@@ -10,18 +10,15 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.generate.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics.positional_encoding import with_positions
 
-from snippet_checks import close, torch_namespace
+from snippet_checks import close, snippet_namespace, torch_namespace
 
 FOLDER = SNIPPETS / "positional_encoding"
 PERM_NUMPY = FOLDER / "permutation_numpy.py"
@@ -32,22 +29,6 @@ TRAIN = FOLDER / "train_torch.py"
 PAIRS = [(PERM_NUMPY, PERM_TORCH), (POS_NUMPY, POS_TORCH)]
 SNIPPET_PATHS = [PERM_NUMPY, PERM_TORCH, POS_NUMPY, POS_TORCH, TRAIN]
 ALLOWED_IMPORTS = {p: {"numpy"} if p.stem.endswith("_numpy") else {"torch"} for p in SNIPPET_PATHS}
-
-
-def snippet_namespace(path):
-    return torch_namespace(path) if path.stem.endswith("_torch") else namespace(path)
-
-
-@pytest.mark.parametrize(("numpy_path", "torch_path"), PAIRS, ids=lambda p: p.name)
-def test_numpy_and_torch_print_the_same(numpy_path, torch_path):
-    assert numpy_path.with_suffix(".out").read_text(encoding="utf-8") == torch_path.with_suffix(".out").read_text(
-        encoding="utf-8"
-    )
-
-
-@pytest.mark.parametrize("path", SNIPPET_PATHS, ids=lambda p: p.name)
-def test_no_negative_zero_is_printed(path):
-    assert not re.search(r"-0\.0+(?!\d)", path.with_suffix(".out").read_text(encoding="utf-8"))
 
 
 def test_train_has_no_twin_and_says_why():

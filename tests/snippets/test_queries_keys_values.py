@@ -4,12 +4,9 @@ identity projections, in NumPy and PyTorch, held equal to the reference package.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import selfattn_ref
 from publish import SNIPPETS
-from publish.generate.snippets import namespace
-from selfattn_ref import examples
 
 from snippet_checks import as_numpy, close
 
@@ -17,26 +14,7 @@ FOLDER = SNIPPETS / "queries_keys_values"
 NUMPY = FOLDER / "the_cat_sat_numpy.py"
 TORCH = FOLDER / "the_cat_sat_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
-ALLOWED_IMPORTS = {NUMPY: {"numpy"}, TORCH: {"torch"}}
-
-
-@pytest.fixture(scope="module")
-def ref():
-    ex = examples.load("the_cat_sat")
-    return ex, examples.run(ex)
-
-
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_numpy_and_torch_print_the_same():
-    assert NUMPY.with_suffix(".out").read_text(encoding="utf-8") == TORCH.with_suffix(".out").read_text(
-        encoding="utf-8"
-    )
+EXAMPLE = "the_cat_sat"  # the fixture ref (tests/snippets/conftest.py)
 
 
 def test_inputs_are_the_examples(ns, ref):

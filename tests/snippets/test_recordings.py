@@ -49,6 +49,17 @@ EXTRA_IMPORTS = {
         "draws the stand-in weights of the page on learned weights, with numpy.random.default_rng(42)",
     ),
 }
+# The language model's scripts read its trained weights from the repository's file (Python's own
+# json, base64 and pathlib; snippets.data_files): a reader runs them in a clone, as the pages say.
+EXTRA_IMPORTS |= {
+    f"snippets/{name}.py": (
+        {"base64", "json", "pathlib"},
+        "reads the trained weights, selfattn_ref/language_model.json",
+    )
+    for page, scripts in {"next_word": ("next_word",), "trained_model": ("heads",)}.items()
+    for script in scripts
+    for name in (f"{page}/{script}_numpy", f"{page}/{script}_torch")
+}
 # A worked example with seeded random projections: its PyTorch script draws them as the spec says.
 EXTRA_IMPORTS |= {
     f"snippets/examples/{ex.slug}_torch.py": ({"numpy"}, "draws the seeded weights with numpy.random.default_rng")
@@ -59,6 +70,10 @@ EXTRA_IMPORTS |= {
 PRINTS_NAN = {
     "snippets/mistakes/overflow_numpy.py": "shows the NaN that a softmax without the max subtraction gives",
     "snippets/mistakes/overflow_torch.py": "shows the NaN that a softmax without the max subtraction gives",
+    "snippets/mistakes/padding_axis_numpy.py": "shows the NaN of a padding mask that hides the pad's whole row",
+    "snippets/mistakes/padding_axis_torch.py": "shows the NaN of a padding mask that hides the pad's whole row",
+    "snippets/mistakes/inverted_padding_numpy.py": "shows the NaN of a sentence whose every key is left out",
+    "snippets/mistakes/inverted_padding_torch.py": "shows the NaN of a sentence whose every key is left out",
 }
 
 
@@ -73,6 +88,44 @@ def test_snippet_prints_its_recorded_output(path, results):
     assert not re.search(r"-0\.0+\b(?!\d)", r.stdout), f"{rel(path)} prints a negative zero"
     if rel(path) not in PRINTS_NAN:
         assert not re.search(r"\bnan\b", r.stdout, re.I), f"{rel(path)} prints nan"
+
+
+# The NumPy and PyTorch tabs of a script show one output: switching tabs changes the code, not the
+# numbers. The twins whose outputs differ, and how: the PyTorch tab's last line (a check against
+# PyTorch's own function, which NumPy has not), or other numbers altogether, and why.
+TWINS_DIFFER = {
+    "snippets/masking/causal": "same as F.scaled_dot_product_attention(..., is_causal=True): True\n",
+    "snippets/multi_head/two_heads": "same as torch.nn.MultiheadAttention: True\n",
+    "snippets/transformer_block/block": "same as torch.nn.TransformerEncoderLayer: True\n",
+    "snippets/next_word/next_word": "\nsame as torch.nn.TransformerEncoderLayer, norm_first=True, causal: True\n",
+    # the page says the tabs differ because the generators do (docs/scaling.md)
+    "snippets/scaling/variance": None,
+    "snippets/scaling/largest_weight": None,
+}
+TWINS = [p for p in ALL if p.stem.endswith("_numpy") and p.with_name(p.stem[: -len("_numpy")] + "_torch.py").is_file()]
+
+
+def twin_name(numpy_path) -> str:
+    return rel(numpy_path)[: -len("_numpy.py")]
+
+
+@pytest.mark.parametrize("numpy_path", TWINS, ids=rel)
+def test_numpy_and_torch_print_the_same(numpy_path):
+    """The recordings of a NumPy script and its PyTorch twin are the same text, but for what
+    TWINS_DIFFER says: a last line the PyTorch tab adds, or (None) numbers that differ."""
+    torch_path = numpy_path.with_name(numpy_path.stem[: -len("_numpy")] + "_torch.py")
+    numpy_out, torch_out = (p.with_suffix(".out").read_text(encoding="utf-8") for p in (numpy_path, torch_path))
+    name = twin_name(numpy_path)
+    if name not in TWINS_DIFFER:
+        assert torch_out == numpy_out, f"{name}: the NumPy and PyTorch tabs print different outputs"
+    elif (added := TWINS_DIFFER[name]) is not None:
+        assert torch_out == numpy_out + added, f"{name}: the PyTorch tab prints the NumPy tab's lines and {added!r}"
+    else:
+        assert torch_out != numpy_out, f"{name}: TWINS_DIFFER says the two tabs print different numbers"
+
+
+def test_the_twins_that_differ_are_twins():
+    assert set(TWINS_DIFFER) <= {twin_name(p) for p in TWINS}
 
 
 @pytest.mark.parametrize("path", ALL, ids=rel)

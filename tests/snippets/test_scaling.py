@@ -30,7 +30,7 @@ def library(path) -> str:
 
 
 @pytest.fixture(scope="module")
-def ns():
+def namespaces():
     """Every snippet's globals after a run, by path (each snippet runs once)."""
     pytest.importorskip("torch")
     return {p: namespace(p) for p in SNIPPET_PATHS}
@@ -54,37 +54,37 @@ def test_the_snippets_draw_what_the_page_says():
 # --- each snippet equals the package -----------------------------------------------------------
 
 
-def test_numpy_variance_snippet_is_the_package(ns):
-    got = ns[VARIANCE["numpy"]]["variances"]
+def test_numpy_variance_snippet_is_the_package(namespaces):
+    got = namespaces[VARIANCE["numpy"]]["variances"]
     want = scaling.variance_experiment()
     assert list(got) == [r["d"] for r in want]
     np.testing.assert_allclose([got[r["d"]] for r in want], [r["variance"] for r in want], rtol=1e-12)
-    last = ns[VARIANCE["numpy"]]
+    last = namespaces[VARIANCE["numpy"]]
     assert scaling.dot_product_variance(last["q"], last["k"]) == pytest.approx(got[512], rel=1e-12)
 
 
-def test_torch_variance_snippet_is_the_package(ns, tref):
-    got = ns[VARIANCE["torch"]]["variances"]
+def test_torch_variance_snippet_is_the_package(namespaces, tref):
+    got = namespaces[VARIANCE["torch"]]["variances"]
     want = tref.variance_experiment()
     np.testing.assert_allclose([got[r["d"]] for r in want], [r["variance"] for r in want], rtol=1e-12)
-    last = ns[VARIANCE["torch"]]  # the same inputs, fed to the NumPy package
+    last = namespaces[VARIANCE["torch"]]  # the same inputs, fed to the NumPy package
     q, k = as_numpy(last["q"]), as_numpy(last["k"])
     assert scaling.dot_product_variance(q, k) == pytest.approx(got[512], rel=1e-12)
 
 
-def test_numpy_largest_weight_snippet_is_the_package(ns):
-    got = ns[LARGEST["numpy"]]["largest"]
+def test_numpy_largest_weight_snippet_is_the_package(namespaces):
+    got = namespaces[LARGEST["numpy"]]["largest"]
     for r in scaling.largest_weight_experiment():
         np.testing.assert_allclose(got[r["d"]], (r["unscaled"], r["scaled"]), rtol=1e-12)
     e = np.random.default_rng(3).normal(0, 30, size=(5, 8))
-    np.testing.assert_allclose(ns[LARGEST["numpy"]]["softmax"](e), selfattn_ref.softmax(e), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(namespaces[LARGEST["numpy"]]["softmax"](e), selfattn_ref.softmax(e), rtol=0, atol=1e-15)
 
 
-def test_torch_largest_weight_snippet_is_the_package(ns, tref):
-    got = ns[LARGEST["torch"]]["largest"]
+def test_torch_largest_weight_snippet_is_the_package(namespaces, tref):
+    got = namespaces[LARGEST["torch"]]["largest"]
     for r in tref.largest_weight_experiment():
         np.testing.assert_allclose(got[r["d"]], (r["unscaled"], r["scaled"]), rtol=1e-12)
-    last = ns[LARGEST["torch"]]  # d = 512: the same inputs, fed to the NumPy package
+    last = namespaces[LARGEST["torch"]]  # d = 512: the same inputs, fed to the NumPy package
     q, K = as_numpy(last["q"]), as_numpy(last["K"])
     assert scaling.largest_weights(q, K, scale=1.0).mean() == pytest.approx(got[512][0], rel=1e-12)
     assert scaling.largest_weights(q, K).mean() == pytest.approx(got[512][1], rel=1e-12)
@@ -98,12 +98,6 @@ def test_the_numpy_snippets_print_the_packages_figures():
     largest_out = LARGEST["numpy"].with_suffix(".out").read_text(encoding="utf-8")
     for r in scaling.largest_weight_experiment():
         assert f"{r['d']:5d}   {r['unscaled']:8.3f}   {r['scaled']:21.3f}" in largest_out
-
-
-def test_the_two_generators_draw_different_numbers():
-    """The page says the tabs differ because the generators do."""
-    numpy_out, torch_out = (p.with_suffix(".out").read_text(encoding="utf-8") for p in VARIANCE.values())
-    assert numpy_out != torch_out
 
 
 # --- what the page says ---------------------------------------------------------------------------

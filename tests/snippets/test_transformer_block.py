@@ -28,13 +28,6 @@ def B():
     return source.block()
 
 
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
 def encoder_layer(W: source.BlockWeights, norm_first: bool):
     """torch.nn.TransformerEncoderLayer with the block's weights, built here, apart from the snippet."""
     torch = pytest.importorskip("torch")
@@ -57,12 +50,6 @@ def encoder_layer(W: source.BlockWeights, norm_first: bool):
             norm.weight.copy_(t(gamma))
             norm.bias.copy_(t(beta))
     return layer.eval()
-
-
-def test_torch_prints_numpys_lines_and_the_layers_check():
-    numpy_out = NUMPY.with_suffix(".out").read_text(encoding="utf-8")
-    torch_out = TORCH.with_suffix(".out").read_text(encoding="utf-8")
-    assert torch_out == numpy_out + "same as torch.nn.TransformerEncoderLayer: True\n"
 
 
 # --- the snippets against the reference -------------------------------------------------------

@@ -17,26 +17,7 @@ FOLDER = SNIPPETS / "where_used"
 NUMPY = FOLDER / "causal_mask_numpy.py"
 TORCH = FOLDER / "causal_mask_torch.py"
 SNIPPET_PATHS = [NUMPY, TORCH]
-ALLOWED_IMPORTS = {NUMPY: {"numpy"}, TORCH: {"torch"}}
-
-
-@pytest.fixture(scope="module")
-def ref():
-    ex = examples.load("the_cat_sat_causal")
-    return ex, examples.run(ex)
-
-
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    if request.param.stem.endswith("_torch"):
-        pytest.importorskip("torch")
-    return namespace(request.param)
-
-
-def test_numpy_and_torch_print_the_same():
-    assert NUMPY.with_suffix(".out").read_text(encoding="utf-8") == TORCH.with_suffix(".out").read_text(
-        encoding="utf-8"
-    )
+EXAMPLE = "the_cat_sat_causal"  # the fixture ref (tests/snippets/conftest.py)
 
 
 def test_example_is_the_cat_sat_with_a_causal_mask():

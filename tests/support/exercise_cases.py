@@ -14,10 +14,10 @@ import tomllib
 from dataclasses import dataclass
 
 import numpy as np
-import yaml
 
 from publish import DOCS, GENERATED
 from publish.generate import exercises as exr
+from publish.source.pages import split_front_matter
 from selfattn_ref import examples, scaled_dot_product_attention
 from selfattn_ref.masks import causal_mask
 from selfattn_ref.positional import sinusoidal_positional_encoding
@@ -96,6 +96,29 @@ def _flash_second_way(name: str) -> float:
     return values[name]
 
 
+def _next_word_second_way(name: str) -> float:
+    """docs/next-word.md's numbers, again: from the PyTorch twin of the language model
+    (torch.nn modules), not the NumPy functions the page's tables use."""
+    import torch
+
+    from selfattn_ref import corpus
+    from selfattn_ref.torch import language_model as tlm
+
+    vocab = corpus.VOCABULARY
+    s = tlm.forward("she took the money to the bank")
+    logits = s.logits[2]  # after "she took the", the third word
+    diff = float(logits[vocab.index("cold")] - logits[vocab.index("wet")])
+    p = torch.softmax(logits, dim=-1)
+    totals = torch.cumsum(p, dim=0)
+    values = {
+        "ratio_T05": np.exp(diff / 0.5),
+        "top_k_cold": float(tlm.next_word_probabilities(logits, 1.0, 3)[vocab.index("cold")]),
+        "comes.loss": -float(torch.log(p[vocab.index("money")])),
+        "total.money": float(totals[vocab.index("money")]),
+    }
+    return values[name]
+
+
 def _cache_second_way(name: str) -> float:
     """docs/kv-cache.md's numbers, again: the multiply-adds from the shapes of the products (not the
     package's tally), the caches from the published sizes, the window's scores from its mask."""
@@ -116,22 +139,151 @@ def _cache_second_way(name: str) -> float:
     return values[name]
 
 
+def _mha(queries, keys, num_heads: int, W=None, **masks):
+    """torch.nn.MultiheadAttention's weights (batch, num_heads, rows, keys) for queries over keys,
+    with W_Q = W_K = W_V = W (the identity if None) and W_O the identity; ``masks`` as it takes them."""
+    import torch
+
+    d = queries.shape[-1]
+    W = torch.eye(d, dtype=torch.float64) if W is None else torch.as_tensor(W)
+    mha = torch.nn.MultiheadAttention(d, num_heads, bias=False, batch_first=True, dtype=torch.float64)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.cat([W.T] * 3))
+        mha.out_proj.weight.copy_(torch.eye(d, dtype=torch.float64))
+        q, k = torch.as_tensor(queries), torch.as_tensor(keys)
+        return mha(q, k, k, average_attn_weights=False, **masks)[1], mha
+
+
+def _batched_second_way(name: str) -> float:
+    """docs/batched-heads.md's numbers, again: "The cat sat" and "The cat" + [PAD] through
+    torch.nn.MultiheadAttention with the two heads' weights, its masks made here."""
+    import torch
+
+    ex = examples.load("the_cat_sat_two_heads")
+    X = torch.from_numpy(np.stack([ex.E, np.vstack([ex.E[:2], np.zeros(4)])]))  # (2, 3, 4)
+    lengths = torch.tensor([3, 2])
+    real = torch.arange(3)[None, :] < lengths[:, None]  # (B, T)
+    later = torch.ones(3, 3, dtype=torch.bool).triu(1)  # True = left out, as MultiheadAttention reads it
+    both, mha = _mha(X, X, 2, ex.W_Q, key_padding_mask=~real, attn_mask=later)
+    causal_alone, _ = _mha(X, X, 2, ex.W_Q, attn_mask=later)
+    values = {
+        "scores": both.numel(),
+        "pad_row_causal_alone.The": causal_alone[1, 0, 2, 0].item(),
+        "key_padding_true": int((~real).sum()),
+    }
+    return values[name]
+
+
+def _language_model_second_way(name: str) -> float:
+    """docs/trained-model.md's numbers, again: the PyTorch twin with a head removed, and head 2.1's
+    scaled score from the twin's own torch.nn.MultiheadAttention weights."""
+    import torch
+
+    from selfattn_ref import corpus
+    from selfattn_ref import language_model as lm
+    from selfattn_ref.torch import language_model as tlm
+
+    if name == "without_2_1":
+        held = [s for s in corpus.held_out() if s.kind == "bank"]
+        return tlm.evaluate(held, lm.without_heads(lm.load(), [(2, 1)]))["after bank"].accuracy
+    if name == "four":
+        return float(np.log(4))
+    if name == "scaled":
+        words = "the street near the animal was cold so it froze .".split()
+        m = tlm.model()
+        with torch.no_grad():
+            H = tlm.forward(words).blocks[0].output  # block 2's input
+            N = m.blocks[1].norm_1(H)
+            W = m.blocks[1].attention.in_proj_weight  # (3 d_model, d_model): W_Q, W_K, W_V, transposed
+            q = N[words.index("it")] @ W[:16].T[:, :8]
+            k = N[words.index("street")] @ W[16:32].T[:, :8]
+        return float(q @ k / np.sqrt(8))
+    if name == "weight":  # head 2.1's weight of "it" on "street", from nn.MultiheadAttention's own weights
+        words = "the street near the animal was cold so it froze .".split()
+        with torch.no_grad():
+            A = tlm.forward(words).blocks[1].weights[0]  # (n, n)
+        return float(A[words.index("it"), words.index("street")])
+    raise KeyError(name)
+
+
+def _cross_second_way(name: str) -> float:
+    """docs/cross-attention.md's numbers, again: torch.nn.MultiheadAttention with a query other than
+    its key (identity weights, one head) on the vectors the page gives, and the RNN page's state."""
+    import torch
+
+    from selfattn_ref.rnn import rnn_encoder
+
+    E = examples.load("the_cat_sat").E  # The, cat, sat
+    pad = np.zeros(4)
+    source = np.stack([E, np.vstack([E[:2], pad])])  # (2, 3, 4)
+    target = np.stack([np.vstack([E[0], E[1], [0, 0, 1, 1], E[2]]), np.vstack([E[:2], pad, pad])])  # (2, 4, 4)
+    real = torch.tensor([[True, True, True], [True, True, False]])
+    weights, _ = _mha(target, source, 1, key_padding_mask=~real)  # (2, 1, 4, 3)
+    rnn = examples.load_rnn()
+    H = rnn_encoder(rnn.E, rnn.W_xh, rnn.W_hh)  # (n, d)
+    state, _ = _mha(rnn.s[None, None], H[None], 1)  # (1, 1, 1, n)
+    values = {
+        "scores": weights[0, 0].numel(),
+        "word_by_word.assis.sat": weights[0, 0, 3, 2].item(),
+        "cross_true": int((weights[1, 0] > 0).sum()),
+        "rnn.cross_weights.h1": state[0, 0, 0, 0].item(),
+    }
+    return values[name]
+
+
+def _rotary_second_way(name: str) -> float:
+    """docs/rotary.md's numbers, again: the RoFormer paper's complex form in PyTorch (each pair x1 + i x2
+    times e^(i pos θ_p)) on "dog bites man" and "man bites dog", apart from selfattn_ref.rotary."""
+    import torch
+
+    def turn(E, positions):
+        E = torch.as_tensor(E, dtype=torch.float64)
+        theta = torch.as_tensor(positions, dtype=torch.float64)[:, None] * 10000.0 ** (
+            -torch.arange(0, 4, 2, dtype=torch.float64) / 4
+        )
+        z = torch.complex(E[:, 0::2], E[:, 1::2]) * torch.exp(1j * theta)
+        return torch.stack([z.real, z.imag], dim=-1).reshape(E.shape)
+
+    first, second = (turn(examples.load(s).E, [0, 1, 2]) for s in ("dog_bites_man", "man_bites_dog"))
+    dog, man = (torch.as_tensor(v, dtype=torch.float64)[None] for v in examples.load("dog_bites_man").E[[0, 2]])
+    values = {
+        "man_turned.x1": first[2, 0].item(),
+        "dog_man_score": (first[0] @ first[2]).item(),
+        "self_score_second": (second[2] @ second[2]).item(),
+        "distance_1": (turn(dog, [40])[0] @ turn(man, [41])[0]).item(),
+    }
+    return values[name]
+
+
 def second_way(spec: dict):
     """The value of an exercise's answer expression computed without publish.generate.exercises: the example
     run again with selfattn_ref's scaled_dot_product_attention, the cost model, the transformer
     block from torch's own layers, or a topic's numbers computed another way."""
-    if spec.get("topic") in ("learning", "attention_that_learns"):
-        second = {"learning": _learning_second_way, "attention_that_learns": _reversal_second_way}[spec["topic"]]
+    others = {
+        "learning": _learning_second_way,
+        "attention_that_learns": _reversal_second_way,
+        "next_word": _next_word_second_way,
+        "language_model": _language_model_second_way,
+        "kv_cache": _cache_second_way,
+        "grouped_query": _cache_second_way,
+        "sliding_window": _cache_second_way,
+        "flash_attention": _flash_second_way,
+    }
+    if spec.get("topic") in others:
+        second = others[spec["topic"]]
         return np.array([float(second(spec["answer"]))])
-    if spec.get("topic") in ("kv_cache", "grouped_query", "sliding_window"):
-        return np.array([float(_cache_second_way(spec["answer"]))])
-    if spec.get("topic") == "flash_attention":
-        return np.array([float(_flash_second_way(spec["answer"]))])
     if "compare" in spec:
         value = compare(**spec["compare"])
         for part in spec["answer"].split("."):
             value = value[part]
         return np.array([float(value)])
+    if spec.get("topic") in ("batched_heads", "cross_attention", "rotary"):
+        second = {
+            "batched_heads": _batched_second_way,
+            "cross_attention": _cross_second_way,
+            "rotary": _rotary_second_way,
+        }[spec["topic"]]
+        return np.array([float(second(spec["answer"]))])
     if "topic" in spec:
         return _block_second_way(spec)
     ex = examples.load(spec["example"])
@@ -210,7 +362,7 @@ def _block_second_way(spec: dict):
 
 def _page_examples(page: str) -> list[str]:
     text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
-    meta = yaml.safe_load(text.split("---\n")[1]) if text.startswith("---\n") else {}
+    meta = split_front_matter(text)[0]
     return [s for s in (meta.get("audit") or {}).get("sources", []) if s in examples.available()]
 
 

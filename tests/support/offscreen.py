@@ -4,11 +4,12 @@ that conftest.py runs before every page's own, which lays them out wherever they
 
 # The blocks that may scroll sideways, which scrollable.js watches (a tab stop for each that does).
 SCROLLING = (".md-typeset div.arithmatex", ".md-typeset .md-typeset__scrollwrap")
-# Those of them skipped off screen: display math, and the tables of numbers (data-numbers,
-# publish/markdown/number_tables.py) but those beside a heatmap; a table of words is laid out with the page.
+# Those of them skipped off screen: display math, and the tables of numbers of one word a cell
+# (data-one-line, publish/markdown/number_tables.py) but those beside a heatmap; a table of words, or one whose
+# headings or labels have words, is laid out with the page.
 OFFSCREEN = (
     ".md-typeset div.arithmatex",
-    ".md-typeset .md-typeset__scrollwrap:has(table[data-numbers]):not(.weights-figure *)",
+    ".md-typeset .md-typeset__scrollwrap:has(table[data-one-line]):not(.weights-figure *)",
 )
 LAY_OUT_ALL = f"""(() => {{
   const sheet = new CSSStyleSheet();

@@ -70,7 +70,8 @@ EVERY_EXAMPLE = (
 # marked tooling before the tests were grouped by layer: tests/tools/).
 NOT_OF_AN_EXAMPLE = (
     "tests/tools/test_example_tooling.py::test_two_examples_added_on_two_branches_merge_without_a_conflict",
-    "tests/tools/test_notebook_render.py::test_the_lean_exporter_renders_the_page_nbconverts_exporter_renders",
+    "tests/tools/test_notebook_pages.py::"
+    "test_mkdocs_jupyter_renders_the_pages_unpatched_and_serve_converts_again_only_an_edited_notebook",
 )
 
 # What names every example in a test's code (tests/tools/test_quick_checks.py reads the tests with it).

@@ -1,5 +1,5 @@
 """Helpers the tests share: the per-page snippet tests (tests/snippets/) and the package's
-NumPy == PyTorch checks (tests/package/)."""
+NumPy == PyTorch checks (tests/package/), its refusals of bad input among them (one_message)."""
 
 import numpy as np
 
@@ -32,3 +32,30 @@ def torch_namespace(path):
     finally:
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
+
+
+def snippet_namespace(path) -> dict:
+    """A snippet's globals after a run in this process: a PyTorch one (``*_torch.py``) with torch's
+    global settings put back (torch_namespace), a NumPy one as it is."""
+    if path.stem.endswith("_torch"):
+        return torch_namespace(path)
+    from publish.generate.snippets import namespace
+
+    return namespace(path)
+
+
+def one_message(call, pattern: str) -> str:
+    """``call(selfattn_ref)`` and ``call(selfattn_ref.torch)`` both raise ValueError, with one message
+    (the two packages word it the same way) that matches the regular expression ``pattern``."""
+    import pytest
+
+    import selfattn_ref
+    import selfattn_ref.torch
+
+    messages = []
+    for package in (selfattn_ref, selfattn_ref.torch):
+        with pytest.raises(ValueError, match=pattern) as info:
+            call(package)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1], f"NumPy's and PyTorch's messages differ: {messages}"
+    return messages[0]

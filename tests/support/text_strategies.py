@@ -11,6 +11,8 @@ import random
 
 from hypothesis import strategies as st
 
+from selfattn_ref.examples.rules import audited_number
+
 # What a spec may not hold anywhere, class by class (a few members of each, the issue's among them).
 REFUSED = {
     "control": "\x00\x07\x1b\x7f\x85\x9f\r",
@@ -50,16 +52,26 @@ SYMBOLS = list("_$#{}&;!()~^:'\"/@?,-") + ["9", "12"]
 NUMBERISH = ["0.5", "66.5%", "66 %", "1.", ".5", "%", ".", "1 + 1 = 2", "=", "+", "2"]
 
 
+def no_number(text: str) -> bool:
+    """Whether ``text`` holds no number that spec text may not hold (a decimal, a fraction, ...)."""
+    return audited_number(text) is None
+
+
 def refused_char() -> st.SearchStrategy[tuple[str, str]]:
     """(class, character) of a character that no spec text may hold."""
     return st.sampled_from([(name, ch) for name, chars in REFUSED.items() for ch in chars])
 
 
-valid_word = st.lists(st.sampled_from(LETTERS + SYMBOLS), min_size=1, max_size=6).map("".join)
+# A token (without a number that is not whole: "9/12" and "9,9" are fractions, rules.FRACTIONAL).
+valid_word = st.lists(st.sampled_from(LETTERS + SYMBOLS), min_size=1, max_size=6).map("".join).filter(no_number)
 # A title or a description (no braces, no "&": a description or a title refuses them).
-valid_prose = st.lists(
-    st.sampled_from([*LETTERS, *(s for s in SYMBOLS if s not in "{}&"), " ", " ", " "]), min_size=1, max_size=20
-).map(lambda parts: "x" + "".join(parts) + "x")
+valid_prose = (
+    st.lists(
+        st.sampled_from([*LETTERS, *(s for s in SYMBOLS if s not in "{}&"), " ", " ", " "]), min_size=1, max_size=20
+    )
+    .map(lambda parts: "x" + "".join(parts) + "x")
+    .filter(no_number)
+)
 # Anything: every class, with marks, number-ish pieces and markup, and arbitrary code points.
 any_char = st.one_of(
     refused_char().map(lambda c: c[1]),

@@ -73,15 +73,36 @@ def test_the_compressing_server_sends_text_gzipped_and_fonts_as_they_are(tmp_pat
         assert "Content-Encoding" not in headers and body.decode() == page
 
 
-def test_pages_takes_only_article_and_topic_pages(tmp_path):
-    for path in ("masking", "scaling"):
+def test_pages_takes_only_article_topic_and_interactive_pages(tmp_path):
+    for path in ("masking", "scaling", "playground"):
         (tmp_path / path).mkdir()
         (tmp_path / path / "index.html").write_text("<article></article>", encoding="utf-8")
     assert run.chosen_articles(tmp_path, "masking,/scaling/") == ["masking/", "scaling/"]
-    with pytest.raises(RuntimeError, match=r"--pages \['glossary/'\]: not article or topic pages"):
+    assert run.chosen_articles(tmp_path, "playground") == ["playground/"]  # [lighthouse] audits it too
+    with pytest.raises(RuntimeError, match=r"--pages \['glossary/'\]: not article, topic or interactive pages"):
         run.chosen_articles(tmp_path, "glossary")
     with pytest.raises(RuntimeError, match=r"missing from the build: \['real-numbers/'\]"):
         run.chosen_articles(tmp_path, "real-numbers")
+
+
+def test_the_page_budgets_hold_every_page_that_has_a_notebook():
+    """Every article and topic page (the nav's "Notebooks" section names one notebook per such
+    page) is one that the [pages] and [lighthouse] figures measure: a new section of the nav (the
+    language model's) is not left out of the budgets."""
+    nav = run.mkdocs_yml.config()["nav"]
+    notebooks = next(item["Notebooks"] for item in nav if isinstance(item, dict) and "Notebooks" in item)
+    pages = [Path(p).stem + "/" for entry in notebooks for p in entry.values() if p.endswith(".ipynb")]
+    assert pages and {"next-word/", "trained-model/"} <= set(pages)
+    assert sorted(run.article_pages()) == sorted(pages)
+
+
+def test_every_topic_page_of_the_nav_is_measured_whatever_its_section():
+    """A section added to the nav (Attention at scale) and a page on its own in it (Common mistakes)
+    are article or topic pages too: before, only "The articles" and "Beyond the articles" were."""
+    articles = run.article_pages()
+    assert {"real-numbers/", "masking/", "batched-heads/", "cross-attention/", "mistakes/"} <= set(articles)
+    assert not {"", "index/", "examples/index/", "playground/", "glossary/", "notebooks/index/"} & set(articles)
+    assert not [p for p in articles if p.startswith("notebooks/")]
 
 
 def _audit(score: float, tbt: float, dom: int = 1000, lcp: float = 2000.0) -> lighthouse.Audit:
@@ -159,11 +180,3 @@ def test_the_training_figure_fails_on_a_record_that_is_not_what_training_gives(m
         ("its weights file, raw", "47 kB", "—"),
         ("its weights file, gzip -9", "33 kB", "—"),
     ]
-
-
-def test_the_attention_at_scale_pages_are_held_to_the_topic_pages_budget():
-    """The nav's "Attention at scale" pages are topic pages: [pages] measures them against bare
-    Material holding their own <article>, as it does the pages of "Beyond the articles"."""
-    pages = run.article_pages()
-    assert {"masking/", "kv-cache/", "online-softmax/"} <= set(pages)
-    assert pages.index("rnn-comparison/") < pages.index("kv-cache/") < pages.index("online-softmax/")

@@ -68,7 +68,7 @@ def test_two_examples_added_on_two_branches_merge_without_a_conflict(tmp_path, m
     from publish.generate import snippets
 
     monkeypatch.setattr(
-        update, "_run_pending", lambda todo: [snippets.Result(p, f"{p.stem}\n", "", 0) for p, _ in todo]
+        update, "_run_pending", lambda todo, want=None: [snippets.Result(p, f"{p.stem}\n", "", 0) for p, _ in todo]
     )
     writes = {}
     for slug in ("zz_alpha", "zz_beta"):

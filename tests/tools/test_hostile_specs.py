@@ -17,6 +17,7 @@ import ast
 import functools
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -28,7 +29,6 @@ from pathlib import Path
 import markdown
 import pytest
 import text_strategies
-import yaml
 from bs4 import BeautifulSoup
 from hostile_specs import BASE, BUILD_TITLE, BUILD_TOKENS, spec_text, tree
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +39,8 @@ from publish.generate import example_pages as ep
 from publish.generate import playground, producers, registry, scaffold
 from publish.generate.playground_limits import limits_module
 from publish.harness.repo_copy import repo_copy, run_in
-from publish.source import mkdocs_yml
+from publish.source import includes, mkdocs_yml
+from publish.source.pages import split_front_matter
 from selfattn_ref import examples
 from selfattn_ref.cli import EXIT_USAGE
 from selfattn_ref.examples import SpecError, rules
@@ -54,26 +55,13 @@ SPEC = examples.EXAMPLES_DIR / "zz_hostile.toml"  # never written: the text is c
 # --- rendering a page as the site does, without a build ---------------------------------------------
 
 
-class _Loader(yaml.SafeLoader):
-    pass
-
-
-_Loader.add_constructor("!ENV", lambda loader, node: None)
-
-
 def _markdown() -> markdown.Markdown:
-    """Python-Markdown with mkdocs.yml's extensions (and MkDocs' own: toc, tables, fenced_code)."""
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
-    names, configs = ["toc", "tables", "fenced_code"], {}
-    for item in config["markdown_extensions"]:
-        name, conf = (item, {}) if isinstance(item, str) else next(iter(item.items()))
-        names.append(name)
-        configs[name] = dict(conf or {})
+    """Python-Markdown with mkdocs.yml's extensions, as the suite's builds read them (the numbers audit
+    off: NUMBERS_AUDIT=false, tests/conftest.py), and MkDocs' own: toc, tables, fenced_code."""
+    configs = mkdocs_yml.markdown_extensions(published=False)
+    names = ["toc", "tables", "fenced_code", *configs]
     configs["pymdownx.snippets"]["base_path"] = [str(ROOT)]
     return markdown.Markdown(extensions=list(dict.fromkeys(names)), extension_configs=configs)
-
-
-_INCLUDE = re.compile(r'^(?P<indent>[ \t]*)--8<-- "(?P<path>[^"]+)"$', re.M)
 
 
 def generate(ex: examples.Example) -> dict[Path, str]:
@@ -103,15 +91,17 @@ def render(ex: examples.Example, files: dict[Path, str] | None = None) -> tuple[
     files = files or generate(ex)
 
     def expand(text: str) -> str:
-        def include(m: re.Match) -> str:
-            path = ROOT / m.group("path")
+        def expanded(line: str) -> str:
+            if (inc := includes.include(line)) is None:
+                return line
+            path = ROOT / inc[1]
             body = files[path] if path in files else "(recorded output)\n"
-            return textwrap.indent(body.rstrip("\n"), m.group("indent"))
+            return textwrap.indent(body.rstrip("\n"), inc[0])
 
-        return _INCLUDE.sub(include, text)
+        return "\n".join(map(expanded, text.split("\n")))
 
     page = files[ep.page_path(ex.slug)]
-    page = page.split("---\n", 2)[2]  # the front matter, which MkDocs reads apart
+    page = split_front_matter(page)[2]  # the front matter, which MkDocs reads apart
     md = _markdown()
     html = md.convert(expand(page))
     md.reset()
@@ -216,7 +206,7 @@ def _notebook_html(source: str) -> tuple[str, str]:
     for node in jupyter.find_all(string=True):
         if not node.find_parent("code"):
             node.replace_with(mathjax_shows(str(node)))
-    site, _ = notebook_pages.clean_body(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
+    site = notebook_pages.clean(f'<div class="jp-RenderedMarkdown">{markdown2html(source)}</div>')
     return str(jupyter), site
 
 
@@ -285,7 +275,7 @@ def test_the_notebook_pages_read_math_and_its_escapes_as_mathjax_does():
     from publish.mkdocs import notebook_pages
 
     assert notebook_pages.plain("\\$x\\$ costs \\$5, \\\\(y\\\\) and $-\\infty$") == "$x$ costs $5, \\(y\\) and −∞"
-    body, _ = notebook_pages.clean_body('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
+    body = notebook_pages.clean('<div class="jp-RenderedMarkdown"><p>\\$x\\$ and $y$ and $$z$$</p></div>')
     soup = BeautifulSoup(body, "html.parser")
     assert soup.find("p").get_text().startswith("$x$ and ") and len(soup.select(".katex")) == 2
 
@@ -793,27 +783,33 @@ NAMES = ["bank", "a b", "x" * 24, "x" * 25, "a\tb", "a\u00a0b", "a\u200bb", "a\u
          "'\"", "", "66.5%", "e\u0301" * 24, "e\u0301" * 25, "\u212b"]  # fmt: skip
 
 
-def test_the_playground_checks_a_name_as_the_spec_checks_a_token(tmp_path):
-    """state.js's nameError and rules.token_problem accept and refuse the same names (run in Node,
-    whose Unicode, 17.0 in Node 20, is not Python's 14.0: the playground's module beside its
-    generated limits file, which lists the code points Python refuses)."""
+def in_state_js(tmp_path: Path, expression: str, data: list):
+    """``expression`` (JavaScript, of ``m``, the playground's state.js, and ``data``) as Node computes
+    it, the module beside the generated limits file it imports."""
     node = shutil.which("node")
     assert node, "Node.js is needed to run the playground's module outside a browser"
     for rel in ("assets/playground", "generated/playground"):  # state.js and the modules it imports
         shutil.copytree(ROOT / "docs" / rel, tmp_path / rel, ignore=shutil.ignore_patterns("*.bundle.js"))
     (tmp_path / "package.json").write_text('{"type": "module"}', encoding="utf-8")
-    names = text_strategies.sample_names(NAMES)
-    (tmp_path / "names.json").write_text(json.dumps(names), encoding="ascii")  # lone surrogates as \\uXXXX
+    (tmp_path / "data.json").write_text(json.dumps(data), encoding="ascii")  # lone surrogates as \\uXXXX
     script = (
         f"const m = await import({json.dumps((tmp_path / 'assets/playground/state.js').as_uri())});"
         "const fs = await import('node:fs');"
-        "const names = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));"
-        "console.log(JSON.stringify({limits: m.LIMITS, ok: names.map((n) => m.nameError(n) === null)}));"
+        "const data = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));"
+        f"console.log(JSON.stringify({expression}));"
     )
-    proc = subprocess.run([node, "--input-type=module", "-e", script, str(tmp_path / "names.json")],
+    proc = subprocess.run([node, "--input-type=module", "-e", script, str(tmp_path / "data.json")],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    js = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_the_playground_checks_a_name_as_the_spec_checks_a_token(tmp_path):
+    """state.js's nameError and rules.token_problem accept and refuse the same names (run in Node,
+    whose Unicode, 17.0 in Node 20, is not Python's 14.0: the playground's module beside its
+    generated limits file, which lists the code points Python refuses)."""
+    names = text_strategies.sample_names(NAMES)
+    js = in_state_js(tmp_path, "{limits: m.LIMITS, ok: data.map((n) => m.nameError(n) === null)}", names)
     python = [token_problem(n) is None for n in names]
     differ = [(ascii(n), python[i], js["ok"][i]) for i, n in enumerate(names) if python[i] != js["ok"][i]]
     assert not differ, differ[:10]
@@ -821,6 +817,46 @@ def test_the_playground_checks_a_name_as_the_spec_checks_a_token(tmp_path):
     assert (js["limits"]["words"], js["limits"]["dims"], js["limits"]["nameLength"], js["limits"]["decimals"]) == (
         LIMITS["words"], LIMITS["dims"], LIMITS["tokenLength"], LIMITS["decimals"])  # fmt: skip
     assert js["limits"]["magnitude"] == LIMITS["magnitude"]
+
+
+NUMBERS = ["1", "-2", "+3", "\u22124", "0.5", "-0.5", "\u22120.5", ".5", "5.", "-.5", "\u2212.5", "1e3", "1E-3",
+           "1e\u22123", "1e+3", "007", "0.50", "1000000", "1000001", "-1e6", "1e7", "1e999", "1_0", "1_000", "0x1F",
+           "0o17", "0b1", "\u0663", "\uff13", "\u0661.\u0665", "\uff0d1", "\u20131", "--1", "+-1", "1.2.3", "1e",
+           "e3", ".", "-", "nan", "inf", "-inf", "Infinity", "\u2212inf", "1.5e", "1ee3", "\u00bd", "1/2", "1%", "٫5",
+           "1\u066b5", "\u00b2", "1\u00b2", "\U0001d7d9"]  # fmt: skip
+
+
+def test_a_number_is_read_alike_by_the_spec_the_command_line_and_the_playground(tmp_path):
+    """One grammar (rules.NUMBER_SYNTAX): a number typed on the command line, written in a spec file
+    and typed in the playground is read as the same value by all three, or refused by all three
+    (issue 51: the command line read "1_0", "\u0663" and "\uff13", which the others refuse, and
+    refused the minus sign "\u2212" the site prints)."""
+    from selfattn_ref.cli import CLIError, parse_vectors
+    from selfattn_ref.examples import _toml
+
+    rng = random.Random(51)  # and 300 seeded words of the characters numbers are made of, and of look-alikes
+    pool = "0123456789.+-\u2212eE_x\u0663\uff13"
+    words = NUMBERS + ["".join(rng.choice(pool) for _ in range(rng.randint(1, 6))) for _ in range(300)]
+    js = in_state_js(tmp_path, "data.map((t) => m.parseNumber(t).value ?? null)", words)
+    verdicts = {}
+    for word, typed in zip(words, js, strict=True):
+        try:
+            cli = float(parse_vectors(word)[0, 0])
+        except CLIError:
+            cli = None
+        try:
+            spec = _toml.read(f"x = [{word}]", "zz.toml", SpecError, "")["x"]
+            spec = spec[0] if len(spec) == 1 and isinstance(spec[0], (int, float)) else None
+        except SpecError:
+            spec = None
+        if spec is not None and not (abs(spec) <= LIMITS["magnitude"]):  # the spec refuses it next (_matrix)
+            spec = None
+        verdicts[word] = (cli, None if spec is None else float(spec), typed)
+    differ = {w: v for w, v in verdicts.items() if len({*v}) != 1}
+    assert not differ, list(differ.items())[:8]
+    assert verdicts["\u22120.5"] == (-0.5, -0.5, -0.5) and verdicts[".5"] == (0.5, 0.5, 0.5)
+    assert verdicts["1_0"] == verdicts["\u0663"] == verdicts["\uff13"] == verdicts["0x1F"] == (None, None, None)
+    assert sum(v[0] is not None for v in verdicts.values()) > 40  # not all-or-nothing
 
 
 # --- numbers in spec text: what the spec check refuses, the audit would have refused on the page -----

@@ -138,7 +138,34 @@ def test_extension_replaces_arithmatex_tex_with_katex_html():
     # and, for display math, with the newlines inside $$ ... $$ (as the browser's auto-render had it)
     # ("a < b", short, of two boxes, is kept whole: test_a_short_inline_formula_is_kept_whole)
     assert f'<span class="arithmatex nowrap">{in_page(r"a < b")}</span>' in html
-    assert f'<div class="arithmatex">{in_page(PAGE.split("$$")[1], True)}</div>' in html
+    display = in_page(PAGE.split("$$")[1], True)
+    assert f'<div class="arithmatex" style="{katex_math.height_style(display)}">{display}</div>' in html
+
+
+@pytest.mark.parametrize(
+    ("tex", "height"),
+    [
+        ("x = 1", 0.909 + 0.3473),  # no taller than the line of text: the line's height
+        (r"\frac{QK^\top}{\sqrt{d_k}}", None),  # a fraction: its struts, taller and deeper than the line
+    ],
+)
+def test_a_display_formula_carries_the_height_of_its_line(tex, height):
+    """The placeholder of a formula the browser has not laid out yet (extra.css) is its line's height
+    in KaTeX's em: the tallest box above the baseline and the deepest below it, from KaTeX's struts,
+    and at least the line of KaTeX_Main at line-height 1.2 (test_offscreen.py holds every display
+    formula of the site to its height in the browser)."""
+    rendered = in_page(tex, True)
+    struts = [
+        (float(h), float(d or 0))
+        for h, d in re.findall(r'katex-strut" style="height:([\d.]+)em(?:;vertical-align:-([\d.]+)em)?', rendered)
+    ]
+    assert struts, rendered
+    expected = height if height is not None else max(h - d for h, d in struts) + max(d for _, d in struts)
+    assert katex_math.display_height(rendered) == pytest.approx(expected, abs=1e-4)
+    assert height is not None or expected > 2, expected
+    assert katex_math.height_style(rendered) == f"--math-height:{katex_math.display_height(rendered):g}"
+    with pytest.raises(ValueError, match="struts"):
+        katex_math.display_height("<span>no KaTeX</span>")
 
 
 def test_in_page_keeps_the_mathml_out_of_the_search_index():

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from publish.harness.repo_copy import fresh_clone
+from publish.harness.repo_copy import repo_copy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from common import stop_group  # noqa: E402  (bench/common.py)
@@ -64,7 +64,7 @@ def venv_is_set_up():
 def clone(tmp_path_factory, strict_build) -> tuple[Path, dict[str, str]]:
     """A copy of the repository as a fresh clone holds it, and the environment to run make in it:
     its own package first on the path."""
-    copy = fresh_clone(tmp_path_factory.mktemp("make-targets"))
+    copy = repo_copy(tmp_path_factory.mktemp("make-targets"), compiled=False)
     env = {"PYTHONPATH": str(copy)}
     return copy, env
 

@@ -124,7 +124,7 @@ def test_a_file_read_again_is_read_as_it_is_now(tmp_path):
     """used() keeps what each file gave, by its content (`mkdocs serve` writes the site again after
     each edit): a file rewritten gives what it holds now, one that went gives nothing, and what the
     files of an earlier build held is not kept."""
-    from publish.mkdocs.page_weight import material_css
+    from publish.mkdocs.page_weight import site_files
 
     page = tmp_path / "index.html"
     page.write_text('<div class="a" data-md-x="1"><script>var tokenA</script></div>', encoding="utf-8")
@@ -136,7 +136,7 @@ def test_a_file_read_again_is_read_as_it_is_now(tmp_path):
     now = used(tmp_path)
     assert ("a" not in now.classes, "c" in now.classes, now.tabs) == (True, True, 2)
     assert "tokenC" in now.tokens and not {"tokenA", "tokenB"} & now.tokens and now.attributes == {("data-tabs", "1:2")}
-    assert len(material_css._reads) == 1  # the page as it is now
+    assert len(site_files._reads) == 1  # the page as it is now
 
 
 def test_the_built_site_keeps_what_it_uses(strict_build):

@@ -16,8 +16,8 @@ import pytest
 
 from publish import GENERATED, ROOT
 from publish import files as publish_files
+from publish.generate import playground, producers, registry
 from publish.generate import playground_bundle as pb
-from publish.generate import producers, registry
 from publish.generate.playground import RELPATH, _presets_json
 from publish.generate.registry import name_of, with_banner
 from publish.generate.update import stale_generated
@@ -77,7 +77,9 @@ def write(folder: Path, files: dict[str, str]) -> Path:
     [
         ({"main.js": 'import { a } from "./a.js";\n', "a.js": "export let a = 1;\n"},
          r"a\.js:1: `export let`/`export var` does not bundle"),
-        ({"main.js": 'const m = await import("./a.js");\n'}, r"main\.js:1: dynamic import\(\) does not bundle"),
+        ({"main.js": "const m = await import(name);\n"},
+         r"main\.js:1: dynamic import\(\) bundles only as import\(\"\./<module>\.js\"\), a relative module"),
+        ({"main.js": 'import("./lazy.js");\n'}, r"main\.js:1: imports './lazy\.js', and .*lazy\.js does not exist"),
         ({"main.js": 'import { x } from "lodash";\n'}, r"main\.js:1: import of 'lodash': only relative modules"),
         ({"main.js": '\n\nimport { x } from "./missing.js";\n'},
          r"main\.js:3: imports './missing\.js', and .*missing\.js"),
@@ -88,7 +90,8 @@ def write(folder: Path, files: dict[str, str]) -> Path:
         ({"main.js": 'export * from "./a.js";\n', "a.js": ""}, r"main\.js:1: re-exports \(export \.\.\. from\)"),
         ({"main.js": "console.log(import.meta.resolve('./a.js'));\n"}, r"main\.js:1: only import\.meta\.url bundles"),
     ],
-    ids=["export-let", "dynamic-import", "bare-specifier", "missing-module", "cycle", "missing-json", "re-export",
+    ids=["export-let", "dynamic-import", "dynamic-import-missing", "bare-specifier", "missing-module", "cycle",
+         "missing-json", "re-export",
          "import-meta"],
 )  # fmt: skip
 def test_the_bundler_refuses_what_it_cannot_bundle(tmp_path, files, message):
@@ -122,7 +125,7 @@ def test_the_bundler_leaves_comments_and_strings_alone(tmp_path):
     assert 'const here = new URL("x", __bundle_import_meta_url).href;' in text
     assert "return Object.freeze({ __proto__: null, here });" in text
     assert text.startswith(f"// Generated from {entry} by test (make update); do not edit.\n")
-    assert '})())(bundleFetch, new URL("main.js", base).href);' in text
+    assert '})())(bundleFetch, new URL("main.js", base).href, ' in text
 
 
 def test_the_command_does_not_overwrite_a_file_it_did_not_write(tmp_path, monkeypatch, capsys):
@@ -145,3 +148,51 @@ def test_the_command_does_not_overwrite_a_file_it_did_not_write(tmp_path, monkey
         first.startswith("// Generated from ")
         and "by publish.generate.playground_bundle:playground_bundle (make" in first
     )
+
+
+def test_a_module_asked_for_when_needed_is_left_to_its_own_bundle(tmp_path):
+    """import("./lazy.js") is not bundled with the module that asks for it: it becomes the load of
+    lazy.bundle.js (whose modules are its own), which lazy_entries names so that it is written too."""
+    entry = write(
+        tmp_path,
+        {
+            "main.js": 'import { one } from "./shared.js";\n// import("./in-a-comment.js")\n'
+            'export const later = () => import("./lazy.js").then((m) => m.two + one);\n',
+            "shared.js": "export const one = 1;\n",
+            "lazy.js": 'import { one } from "./shared.js";\nexport const two = one + 1;\n',
+        },
+    )
+    text = pb.bundle(entry, "test")
+    assert "// ---- shared.js " in text and "// ---- lazy.js " not in text and "const two" not in text
+    assert 'export const later = () => __bundle_load("./lazy.bundle.js").then((m) => m.two + one);' not in text
+    assert 'const later = () => __bundle_load("./lazy.bundle.js").then((m) => m.two + one);' in text
+    assert pb.lazy_entries(entry) == [(tmp_path / "lazy.js").resolve()]
+    lazy = pb.bundle(tmp_path / "lazy.js", "test")
+    assert "// ---- shared.js " in lazy and "// ---- lazy.js " in lazy
+    assert 'exported.set(base, __bundle_modules[1]); // for an import() of "lazy.js"' in lazy
+
+
+def test_the_language_models_mode_has_a_bundle_with_its_weights(gathered):
+    """The playground asks for its language-model mode when the reader opens it: that module's bundle
+    is gathered too (git ignores it), with the weights the package keeps inlined, as gathered."""
+    assert pb.lazy_entries(pb.ENTRY) == [playground.MODEL_ENTRY]
+    for module in pb.lazy_entries(pb.ENTRY):  # a module asked for with import() loads its own bundle from disk
+        assert pb.bundle_path(module) in gathered, f"{module.name} has no bundle: register it as the playground's are"
+    app = gathered[BUNDLE]
+    assert '__bundle_load("./model_app.bundle.js")' in app and "// ---- language_model.js " not in app
+    bundle = gathered[pb.bundle_path(playground.MODEL_ENTRY)]
+    assert bundle.startswith(
+        "// Generated from docs/assets/playground/model_app.js by "
+        "publish.generate.playground:model_app_bundle (make update); do not edit."
+    )
+    for name in ("model_app.js", "language_model.js", "attention.js", "explain.js", "views.js", "state.js"):
+        assert f"// ---- {name} " in bundle, name
+    weights = gathered[GENERATED / playground.WEIGHTS_RELPATH]
+    assert pb.json.dumps(weights) in bundle
+    package = pb.json.loads((ROOT / "selfattn_ref/language_model.json").read_text(encoding="utf-8"))
+    copy = pb.json.loads(weights)
+    assert copy.pop("_generated_by") == "publish.generate.playground:weights_json"
+    assert copy == {k: v for k, v in package.items() if k not in ("_generated_by", "key")}
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    for path in (pb.bundle_path(playground.MODEL_ENTRY), GENERATED / playground.WEIGHTS_RELPATH):
+        assert path in registry.gathered_paths() and "/" + path.relative_to(ROOT).as_posix() in ignored

@@ -70,3 +70,42 @@ def test_failures_keep_their_status_and_traceback(tmp_path):
     blocked.write_text("import torch\n", encoding="utf-8")
     r = sn._run(blocked, timeout=60)
     assert r.returncode == 1 and "torch" in r.stderr
+
+
+# --- a snippet that reads a file of the repository -------------------------------------------------
+
+
+def test_a_recordings_fingerprint_covers_the_files_its_script_names(tmp_path):
+    """The language model's scripts read its weights from the repository's file: a recording is
+    made again when that file changes, as when the script does, and only the files the script names
+    count (a path that is no file of the repository, or outside it, names nothing)."""
+    from publish import ROOT, SNIPPETS
+    from selfattn_ref import language_model as lm
+
+    script = SNIPPETS / "next_word" / "next_word_numpy.py"
+    assert sn.data_files(script.read_text(encoding="utf-8")) == [lm.DATA]
+    assert sn.fingerprint(script, data={lm.DATA: "{}"}) != sn.fingerprint(script)
+    assert sn.fingerprint(script, data={lm.DATA: lm.DATA.read_text(encoding="utf-8")}) == sn.fingerprint(script)
+    other = SNIPPETS / "real_numbers" / "self_attention_numpy.py"
+    assert sn.data_files(other.read_text(encoding="utf-8")) == []
+    assert sn.fingerprint(other, data={lm.DATA: "{}"}) == sn.fingerprint(other)
+    named = 'A = "selfattn_ref/language_model.json"\nB = "../../etc/passwd"\nC = "selfattn_ref/none.json"\n'
+    assert sn.data_files(named) == [ROOT / "selfattn_ref" / "language_model.json"]
+
+
+def test_make_update_runs_a_script_on_the_file_it_is_about_to_write():
+    """When `make update` trains the language model again, the scripts that read its weights are
+    recorded from the new weights, in the same run: a copy of the script runs beside the file as it
+    is about to be written. Here the vocabulary of that file is reversed, and the ids printed follow."""
+    import json
+
+    from publish import SNIPPETS
+    from publish.generate import update
+    from selfattn_ref import language_model as lm
+
+    data = json.loads(lm.DATA.read_text(encoding="utf-8"))
+    data["vocabulary"] = data["vocabulary"][::-1]
+    script = SNIPPETS / "next_word" / "next_word_numpy.py"
+    (result,) = update._run_pending([(script, None)], {lm.DATA: json.dumps(data)})
+    assert result.returncode == 0, result.stderr
+    assert result.path == script and result.stdout.startswith("ids: she 11, took 3, the 6, money 19,"), result.stdout

@@ -8,7 +8,8 @@
 // tab stop until then (data-unmeasured): tabbing to it brings it on screen, where it is measured
 // and keeps the tab stop only if it overflows (one that fits loses it once focus has left it).
 // A block is measured again when the browser shows it, on every page Material shows, once the
-// fonts (KaTeX's among them) have loaded, and when the window is resized. A jump to a heading
+// fonts (KaTeX's among them) have loaded, and when the window is resized. A code block that
+// scrolls is marked data-scrollable for the edge cue, with no tab stop (Material's; see below). A jump to a heading
 // stays at the heading while the blocks near it are laid out (see "A jump to a heading").
 (function () {
   "use strict";
@@ -148,6 +149,32 @@
     document$.subscribe(updateNowAndWithFonts);
   } else {
     updateNowAndWithFonts();
+  }
+
+  // A code block that scrolls sideways is marked data-scrollable too, for the edge cue (extra.css).
+  // Its tab stop is Material's, which it gives only where the pointer can hover: on a phone no code
+  // block has one, so the cue cannot follow it. Measured whenever the block's size changes (shown,
+  // a <details> or a tab opened, the window resized) and once the fonts have loaded.
+  const code = ".md-typeset pre > code";
+  function measureCode(element) {
+    const wide = element.checkVisibility() && element.scrollWidth > element.clientWidth + 1;
+    if (wide !== element.hasAttribute("data-scrollable")) element.toggleAttribute("data-scrollable", wide);
+  }
+  const sized = new ResizeObserver(function (entries) {
+    for (const entry of entries) measureCode(entry.target);
+  });
+  function watchCode() {
+    sized.disconnect(); // the blocks of the page shown before, after an instant navigation
+    const blocks = document.querySelectorAll(code);
+    for (const element of blocks) sized.observe(element);
+    document.fonts.ready.then(function () {
+      for (const element of blocks) if (element.isConnected) measureCode(element);
+    });
+  }
+  if (typeof document$ !== "undefined") {
+    document$.subscribe(watchCode);
+  } else {
+    watchCode();
   }
   let pending = 0;
   window.addEventListener("resize", function () {

@@ -2,8 +2,8 @@
 // every step of self-attention recomputed on each keystroke.
 //
 // The math is attention.js, the formatting format.js and the state (what may be typed, links)
-// state.js; this module only draws. The page is built with createElement and textContent: no
-// text a reader typed, and nothing from a link, ever goes through innerHTML.
+// state.js; this module only draws, with views.js. The page is built with createElement and
+// textContent: no text a reader typed, and nothing from a link, ever goes through innerHTML.
 //
 // The presets are the worked examples as selfattn_ref defines them, from
 // generated/playground/presets.json (gathered from every example by every build and `make update`).
@@ -27,11 +27,15 @@ import {
   tasksAchieved,
   usedCells,
 } from "./explain.js";
+import { withErrors } from "./bounds.js";
 import { cell, isIntegral, matrixCells, num } from "./format.js";
 import {
   LIMITS,
+  LINK_KEYS,
+  MODEL_DEFAULTS,
   decodeLink,
   encodeLink,
+  encodeModelLink,
   learnedDims,
   nameError,
   namesProblems,
@@ -41,6 +45,7 @@ import {
   stateFromPreset,
   wordLabels,
 } from "./state.js";
+import { CellExplainer, Legend, Marks, MatrixView, h, setLines, setText } from "./views.js";
 
 const PRESETS_URL = new URL("../../generated/playground/presets.json", import.meta.url);
 const GENERATED_HEADER = /^<!--[^\n]*-->\s*/; // tolerated: older generated files began with a comment line
@@ -48,6 +53,16 @@ const URL_DELAY = 300; // ms after the last change before the address bar follow
 const W_NAMES = ["W_Q", "W_K", "W_V"];
 
 let presetsPromise = null;
+let modelModePromise = null;
+
+/** The language model's mode (model_app.js), asked for once, when the reader first opens it. */
+function loadModelMode() {
+  modelModePromise ??= import("./model_app.js").catch((e) => {
+    modelModePromise = null; // try again when the mode is opened again
+    throw e;
+  });
+  return modelModePromise;
+}
 let carriedNotice = null; // {text, href}: see applyLink()
 
 /** The presets file, fetched once per page load. */
@@ -63,44 +78,6 @@ function loadPresets() {
       throw e;
     });
   return presetsPromise;
-}
-
-// --- small DOM helpers ------------------------------------------------------------------------
-
-/** An element with attributes (set with setAttribute, or as properties for a few) and children. */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") el.textContent = v;
-    else if (k === "class") el.className = v;
-    else if (k === "checked" || k === "value" || k === "disabled" || k === "hidden") el[k] = v;
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children) if (c !== null && c !== undefined) el.append(c);
-  return el;
-}
-
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-/**
- * Lines of worked arithmetic in `el` (a <code>), one element each: a long line wraps between its
- * terms, at its spaces (never inside a number: playground.css), its next lines indented under its
- * first; the lines whose indices are in `rows` are rows of a table, aligned under the words'
- * labels, and are kept whole (their box scrolls sideways instead, as a table's does). Each line
- * ends with a line break, so the text reads (and copies) as before, one line a line.
- */
-function setLines(el, lines, rows = []) {
-  const keep = new Set(rows);
-  const text = lines.join("\n");
-  if (el.dataset.lines === text && el.dataset.rows === [...keep].join(",")) return;
-  el.dataset.lines = text;
-  el.dataset.rows = [...keep].join(",");
-  el.replaceChildren(
-    ...lines.map((line, k) => h("span", { class: keep.has(k) ? "pg-line pg-row" : "pg-line", text: k < lines.length - 1 ? `${line}\n` : line })),
-  );
 }
 
 /** "1, 2 or 4" (heads). */
@@ -120,165 +97,6 @@ function untyped(M) {
  */
 export function fieldText(x, decimals) {
   return Number(num(x, decimals)) === x ? String(x) : num(x, decimals);
-}
-
-// --- the heatmap's colours --------------------------------------------------------------------
-
-// From weight 0 to weight 1, per colour scheme. The text of each cell is black or white,
-// whichever contrasts more with its background: one of the two always reaches 4.5:1.
-const HEAT = {
-  default: { cold: [255, 255, 255], hot: [40, 53, 147] }, // white to indigo 800
-  slate: { cold: [33, 36, 46], hot: [140, 158, 255] }, // slate background to indigo A100
-};
-
-function luminance([r, g, b]) {
-  const lin = (c) => {
-    const s = c / 255;
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-}
-
-/** The background and text colours of a heatmap cell (exported for the contrast test). */
-export function heatColours(weight, scheme) {
-  const { cold, hot } = HEAT[scheme] ?? HEAT.default;
-  const t = Math.min(1, Math.max(0, weight));
-  const rgb = cold.map((c, i) => Math.round(c + (hot[i] - c) * t));
-  const L = luminance(rgb);
-  const onBlack = (L + 0.05) / 0.05;
-  const onWhite = 1.05 / (L + 0.05);
-  return { background: `rgb(${rgb.join(", ")})`, color: onBlack >= onWhite ? "#000" : "#fff" };
-}
-
-function currentScheme() {
-  return document.body.getAttribute("data-md-color-scheme") === "slate" ? "slate" : "default";
-}
-
-// --- a table of results -----------------------------------------------------------------------
-
-/** A matrix shown as a table, updated in place: only cells whose text changed are touched. */
-class MatrixView {
-  /**
-   * explain: the name of the table for explainCell() ("scores", "scaled", "weights", "output"):
-   * each number then takes focus (one tab stop per table, the arrow keys move between numbers).
-   */
-  constructor({ id, caption, corner, heat = false, labelledBy = null, explain = null }) {
-    this.heat = heat;
-    this.explain = explain;
-    // A table is named by its caption, or by a heading just above it (labelledBy).
-    this.caption = labelledBy ? null : h("caption", { id: `${id}-caption`, text: caption });
-    this.table = h("table", { class: heat ? "pg-table pg-heat" : "pg-table", id, "aria-labelledby": labelledBy });
-    // The box scrolls sideways when the table is wider than the page, so it takes focus (the
-    // keyboard can scroll it), always: whether it overflows cannot be measured while the
-    // browser skips it off screen (content-visibility in playground.css). Material's code
-    // blocks do the same. A table whose numbers take focus needs no other tab stop: the focused
-    // number scrolls into view.
-    this.wrap = h(
-      "div",
-      { class: "pg-scroll", tabindex: explain ? null : "0", role: "region", "aria-labelledby": labelledBy ?? `${id}-caption` },
-      this.table,
-    );
-    if (explain) this.table.dataset.explain = explain;
-    this.corner = corner;
-    this.rows = [];
-    this.cols = [];
-    this.cells = [];
-    this.texts = [];
-    this.rowHeads = [];
-    this.colHeads = [];
-    this.scheme = null;
-  }
-
-  build(rows, cols) {
-    const headRow = h("tr", {}, h("th", { scope: "col", class: "pg-corner", text: this.corner }));
-    this.colHeads = cols.map((c) => {
-      const th = h("th", { scope: "col", text: c });
-      headRow.append(th);
-      return th;
-    });
-    const body = h("tbody");
-    this.rowHeads = [];
-    this.texts = rows.map(() => cols.map(() => null));
-    this.cells = rows.map((r) => {
-      const th = h("th", { scope: "row", text: r });
-      this.rowHeads.push(th);
-      const tr = h("tr", {}, th);
-      const cells = cols.map(() => {
-        const td = h("td");
-        if (this.explain) td.tabIndex = -1;
-        tr.append(td);
-        return td;
-      });
-      body.append(tr);
-      return cells;
-    });
-    this.table.replaceChildren(...(this.caption ? [this.caption] : []), h("thead", {}, headRow), body);
-    if (this.explain && this.cells.length > 0) this.cells[0][0].tabIndex = 0; // the table's tab stop
-    this.rows = rows.slice();
-    this.cols = cols.slice();
-    this.scheme = null;
-  }
-
-  /** [i, j] of a cell of this table, or null. */
-  indexOf(td) {
-    for (let i = 0; i < this.cells.length; i++) {
-      const j = this.cells[i].indexOf(td);
-      if (j >= 0) return [i, j];
-    }
-    return null;
-  }
-
-  /** Cell (i, j) becomes the table's one tab stop. */
-  rove(i, j) {
-    for (const row of this.cells) for (const td of row) if (td.tabIndex === 0) td.tabIndex = -1;
-    this.cells[i][j].tabIndex = 0;
-  }
-
-  /** texts[i][j]: what each cell shows; weights (heatmap only): each cell's value in [0, 1]. */
-  update(texts, rows, cols, weights = null) {
-    if (rows.length !== this.rows.length || cols.length !== this.cols.length) this.build(rows, cols);
-    rows.forEach((r, i) => {
-      if (this.rows[i] !== r) {
-        setText(this.rowHeads[i], r);
-        this.rows[i] = r;
-      }
-    });
-    cols.forEach((c, j) => {
-      if (this.cols[j] !== c) {
-        setText(this.colHeads[j], c);
-        this.cols[j] = c;
-      }
-    });
-    for (let i = 0; i < texts.length; i++) {
-      const row = texts[i];
-      const cells = this.cells[i];
-      const shown = this.texts[i];
-      for (let j = 0; j < row.length; j++) {
-        if (shown[j] !== row[j]) {
-          cells[j].textContent = row[j];
-          shown[j] = row[j];
-        }
-      }
-    }
-    if (weights) this.paint(weights);
-  }
-
-  paint(weights) {
-    const scheme = currentScheme();
-    const changedScheme = scheme !== this.scheme;
-    this.scheme = scheme;
-    for (let i = 0; i < weights.length; i++) {
-      for (let j = 0; j < weights[i].length; j++) {
-        const td = this.cells[i][j];
-        const key = `${scheme}:${Math.round(weights[i][j] * 1000)}`;
-        if (!changedScheme && td.dataset.heat === key) continue;
-        const { background, color } = heatColours(weights[i][j], scheme);
-        td.dataset.heat = key;
-        td.style.backgroundColor = background;
-        td.style.color = color;
-      }
-    }
-  }
 }
 
 // --- the playground ---------------------------------------------------------------------------
@@ -342,6 +160,7 @@ class Playground {
     this.writeUrl();
     for (const fn of this.cleanups) fn();
     this.cleanups = [];
+    this.model?.destroy();
   }
 
   // ---- the static frame ----------------------------------------------------------------------
@@ -579,17 +398,15 @@ class Playground {
     this.mixPre.append(this.mixCode);
 
     // How a number was made: shown under its table when the reader clicks or focuses it.
-    this.explainTitle = h("p", { class: "pg-explain-title", id: "pg-explain-title" });
-    this.explainCode = h("code", {});
-    this.explainClose = h("button", { type: "button", class: "pg-button", id: "pg-explain-close", text: "Close" });
-    this.explainBox = h(
-      "div",
-      { class: "pg-explain", id: "pg-explain", role: "region", "aria-labelledby": "pg-explain-title", hidden: true },
-      this.explainTitle,
-      h("pre", { class: "pg-scroll", tabindex: "0", "aria-label": "The arithmetic, one step a line" }, this.explainCode),
-      this.explainClose,
-    );
-    this.explained = null; // {table, i, j} of the cell explained
+    this.marks = new Marks();
+    this.explainer = new CellExplainer({
+      id: "pg-explain",
+      views: this.views,
+      explanationOf: (at) => this.explanationOf(at),
+      announce: (text) => this.announce(text),
+      marks: this.marks,
+      placed: () => this.watchScrolling(),
+    });
     // What the reader asked for, read out by screen readers (explanations, steps, tasks done).
     this.live = h("div", { class: "pg-sr", id: "pg-live", role: "status", "aria-live": "polite" });
 
@@ -623,14 +440,8 @@ class Playground {
     );
 
     // The colour scale of the weights: the same colours as the cells, in either scheme.
-    this.legendBar = h("span", { class: "pg-legend-bar", "aria-hidden": "true" });
-    this.legend = h(
-      "p",
-      { class: "pg-legend", id: "pg-legend" },
-      h("span", { text: "Colour scale: weight 0" }),
-      this.legendBar,
-      h("span", { text: "1" }),
-    );
+    this.scale = new Legend("pg-legend");
+    this.legend = this.scale.element;
     // Several heads: which head's scores and weights the tables show.
     this.headSelect = h("select", { id: "pg-head", "aria-describedby": "pg-head-help" });
     this.headHelp = h("p", { class: "pg-help", id: "pg-head-help" });
@@ -678,8 +489,29 @@ class Playground {
       this.mixPre,
     );
 
-    this.root.replaceChildren(
-      this.notice,
+    // The two modes, as tabs: self-attention step by step (this module), and the trained language
+    // model (model_app.js, asked for when the reader first opens its tab).
+    this.tabs = {
+      attention: h("button", {
+        type: "button",
+        role: "tab",
+        id: "pg-tab-attention",
+        class: "pg-tab",
+        "aria-controls": "pg-panel-attention",
+        text: "Self-attention, step by step",
+      }),
+      model: h("button", {
+        type: "button",
+        role: "tab",
+        id: "pg-tab-model",
+        class: "pg-tab",
+        "aria-controls": "pg-panel-model",
+        text: "The trained language model",
+      }),
+    };
+    this.attentionPanel = h(
+      "div",
+      { role: "tabpanel", id: "pg-panel-attention", "aria-labelledby": "pg-tab-attention" },
       controls,
       this.projMessage,
       this.headsMessage,
@@ -687,16 +519,28 @@ class Playground {
       this.learnedSection,
       this.customSection,
       results,
+    );
+    this.modelPanel = h("div", { role: "tabpanel", id: "pg-panel-model", "aria-labelledby": "pg-tab-model", hidden: true });
+    this.root.replaceChildren(
+      this.notice,
+      h("div", { class: "pg-tabs", role: "tablist", "aria-label": "What the playground computes" }, this.tabs.attention, this.tabs.model),
+      this.attentionPanel,
+      this.modelPanel,
       this.live,
     );
     this.notice.hidden = true;
+    this.model = null; // the language model's mode, once loaded (model_app.js)
+    this.modelState = { ...MODEL_DEFAULTS }; // what it shows (or will, once loaded)
+    this.selectMode("attention", false); // until a link asks for the other
 
-    // Events, delegated to the root: one listener for every field of the grids.
+    // Events, delegated to the attention's panel: one listener for every field of the grids.
     const on = (el, type, fn) => {
       el.addEventListener(type, fn);
     };
-    on(this.root, "input", (e) => this.onInput(e));
-    on(this.root, "keydown", (e) => this.onKeydown(e));
+    for (const [mode, tab] of Object.entries(this.tabs)) on(tab, "click", () => this.selectMode(mode, true));
+    on(this.tabs.attention.parentElement, "keydown", (e) => this.onTabKeydown(e));
+    on(this.attentionPanel, "input", (e) => this.onInput(e));
+    on(this.attentionPanel, "keydown", (e) => this.onKeydown(e));
     on(this.presetSelect, "change", () => {
       const slug = this.presetSelect.value;
       this.loadState(stateFromPreset(this.presets, slug), true, slug);
@@ -724,10 +568,9 @@ class Playground {
     on(this.removeDimButton, "click", () => this.removeDim());
     on(this.copyButton, "click", () => this.copyLink());
     on(this.resetButton, "click", () => this.reset());
-    on(this.root, "focusin", (e) => this.onCellFocus(e));
-    on(this.root, "click", (e) => this.onCellFocus(e)); // a number that has the focus already
-    on(this.root, "keydown", (e) => this.onCellKeydown(e));
-    on(this.explainClose, "click", () => this.closeExplanation(true));
+    on(this.attentionPanel, "focusin", (e) => this.onCellFocus(e));
+    on(this.attentionPanel, "click", (e) => this.onCellFocus(e)); // a number that has the focus already
+    on(this.attentionPanel, "keydown", (e) => this.onCellKeydown(e));
     on(this.stepNext, "click", () => this.moveStep(1));
     on(this.stepPrev, "click", () => this.moveStep(-1));
     on(this.stepWord, "change", () => {
@@ -752,7 +595,15 @@ class Playground {
       hash = "";
       if (!first) return;
     }
-    const { state, error, preset } = decodeLink(hash, first ? location.search : "", this.presets);
+    const { state, error, preset, model } = decodeLink(hash, first ? location.search : "", this.presets);
+    if (model) {
+      carriedNotice = null;
+      this.hideNotice();
+      if (first) this.loadState(stateFromPreset(this.presets, this.presets.default), false, this.presets.default);
+      this.modelState = model;
+      this.selectMode("model", false);
+      return;
+    }
     if (error) {
       this.loadState(stateFromPreset(this.presets, this.presets.default), true, this.presets.default);
       const text = `This link could not be opened: ${error}. The playground shows the ${this.defaultTitle()} example instead.`;
@@ -772,9 +623,78 @@ class Playground {
     if (state) {
       this.hideNotice();
       this.loadState(state, false, preset ?? null);
+      this.selectMode("attention", false);
     } else if (first) {
       this.loadState(stateFromPreset(this.presets, this.presets.default), false, this.presets.default);
     }
+  }
+
+  // ---- the two modes -------------------------------------------------------------------------
+
+  /** Show a mode ("attention" or "model"); byReader: a click or a key on its tab (the address follows). */
+  selectMode(mode, byReader) {
+    const before = this.mode;
+    this.mode = mode;
+    for (const [name, tab] of Object.entries(this.tabs)) {
+      tab.setAttribute("aria-selected", String(name === mode));
+      tab.tabIndex = name === mode ? 0 : -1;
+    }
+    this.attentionPanel.hidden = mode !== "attention";
+    this.modelPanel.hidden = mode !== "model";
+    if (mode === "model") this.openModel();
+    if (byReader && mode !== before) this.writeUrl();
+  }
+
+  /** The arrow keys, Home and End move between the tabs (and open the mode, as a click does). */
+  onTabKeydown(e) {
+    const order = Object.keys(this.tabs);
+    const k = order.indexOf(this.mode);
+    const to = { ArrowLeft: k - 1, ArrowRight: k + 1, Home: 0, End: order.length - 1 }[e.key];
+    if (to === undefined || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    const mode = order[(to + order.length) % order.length];
+    this.selectMode(mode, true);
+    this.tabs[mode].focus();
+  }
+
+  /** The language model's mode with this.modelState: its module and weights loaded the first time. */
+  openModel() {
+    if (this.model) {
+      this.model.setState(this.modelState);
+      return;
+    }
+    if (this.modelLoading) return; // it will show this.modelState when it is loaded
+    this.modelLoading = true;
+    this.modelPanel.setAttribute("aria-busy", "true");
+    this.modelPanel.replaceChildren(h("p", { class: "pg-loading", text: "Loading the trained language model…" }));
+    loadModelMode()
+      .then((module) =>
+        module.mountModel(this.modelPanel, {
+          state: this.modelState,
+          changed: () => {
+            this.modelState = this.model.state();
+            this.scheduleUrl();
+          },
+          announce: (text) => this.announce(text),
+          copyLink: () => this.copyLink(),
+        }),
+      )
+      .then((mode) => {
+        if (!this.root.isConnected) return;
+        this.model = mode;
+        this.model.setState(this.modelState); // a link may have come while it loaded
+        this.modelPanel.dataset.state = "ready";
+      })
+      .catch((e) => {
+        this.modelPanel.dataset.state = "failed";
+        this.modelPanel.replaceChildren(
+          h("p", { class: "pg-message", role: "alert", text: `The language model could not load: ${e.message}` }),
+        );
+      })
+      .finally(() => {
+        this.modelLoading = false;
+        this.modelPanel.setAttribute("aria-busy", "false");
+      });
   }
 
   defaultTitle() {
@@ -849,7 +769,7 @@ class Playground {
     if (preset) this.resetSlug = preset;
     this.resetSlug ??= this.presets.default;
     setText(this.resetHelp, `Back to the example “${this.presetTitle(this.resetSlug)}” as it was.`);
-    this.closeExplanation(false);
+    this.explainer.close(false);
     for (const fb of Object.values(this.fieldBoxes)) this.hideField(fb);
     this.errors.clear();
     this.scaleBox.checked = state.scale;
@@ -920,27 +840,30 @@ class Playground {
   writeUrl() {
     clearTimeout(this.urlTimer);
     this.urlTimer = 0;
-    const state = this.state();
+    const state = this.mode === "model" ? this.modelState : this.state();
     if (!state || !this.root.isConnected) return;
     const url = new URL(location.href);
-    url.searchParams.delete("preset");
-    url.searchParams.delete("s");
-    url.hash = encodeLink(state, this.presets, this.m.preset);
+    for (const key of LINK_KEYS) url.searchParams.delete(key); // a page's ?preset=... link, now in the #part
+    url.hash = this.mode === "model" ? encodeModelLink(state) : encodeLink(state, this.presets, this.m.preset);
     if (url.href !== location.href) history.replaceState(history.state, "", url.href);
   }
 
+  /** Copy the address (the mode's state), and say so; the sentence is also returned, for the model's mode. */
   async copyLink() {
     this.writeUrl();
-    if (!this.state()) {
-      setText(this.copyStatus, "Fix the marked fields first: a link holds only a state that can be computed.");
-      return;
+    let status;
+    if (this.mode === "attention" && !this.state()) {
+      status = "Fix the marked fields first: a link holds only a state that can be computed.";
+    } else {
+      try {
+        await navigator.clipboard.writeText(location.href);
+        status = "Link copied.";
+      } catch {
+        status = "Copy the address from the address bar: it holds everything shown here.";
+      }
     }
-    try {
-      await navigator.clipboard.writeText(location.href);
-      setText(this.copyStatus, "Link copied.");
-    } catch {
-      setText(this.copyStatus, "Copy the address from the address bar: it holds everything shown here.");
-    }
+    if (this.mode === "attention") setText(this.copyStatus, status);
+    return status;
   }
 
   // ---- the editable grids --------------------------------------------------------------------
@@ -1472,14 +1395,16 @@ class Playground {
     }
     let result;
     try {
-      result = attention({
+      const args = {
         X: state.X,
         positions: state.positions,
         ...projectionsOf(state, this.presets),
         scale: state.scale,
         causal: state.causal,
         heads: state.heads,
-      });
+      };
+      // every number with the bound on its float64 error, so that it shows only the digits it holds
+      result = withErrors(attention(args), args, state.projections === "custom");
     } catch (e) {
       // The limits of state.js keep every result finite; shown rather than thrown, just in case.
       this.stale.hidden = false;
@@ -1572,8 +1497,8 @@ class Playground {
           `pair p of its columns a sine and a cosine of pos / 10000^(2p/d), d = ${d}. Each word's vector plus its ` +
           `position's, X + PE, is what every step below reads.`,
       );
-      this.views.PE.update(matrixCells(r.PE, dec), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
-      this.views.XPE.update(matrixCells(r.X, dec), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
+      this.views.PE.update(matrixCells(r.PE, dec, r.errors.PE), r.PE.map((_, i) => String(i)), dims(r.PE, "x"));
+      this.views.XPE.update(matrixCells(r.X, dec, r.errors.X), labels.map((l, i) => `${l} (pos ${i})`), dims(r.X, "x"));
     }
 
     this.qkvSection.hidden = !projecting;
@@ -1581,7 +1506,7 @@ class Playground {
       // Only while shown: at 16 × 16 that is 768 numbers less per keystroke (see "toggle").
       for (const name of ["Q", "K", "V"]) {
         const M = r[name];
-        this.views[name].update(matrixCells(M, dec), labels, dims(M, "c"));
+        this.views[name].update(matrixCells(M, dec, r.errors[name]), labels, dims(M, "c"));
       }
     }
 
@@ -1591,7 +1516,7 @@ class Playground {
       this.scoresFormula,
       (projecting ? "S = Q·Kᵀ: query i against key j." : "S = X·Xᵀ: each word's vector against every other's.") + inHead,
     );
-    this.views.scores.update(matrixCells(a.scores, dec), labels, labels);
+    this.views.scores.update(matrixCells(a.scores, dec, a.errors.scores), labels, labels);
 
     // The scores the softmax reads, when they differ from S.
     const shown = state.scale || state.causal;
@@ -1609,15 +1534,15 @@ class Playground {
       setText(this.scaledFormula, formula.charAt(0).toUpperCase() + formula.slice(1));
       const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
       const integral = isIntegral(finite);
-      const texts = a.logits.map((row) => row.map((x) => cell(x, dec, integral)));
+      const texts = a.logits.map((row, i) => row.map((x, j) => cell(x, dec, integral, a.errors.logits[i][j])));
       this.views.scaled.update(texts, labels, labels);
     }
 
     // Step 2 and step 3. The output's columns are V's: c1, c2, ... as V's table, or x1, x2, ... as
     // the words' vectors when there are no projections (V = X), as the pages and Notation name them.
-    this.views.weights.update(matrixCells(a.weights, dec), labels, labels, a.weights);
+    this.views.weights.update(matrixCells(a.weights, dec, a.errors.weights), labels, labels, a.weights);
     const outCols = r.output[0].map((_, c) => columnName(c, projecting));
-    this.views.output.update(matrixCells(r.output, dec), labels, outCols);
+    this.views.output.update(matrixCells(r.output, dec, r.errors.output), labels, outCols);
     const V = projecting ? "V" : "V (here V = X)";
     setText(
       this.outputHelp,
@@ -1628,36 +1553,25 @@ class Playground {
             `output mixes column ${outCols[0]} of V, and so on.`,
     );
     const i = Math.min(state.selected, labels.length - 1);
-    const mix = mixText(labels, a.weights[i], a.V, a.output[i], dec);
+    const errors = { weights: a.errors.weights[i], V: a.errors.V, output: a.errors.output[i] };
+    const mix = mixText(labels, a.weights[i], a.V, a.output[i], dec, false, errors);
     setText(this.mixHeading, many ? `Mix for one word in head ${h0 + 1}, written out` : "Mix for one word, written out");
     setText(this.mixCode, mix.lines.join("\n"));
-    this.paintLegend();
+    this.scale.paint();
 
-    this.renderExplanation(false);
+    this.explainer.render(false);
     this.renderStep(false);
     this.renderTasks();
   }
 
   repaint() {
     if (this.last) this.views.weights.paint(this.last.result.heads[this.shownHead].weights);
-    this.paintLegend();
+    this.scale.paint();
+    this.model?.repaint();
   }
 
-  paintLegend() {
-    const scheme = currentScheme();
-    if (this.legendBar.dataset.scheme === scheme) return;
-    this.legendBar.dataset.scheme = scheme;
-    const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => heatColours(t, scheme).background);
-    this.legendBar.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
-  }
 
   // ---- how a number was made -----------------------------------------------------------------
-
-  /** The view of an explainable table, and its name for explainCell() (or originText: "W_Q", ...). */
-  viewOf(table) {
-    const name = table?.dataset.explain;
-    return name ? [this.views[name], name] : [null, null];
-  }
 
   onCellFocus(e) {
     const target = e.target;
@@ -1666,17 +1580,10 @@ class Playground {
       if (e.type === "focusin") this.explainField(target.dataset.key);
       return;
     }
-    if (this.quietFocus) return;
-    const td = target;
-    if (!(td instanceof HTMLTableCellElement) || td.tagName !== "TD") return;
-    const [view, name] = this.viewOf(td.closest("table"));
-    const at = view?.indexOf(td);
-    if (!at) return;
-    view.rove(...at);
-    this.explain(name, ...at);
+    this.explainer.onFocus(e); // a number of a table: how it was made ("scores", "W_Q", "PE", ...)
   }
 
-  /** The arrow keys, Home and End move between the numbers of a table; Escape closes the explanation. */
+  /** Escape in a field closes its box; in a table, the explainer's keys (CellExplainer.onKeydown). */
   onCellKeydown(e) {
     const td = e.target;
     if (e.key === "Escape" && td instanceof HTMLInputElement && td.dataset.key) {
@@ -1684,38 +1591,7 @@ class Playground {
       if (fb.key === td.dataset.key) this.hideField(fb);
       return;
     }
-    if (!(td instanceof HTMLTableCellElement) || e.altKey || e.ctrlKey || e.metaKey) return;
-    const [view] = this.viewOf(td.closest("table"));
-    const at = view?.indexOf(td);
-    if (!at) return;
-    if (e.key === "Escape") {
-      this.closeExplanation(true);
-      e.preventDefault();
-      return;
-    }
-    const [i, j] = at;
-    const rows = view.cells.length;
-    const cols = view.cells[0].length;
-    const moves = {
-      ArrowUp: [i - 1, j],
-      ArrowDown: [i + 1, j],
-      ArrowLeft: [i, j - 1],
-      ArrowRight: [i, j + 1],
-      Home: [i, 0],
-      End: [i, cols - 1],
-    };
-    const to = moves[e.key];
-    if (!to) return;
-    e.preventDefault();
-    const [r, c] = to;
-    if (r < 0 || c < 0 || r >= rows || c >= cols) return;
-    view.cells[r][c].focus();
-  }
-
-  /** Explain cell (i, j) of a table ("scores", "scaled", "weights", "output", "Q", "W_Q", "PE", ...), and say so. */
-  explain(table, i, j) {
-    this.explained = { table, i, j };
-    this.renderExplanation(true);
+    this.explainer.onKeydown(e);
   }
 
   /** A box that says where the number of a field comes from: {box, title, code, key}. */
@@ -1780,7 +1656,11 @@ class Playground {
     if (announce) this.announce(`${title} ${lines.join(" ")}`);
   }
 
-  /** {title, lines, anchor, cell, used} of the explanation asked for, or null when what it explains is not shown. */
+  /**
+   * {title, lines, anchor, cell, used} of the explanation asked for ({table, i, j}: a cell of
+   * "scores", "scaled", "weights", "output", "Q", "W_Q", "PE", ...), or null when what it explains
+   * is not shown.
+   */
   explanationOf(at) {
     const { state, result: r, labels } = this.last;
     const projecting = state.projections !== "none";
@@ -1798,45 +1678,13 @@ class Playground {
       const e = explainCell(r, at.table, at.i, at.j, this.shownHead);
       ({ title, lines } = explanationText(e, r, labels, dec, projecting));
       // A head's scores and weights are outlined only while the tables show that head.
-      used = usedCells(e, projecting).filter((u) => u.h === undefined || u.h === this.shownHead);
+      used = usedCells(e, projecting)
+        .filter((u) => u.h === undefined || u.h === this.shownHead)
+        .flatMap((u) => this.cellsOf(u));
     }
     const box = view.wrap.parentElement.classList.contains("pg-matrices") ? view.wrap.parentElement : view.wrap;
     const anchor = view === this.views.weights ? this.legend : box; // under the colour scale
     return { title, lines, anchor, cell: view.cells[at.i][at.j], used };
-  }
-
-  renderExplanation(announce) {
-    const at = this.explained;
-    if (!at || !this.last) return;
-    const shown = this.explanationOf(at);
-    if (shown === null) {
-      this.closeExplanation(false);
-      return;
-    }
-    const { title, lines, anchor, cell, used = [] } = shown;
-    setText(this.explainTitle, title);
-    setLines(this.explainCode, lines);
-    this.explainBox.dataset.table = at.table;
-    this.explainBox.dataset.cell = `${at.i},${at.j}`;
-    if (this.explainBox.previousElementSibling !== anchor) anchor.after(this.explainBox);
-    this.explainBox.hidden = false;
-    this.watchScrolling();
-    this.mark("pg-explained", cell ? [cell] : []);
-    this.mark("pg-used", used.flatMap((u) => this.cellsOf(u)));
-    if (announce) this.announce(`${title} ${lines.join(" ")}`);
-  }
-
-  closeExplanation(returnFocus) {
-    const at = this.explained;
-    this.explained = null;
-    this.explainBox.hidden = true;
-    this.mark("pg-explained", []);
-    this.mark("pg-used", []);
-    if (returnFocus && at) {
-      this.quietFocus = true; // back to the number, without explaining it again
-      this.views[at.table].cells[at.i]?.[at.j]?.focus({ preventScroll: true });
-      this.quietFocus = false;
-    }
   }
 
   /** The number fields of the words' grid (each row's first cell is the name, its last the remove button). */
@@ -1867,15 +1715,6 @@ class Playground {
     return grid.map((row) => row[j]).filter(Boolean);
   }
 
-  /** Exactly `elements` carry the class `cls` (the previous ones lose it). */
-  mark(cls, elements) {
-    this.marked ??= {};
-    const before = this.marked[cls] ?? [];
-    const now = new Set(elements);
-    for (const el of before) if (!now.has(el)) el.classList.remove(cls);
-    for (const el of now) el.classList.add(cls);
-    this.marked[cls] = [...now];
-  }
 
   // ---- one word, step by step ----------------------------------------------------------------
 
@@ -1907,7 +1746,7 @@ class Playground {
     this.stepPrev.setAttribute("aria-disabled", k <= 0 ? "true" : "false");
     if (k < 0 || !this.last) {
       this.stepBox.hidden = true;
-      this.mark("pg-step-row", []);
+      this.marks.set("pg-step-row", []);
       return;
     }
     const { state, result: r, labels } = this.last;
@@ -1928,7 +1767,7 @@ class Playground {
       normalize: this.views.weights,
       mix: this.views.output,
     }[step.id];
-    this.mark("pg-step-row", table?.cells[i] ?? []);
+    this.marks.set("pg-step-row", table?.cells[i] ?? []);
     if (announce) this.announce(`${title} ${lines.join(" ")}`);
   }
 

@@ -15,7 +15,10 @@
 //
 // Every explanation is true at the rounding it shows, as the site's numbers audit reads worked
 // arithmetic (arith.js): written at the decimals the reader chose, or, when a line would not
-// add up there ("1 ÷ 2 = 1" at 0 decimals), with as many more as it needs, saying so.
+// add up there ("1 ÷ 2 = 1" at 0 decimals), with as many more as it needs, saying so. And no
+// number shows a digit beyond what its float64 arithmetic holds: where the result carries the
+// bounds of bounds.js (r.errors, head.errors), each number keeps the digits its error leaves
+// (format.js), whatever the decimals chosen; without them every number is taken as exact.
 //
 // Before the steps, the numbers they start from explain themselves too: a cell of Q, K or V is the
 // word's row of X times a column of W_Q, W_K or W_V, written out as the pages write a dot product;
@@ -29,6 +32,7 @@
 
 import { addsUpAsShown, holds } from "./arith.js";
 import { cell, isIntegral, num, vector } from "./format.js";
+import { typedError } from "./bounds.js";
 import { divisor } from "./positional.js";
 
 const MORE_DECIMALS = 3; // at most this many more than the reader chose, to make a line hold
@@ -43,13 +47,20 @@ export function headOfColumn(r, c) {
   return { h: Math.floor(c / width), c: c % width };
 }
 
+/** The bound on the float64 error of head a's numbers (bounds.js), or null: all taken as exact. */
+function errorsOf(a) {
+  return a.errors ?? null;
+}
+
 /** Step 1, one cell: the dot product of query i with key j, term by term (in head h). */
 export function explainScore(r, i, j, h = 0) {
   const a = r.heads[h];
   const q = a.Q[i];
   const k = a.K[j];
   const products = q.map((x, t) => x * k[t]);
-  return { kind: "score", h, i, j, q, k, products, value: a.scores[i][j] };
+  const E = errorsOf(a);
+  const err = E ? { q: E.Q[i], k: E.K[j], value: E.scores[i][j] } : null;
+  return { kind: "score", h, i, j, q, k, products, value: a.scores[i][j], err };
 }
 
 /** The scaled (and masked) score: the score divided by √d_k, or −∞ where the mask hides key j. */
@@ -67,6 +78,7 @@ export function explainScaled(r, i, j, h = 0) {
     dk: a.Q[0].length,
     masked,
     value: a.logits[i][j],
+    err: errorsOf(a) ? { score: a.errors.scores[i][j], value: a.errors.logits[i][j] } : null,
   };
 }
 
@@ -85,7 +97,12 @@ function softmaxTerms(a, i) {
   const powers = row.map((x) => Math.exp(x)); // may overflow to Infinity or underflow to 0
   let powersTotal = 0;
   for (const x of powers) powersTotal += x;
-  return { logits: row, top, exps, total, powers, powersTotal };
+  const E = errorsOf(a);
+  const none = row.map(() => 0);
+  const err = E
+    ? { logits: E.logits[i], exps: E.shifted[i], total: E.shiftedTotals[i], powers: E.terms[i], powersTotal: E.totals[i], weights: E.weights[i] }
+    : { logits: none, exps: none, total: 0, powers: none, powersTotal: 0, weights: none };
+  return { logits: row, top, exps, total, powers, powersTotal, err };
 }
 
 /** Step 2, one cell: weight (i, j) = e^(s_j) / Σ e^s over row i (= e^(s_j − max(s)) / Σ e^(s − max(s))). */
@@ -101,14 +118,23 @@ export function explainOutput(r, i, c) {
   const weights = a.weights[i];
   const values = a.V.map((row) => row[own]);
   const products = weights.map((w, j) => w * values[j]);
-  return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c] };
+  const E = errorsOf(a);
+  const err = E ? { weights: E.weights[i], values: E.V.map((row) => row[own]), V: E.V, value: r.errors.output[i][c] } : null;
+  return { kind: "output", h, i, c, weights, values, products, value: r.output[i][c], err };
+}
+
+/** The errors of row i's numbers before the steps (x, its parts e and pe, and its q, k, v), or null. */
+function projectErrors(E, i) {
+  return { x: E.X[i], e: E.E[i], pe: E.PE ? E.PE[i] : null, q: E.Q[i], k: E.K[i], v: E.V[i] };
 }
 
 /** A cell of Q, K or V (`name`): row i of X (with the positions, if added) times column c of W. */
 export function explainProjected(r, name, i, c) {
   const W = r[`W_${name}`];
   const column = W.map((row) => row[c]);
-  return { kind: "projected", name, i, c, x: r.X[i], column, W, value: r[name][i][c] };
+  const E = r.errors ?? null;
+  const err = E ? { q: E.X[i], k: E[`W_${name}`].map((row) => row[c]), value: E[name][i][c] } : null;
+  return { kind: "projected", name, i, c, x: r.X[i], column, W, value: r[name][i][c], err };
 }
 
 /** A cell of PE: entry k of the encoding of position pos (both from 0), sin or cos of pos / 10000^(2p/d). */
@@ -116,12 +142,16 @@ export function explainPosition(r, pos, k) {
   const d = r.PE[0].length;
   const p = Math.floor(k / 2);
   const div = divisor(p, d);
-  return { kind: "position", i: pos, k, p, d, divisor: div, angle: pos / div, value: r.PE[pos][k] };
+  const E = r.errors ?? null;
+  const err = E ? { divisor: E.divisor[p], angle: E.angle[pos][p], value: E.PE[pos][k] } : null;
+  return { kind: "position", i: pos, k, p, d, divisor: div, angle: pos / div, value: r.PE[pos][k], err };
 }
 
 /** A cell of X + PE: entry k of word i's vector plus entry k of its position's encoding. */
 export function explainPositioned(r, i, k) {
-  return { kind: "positioned", i, k, e: r.embeddings[i], pe: r.PE[i], x: r.X[i], value: r.X[i][k] };
+  const E = r.errors ?? null;
+  const err = E ? { e: E.E[i], pe: E.PE[i], x: E.X[i] } : null;
+  return { kind: "positioned", i, k, e: r.embeddings[i], pe: r.PE[i], x: r.X[i], value: r.X[i][k], err };
 }
 
 const EXPLAIN = { scores: explainScore, scaled: explainScaled, weights: explainWeight };
@@ -197,10 +227,10 @@ export function headColumns(r, h, which, projecting) {
   return width === 1 ? first : `${first}–${columnName(h * width + width - 1, projecting)}`;
 }
 
-/** Numbers as the tables show them: integers as integers when the whole matrix is integral. */
+/** Numbers as the tables show them: integers as integers when the whole matrix is integral; each with its error's digits. */
 function formatter(M, decimals) {
   const integral = isIntegral(M);
-  return (x) => (x === -Infinity ? "−∞" : cell(x, decimals, integral));
+  return (x, error = 0) => (x === -Infinity ? "−∞" : cell(x, decimals, integral, error));
 }
 
 /**
@@ -224,7 +254,7 @@ function fit(build, decimals, extra = MORE_DECIMALS) {
  * reader chose. If none fits (numbers beyond what a float holds exactly), the reader's rounding,
  * with "≈" for "=" on each line that does not hold, and a line saying why.
  */
-function fitted(build, decimals, unrounded = true) {
+export function fitted(build, decimals, unrounded = true) {
   const out = fit(build, decimals);
   if (out) return withNote(out, decimals, unrounded);
   const plain = build(decimals);
@@ -265,23 +295,28 @@ function operand(text) {
 /**
  * The dot product written out as the example pages write it (docs/generated/<slug>/dot_products.md):
  * "bank · river = 1×1 + 0×1 + 1×0 + 0×0 = 1", integers as integers when both vectors are, a negative
- * factor in parentheses: "0.144×(-0.030)".
+ * factor in parentheses: "0.144×(-0.030)". err: the errors of u, v and the total ({q, k, value}), or null.
  */
-export function dotLine(a, b, u, v, total, decimals) {
+export function dotLine(a, b, u, v, total, decimals, err = null) {
   const integral = isIntegral(u) && isIntegral(v);
-  const f = (x) => cell(x, decimals, integral);
-  const terms = u.map((x, t) => `${operand(f(x))}×${operand(f(v[t]))}`).join(" + ");
-  return { text: `${a} · ${b} = ${terms} = ${f(total)}`, arithmetic: `${terms} = ${f(total)}` };
+  const f = (x, e) => cell(x, decimals, integral, e);
+  const terms = u.map((x, t) => `${operand(f(x, err ? err.q[t] : 0))}×${operand(f(v[t], err ? err.k[t] : 0))}`).join(" + ");
+  const result = f(total, err ? err.value : 0);
+  return { text: `${a} · ${b} = ${terms} = ${result}`, arithmetic: `${terms} = ${result}` };
 }
 
 /**
  * One column of step 3 written out as the example pages write it (docs/generated/<slug>/columns_<i>.md):
- * "x1: 0.665 × 1 + 0.090 × 0 + 0.245 × 1 = 0.910", the values as V's table shows them.
+ * "x1: 0.665 × 1 + 0.090 × 0 + 0.245 × 1 = 0.910", the values as V's table shows them. err: the
+ * errors of the weights, the values and the result ({weights, values, value}), or null.
  */
-export function columnLine(name, weights, values, V, value, decimals) {
+export function columnLine(name, weights, values, V, value, decimals, err = null) {
   const fv = formatter(V, decimals);
-  const terms = weights.map((w, j) => `${num(w, decimals)} × ${operand(fv(values[j]))}`).join(" + ");
-  return { text: `${name}: ${terms} = ${num(value, decimals)}`, arithmetic: `${terms} = ${num(value, decimals)}` };
+  const terms = weights
+    .map((w, j) => `${num(w, decimals, err ? err.weights[j] : 0)} × ${operand(fv(values[j], err ? err.values[j] : 0))}`)
+    .join(" + ");
+  const result = num(value, decimals, err ? err.value : 0);
+  return { text: `${name}: ${terms} = ${result}`, arithmetic: `${terms} = ${result}` };
 }
 
 /**
@@ -293,13 +328,16 @@ export function columnLine(name, weights, values, V, value, decimals) {
  *     + 0.245 × [1, 1, 0, 0]   (river)
  *     = [0.910, 0.335, 0.665, 0.090]
  */
-export function mixText(tokens, weightsRow, V, outputRow, decimals, unrounded = false) {
+export function mixText(tokens, weightsRow, V, outputRow, decimals, unrounded = false, err = null) {
+  // err: the errors of the weights, of V and of the output row ({weights, V, output}), or null
   const build = (p) => {
-    const ws = weightsRow.map((w) => num(w, p));
+    const ws = weightsRow.map((w, j) => num(w, p, err ? err.weights[j] : 0));
     const width = Math.max(...ws.map((w) => w.length));
-    const lines = ws.map((w, j) => `${j === 0 ? "  " : "+ "}${w.padStart(width)} × ${vector(V[j], p)}   (${tokens[j]})`);
-    lines.push(`= ${vector(outputRow, p)}`);
-    const text = ws.map((w, j) => `${w} × ${vector(V[j], p)}`).join(" + ") + ` = ${vector(outputRow, p)}`;
+    const vs = V.map((row, j) => vector(row, p, err ? err.V[j] : null));
+    const lines = ws.map((w, j) => `${j === 0 ? "  " : "+ "}${w.padStart(width)} × ${vs[j]}   (${tokens[j]})`);
+    const out = vector(outputRow, p, err ? err.output : null);
+    lines.push(`= ${out}`);
+    const text = ws.map((w, j) => `${w} × ${vs[j]}`).join(" + ") + ` = ${out}`;
     return { lines, claims: [{ line: lines.length - 1, text }] };
   };
   // As the page's mix_<i>.md writes it (which says no more), unless it explains a step.
@@ -326,28 +364,31 @@ function size(m) {
  */
 function softmaxLines(t, a, labels, j, p, pagesForm) {
   const L = labels;
-  const s = formatter(t.logits, p);
+  const f = formatter(t.logits, p);
+  const s = (k) => f(t.logits[k], t.err.logits[k]); // score k as its table shows it
   const word = scoreWord(a);
   const m = t.top;
+  const at = t.logits.indexOf(m);
   const terms = pagesForm ? t.powers : t.exps;
-  const total = pagesForm ? t.powersTotal : t.total;
+  const dTerms = pagesForm ? t.err.powers : t.err.exps;
+  const total = num(pagesForm ? t.powersTotal : t.total, p, pagesForm ? t.err.powersTotal : t.err.total);
   const minus = (x) => (x.startsWith("-") ? `(${x})` : x);
-  const power = (k) => (pagesForm ? `e^${s(t.logits[k])}` : `e^(${s(t.logits[k])} − ${minus(s(m))})`);
-  const shown = t.logits.map((_, k) => num(terms[k], p)); // e^−∞ = 0 where masked, as the pages show it
-  const weights = a.weights[t.row].map((x) => num(x, p));
+  const power = (k) => (pagesForm ? `e^${s(k)}` : `e^(${s(k)} − ${minus(s(at))})`);
+  const shown = t.logits.map((_, k) => num(terms[k], p, dTerms[k])); // e^−∞ = 0 where masked, as the pages show it
+  const weights = a.weights[t.row].map((x, k) => num(x, p, t.err.weights[k]));
   const lines = [];
   const claims = [];
   // Claims hold the lines' arithmetic; a row of the step's table holds several.
   const claimAll = (texts) => texts.forEach((text) => claims.push(claim(lines, text)));
   const powers = t.logits.map((x, k) => (x === -Infinity ? null : `${power(k)} = ${shown[k]}`));
-  const sum = `${shown.join(" + ")} = ${num(total, p)}`;
-  const share = (k) => `${shown[k]} ÷ ${num(total, p)} = ${weights[k]}`;
+  const sum = `${shown.join(" + ")} = ${total}`;
+  const share = (k) => `${shown[k]} ÷ ${total} = ${weights[k]}`;
   if (j === null) {
     const e = pagesForm ? `e^${word}` : `e^(${word} − max)`;
     const rows = alignedRows(L, [
-      [word, t.logits.map((x) => s(x))],
+      [word, t.logits.map((_, k) => s(k))],
       [e, shown],
-      [`÷ total ${num(total, p)}`, weights],
+      [`÷ total ${total}`, weights],
     ]);
     lines.push(rows[0], rows[1]);
     lines.push(rows[2]);
@@ -371,18 +412,19 @@ function softmaxLines(t, a, labels, j, p, pagesForm) {
   }
   if (pagesForm && m !== 0) {
     // The code's way, in one line: every term and the total divided by e^m, so no weight changes.
-    const shifted = t.exps.map((x) => num(x, p));
-    const k = j ?? t.logits.indexOf(m);
-    const quotient = `${shifted[k]} ÷ ${num(t.total, p)} = ${weights[k]}`;
+    const shifted = t.exps.map((x, q) => num(x, p, t.err.exps[q]));
+    const shiftedTotal = num(t.total, p, t.err.total);
+    const k = j ?? at;
+    const quotient = `${shifted[k]} ÷ ${shiftedTotal} = ${weights[k]}`;
     lines.push(
-      `The code first subtracts the row's largest ${word}, max(s) = ${s(m)}: e^(s − max(s)) gives ${listed(shifted)}, ` +
-        `total ${num(t.total, p)}, and ${j === null ? `for ${L[k]} ` : ""}${quotient}: the same weight${j === null ? "s" : ""} ` +
+      `The code first subtracts the row's largest ${word}, max(s) = ${s(at)}: e^(s − max(s)) gives ${listed(shifted)}, ` +
+        `total ${shiftedTotal}, and ${j === null ? `for ${L[k]} ` : ""}${quotient}: the same weight${j === null ? "s" : ""} ` +
         "(every term and the total are divided by the same e^max(s)).",
     );
     claimAll([quotient]);
     // What the line says in words ("gives 1.000, 0.135 and 0.368, total 1.503") holds too.
-    const implied = [`${shifted.join(" + ")} = ${num(t.total, p)}`];
-    implied.push(...t.logits.flatMap((x, q) => (x === -Infinity ? [] : [`e^(${s(x)} − ${minus(s(m))}) = ${shifted[q]}`])));
+    const implied = [`${shifted.join(" + ")} = ${shiftedTotal}`];
+    implied.push(...t.logits.flatMap((x, q) => (x === -Infinity ? [] : [`e^(${s(q)} − ${minus(s(at))}) = ${shifted[q]}`])));
     for (const text of implied) claims.push({ ...claim(lines, text), implied: true });
   }
   return { lines, claims };
@@ -412,7 +454,7 @@ function softmaxFitted(a, i, labels, j, decimals, intro) {
   const why = t.top > 0 ? "too large" : "too small";
   const code = (p) => {
     const body = softmaxLines(t, a, labels, j, p, false);
-    const m = formatter(t.logits, p)(t.top);
+    const m = formatter(t.logits, p)(t.top, t.err.logits[t.logits.indexOf(t.top)]);
     const head = intro(
       `e^${word} would be ${why} to write here (${size(t.top)}), so, as the code does, each ${word} first loses the ` +
         `row's largest, max(s) = ${m}, which changes no weight (every term and the total are divided by the same e^max(s)):`,
@@ -431,30 +473,31 @@ function shift(claims, by) {
  * arithmetic, one step a line, with the numbers rounded as the tables round them (or with more
  * decimals, said in a last line, where the arithmetic would not add up at the reader's rounding);
  * claims, the arithmetic each line states ({line, text}), which holds at that rounding. labels:
- * the words' labels.
+ * the words' labels; headName(h): what head h is called ("head 2"; the language model's mode says
+ * "block 1, head 2").
  */
-export function explanationText(e, r, labels, decimals, projecting) {
+export function explanationText(e, r, labels, decimals, projecting, headName = (h) => `head ${h + 1}`) {
   const L = labels;
   if (e.kind === "projected") return projectedText(e, r, L, decimals);
   if (e.kind === "position") return positionText(e, L, decimals);
   if (e.kind === "positioned") return positionedText(e, L, decimals);
   const many = r.heads.length > 1;
-  const inHead = many ? `In head ${e.h + 1}, the` : "The";
+  const inHead = many ? `In ${headName(e.h)}, the` : "The";
   const a = r.heads[e.h];
   if (e.kind === "score") {
     const [q, k] = projecting ? ["query", "key"] : ["vector", "vector"];
-    const cols = (M) => (many ? ` in head ${e.h + 1} (columns ${headColumns(r, e.h, "Q", projecting)} of ${projecting ? M : "X"})` : "");
+    const cols = (M) => (many ? ` in ${headName(e.h)} (columns ${headColumns(r, e.h, "Q", projecting)} of ${projecting ? M : "X"})` : "");
     const build = (p) => {
-      const line = dotLine(L[e.i], L[e.j], e.q, e.k, e.value, p);
+      const line = dotLine(L[e.i], L[e.j], e.q, e.k, e.value, p, e.err);
       const lines = [
-        `${L[e.i]}'s ${q}${cols("Q")} = ${vector(e.q, p)}`,
-        `${L[e.j]}'s ${k}${cols("K")} = ${vector(e.k, p)}`,
+        `${L[e.i]}'s ${q}${cols("Q")} = ${vector(e.q, p, e.err ? e.err.q : null)}`,
+        `${L[e.j]}'s ${k}${cols("K")} = ${vector(e.k, p, e.err ? e.err.k : null)}`,
         line.text,
       ];
       return { lines, claims: [{ line: 2, text: line.arithmetic }] };
     };
     return {
-      title: `${many ? `In head ${e.h + 1}, the score` : "Score"} of ${L[e.i]} against ${L[e.j]}: the dot product of ${L[e.i]}'s ${q} with ${L[e.j]}'s ${k}.`,
+      title: `${many ? `In ${headName(e.h)}, the score` : "Score"} of ${L[e.i]} against ${L[e.j]}: the dot product of ${L[e.i]}'s ${q} with ${L[e.j]}'s ${k}.`,
       ...fitted(build, decimals),
     };
   }
@@ -470,13 +513,14 @@ export function explanationText(e, r, labels, decimals, projecting) {
       const fl = formatter(finite, p);
       const lines = [];
       const claims = [];
+      const [dScore, dValue] = e.err ? [e.err.score, e.err.value] : [0, 0];
       if (e.scale) {
         const scaled = e.score * e.factor;
-        lines.push(`score = ${fs(e.score)}`);
-        lines.push(`scaled score = score ÷ √${d} = ${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`);
-        claims.push(claim(lines, `${fs(e.score)} ÷ √${e.dk} = ${fl(scaled)}`));
+        lines.push(`score = ${fs(e.score, dScore)}`);
+        lines.push(`scaled score = score ÷ √${d} = ${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`);
+        claims.push(claim(lines, `${fs(e.score, dScore)} ÷ √${e.dk} = ${fl(scaled, dValue)}`));
       } else {
-        lines.push(`score = ${fs(e.score)} (not divided: "Divide the scores by √d_k" is off)`);
+        lines.push(`score = ${fs(e.score, dScore)} (not divided: "Divide the scores by √d_k" is off)`);
       }
       if (e.masked) {
         lines.push(`${L[e.j]} comes after ${L[e.i]}: the causal mask replaces this ${word} by −∞, so its weight will be 0.`);
@@ -495,10 +539,10 @@ export function explanationText(e, r, labels, decimals, projecting) {
   const name = columnName(e.c, projecting);
   const V = projecting ? "V" : "V (here V = X)";
   const head = many
-    ? `head ${e.h + 1} mixes columns ${headColumns(r, e.h, "V", projecting)} of ${V} with its own weights: row ${L[e.i]} of head ${e.h + 1}'s weights`
+    ? `${headName(e.h)} mixes columns ${headColumns(r, e.h, "V", projecting)} of ${V} with its own weights: row ${L[e.i]} of ${headName(e.h)}'s weights`
     : `row ${L[e.i]} of the weights`;
   const build = (p) => {
-    const line = columnLine(name, e.weights, e.values, a.V, e.value, p);
+    const line = columnLine(name, e.weights, e.values, a.V, e.value, p, e.err);
     const lines = [line.text];
     if (many) lines.push("The heads' outputs side by side, times W_O = I (the identity), are the output: this is its column " + name + ".");
     return { lines, claims: [{ line: 0, text: line.arithmetic }] };
@@ -536,16 +580,17 @@ function projectedText(e, r, L, decimals) {
     `${e.name} of ${w}, column ${col}: entry ${col} of ${w}'s ${role}, ${vectorOf(r, w)} times column ${col} of ${W}, ` +
     `a dot product (${e.name} = X·${W}).${same}`;
   const build = (p) => {
-    const line = dotLine(w, `${col} of ${W}`, e.x, e.column, e.value, p);
-    const lines = [`${w}'s vector, its row of ${X} = ${vector(e.x, p)}`, `column ${col} of ${W} = ${vector(e.column, p)}`, line.text];
+    const line = dotLine(w, `${col} of ${W}`, e.x, e.column, e.value, p, e.err);
+    const [dx, dw] = e.err ? [e.err.q, e.err.k] : [null, null];
+    const lines = [`${w}'s vector, its row of ${X} = ${vector(e.x, p, dx)}`, `column ${col} of ${W} = ${vector(e.column, p, dw)}`, line.text];
     return { lines, claims: [{ line: 2, text: line.arithmetic }] };
   };
   return { title, ...fitted(build, decimals) };
 }
 
-/** A number as a table of integers prints it when it is whole, else at p decimals. */
-function exact(x, p) {
-  return cell(x, p, Number.isInteger(x));
+/** A number as a table of integers prints it when it is whole, else at p decimals (or the fewer its error leaves). */
+function exact(x, p, error = 0) {
+  return cell(x, p, Number.isInteger(x), error);
 }
 
 /**
@@ -556,23 +601,27 @@ function positionText(e, L, decimals) {
   const sine = e.k % 2 === 0;
   const fn = sine ? "sin" : "cos";
   const title =
-    `PE(${e.i}), entry x${e.k + 1}: the ${sine ? "sine" : "cosine"} of pair p = ${e.p} at the position of ${L[e.i]}, ` +
-    `pos = ${e.i} (positions, pairs and entries are counted from 0 here, as the paper counts them).`;
+    `PE(${e.i}), entry x${e.k + 1}, the formula's entry ${sine ? "2p" : "2p + 1"} = ${e.k}: the ${sine ? "sine" : "cosine"} ` +
+    `of pair p = ${e.p} at the position of ${L[e.i]}, pos = ${e.i} (the formula counts positions, pairs and entries ` +
+    `from 0, as the paper does; the tables count x1, x2, ... from 1).`;
+  const d = e.err ?? { divisor: 0, angle: 0, value: 0 };
   const build = (p) => {
-    const angle = exact(e.angle, p);
+    const angle = exact(e.angle, p, d.angle);
+    const div = exact(e.divisor, p, d.divisor);
+    const value = num(e.value, p, d.value);
     const lines = [
       `PE_(pos, ${sine ? "2p" : "2p + 1"}) = ${fn}(pos / 10000^(2p/d)), with pos = ${e.i}, p = ${e.p} and d = ${e.d}`,
-      `10000^(${2 * e.p}/${e.d}) = ${exact(e.divisor, p)}`,
-      `${e.i} ÷ ${exact(e.divisor, p)} = ${angle}`,
-      `${fn}(${angle}) = ${num(e.value, p)}`,
+      `10000^(${2 * e.p}/${e.d}) = ${div}`,
+      `${e.i} ÷ ${div} = ${angle}`,
+      `${fn}(${angle}) = ${value}`,
     ];
     // The power and the sine or cosine hold at any rounding with a point (the value shown is the one
     // rounded, and the angle's rounding moves a sine by no more than its own), not at none, where
     // "cos(1) = 1" would claim an exact 1: then, said as arithmetic the audit reads, the value shown
     // is the value to more places, which fails and takes more decimals.
     const claims = [{ line: 2, text: lines[2] }];
-    for (const [line, x, shown] of [[1, e.divisor, exact(e.divisor, p)], [3, e.value, num(e.value, p)]]) {
-      if (!shown.includes(".") && !Number.isInteger(x)) claims.push({ line, text: `${shown} = ${num(x, p + 3)}`, implied: true });
+    for (const [line, x, shown, dx] of [[1, e.divisor, div, d.divisor], [3, e.value, value, d.value]]) {
+      if (!shown.includes(".") && !Number.isInteger(x)) claims.push({ line, text: `${shown} = ${num(x, p + 3, dx)}`, implied: true });
     }
     return { lines, claims };
   };
@@ -584,9 +633,11 @@ function positionedText(e, L, decimals) {
   const w = L[e.i];
   const x = `x${e.k + 1}`;
   const title = `X + PE of ${w}, entry ${x}: ${w}'s vector plus the encoding of its position, PE(${e.i}) (pos = ${e.i}, counted from 0).`;
+  const d = e.err ?? { e: null, pe: null, x: null };
   const build = (p) => {
-    const sum = `${vector(e.e, p)} + ${vector(e.pe, p)} = ${vector(e.x, p)}`;
-    const one = `${cell(e.e[e.k], p, isIntegral(e.e))} + ${cell(e.pe[e.k], p, isIntegral(e.pe))} = ${cell(e.value, p, isIntegral(e.x))}`;
+    const at = (v, dv) => cell(v[e.k], p, isIntegral(v), dv ? dv[e.k] : 0); // entry k as the vector shows it
+    const sum = `${vector(e.e, p, d.e)} + ${vector(e.pe, p, d.pe)} = ${vector(e.x, p, d.x)}`;
+    const one = `${at(e.e, d.e)} + ${at(e.pe, d.pe)} = ${at(e.x, d.x)}`;
     const lines = [`${w}'s vector + PE(${e.i}) = ${sum}`, `${x}: ${one}`];
     return { lines, claims: [{ line: 0, text: sum }, { line: 1, text: one }] };
   };
@@ -605,7 +656,8 @@ function positionedText(e, L, decimals) {
  */
 export function originText(origin, name, i, j, value, decimals, label = "") {
   const where = name === "X" ? `${label}, x${j + 1}` : `${name}, row x${i + 1}, column c${j + 1}`;
-  const shown = Number.isFinite(value) ? exact(value, decimals) : "";
+  // A number typed as a decimal (in a spec, a link) is float64's nearest: it holds the digits typedError leaves.
+  const shown = Number.isFinite(value) ? exact(value, decimals, origin.from === "seeded" ? 0 : typedError(value)) : "";
   const rounded = shown !== "" && Number(shown) !== value ? `, rounded to ${decimals} decimal${decimals === 1 ? "" : "s"} here (the playground computes with every digit)` : "";
   if (origin.from === "seeded") {
     const t = ["W_Q", "W_K", "W_V"].indexOf(name);
@@ -670,7 +722,18 @@ export function rowSteps(r, i, { scale, causal }, h = 0) {
   const scaled = a.scaled ? a.scaled[i] : scores;
   const t = softmaxTerms(a, i);
   return [
-    { id: "project", on: r.projected, x: r.X[i], e: r.embeddings[i], pe: r.PE ? r.PE[i] : null, q: r.Q[i], k: r.K[i], v: r.V[i], values: r.Q[i] },
+    {
+      id: "project",
+      on: r.projected,
+      x: r.X[i],
+      e: r.embeddings[i],
+      pe: r.PE ? r.PE[i] : null,
+      q: r.Q[i],
+      k: r.K[i],
+      v: r.V[i],
+      values: r.Q[i],
+      err: r.errors ? projectErrors(r.errors, i) : null,
+    },
     { id: "score", on: true, values: scores },
     { id: "scale", on: scale, before: scores, values: scaled, factor: a.factor, dk: a.Q[0].length },
     { id: "mask", on: causal, before: scaled, values: a.logits[i] },
@@ -691,8 +754,9 @@ export function alignedRows(labels, rows) {
 
 /** The first line of the project step: row i of X, and with the positions "vector + PE(i) = ...". */
 function projectInput(step, w, i, p) {
-  if (step.pe === null) return { lines: [`x = ${vector(step.x, p)}   (${w}'s vector)`], claims: [] };
-  const sum = `${vector(step.e, p)} + ${vector(step.pe, p)} = ${vector(step.x, p)}`;
+  const d = step.err ?? { x: null, e: null, pe: null };
+  if (step.pe === null) return { lines: [`x = ${vector(step.x, p, d.x)}   (${w}'s vector)`], claims: [] };
+  const sum = `${vector(step.e, p, d.e)} + ${vector(step.pe, p, d.pe)} = ${vector(step.x, p, d.x)}`;
   return { lines: [`x = ${w}'s vector + PE(${i}) = ${sum}`], claims: [{ line: 0, text: sum }] };
 }
 
@@ -709,9 +773,13 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
   const head = `Step ${k} of ${STEPS.length}, ${step.id}${many ? ` (head ${h + 1})` : ""}: `;
   const all = (lines) => lines.map((_, q) => q);
   const plain = (title, lines) => ({ title, lines, decimals, rows: all(lines) });
-  const fs = formatter(a.scores, decimals);
+  const E = errorsOf(a);
+  const dS = E ? E.scores[i] : a.scores[i].map(() => 0); // the errors of row i's scores
+  const dL = E ? E.logits[i] : dS; // and of the scores the softmax reads (scaled or not)
+  const fs0 = formatter(a.scores, decimals);
+  const fs = (x, q) => fs0(x, dS[q]);
   const finite = a.logits.map((row) => row.filter((x) => x !== -Infinity));
-  const f = (x) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs)(x));
+  const f = (x, q) => (x === -Infinity ? "−∞" : (a.scaled ? formatter(finite, decimals) : fs0)(x, dL[q]));
   const word = scoreWord(a); // what the softmax reads: "score", or "scaled score" (docs/notation.md)
   if (step.id === "project") {
     if (!step.on) {
@@ -719,13 +787,14 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
       return { title, ...fitted((p) => projectInput(step, w, i, p), decimals), rows: [] };
     }
     const W = (name) => matrixName(r, name);
+    const d = step.err ?? { q: null, k: null, v: null };
     const build = (p) => {
       const first = projectInput(step, w, i, p);
       const lines = [
         ...first.lines,
-        `query: x·${W("Q")} = ${vector(step.q, p)}`,
-        `key:   x·${W("K")} = ${vector(step.k, p)}`,
-        `value: x·${W("V")} = ${vector(step.v, p)}`,
+        `query: x·${W("Q")} = ${vector(step.q, p, d.q)}`,
+        `key:   x·${W("K")} = ${vector(step.k, p, d.k)}`,
+        `value: x·${W("V")} = ${vector(step.v, p, d.v)}`,
       ];
       return { lines, claims: first.claims };
     };
@@ -752,10 +821,10 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
       const s = formatter(a.scores, p);
       const t = formatter(finite, p);
       const lines = alignedRows(L, [
-        ["score", step.before.map(s)],
-        ["scaled score", step.values.map(t)],
+        ["score", step.before.map((x, q) => s(x, dS[q]))],
+        ["scaled score", step.values.map((x, q) => t(x, dL[q]))],
       ]);
-      const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q])} ÷ √${step.dk} = ${t(x)}` }));
+      const claims = step.values.map((x, q) => ({ line: 2, text: `${s(step.before[q], dS[q])} ÷ √${step.dk} = ${t(x, dL[q])}` }));
       return { lines, claims };
     };
     const out = fitted(build, decimals);
@@ -789,7 +858,8 @@ export function stepText(step, r, i, labels, decimals, projecting, h = 0) {
     };
   }
   const V = many ? `head ${h + 1}'s V (columns ${headColumns(r, h, "V", projecting)} of V)` : projecting ? "V" : "V (= X)";
-  const out = mixText(L, step.weights, a.V, step.values, decimals, true);
+  const err = E ? { weights: E.weights[i], V: E.V, output: E.output[i] } : null;
+  const out = mixText(L, step.weights, a.V, step.values, decimals, true, err);
   const rows = Array.from({ length: L.length + 1 }, (_, q) => q); // a line per word, and their sum
   return { title: `${head}the weights times the rows of ${V}, added up: ${w}'s output${many ? ` in head ${h + 1}` : ""}.`, ...out, rows };
 }

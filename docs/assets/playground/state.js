@@ -25,10 +25,14 @@
 //                    &positions=sinusoidal with the positional encoding added)
 //   #s=<base64url>   the whole state, as UTF-8 JSON ("heads" only when it is not 1, "positions"
 //                    only when it is added)
-// decodeLink() reads either and says, in a sentence, why a link cannot be used.
+//   #model=<text>    the language model's mode (model_app.js) on the text, as typed (with
+//                    &temperature=<T>, &decimals=<0..10>, &seed=<0..2^32 - 1> or &pick=greedy, and
+//                    &generate=1 when the generated words are shown, each only when it is not the
+//                    default: MODEL_DEFAULTS)
+// decodeLink() reads any of them and says, in a sentence, why a link cannot be used.
 
 // The limits of a worked example, written by `make update` from selfattn_ref/examples/rules.py.
-import { MARKS, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
+import { MARKS, NUMBER_SYNTAX, SPEC_LIMITS, TOKEN_FORBIDDEN, TOKEN_REFUSED } from "../../generated/playground/limits.js";
 import { headsProblem } from "./attention.js";
 
 export const LIMITS = Object.freeze({
@@ -42,20 +46,22 @@ export const LIMITS = Object.freeze({
   linkLength: 20000,
 });
 
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+// How a number is typed, here as on the command line and in a spec file (rules.NUMBER_SYNTAX).
+const NUMBER = new RegExp(`^(?:${NUMBER_SYNTAX})$`);
 const MAGNITUDE = "1,000,000";
 
 /**
- * What a typed number means: {value} or {error}. Accepts 2, -0.5, .5, 1e-3 and the minus sign
- * the site prints (−). The message never repeats what was typed.
+ * What a typed number means: {value} or {error} (and tooLarge, for a number beyond the limit).
+ * Accepts 2, -0.5, .5, 1e-3 and the minus sign the site prints (−), as the command line and a spec
+ * do. The message never repeats what was typed.
  */
 export function parseNumber(text) {
-  const t = String(text).trim().replace(/^\u2212/, "-");
+  const t = String(text).trim();
   if (t === "") return { error: "Empty: type a number, such as 0.5 or -2." };
   if (!NUMBER.test(t)) return { error: "Not a number: use digits, a point and a minus sign, such as 0.5 or -2." };
-  const value = Number(t);
+  const value = Number(t.replace(/\u2212/gu, "-"));
   if (!Number.isFinite(value) || Math.abs(value) > LIMITS.magnitude) {
-    return { error: `Too large: use a number between -${MAGNITUDE} and ${MAGNITUDE}.` };
+    return { error: `Too large: use a number between -${MAGNITUDE} and ${MAGNITUDE}.`, tooLarge: true };
   }
   return { value: value === 0 ? 0 : value }; // no -0
 }
@@ -413,6 +419,84 @@ function positionsOf(value) {
   throw new LinkError(`"positions" must be "sinusoidal" (the positional encoding added), or left out`);
 }
 
+// --- the language model's mode --------------------------------------------------------------
+
+/**
+ * The mode's state when a link does not say: {text, temperature, decimals, seed, greedy, generate}.
+ * text: the words the model reads, as typed (model_app.js checks them against its vocabulary);
+ * temperature: a positive number, at most LIMITS.magnitude (the command line's limit); seed: the
+ * seed of the generator that picks each generated word, an integer from 0 to 2^32 − 1 (mulberry32),
+ * unless greedy: the most probable word each time; generate: the generated words are shown.
+ */
+export const MODEL_DEFAULTS = Object.freeze({
+  text: "she took the money to the bank",
+  temperature: 1,
+  decimals: 4,
+  seed: 1,
+  greedy: false,
+  generate: false,
+});
+export const MAX_SEED = 4294967295;
+
+/** Why a temperature (a number) cannot be used, or null: the command line's rule (selfattn_ref.cli). */
+export function temperatureProblem(value) {
+  if (!Number.isFinite(value) || value <= 0 || value > LIMITS.magnitude) return `a positive number, at most ${MAGNITUDE}`;
+  return null;
+}
+
+/** A seed as typed: {value} or {error}. */
+export function parseSeed(text) {
+  const t = String(text).trim();
+  if (!/^\d{1,10}$/.test(t) || Number(t) > MAX_SEED) {
+    return { error: `A whole number from 0 to ${MAX_SEED.toLocaleString("en")}, such as 1 or 53.` };
+  }
+  return { value: Number(t) };
+}
+
+function modelFromParams(params) {
+  const state = { ...MODEL_DEFAULTS, text: params.get("model") };
+  if (params.has("temperature")) {
+    const parsed = parseNumber(params.get("temperature"));
+    if (parsed.error || temperatureProblem(parsed.value)) {
+      throw new LinkError(`"temperature" must be ${temperatureProblem(NaN)}`);
+    }
+    state.temperature = parsed.value;
+  }
+  if (params.has("decimals")) {
+    const decimals = wholeNumber(params.get("decimals"));
+    if (decimals === null || decimals > LIMITS.decimals) {
+      throw new LinkError(`"decimals" must be a whole number from 0 to ${LIMITS.decimals}`);
+    }
+    state.decimals = decimals;
+  }
+  if (params.has("seed") && params.has("pick")) throw new LinkError(`a link gives "seed" or "pick=greedy", not both`);
+  if (params.has("seed")) {
+    const seed = parseSeed(params.get("seed"));
+    if (seed.error) throw new LinkError(`"seed" must be a whole number from 0 to ${MAX_SEED.toLocaleString("en")}`);
+    state.seed = seed.value;
+  }
+  if (params.has("pick")) {
+    if (params.get("pick") !== "greedy") throw new LinkError(`"pick" must be "greedy" (the most probable word), or left out`);
+    state.greedy = true;
+  }
+  if (params.has("generate")) {
+    if (params.get("generate") !== "1") throw new LinkError(`"generate" must be 1 (the generated words shown), or left out`);
+    state.generate = true;
+  }
+  return state;
+}
+
+/** The hash for a state of the language model's mode: "model=<text>", with each option that is not the default. */
+export function encodeModelLink(state) {
+  const params = new URLSearchParams({ model: state.text });
+  if (state.temperature !== MODEL_DEFAULTS.temperature) params.set("temperature", String(state.temperature));
+  if (state.decimals !== MODEL_DEFAULTS.decimals) params.set("decimals", String(state.decimals));
+  if (state.greedy) params.set("pick", "greedy");
+  else if (state.seed !== MODEL_DEFAULTS.seed) params.set("seed", String(state.seed));
+  if (state.generate) params.set("generate", "1");
+  return params.toString();
+}
+
 /** A whole number from a link's text, or null. */
 function wholeNumber(text) {
   return /^\d{1,3}$/.test(text) ? Number(text) : null;
@@ -438,11 +522,17 @@ function presetWithOptions(presets, params) {
   return state;
 }
 
+// The keys of a link's states, and the options each may carry.
+const LINK_OPTIONS = { s: [], preset: ["word", "decimals", "positions"], model: ["temperature", "decimals", "seed", "pick", "generate"] };
+/** Every key a link of the playground may hold (in a page's query string, ?preset=...). */
+export const LINK_KEYS = Object.freeze([...new Set(Object.entries(LINK_OPTIONS).flat(2))]);
+
 /**
- * The state a link asks for: {state, error, preset}. `hash` and `search` as location has them
+ * The state a link asks for: {state, error, preset, model}. `hash` and `search` as location has them
  * ("#s=..." / "?preset=..."); the hash wins. state is null when the link names no state;
  * error (a sentence) when it names one that cannot be used; preset, the example a "preset="
- * link names (the one to show when another example holds the same numbers).
+ * link names (the one to show when another example holds the same numbers); model, the state of
+ * the language model's mode that a "model=" link names (state is then null).
  */
 export function decodeLink(hash, search, presets) {
   for (const part of [hash, search]) {
@@ -451,7 +541,7 @@ export function decodeLink(hash, search, presets) {
     if (text.length > LIMITS.linkLength) return { state: null, error: "the link is too long" };
     const params = new URLSearchParams(text);
     const keys = [...params.keys()];
-    const ours = keys.filter((k) => k === "s" || k === "preset");
+    const ours = keys.filter((k) => Object.hasOwn(LINK_OPTIONS, k));
     if (ours.length === 0) {
       if (part === hash) return { state: null, error: "the link's #part names no playground state" };
       continue; // another query string: not ours
@@ -459,13 +549,14 @@ export function decodeLink(hash, search, presets) {
     if (ours.length > 1) return { state: null, error: "the link names more than one state" };
     // The #part is the playground's alone; a query string may carry others' keys too (Material's
     // search adds ?h=<the words searched for>), which are left alone.
-    const extra = ours[0] === "preset" ? ["word", "decimals", "positions"] : [];
+    const extra = LINK_OPTIONS[ours[0]];
     const mine = part === hash ? keys : keys.filter((k) => k === ours[0] || extra.includes(k));
     if (mine.some((k) => k !== ours[0] && !extra.includes(k)) || new Set(mine).size !== mine.length) {
       return { state: null, error: "the link holds a part the playground does not know" };
     }
     try {
       if (ours[0] === "preset") return { state: presetWithOptions(presets, params), error: null, preset: params.get("preset") };
+      if (ours[0] === "model") return { state: null, error: null, model: modelFromParams(params) };
       let obj;
       const json = fromBase64Url(params.get("s"));
       try {

@@ -12,6 +12,8 @@ export const SPEC_LIMITS = Object.freeze({
 });
 export const TOKEN_FORBIDDEN = "|`<>*[]\\";
 export const DIGITS = 15;  // the most digits a printed number has (selfattn_ref.examples.digits)
+// A number as it is typed, in the playground as on the command line and in a spec (rules.NUMBER_SYNTAX):
+export const NUMBER_SYNTAX = "[-+\\u2212]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][-+\\u2212]?[0-9]+)?";
 // Code point ranges from Python's Unicode 14.0.0 (selfattn_ref.examples.rules; the
 // format: publish/generate/playground_limits.py, encode_ranges):
 // what a token may not hold anywhere (control, format, private-use, unassigned and blank

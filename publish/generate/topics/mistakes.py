@@ -1,6 +1,9 @@
-"""docs/mistakes.md: what the page "Common mistakes" may quote, from selfattn_ref.topics.mistakes."""
+"""docs/mistakes.md and docs/mistakes-at-scale.md: what the pages "Common mistakes" and "Common mistakes at scale" may
+quote, from selfattn_ref.topics.mistakes."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from publish.audit.quantities import Quantity, source
 from selfattn_ref.topics import mistakes as m
@@ -48,6 +51,7 @@ def _quantities() -> list[Quantity]:
     q += _grid("mistakes padded output", p.output, p.tokens, dims)
     q += [Quantity(f"mistakes pooled, real rows[{c}]", float(x)) for c, x in zip(dims, p.pooled_right, strict=True)]
     q += [Quantity(f"mistakes pooled, every row[{c}]", float(x)) for c, x in zip(dims, p.pooled_wrong, strict=True)]
+    q += _padding_quantities()
     t = m.shared_heads_tiled()
     for h in range(t.right.shape[0]):
         q += _grid(f"mistakes shared heads: right weights, head {h + 1}", t.right[h], TOKENS, TOKENS, True)
@@ -56,4 +60,31 @@ def _quantities() -> list[Quantity]:
     words = ("bank", "of", "river")
     q += _grid("mistakes unrescaled: right output", u.right, words, dims)
     q += _grid("mistakes unrescaled: wrong output", u.wrong, words, dims)
+    r = m.rope_pairing()
+    words = ("dog", "bites", "man")
+    q += _grid("mistakes rotary pairing: right scores", r.right, words, words)
+    q += _grid("mistakes rotary pairing: wrong scores", r.wrong, words, words)
+    return q
+
+
+def _padding_quantities() -> list[Quantity]:
+    """The padded batch's weights with the padding mask on the wrong axis and read the wrong way round,
+    sentence by sentence; a row that is NaN (no key left to read) is not a number to quote."""
+    sentences = (("The", "cat", "sat"), ("The", "cat", "[PAD]"))
+    q: list[Quantity] = []
+    for name, pair in (
+        ("padding mask on the queries' axis", m.padding_axis()),
+        ("key_padding_mask", m.inverted_padding()),
+    ):
+        for side in ("right", "wrong"):
+            for b, tokens in enumerate(sentences):
+                W = getattr(pair, side)[b]
+                finite = [i for i in range(len(tokens)) if np.isfinite(W[i]).all()]
+                q += _grid(
+                    f"mistakes {name}: {side} weights of '{' '.join(tokens)}'",
+                    W[finite],
+                    [tokens[i] for i in finite],
+                    tokens,
+                    True,
+                )
     return q

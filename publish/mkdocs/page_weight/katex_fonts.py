@@ -5,9 +5,9 @@ A page with math downloads each KaTeX font its formulas use whole (Main-Regular 
 28 kB, Math-Italic 16 kB, ...), though the site's math draws a few dozen of their characters. After
 the build, when every page is written, this collects every character of the text of KaTeX's HTML
 (``<span class="katex-html">``, not the MathML beside it, which no KaTeX font draws) in every page
-and in the site's scripts and data files (where the playground could keep prerendered labels, as
-publish/mkdocs/page_weight/katex_css.py scans them), and subsets each font to that one set, plus the space and the
-no-break space, plus the whole script (Latin letters, digits, Greek) of any letter in it (see
+and in the site's scripts and data files (where the playground could keep prerendered labels; the
+one walk over the site, site_files.py, reads them), and subsets each font to that one set, plus the
+space and the no-break space, plus the whole script (Latin letters, digits, Greek) of any letter in it (see
 ``SCRIPTS``): a character that one font's formulas need is kept in every font, which costs little
 and needs no knowledge of which KaTeX class picks which font. The subset keeps every glyph's
 advance width, the fonts' vertical metrics (hhea, OS/2), every OpenType layout feature and the
@@ -29,18 +29,15 @@ wrote them, and a build without the hook (Zensical) ships the whole fonts, heavi
 from __future__ import annotations
 
 import hashlib
-import html
-import json
 import logging
+import multiprocessing
 import os
-import re
-import subprocess
-import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 from ... import ROOT
 from ...files import atomic_write, check_folder, read_bytes
+from . import ThemeChanged, site_files
+from .site_files import ALWAYS, _katex_text, characters  # noqa: F401 - the names the build and tests use
 
 log = logging.getLogger("mkdocs.plugins.katex_fonts")
 
@@ -49,7 +46,6 @@ CACHE_DIR = Path(".cache") / "katex-fonts"  # under the folder of mkdocs.yml
 # Another folder for one build (bench/common.py's cold builds use an empty one, not deleting this).
 CACHE_DIR_ENV = "KATEX_FONTS_CACHE_DIR"
 SUBSET_VERSION = b"2"  # how subset_woff2 cuts, part of the cache key: 2 = the vendored timestamp kept
-ALWAYS = frozenset(" \u00a0")  # the space and the no-break space, which KaTeX writes between boxes
 # Whole scripts kept when the math uses one of their letters: FreeType's auto-hinter (Chromium on
 # Linux) sets a font's blue zones and stem widths for a script from reference letters of it (Latin
 # "THEZOCQS", "xzroesc", ...; Greek "ΒΔΖΞΘΟ", "αειοπστω", ...), so a font without them would draw the
@@ -58,48 +54,6 @@ SCRIPTS = (
     frozenset(range(0x30, 0x3A)) | frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)),  # Latin, digits
     frozenset(range(0x370, 0x400)),  # Greek and Coptic
 )
-_JS_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[\"'\\/])")
-
-
-_KATEX_HTML = re.compile(r'<span\b[^>]*\bclass="(?:[^"]*\s)?katex-html[\s"]')
-_SPAN = re.compile(r"<(/?)span\b[^>]*>")
-_TAG = re.compile(r"<[^>]*>")
-
-
-def _katex_text(text: str) -> set[str]:
-    """The characters of the text inside ``<span class="katex-html">`` elements (each up to the
-    ``</span>`` that closes it, counting the spans inside), character references read."""
-    chars: set[str] = set()
-    pos = 0
-    while m := _KATEX_HTML.search(text, pos):
-        depth, end = 0, len(text)
-        for tag in _SPAN.finditer(text, m.start()):
-            depth += -1 if tag.group(1) else 1
-            if depth == 0:
-                end = tag.end()
-                break
-        chars.update(html.unescape(_TAG.sub("", text[m.start() : end])))
-        pos = end
-    return chars
-
-
-def _unescape_js(text: str) -> str:
-    """``text`` with a JavaScript / JSON string's escapes (``\\"``, ``\\uXXXX``, ...) undone, so that
-    HTML kept in a string of a script reads as HTML."""
-    return _JS_ESCAPE.sub(lambda m: chr(int(m.group(1)[1:], 16)) if m.group(1)[0] == "u" else m.group(1), text)
-
-
-def characters(pages: Iterable[str], scripts: Iterable[str]) -> set[str]:
-    """Every character of the text of KaTeX's HTML in ``pages`` (HTML) and ``scripts`` (JavaScript or
-    JSON), with ``ALWAYS``; line breaks and tabs (white space of the markup) left out."""
-    chars: set[str] = set()
-    for text in pages:
-        if "katex-html" in text:
-            chars |= _katex_text(text)
-    for text in scripts:
-        if "katex-html" in text:
-            chars |= _katex_text(_unescape_js(text))
-    return {c for c in chars if c >= " "} | ALWAYS
 
 
 def _text(path) -> str:
@@ -107,11 +61,9 @@ def _text(path) -> str:
 
 
 def used_characters(site: Path) -> set[str]:
-    """:func:`characters` of the site's pages, scripts and data files."""
-    files = [p for p in sorted(site.rglob("*")) if p.suffix in (".html", ".js", ".json") and p.is_file()]
-    return characters(
-        (_text(p) for p in files if p.suffix == ".html"), (_text(p) for p in files if p.suffix != ".html")
-    )
+    """:func:`characters` of the site's pages, scripts and data files (:mod:`.site_files`, the one
+    walk over the built site)."""
+    return set(ALWAYS).union(*(facts.katex_chars for _, facts in site_files.read(site)))
 
 
 def with_scripts(chars: set[str]) -> set[str]:
@@ -200,17 +152,22 @@ def check_cache(folder: Path) -> Path:
     return check_folder(folder, f"the KaTeX fonts' cache ({CACHE_DIR_ENV} or {CACHE_DIR})", root)
 
 
+# The second process: a new interpreter (multiprocessing's "spawn"), not a fork of MkDocs' process,
+# whose other threads (KaTeX's V8 engine, the notebook pages' reader) could hold a lock a fork keeps.
+_SPAWN = multiprocessing.get_context("spawn")
+
+
 class _Early:
     """The second process subsetting the fonts while MkDocs writes the pages (:func:`on_env`)."""
 
-    process: subprocess.Popen | None = None
+    process: multiprocessing.process.BaseProcess | None = None
     chars: set[str] | None = None  # the characters it subsets the fonts to
 
 
 def on_env(env, config, files) -> None:
     """Once every page is rendered, before MkDocs writes them: the fonts subset in a second process
-    (``python -m publish.mkdocs.page_weight.katex_fonts``), into the cache, to the characters that the pages' math
-    (each page's content) and the scripts and data files among the site's files show, which is
+    (:func:`subset_all`, in multiprocessing's Process), into the cache, to the characters that the
+    pages' math (each page's content) and the scripts and data files among the site's files show, which is
     what :func:`used_characters` will find in the written site. A cold build on two cores then
     waits for the fonts, about 2.5 s of one core, only if writing the pages took less. If the
     process fails, :func:`on_post_build` subsets the fonts itself (and raises the error, if there is
@@ -227,20 +184,24 @@ def on_env(env, config, files) -> None:
         if f.src_uri.endswith((".js", ".json")) and not f.is_documentation_page() and f.abs_src_path
     )
     chars = _Early.chars = with_scripts(characters(pages, scripts))
-    job = json.dumps({"folder": str(cache_folder(config)), "fonts": [str(f) for f in fonts], "chars": sorted(chars)})
     try:
-        _Early.process = subprocess.Popen(
-            [sys.executable, "-m", "publish.mkdocs.page_weight.katex_fonts"],
-            cwd=Path(config["config_file_path"]).parent,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            text=True,
+        _Early.process = _SPAWN.Process(
+            target=subset_all, args=(cache_folder(config), fonts, chars), name="katex-fonts", daemon=True
         )
-        _Early.process.stdin.write(job)  # (a few kB: the pipe holds it)
-        _Early.process.stdin.close()
+        _Early.process.start()
     except OSError:  # no second process: on_post_build subsets them
-        stop_early()
+        _Early.process = None
+
+
+def subset_all(folder: Path, fonts: list[Path], chars: set[str]) -> None:
+    """Each of ``fonts`` cut to ``chars``, into the cache ``folder`` (:func:`cached_subset`): the
+    second process's work. An error ends it quietly: on_post_build then subsets the fonts itself,
+    and raises the error there, in the build."""
+    try:
+        for font in fonts:
+            cached_subset(font.read_bytes(), chars, font.name, folder)
+    except Exception:  # noqa: BLE001 - reported by on_post_build, which does the same work
+        pass
 
 
 def stop_early(wait: bool = False) -> None:
@@ -250,15 +211,7 @@ def stop_early(wait: bool = False) -> None:
         return
     if not wait:
         process.kill()
-    process.wait()
-
-
-def main() -> None:
-    """``python -m publish.mkdocs.page_weight.katex_fonts``: the job on_env gives it (JSON on stdin), done."""
-    job = json.load(sys.stdin)
-    folder, chars = Path(job["folder"]), set(job["chars"])
-    for font in map(Path, job["fonts"]):
-        cached_subset(font.read_bytes(), chars, font.name, folder)
+    process.join()
 
 
 def on_post_build(config) -> None:
@@ -267,9 +220,16 @@ def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     fonts = sorted((site / FONTS).glob("*.woff2"))
     if not fonts:
-        return
+        raise ThemeChanged(f"KaTeX's fonts are not {FONTS.as_posix()}/*.woff2 in the built site", "katex_fonts.py")
     folder = cache_folder(config)
-    chars = with_scripts(used_characters(site))
+    chars = used_characters(site)
+    if chars == ALWAYS and any("katex" in facts.classes for _, facts in site_files.read(site)):
+        raise ThemeChanged(
+            'the built site holds KaTeX\'s math (class katex) but no text in a <span class="katex-html">, '
+            "which is what the fonts are cut to",
+            "site_files.py, _KATEX_HTML",
+        )
+    chars = with_scripts(chars)
     if early is not None and early != chars:
         log.warning(
             "KaTeX fonts: subset twice, because the characters of the pages' math differ from the written "
@@ -281,7 +241,3 @@ def on_post_build(config) -> None:
         cut = cached_subset(path.read_bytes(), chars, path.name, folder)
         if len(cut) < path.stat().st_size:
             atomic_write(path, cut, root=site)
-
-
-if __name__ == "__main__":
-    main()

@@ -52,7 +52,6 @@ palette switches."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,21 +59,13 @@ from pathlib import Path
 import tinycss2
 
 from ...files import atomic_write
+from . import ThemeChanged, site_files
 
 STYLESHEETS = Path("assets/stylesheets")
 # Material's stylesheets as the build copies them from the theme (the hash is Material's).
 PATTERNS = ("main.*.min.css", "palette.*.min.css")
 
-_CLASS_ATTR = re.compile(r"""\bclass=\\?(?:"|')([^"'\\]*)""")
-_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.S | re.I)
-_TOKEN = re.compile(r"-?[A-Za-z_][\w-]*")
-_DATA_ATTR = re.compile(r"""\b(data-[\w-]+)=\\?(?:"([^"\\]*)|'([^'\\]*)|([^\s>"'\\]+))""")
-# pymdownx.tabbed's set of tabs: <div class="tabbed-set tabbed-alternate" data-tabs="SET:TABS">.
-_TABBED_SET = re.compile(r"""<div class="tabbed-set\b[^"]*"(?:\s+data-tabs="\d+:(\d+)")?""")
 _NTH = re.compile(r"^\s*(\d+)\s*$")
-# Search's stemmers and word splitters for other languages: they run, if at all, in the search
-# worker, which has no page to add classes to, and write no markup.
-LUNR = Path("assets/javascripts/lunr")
 # A functional pseudo-class whose selector list matches when one of its selectors does.
 _ANY_OF = {"is", "where", "has", "matches", "-webkit-any", "-moz-any"}
 # Blocks of rules that the cut goes into.
@@ -110,54 +101,22 @@ class Used:
 def used(site: Path) -> Used:
     """The classes in the class attributes and the ``data-*`` attribute values of the site's pages
     (and of markup kept in its scripts and JSON files), the identifier-like tokens of its scripts
-    (files and inline) and JSON files, and the most tabs of a set of content tabs."""
+    (files and inline) and JSON files, and the most tabs of a set of content tabs
+    (:mod:`.site_files`, the one walk over the built site)."""
     classes: set[str] = set()
     tokens: set[str] = set()
     attributes: set[tuple[str, str]] = set()
     tabs: int | None = 0
-    seen = set()
-    for path in site.rglob("*"):
-        if path.suffix not in (".html", ".js", ".json") or not path.is_file():
-            continue
-        if LUNR in path.relative_to(site).parents:
-            continue
-        key, (file_classes, file_tokens, file_attributes, sets) = _read(path)
-        seen.add(key)
-        classes |= file_classes
-        tokens |= file_tokens
-        attributes |= file_attributes
+    for path, facts in site_files.read(site):
+        classes |= facts.classes
+        tokens |= facts.tokens
+        attributes |= facts.attributes
         if path.suffix == ".html" and tabs is not None:
-            if any(not counted for counted in sets):
+            if any(not counted for counted in facts.tab_sets):
                 tabs = None  # a set of tabs that does not say how many it has: no cut by count
             else:
-                tabs = max([tabs, *(int(n) for n in sets)])
-    for key in set(_reads) - seen:  # (mkdocs serve: what no file of this build holds any more)
-        del _reads[key]
+                tabs = max([tabs, *(int(n) for n in facts.tab_sets)])
     return Used(classes, tokens, attributes, tabs)
-
-
-# What each file of the site gives used(), by its kind and content: `mkdocs serve` writes the whole
-# site again after each edit, and most files are what they were (some 0.4 s of reading a rebuild).
-_reads: dict[tuple[str, bytes], tuple] = {}
-
-
-def _read(path: Path) -> tuple[tuple[str, bytes], tuple]:
-    """One file's classes, tokens, data-* attributes and tab counts (each set's ``data-tabs``),
-    under the key of its kind and content."""
-    data = path.read_bytes()
-    key = (path.suffix, hashlib.blake2b(data, digest_size=16).digest())
-    found = _reads.get(key)
-    if found is None:
-        text = data.decode("utf-8", errors="replace")
-        classes = frozenset(c for m in _CLASS_ATTR.finditer(text) for c in m.group(1).split())
-        attributes = frozenset(
-            (m.group(1), next(v for v in m.groups()[1:] if v is not None)) for m in _DATA_ATTR.finditer(text)
-        )
-        scripts = [m.group(1) for m in _SCRIPT.finditer(text)] if path.suffix == ".html" else [text]
-        tokens = frozenset(t for script in scripts for t in _TOKEN.findall(script))
-        sets = tuple(_TABBED_SET.findall(text)) if path.suffix == ".html" else ()
-        found = _reads[key] = (classes, tokens, attributes, sets)
-    return key, found
 
 
 def _split(tokens: list) -> list[list]:
@@ -318,7 +277,7 @@ def _cut_rules(rules: list, src: _Source, use: Used) -> list[str]:
 def _keyframes(rules: list, texts: list[str], tokens: set[str]) -> list[str]:
     """The rules' texts without the @keyframes that neither a rule left in the sheet nor a script names."""
     frames = [r.type == "at-rule" and r.lower_at_keyword == "keyframes" for r in rules]
-    named = set(_TOKEN.findall("".join(t for t, f in zip(texts, frames, strict=True) if not f))) | tokens
+    named = set(site_files.TOKEN.findall("".join(t for t, f in zip(texts, frames, strict=True) if not f))) | tokens
     return [
         t
         for r, t, f in zip(rules, texts, frames, strict=True)
@@ -451,11 +410,22 @@ def switching_rule(stylesheets: Iterable[str]) -> str:
 
 def narrow_switching(site: Path, palette: Path) -> None:
     """The palette's rule for a switching palette moved into SWITCHING_CSS for the elements that have
-    a transition (see SWITCHING); nothing changes when either file or the rule is not there."""
+    a transition (see SWITCHING). Nothing changes without SWITCHING_CSS, or when the rule was moved
+    already (``mkdocs serve --dirty`` keeps the files it wrote); ThemeChanged when Material's
+    palette does not hold the rule once, as _SWITCHING_RULE writes it."""
     own = site / SWITCHING_CSS
     css = palette.read_text(encoding="utf-8")
-    if not own.is_file() or len(_SWITCHING_RULE.findall(css)) != 1:
+    if not own.is_file():
         return
+    found = len(_SWITCHING_RULE.findall(css))
+    if found == 0 and SWITCHING in own.read_text(encoding="utf-8"):
+        return
+    if found != 1:
+        raise ThemeChanged(
+            f"Material's {palette.name} holds its rule for a switching palette {found} times, not once as "
+            f"'{_SWITCHING_RULE.pattern}'",
+            "publish/mkdocs/page_weight/material_css.py, _SWITCHING_RULE",
+        )
     sheets = [p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.css")) if p.is_file()]
     atomic_write(own, own.read_text(encoding="utf-8") + "\n" + switching_rule(sheets) + "\n", root=site)
     atomic_write(palette, _SWITCHING_RULE.sub("", css), root=site)
@@ -464,10 +434,12 @@ def narrow_switching(site: Path, palette: Path) -> None:
 def on_post_build(config) -> None:
     site = Path(config["site_dir"])
     paths = stylesheets(site)
-    if paths:
-        use = used(site)
-        for path in paths:
-            atomic_write(path, _cut(path.read_text(encoding="utf-8"), use), root=site)
-        for path in paths:
-            if path.name.startswith("palette."):
-                narrow_switching(site, path)
+    if len(paths) != len(PATTERNS) or any(not p.match(pattern) for p, pattern in zip(paths, PATTERNS, strict=False)):
+        raise ThemeChanged(
+            f"Material's stylesheets in the built site are {[p.name for p in paths]}, not one each of {PATTERNS}",
+            "publish/mkdocs/page_weight/material_css.py, PATTERNS",
+        )
+    use = used(site)
+    for path in paths:
+        atomic_write(path, _cut(path.read_text(encoding="utf-8"), use), root=site)
+    narrow_switching(site, paths[1])

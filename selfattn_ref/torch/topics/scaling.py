@@ -13,7 +13,18 @@ import math
 import torch
 
 from ..._validate import positive_float
-from ...topics.scaling import DIMS, KEYS, SAMPLES, SEED, TRIALS, _check_draws, _count, _dims
+from ...topics.scaling import (
+    DIMS,
+    KEYS,
+    SAMPLES,
+    SEED,
+    TRIALS,
+    _check_dot_products,
+    _check_draws,
+    _check_largest,
+    _count,
+    _dims,
+)
 from .._validate import as_float_tensor, common_dtype, finite, shape
 from ..attention import softmax
 
@@ -33,6 +44,7 @@ def dot_products(q, k) -> torch.Tensor:
     if q.shape != k.shape:
         raise ValueError(f"q and k must have the same shape, got q {shape(q)} and k {shape(k)}")
     q, k = common_dtype(q, k)
+    _check_dot_products(q, k, q.dtype)  # the NumPy package's bounds: the same inputs refused
     return finite((q * k).sum(dim=-1), "the dot products q . k overflow", q=q, k=k)
 
 
@@ -43,6 +55,7 @@ def dot_product_variance(q, k) -> float:
     k = as_float_tensor(k, "k", ndim=2)
     if q.shape[0] < 2:
         raise ValueError(f"q must hold at least 2 samples to have a variance, got shape {shape(q)}")
+    _check_dot_products(q, k, common_dtype(q, k)[0].dtype, variance=True)
     variance = dot_products(q, k).var(correction=0)
     return float(finite(variance, "the variance of the dot products overflows", q=q, k=k))
 
@@ -60,6 +73,7 @@ def largest_weights(q, K, scale=None) -> torch.Tensor:
         raise ValueError(f"K must have shape (..., n, d) for q of shape (..., d), got q {shape(q)} and K {shape(K)}")
     scale = 1 / math.sqrt(q.shape[-1]) if scale is None else positive_float(scale, "scale")
     q, K = common_dtype(q, K)
+    _check_largest(q, K, scale, q.dtype)  # the NumPy package's bound
     S = (K @ q[..., :, None])[..., 0] * scale  # (..., n, d) @ (..., d, 1) -> (..., n)
     finite(S, "the scores q . K[j] * scale overflow", q=q, K=K, scale=scale)
     return softmax(S, axis=-1).amax(dim=-1)
