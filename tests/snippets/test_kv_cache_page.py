@@ -36,16 +36,6 @@ def library(request):
     return request.param
 
 
-@pytest.mark.parametrize("name", ["kv_cache", "grouped_query", "sliding_window"])
-def test_the_torch_script_prints_the_numpy_lines_and_pytorchs_check(name):
-    numpy_out = (FOLDER / f"{name}_numpy.out").read_text(encoding="utf-8")
-    torch_out = (FOLDER / f"{name}_torch.out").read_text(encoding="utf-8")
-    extra = torch_out.removeprefix(numpy_out)
-    assert (
-        extra != torch_out and extra.startswith("same as F.scaled_dot_product_attention") and extra.endswith(": True\n")
-    )
-
-
 # --- the KV cache -------------------------------------------------------------------------------
 
 
