@@ -9,6 +9,7 @@ overflow_torch.py mask_added_numpy.py mask_added_torch.py shared_qk_numpy.py sha
 padded_rows_numpy.py padded_rows_torch.py padding_axis_numpy.py padding_axis_torch.py
 inverted_padding_numpy.py inverted_padding_torch.py shared_heads_numpy.py shared_heads_torch.py
 unrescaled_numpy.py unrescaled_torch.py rope_pairing_numpy.py rope_pairing_torch.py
+rope_cache_position_numpy.py rope_cache_position_torch.py
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from snippet_checks import as_numpy, close
 FOLDER = SNIPPETS / "mistakes"
 NAMES = [
     "head_scale", "transposed_mask", "zeroed", "wrong_axis", "overflow", "mask_added", "shared_qk", "padded_rows",
-    "padding_axis", "inverted_padding", "shared_heads", "unrescaled", "rope_pairing",
+    "padding_axis", "inverted_padding", "shared_heads", "unrescaled", "rope_pairing", "rope_cache_position",
 ]  # fmt: skip
 LIBS = ["numpy", "torch"]
 REFERENCE = {
@@ -42,6 +43,7 @@ REFERENCE = {
     "shared_heads": lambda: (m.shared_heads_tiled().right, m.shared_heads_tiled().wrong),
     "unrescaled": lambda: (m.online_not_rescaled().right, m.online_not_rescaled().wrong),
     "rope_pairing": lambda: (m.rope_pairing().right, m.rope_pairing().wrong),
+    "rope_cache_position": lambda: (m.rope_cache_position().right, m.rope_cache_position().off_by_one),
 }
 
 
@@ -160,3 +162,16 @@ def test_the_other_rotary_pairing_changes_the_scores_but_not_a_words_own_and_reo
     for lib in LIBS:
         ns = namespace(FOLDER / f"rope_pairing_{lib}.py")
         close(ns["reordered"], p.right)  # the entries reordered: the right scores
+
+
+def test_a_rotary_position_off_by_one_in_the_cache_moves_sats_weights_and_the_right_one_is_the_whole_sentences():
+    """The page: "sat" turned for position 2 gives the last row of the layer run on the whole sentence;
+    turned for 3 (the cache's length after its key was appended), other weights, its own the largest."""
+    c = m.rope_cache_position()
+    for lib in LIBS:
+        ns = namespace(FOLDER / f"rope_cache_position_{lib}.py")
+        close(ns["whole"], c.recomputed)
+        close(ns["right"], ns["whole"])  # what the script prints: position 2 gives the whole sentence's row
+    close(c.right, c.recomputed, 1e-15)
+    assert np.abs(c.off_by_one - c.right).max() > 0.05
+    assert c.off_by_one[2] > c.right[2] and c.off_by_one[1] < c.right[1]

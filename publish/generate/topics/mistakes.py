@@ -64,6 +64,12 @@ def _quantities() -> list[Quantity]:
     words = ("dog", "bites", "man")
     q += _grid("mistakes rotary pairing: right scores", r.right, words, words)
     q += _grid("mistakes rotary pairing: wrong scores", r.wrong, words, words)
+    c = m.rope_cache_position()
+    for side, w in (("position 2", c.right), ("position 3", c.off_by_one)):
+        q += [
+            Quantity(f"mistakes rotary in the cache: sat's weights, {side}[{t}]", float(x), True)
+            for t, x in zip(TOKENS, w, strict=True)
+        ]
     return q
 
 
