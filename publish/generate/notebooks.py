@@ -72,13 +72,15 @@ NOTEBOOKS = (
     Notebook("multi-head"),
     Notebook("transformer-block"),
     Notebook("rnn-comparison"),
-    Notebook("batched-heads"),
-    Notebook("cross-attention"),
-    Notebook("rotary"),
-    Notebook("mistakes-at-scale"),
     Notebook("mistakes"),
     Notebook("next-word", "Its scripts read the trained weights from a file of the repository: run it in a clone."),
     Notebook("trained-model", "Its script reads the trained weights from a file of the repository: run it in a clone."),
+    Notebook("batched-heads"),
+    Notebook("cross-attention"),
+    Notebook("kv-cache"),
+    Notebook("online-softmax"),
+    Notebook("rotary"),
+    Notebook("mistakes-at-scale"),
 )
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$")

@@ -16,9 +16,10 @@ registers what is computed here):
 - :mod:`selfattn_ref.topics.scaling`: why the scores are divided by √d, on seeded random
   vectors (docs/scaling.md), with a PyTorch twin in ``selfattn_ref.torch.topics.scaling``;
 - :mod:`selfattn_ref.topics.mistakes`: classic mistakes next to the right computation
-  (docs/mistakes.md), and the bugs of attention at scale (a padding mask on the wrong axis or read
-  with the opposite convention, a rotary position off by one in the KV cache, rotary pairings mixed,
-  key heads tiled instead of repeated);
+  (docs/mistakes.md), and the bugs of attention at scale (docs/mistakes-at-scale.md: a padding mask
+  on the wrong axis or read with the opposite convention, a rotary position off by one in the KV
+  cache, rotary pairings mixed, key heads tiled instead of repeated, the online softmax's running
+  output not rescaled);
 - :mod:`selfattn_ref.topics.next_word`: one sentence through the small language model, from its
   words to the next word, and the generation loop (docs/next-word.md);
 - :mod:`selfattn_ref.topics.language_model`: what each head of the trained language model does,

@@ -1,4 +1,4 @@
-"""The page "Common mistakes": each classic mistake next to the right computation, on the
+"""The pages "Common mistakes" and "Common mistakes at scale": each mistake next to the right computation, on the
 site's small examples, so that the page can say in numbers what goes wrong.
 
 Every ``*_wrong`` array here is deliberately wrong: it is what the mistake computes, kept so
@@ -310,3 +310,38 @@ def shared_heads_tiled() -> SharedHeads:
     tiled = np.concatenate([K, K])  # (4, n, 1): key heads 1, 2, 1, 2
     _, wrong = scaled_dot_product_attention(Q, tiled, tiled)
     return SharedHeads(right, wrong)
+
+
+@dataclass(frozen=True)
+class Unrescaled:
+    """ "bank of river" through the online softmax in tiles of one key, with the running output
+    rescaled when the running maximum moves (right) and without (wrong)."""
+
+    right: np.ndarray  # (n, d): O / l with O and l both rescaled, the plain softmax's output
+    wrong: np.ndarray  # (n, d): O / l with l rescaled but O not: wrong in every row whose maximum moved
+
+
+@cache
+def online_not_rescaled() -> Unrescaled:
+    """ "bank of river" (Q = K = V = the embeddings, unscaled, as the first page computes it) read one
+    key at a time by :func:`selfattn_ref.online_softmax.online_softmax_attention` (right), and by the
+    same loop with the rescale e^(old m - new m) applied to the running total but not to the running
+    output (wrong). "bank" meets its largest score first, so its maximum never moves and its row is
+    right either way; "of" and "river" meet theirs later and get too much of the keys before it.
+    Outputs (n, d)."""
+    from ..online_softmax import online_softmax_attention
+
+    E = examples.load("bank_of_river").E
+    right = online_softmax_attention(E, E, E, 1, scale=1.0).output
+    m = np.full(len(E), -np.inf)  # (n,)
+    total = np.zeros(len(E))  # (n,)
+    O = np.zeros(E.shape)  # (n, d)
+    for j in range(len(E)):
+        S = E @ E[j : j + 1].T  # (n, 1): one key's scores
+        new = np.maximum(m, S[:, 0])
+        rescale = np.exp(m - new)
+        terms = np.exp(S - new[:, None])  # (n, 1)
+        total = total * rescale + terms[:, 0]
+        O = O + terms @ E[j : j + 1]  # WRONG: O not multiplied by the rescale
+        m = new
+    return Unrescaled(right, O / total[:, None])

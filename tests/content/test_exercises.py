@@ -22,8 +22,8 @@ from pages import expand
 TEACHING_PAGES = [
     "real-numbers", "queries-keys-values", "learned-weights", "learning", "where-used",
     "scaling", "masking", "positional-encoding", "attention-that-learns", "multi-head", "transformer-block",
-    "rnn-comparison", "next-word", "trained-model",
-    "rnn-comparison", "batched-heads", "cross-attention", "rotary",
+    "rnn-comparison", "next-word", "trained-model", "batched-heads", "cross-attention", "kv-cache", "online-softmax",
+    "rotary",
 ]  # fmt: skip
 ALL = [(page, ex) for page, exs in exr.load_all().items() for ex in exs]
 

@@ -98,6 +98,20 @@ def reference() -> dict[str, tuple]:
     for b, h in language_model.PAIRS:
         words = labels(steps.words)
         out[f"language_model/head_{b}_{h}_heatmap.md"] = (steps.blocks[b - 1].weights[h - 1], words, words, 2)
+    from publish.generate.topics.flash_attention import DECIMALS
+    from selfattn_ref.topics import flash_attention, grouped_query, sliding_window
+
+    for size in flash_attention.TILES:
+        t = flash_attention.tiled(size)
+        out[f"flash_attention/weights_tiles_of_{size}.md"] = (t.online.weights, t.tokens, t.tokens, DECIMALS)
+    out["flash_attention/weights_plain.md"] = (t.weights, t.tokens, t.tokens, DECIMALS)
+    s = grouped_query.shared()
+    for h in range(grouped_query.NUM_HEADS):
+        out[f"grouped_query/weights_{h + 1}.md"] = (s.weights[h], s.tokens, s.tokens, s.decimals)
+        out[f"grouped_query/weights_{h + 1}_multi_head.md"] = (s.weights_multi_head[h], s.tokens, s.tokens, s.decimals)
+    w = sliding_window.cat_sat()
+    out["sliding_window/weights.md"] = (w.weights, w.tokens, w.tokens, w.decimals)
+    out["sliding_window/weights_causal.md"] = (w.weights_causal, w.tokens, w.tokens, w.decimals)
     n, d = positional_encoding.LONG
     out["positional_encoding/encoding_heatmap.md"] = (
         sinusoidal_positional_encoding(n, d),

@@ -24,21 +24,12 @@ from snippet_checks import as_numpy, close, torch_namespace
 FOLDER = SNIPPETS / "batched_heads"
 NUMPY = FOLDER / "causal_self_attention_numpy.py"
 TORCH = FOLDER / "causal_self_attention_torch.py"
-SNIPPET_PATHS = [NUMPY, TORCH]
+SNIPPET_PATHS = [NUMPY, TORCH]  # the fixture ns (tests/snippets/conftest.py) runs each
 
 
 @pytest.fixture(scope="module")
 def b():
     return source.batch()
-
-
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    if request.param == TORCH:
-        return torch_namespace(request.param)
-    from publish.generate.snippets import namespace
-
-    return namespace(request.param)
 
 
 def test_torch_prints_numpys_lines_and_the_two_checks():

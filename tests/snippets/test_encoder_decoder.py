@@ -13,7 +13,6 @@ import torch
 
 import selfattn_ref
 from publish import DOCS, SNIPPETS
-from publish.generate.snippets import namespace
 from selfattn_ref import examples
 from selfattn_ref.topics import cross_attention as source
 from selfattn_ref.topics import masking, rnn_comparison
@@ -23,17 +22,12 @@ from snippet_checks import as_numpy, close, torch_namespace
 FOLDER = SNIPPETS / "cross_attention"
 NUMPY = FOLDER / "encoder_decoder_numpy.py"
 TORCH = FOLDER / "encoder_decoder_torch.py"
-SNIPPET_PATHS = [NUMPY, TORCH]
+SNIPPET_PATHS = [NUMPY, TORCH]  # the fixture ns (tests/snippets/conftest.py) runs each
 
 
 @pytest.fixture(scope="module")
 def L():
     return source.layers()
-
-
-@pytest.fixture(scope="module", params=SNIPPET_PATHS, ids=lambda p: p.name)
-def ns(request):
-    return torch_namespace(request.param) if request.param == TORCH else namespace(request.param)
 
 
 def test_torch_prints_numpys_lines_and_the_two_checks():

@@ -1,4 +1,4 @@
-"""Snippets of docs/mistakes.md: each classic mistake next to the right code, in NumPy and PyTorch.
+"""Snippets of docs/mistakes.md and docs/mistakes-at-scale.md: each mistake beside the right code, NumPy and PyTorch.
 Each script's right and wrong arrays equal selfattn_ref.topics.mistakes, and what the page says each
 mistake does is true of them. (The generic test in test_recordings.py runs each script and compares it
 with its recording.)
@@ -7,7 +7,9 @@ head_scale_numpy.py head_scale_torch.py transposed_mask_numpy.py transposed_mask
 zeroed_numpy.py zeroed_torch.py wrong_axis_numpy.py wrong_axis_torch.py overflow_numpy.py
 overflow_torch.py mask_added_numpy.py mask_added_torch.py shared_qk_numpy.py shared_qk_torch.py
 padded_rows_numpy.py padded_rows_torch.py padding_axis_numpy.py padding_axis_torch.py
-inverted_padding_numpy.py inverted_padding_torch.py rope_pairing_numpy.py rope_pairing_torch.py
+inverted_padding_numpy.py inverted_padding_torch.py shared_heads_numpy.py shared_heads_torch.py
+unrescaled_numpy.py unrescaled_torch.py rope_pairing_numpy.py rope_pairing_torch.py
+rope_cache_position_numpy.py rope_cache_position_torch.py
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from snippet_checks import as_numpy, close
 FOLDER = SNIPPETS / "mistakes"
 NAMES = [
     "head_scale", "transposed_mask", "zeroed", "wrong_axis", "overflow", "mask_added", "shared_qk", "padded_rows",
-    "padding_axis", "inverted_padding", "rope_pairing",
+    "padding_axis", "inverted_padding", "shared_heads", "unrescaled", "rope_pairing", "rope_cache_position",
 ]  # fmt: skip
 LIBS = ["numpy", "torch"]
 REFERENCE = {
@@ -38,7 +40,10 @@ REFERENCE = {
     "padded_rows": lambda: (m.padded_rows().pooled_right, m.padded_rows().pooled_wrong),
     "padding_axis": lambda: (m.padding_axis().right, m.padding_axis().wrong),
     "inverted_padding": lambda: (m.inverted_padding().right, m.inverted_padding().wrong),
+    "shared_heads": lambda: (m.shared_heads_tiled().right, m.shared_heads_tiled().wrong),
+    "unrescaled": lambda: (m.online_not_rescaled().right, m.online_not_rescaled().wrong),
     "rope_pairing": lambda: (m.rope_pairing().right, m.rope_pairing().wrong),
+    "rope_cache_position": lambda: (m.rope_cache_position().right, m.rope_cache_position().off_by_one),
 }
 
 
@@ -127,6 +132,28 @@ def test_the_sites_mask_as_key_padding_mask_leaves_out_the_real_tokens():
     assert not np.isnan(p.right).any()
 
 
+def test_tiled_key_value_heads_swap_heads_2_and_3_and_repeating_is_pytorchs():
+    """repeat_interleave (and scaled_dot_product_attention's enable_gqa) pair query head i with key
+    head i // groups; K.repeat tiles the stack, which gives heads 2 and 3 the other group's keys."""
+    import torch
+    import torch.nn.functional as F
+
+    t = m.shared_heads_tiled()
+    differ = [h for h in range(4) if not np.allclose(t.right[h], t.wrong[h])]
+    assert differ == [1, 2]
+    X = torch.tensor([[1.0, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1]], dtype=torch.float64)
+    Q, K = X.reshape(3, 4, 1).transpose(0, 1), X[:, :2].reshape(3, 2, 1).transpose(0, 1)
+    out = F.scaled_dot_product_attention(Q, K, K, enable_gqa=True)  # (4, 3, 1)
+    close(out, torch.from_numpy(t.right) @ K.repeat_interleave(2, dim=0))
+
+
+def test_the_unrescaled_output_is_right_only_where_the_maximum_never_moves():
+    u = m.online_not_rescaled()
+    close(u.wrong[0], u.right[0])  # bank: its largest score first
+    assert not np.allclose(u.wrong[1:], u.right[1:])
+    assert u.wrong.max() > 1 >= u.right.max()  # more than any value's entry
+
+
 def test_the_other_rotary_pairing_changes_the_scores_but_not_a_words_own_and_reordering_repairs_it():
     p = m.rope_pairing()
     np.testing.assert_allclose(np.diag(p.wrong), np.diag(p.right), rtol=0, atol=1e-12)  # lengths kept
@@ -135,3 +162,16 @@ def test_the_other_rotary_pairing_changes_the_scores_but_not_a_words_own_and_reo
     for lib in LIBS:
         ns = namespace(FOLDER / f"rope_pairing_{lib}.py")
         close(ns["reordered"], p.right)  # the entries reordered: the right scores
+
+
+def test_a_rotary_position_off_by_one_in_the_cache_moves_sats_weights_and_the_right_one_is_the_whole_sentences():
+    """The page: "sat" turned for position 2 gives the last row of the layer run on the whole sentence;
+    turned for 3 (the cache's length after its key was appended), other weights, its own the largest."""
+    c = m.rope_cache_position()
+    for lib in LIBS:
+        ns = namespace(FOLDER / f"rope_cache_position_{lib}.py")
+        close(ns["whole"], c.recomputed)
+        close(ns["right"], ns["whole"])  # what the script prints: position 2 gives the whole sentence's row
+    close(c.right, c.recomputed, 1e-15)
+    assert np.abs(c.off_by_one - c.right).max() > 0.05
+    assert c.off_by_one[2] > c.right[2] and c.off_by_one[1] < c.right[1]

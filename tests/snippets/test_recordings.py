@@ -98,6 +98,17 @@ TWINS_DIFFER = {
     "snippets/multi_head/two_heads": "same as torch.nn.MultiheadAttention: True\n",
     "snippets/transformer_block/block": "same as torch.nn.TransformerEncoderLayer: True\n",
     "snippets/next_word/next_word": "\nsame as torch.nn.TransformerEncoderLayer, norm_first=True, causal: True\n",
+    "snippets/batched_heads/causal_self_attention": (
+        "same as F.scaled_dot_product_attention: True\nsame as torch.nn.MultiheadAttention: True\n"
+    ),
+    "snippets/cross_attention/encoder_decoder": (
+        "same as F.scaled_dot_product_attention: True\nsame as torch.nn.MultiheadAttention: True\n"
+    ),
+    "snippets/kv_cache/kv_cache": "same as F.scaled_dot_product_attention(is_causal=True): True\n",
+    "snippets/kv_cache/grouped_query": "same as F.scaled_dot_product_attention(enable_gqa=True): True\n",
+    "snippets/kv_cache/sliding_window": "same as F.scaled_dot_product_attention: True\n",
+    "snippets/online_softmax/online_softmax": "same as F.scaled_dot_product_attention: True\n",
+    "snippets/rotary/rope": "same as the paper's complex form: True\n",
     # the page says the tabs differ because the generators do (docs/scaling.md)
     "snippets/scaling/variance": None,
     "snippets/scaling/largest_weight": None,

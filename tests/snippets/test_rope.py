@@ -11,7 +11,6 @@ import pytest
 import torch
 
 from publish import SNIPPETS
-from publish.generate.snippets import namespace
 from selfattn_ref import examples, rotary
 from selfattn_ref.topics import positional_encoding as pe
 from selfattn_ref.topics import rotary as source
@@ -23,9 +22,7 @@ NUMPY = FOLDER / "rope_numpy.py"
 TORCH = FOLDER / "rope_torch.py"
 
 
-@pytest.fixture(scope="module", params=[NUMPY, TORCH], ids=lambda p: p.name)
-def ns(request):
-    return torch_namespace(request.param) if request.param == TORCH else namespace(request.param)
+SNIPPET_PATHS = [NUMPY, TORCH]  # the fixture ns (tests/snippets/conftest.py) runs each
 
 
 def test_torch_prints_numpys_lines_and_its_check():

@@ -78,6 +78,25 @@ def _reversal_second_way(name: str) -> float:
     return values[name]
 
 
+def _flash_second_way(name: str) -> float:
+    """docs/online-softmax.md's numbers, again: "bank of river"'s scores and the plain softmax (no
+    tiles), the rescale and totals from them by the page's rule, and the memory from the sizes."""
+    from selfattn_ref.kv_cache import GPT2_SMALL
+    from selfattn_ref.topics.flash_attention import MEMORY_TILE
+
+    E = examples.load("bank_of_river").E
+    S = E @ E.T  # (3, 3): row river is [1, 1, 2], row of [0, 2, 1]
+    _, weights = scaled_dot_product_attention(E, E, E, scale=1.0)
+    n, tile = GPT2_SMALL.n_ctx, MEMORY_TILE
+    values = {
+        "river_rescale": np.exp(S[2, :2].max() - S[2].max()),
+        "river_total": np.exp(S[2] - S[2].max()).sum(),
+        "of_weight_river": weights[1, 2],
+        "largest_held": 2 * n * tile + 3 * n,
+    }
+    return values[name]
+
+
 def _next_word_second_way(name: str) -> float:
     """docs/next-word.md's numbers, again: from the PyTorch twin of the language model
     (torch.nn modules), not the NumPy functions the page's tables use."""
@@ -97,6 +116,26 @@ def _next_word_second_way(name: str) -> float:
         "top_k_cold": float(tlm.next_word_probabilities(logits, 1.0, 3)[vocab.index("cold")]),
         "comes.loss": -float(torch.log(p[vocab.index("money")])),
         "total.money": float(totals[vocab.index("money")]),
+    }
+    return values[name]
+
+
+def _cache_second_way(name: str) -> float:
+    """docs/kv-cache.md's numbers, again: the multiply-adds from the shapes of the products (not the
+    package's tally), the caches from the published sizes, the window's scores from its mask."""
+    from selfattn_ref.kv_cache import GPT2_SMALL, MISTRAL_7B
+    from selfattn_ref.masks import sliding_window_mask
+
+    d = examples.load("the_cat_sat_two_heads").E.shape[1]  # d_model = 4, two heads of 2
+    products = [(1, d, d)] * 4 + [(2, 1, d // 2, 3)] * 2  # q, k, v, W_O of one row; scores and mix over 3 keys
+    g = GPT2_SMALL
+    m = MISTRAL_7B
+    mib = 2 * m.num_blocks * m.n_ctx * (m.d_model // m.num_heads) * 2 / 2**20  # per key-value head, float16
+    values = {
+        "step_3_cache": sum(int(np.prod(p)) for p in products),
+        "gpt2_per_token": 2 * g.num_blocks * g.num_heads * (g.d_model // g.num_heads),
+        "mistral_mib_multi_query": mib,
+        "entries": int(sliding_window_mask(8, 2).sum()),
     }
     return values[name]
 
@@ -226,6 +265,10 @@ def second_way(spec: dict):
         "attention_that_learns": _reversal_second_way,
         "next_word": _next_word_second_way,
         "language_model": _language_model_second_way,
+        "kv_cache": _cache_second_way,
+        "grouped_query": _cache_second_way,
+        "sliding_window": _cache_second_way,
+        "flash_attention": _flash_second_way,
     }
     if spec.get("topic") in others:
         second = others[spec["topic"]]

@@ -1,4 +1,5 @@
-"""docs/mistakes.md: what the page "Common mistakes" may quote, from selfattn_ref.topics.mistakes."""
+"""docs/mistakes.md and docs/mistakes-at-scale.md: what the pages "Common mistakes" and "Common mistakes at scale" may
+quote, from selfattn_ref.topics.mistakes."""
 
 from __future__ import annotations
 
@@ -51,10 +52,24 @@ def _quantities() -> list[Quantity]:
     q += [Quantity(f"mistakes pooled, real rows[{c}]", float(x)) for c, x in zip(dims, p.pooled_right, strict=True)]
     q += [Quantity(f"mistakes pooled, every row[{c}]", float(x)) for c, x in zip(dims, p.pooled_wrong, strict=True)]
     q += _padding_quantities()
+    t = m.shared_heads_tiled()
+    for h in range(t.right.shape[0]):
+        q += _grid(f"mistakes shared heads: right weights, head {h + 1}", t.right[h], TOKENS, TOKENS, True)
+        q += _grid(f"mistakes shared heads: wrong weights, head {h + 1}", t.wrong[h], TOKENS, TOKENS, True)
+    u = m.online_not_rescaled()
+    words = ("bank", "of", "river")
+    q += _grid("mistakes unrescaled: right output", u.right, words, dims)
+    q += _grid("mistakes unrescaled: wrong output", u.wrong, words, dims)
     r = m.rope_pairing()
     words = ("dog", "bites", "man")
     q += _grid("mistakes rotary pairing: right scores", r.right, words, words)
     q += _grid("mistakes rotary pairing: wrong scores", r.wrong, words, words)
+    c = m.rope_cache_position()
+    for side, w in (("position 2", c.right), ("position 3", c.off_by_one)):
+        q += [
+            Quantity(f"mistakes rotary in the cache: sat's weights, {side}[{t}]", float(x), True)
+            for t, x in zip(TOKENS, w, strict=True)
+        ]
     return q
 
 

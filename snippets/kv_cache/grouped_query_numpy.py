@@ -1,0 +1,47 @@
+# --8<-- [start:math]
+import numpy as np
+
+words = ["The", "cat", "sat"]
+X = np.array([[1, 0, 1, 0],   # The
+              [0, 1, 0, 1],   # cat
+              [1, 1, 1, 1]],  # sat
+             dtype=np.float64)  # (n, d_model) = (3, 4)
+# Two query heads, as on the page on multi-head attention: head 1 reads x1 and x3, head 2 x2 and x4.
+W_Q = np.array([[1, 0, 0, 0],
+                [0, 0, 1, 0],
+                [0, 1, 0, 0],
+                [0, 0, 0, 1]], dtype=np.float64)  # (d_model, num_heads * d_head)
+# One key-value head, shared by both: W_Q's first two columns, head 1's (x1 and x3).
+W_K = W_V = W_Q[:, :2]  # (d_model, num_kv_heads * d_head)
+W_O = np.eye(4)
+num_heads, num_kv_heads, d_head = 2, 1, 2
+groups = num_heads // num_kv_heads  # query heads per key-value head
+
+
+def split(M, heads):  # (n, heads * d_head) -> (heads, n, d_head)
+    return M.reshape(len(M), heads, d_head).swapaxes(0, 1)
+
+
+Q = split(X @ W_Q, num_heads)  # (num_heads, n, d_head) = (2, 3, 2)
+K = split(X @ W_K, num_kv_heads)  # (num_kv_heads, n, d_head) = (1, 3, 2): what the cache keeps
+V = split(X @ W_V, num_kv_heads)  # (1, 3, 2)
+K_rep = np.repeat(K, groups, axis=0)  # (num_heads, n, d_head): key heads 1, 1
+V_rep = np.repeat(V, groups, axis=0)
+S = Q @ K_rep.swapaxes(-2, -1) / d_head**0.5  # (num_heads, n, n)
+A = np.exp(S - S.max(axis=-1, keepdims=True))
+A = A / A.sum(axis=-1, keepdims=True)  # (num_heads, n, n)
+output = (A @ V_rep).swapaxes(0, 1).reshape(len(X), num_heads * d_head) @ W_O  # (n, d_model)
+
+kept_per_token = 2 * num_kv_heads * d_head  # keys and values the cache keeps for one token
+kept_per_token_multi_head = 2 * num_heads * d_head  # with a key-value head per query head
+# --8<-- [end:math]
+
+for head in range(num_heads):
+    print(f"query head {head + 1}, keys and values of key-value head {head // groups + 1}")
+    print("        " + "".join(f"{w:>8}" for w in words))
+    for word, row in zip(words, A[head], strict=True):
+        print(f"  {word:<6}" + "".join(f"{x:8.4f}" for x in row))
+print("output")
+for word, row in zip(words, output, strict=True):
+    print(f"  {word:<6}[" + ", ".join(f"{x:.4f}" for x in row) + "]")
+print(f"numbers kept per token: {kept_per_token}, against {kept_per_token_multi_head} with two key-value heads")
