@@ -82,9 +82,11 @@ def test_the_index_leaves_out_outputs_tables_figures_and_exercises(site):
     # attention-that-learns pages (about 13 kB of prose each) came in; 336 kB raw, 92 kB gzipped,
     # with the money sentence, the output projection, the language model's modules on the API page
     # (which is a third of the index, 106 kB: each module's docstrings, searchable by name): each
-    # page's prose, not its data. The budget is on the bytes sent, with room for the pages to come.
+    # page's prose, not its data. The budget is on the bytes sent, with room for the pages to come:
+    # 137 kB gzipped with the language model's two pages and the six of Attention at scale (21 pages
+    # of prose and 51 in all), so 160 kB.
     raw = json.dumps(index, ensure_ascii=False).encode()
-    assert len(gzip.compress(raw, 9)) < 120_000, len(gzip.compress(raw, 9))
+    assert len(gzip.compress(raw, 9)) < 160_000, len(gzip.compress(raw, 9))
 
 
 INDEX = "search/search_index.json"

@@ -268,10 +268,11 @@ def test_the_scaffold_lists_every_key_the_loader_accepts(base):
 )
 def test_new_example_refuses(examples_dir, capsys, slug, title, message):
     argv = ["new-example", slug, "--no-update", *(["--title", title] if title else [])]
+    before = sorted(p.stem for p in examples_dir.glob("*.toml"))
     assert publish_cli.main(argv) == EXIT_USAGE
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
-    assert sorted(p.stem for p in examples_dir.glob("*.toml")) == sorted(SLUGS)
+    assert sorted(p.stem for p in examples_dir.glob("*.toml")) == before  # nothing written
 
 
 def test_new_example_from_an_unknown_example(examples_dir, capsys):
@@ -421,7 +422,8 @@ def test_the_walkthrough_adds_a_checked_page(copy_build):
     the changes of the tests that share the copy's build before the Regenerate step)."""
     w, copy = copy_build.walkthrough, copy_build.copy
     assert [title for title, _ in w.commands] == ["Scaffold", "Regenerate", "Preview", "Test"]
-    assert len(w.gathered) == 2, w.gathered  # the playground's presets and its bundle
+    # the playground's presets and its bundle, the language model's weights and its mode's bundle
+    assert len(w.gathered) == 4, w.gathered
     for title, command in w.commands:
         args, proc = next(((a, p) for t, a, p in w.ran if t == title), (None, None))
         assert proc is not None, f"{title}: {command} did not run: an earlier command failed"
