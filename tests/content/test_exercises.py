@@ -567,6 +567,22 @@ def test_an_exercise_writes_the_widths_as_its_page_does(page, spec):
     assert used <= on_page, (sorted(used - on_page), sorted(on_page))
 
 
+_STATED_WIDTH = re.compile(r"(?<![√{])\bd_(?:\\text\{)?(model|head|k)\}?\s*=\s*(\d[\d,]*)")
+
+
+@pytest.mark.parametrize(("page", "spec"), SPECS, ids=SPEC_IDS)
+def test_a_width_an_exercise_states_is_one_its_page_states(page, spec):
+    """kv-cache's Ex. 1 once asked for the multiply-adds of the page's layer "(d_model = 768, two
+    heads)": its topic named GPT-2 small's width d_model, and the answer, 88, is the layer's at
+    d_model = 4. Every "d_model = N" (d_head, d_k) an exercise states is one its page states."""
+    page_text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+    on_page = {(w, n.replace(",", "")) for w, n in _STATED_WIDTH.findall(page_text)}
+    ex = _exercise(page, spec["id"])
+    texts = [ex.question, *ex.hints, ex.solution, *(m for _, m in ex.mistakes)]
+    stated = {(w, n.replace(",", "")) for text in texts for w, n in _STATED_WIDTH.findall(text)}
+    assert stated <= on_page, (sorted(stated - on_page), sorted(on_page))
+
+
 def test_a_good_spec_loads():
     path = exr.SPEC_DIR / "real-numbers.toml"
     assert [e.id for e in exr.load_file(path)][:2] == ["dot-bank-river", "share-bank-bank"]

@@ -176,8 +176,9 @@ def _exercise_values() -> dict:
         "gpt2_per_token": g.numbers_per_token,
         "gpt2_per_token_keys_only": g.numbers_per_token // 2,  # a known mistake: the values forgotten
         "gpt2_per_token_one_block": g.numbers_per_token // m.num_blocks,  # a known mistake: one layer
-        "num_blocks": m.num_blocks,
-        "num_heads": m.num_heads,
-        "d_head": g.d_head,
-        "d_model": m.d_model,
+        # GPT-2 small's sizes under its name; the bare d_model is the page's layer's (the_cat_sat_two_heads)
+        "gpt2_num_blocks": m.num_blocks,
+        "gpt2_num_heads": m.num_heads,
+        "gpt2_d_head": g.d_head,
+        "d_model": examples.load(SLUG).E.shape[1],
     }
