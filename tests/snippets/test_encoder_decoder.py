@@ -30,13 +30,10 @@ def L():
     return source.layers()
 
 
-def test_torch_prints_numpys_lines_and_the_two_checks():
+def test_numpy_ends_on_its_check():
+    """(The PyTorch tab prints these lines and its two checks: test_recordings.py's TWINS_DIFFER.)"""
     numpy_out = NUMPY.with_suffix(".out").read_text(encoding="utf-8")
-    torch_out = TORCH.with_suffix(".out").read_text(encoding="utf-8")
     assert numpy_out.endswith("the source's pad gets weight 0 from every target row: True\n")
-    assert torch_out == numpy_out + (
-        "same as F.scaled_dot_product_attention: True\nsame as torch.nn.MultiheadAttention: True\n"
-    )
 
 
 # --- the scripts against the package ----------------------------------------------------------
