@@ -65,7 +65,11 @@ def last_place(error: float) -> int | None:
         return None
     if not math.isfinite(error):
         return 400  # beyond every float64: no digit is held
-    p = -400
+    # From an estimate by the logarithm, stepped to the least such p (the logarithm's rounding may be
+    # off by one either way); -400 at the least, below every float64.
+    p = max(-400, math.ceil(math.log10(error) - math.log10(5)) + 1)
+    while p > -400 and error <= float(f"5e{p - 2}"):
+        p -= 1
     while error > float(f"5e{p - 1}"):
         p += 1
     return p
