@@ -839,9 +839,7 @@ def test_keyboard_alone(playground_context, site):
     # fetching the page again for a link to a place on it), and Tab goes on from where it lands. The
     # jump is read from the hashchange event's newURL: once there, the playground puts its state back
     # in the address (app.js, readLink), which a busy machine's polling of location.hash can miss.
-    page.evaluate(
-        "window.__jumps = []; addEventListener('hashchange', (e) => __jumps.push(new URL(e.newURL).hash))"
-    )
+    page.evaluate("window.__jumps = []; addEventListener('hashchange', (e) => __jumps.push(new URL(e.newURL).hash))")
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.__jumps.includes('#try-it-yourself')")
     order = []
