@@ -128,10 +128,10 @@ def test_each_named_shape_is_the_shape_measured(library):
     run = batched.causal_self_attention if library == "numpy" else tbatched.causal_self_attention
     sizes = {"B": B, "T": T, "C": C, "h": h, "d_head": C // h, "1": 1}
     for code, shape in run(X, *W, h, lengths=[5, 3]).lines:
-        named = page.named_shape(page.LIBRARIES[library], code)
+        named = page.named_shape(page.library_function(library), code)
         assert tuple(sizes[s.strip()] for s in named.strip("()").split(",")) == shape, (code, named)
     with pytest.raises(ValueError, match="no shape named for 'y = 1'"):
-        page.named_shape(page.LIBRARIES[library], "y = 1")
+        page.named_shape(page.library_function(library), "y = 1")
 
 
 # --- what the page says ---------------------------------------------------------------------
