@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from common import CHROMIUM, REPO, launch_chromium, mkdocs_build, start, static_server
+from common import CHROMIUM, PYTHON, REPO, launch_chromium, mkdocs_build, start, static_server
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(REPO))
@@ -42,6 +44,41 @@ BUDGET_LOAD_SECONDS = 1.0
 def cold_build(site: Path, site_url: str) -> float:
     """Wall time in seconds of `mkdocs build --strict` of the repository into ``site``."""
     return mkdocs_build(site, site_url, cold=True)
+
+
+# What a build spends on the notebook pages (issue 52: mkdocs-jupyter keeps rendering them, and what
+# that costs is measured): in a fresh interpreter, each notebook the build renders, converted as
+# mkdocs-jupyter converts it (its public nb2html, and get_nb_toc for the table of contents, with
+# mkdocs.yml's options) and cleaned as the hook cleans it (publish/mkdocs/notebook_pages.py). The
+# imports are not counted: the build makes them once, whatever the number of notebooks.
+_NOTEBOOKS_SCRIPT = """
+import json, sys, time
+from pathlib import Path
+from mkdocs_jupyter import nbconvert2, plugin
+from publish.mkdocs.notebook_pages import clean
+from publish.source.mkdocs_yml import config
+options = next(p["mkdocs-jupyter"] for p in config()["plugins"] if isinstance(p, dict) and "mkdocs-jupyter" in p)
+paths = sorted(Path("docs/notebooks").glob("*.ipynb")) + sorted(Path("docs/notebooks/examples").glob("*.ipynb"))
+start = time.perf_counter()
+for path in paths:
+    html = nbconvert2.nb2html(
+        str(path), allow_errors=options["allow_errors"], no_prompt=options["no_prompt"],
+        highlight_extra_classes=options["highlight_extra_classes"], include_requirejs=options["include_requirejs"],
+        custom_mathjax_url=options["custom_mathjax_url"],
+    )
+    plugin.get_nb_toc(str(path), options["toc_depth"])
+    clean(html, notebook=path.name)
+print(json.dumps({"notebooks": len(paths), "seconds": time.perf_counter() - start}))
+"""
+
+
+def notebook_pages_cost() -> tuple[int, float]:
+    """(notebooks, seconds): what converting and cleaning every notebook page costs a build."""
+    proc = subprocess.run([PYTHON, "-c", _NOTEBOOKS_SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"timing the notebook pages failed:\n{proc.stderr.strip()[-2000:]}")
+    found = json.loads(proc.stdout.strip().splitlines()[-1])
+    return found["notebooks"], found["seconds"]
 
 
 @dataclass(frozen=True)
@@ -126,6 +163,9 @@ def main() -> None:
                 elapsed = cold_build(site, base)
                 verdict = "within" if elapsed < BUDGET_SECONDS else "OVER"
                 print(f"  run {run + 1}: {elapsed:.1f} s ({verdict} the {BUDGET_SECONDS:.0f} s budget)")
+            notebooks, spent = notebook_pages_cost()
+            what = "mkdocs-jupyter's conversion, the hook's clean"
+            print(f"  of which the {notebooks} notebook pages ({what}): {spent:.1f} s")
             start(httpd)
             print("\nfirst load per page (HTML + every asset it loads), fresh browser cache:")
             print(f"  {'page':<40} {'HTML':>9} {'assets':>10} {'total':>10} {'requests':>9} {'load':>8}")

@@ -16,7 +16,8 @@ The figures (--only takes a comma-separated list of the names in brackets):
 
 [build]  Cold `mkdocs build --strict`: a new temporary site folder and an empty folder of subset
          KaTeX fonts (KATEX_FONTS_CACHE_DIR, publish/mkdocs/page_weight/katex_fonts.py), as in a fresh clone; wall
-         time. Budget: under 20 s.
+         time. Budget: under 20 s. And of it, what the notebook pages cost (bench/build.py's
+         notebook_pages_cost: each converted by mkdocs-jupyter and cleaned by the hook, in one process).
 [serve]  Rebuild under `mkdocs serve`: `make serve`'s command line (--livereload, SITE_URL set,
          a free port of 127.0.0.1) in a temporary copy of the repository (the real docs/ is never
          touched). After the first build ("Serving on" in its log), one line (an HTML comment) is
@@ -302,6 +303,10 @@ def bench_build(table: Table, runs: int) -> None:
                 times.append(build_bench.cold_build(Path(tmp) / "site", base))
                 log(f"  {times[-1]:.1f} s")
     table.judged("cold `mkdocs build --strict`", times, seconds, BUDGET_BUILD, "< 20 s")
+    log("the notebook pages' share ...")
+    notebooks, spent = build_bench.notebook_pages_cost()
+    what = f"of which its {notebooks} notebook pages (mkdocs-jupyter's conversion, the hook's clean)"
+    table.add(Row(what, seconds(spent), "1"))
 
 
 # --------------------------------------------------------------------------------------------
