@@ -87,7 +87,7 @@ from selfattn_ref.positional import sinusoidal_positional_encoding
 from .. import DOCS, ROOT
 from ..escape import md_text
 from ..files import UnsafeRead, named, read_text
-from ..fmt import num
+from ..fmt import grouped, num
 from ..source.pages import split_front_matter
 from .registry import generated, name_of
 from .tables import operand
@@ -478,7 +478,7 @@ def _fill(text: str, context, decimals: int, where: str) -> str:
         # (an explicit |N is the rounding the text asks for: "η = 2.0", as the page writes it)
         integral = not percent and not places and all(float(v).is_integer() for v in ans.values)
         # whole numbers with thousands separators (20,401,094,656), the rest at the decimals asked for
-        cells = [f"{int(v):,}" if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
+        cells = [grouped(v) if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
         return cells[0] if len(cells) == 1 else "[" + ", ".join(cells) + "]"
 
     return _PLACEHOLDER.sub(one, text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from selfattn_ref.topics.grouped_query import NUM_HEADS, NUM_KV_HEADS, mistral_7b, shared
 
 from ...audit.quantities import Quantity, grid, source
+from ...fmt import grouped
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table, weights_table
@@ -83,7 +84,7 @@ def _mistral():
         ("multi-query: 1 key-value head", m.bytes_multi_query),
     ]
     lines = ["| attention | cache, float16 |", "|---|---:|"]
-    lines += [f"| {label} | {size / MIB:,.0f} MiB |" for label, size in rows]
+    lines += [f"| {label} | {grouped(size / MIB)} MiB |" for label, size in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -18,7 +18,7 @@ from selfattn_ref import language_model as lm
 from selfattn_ref.topics import next_word as nw
 
 from ...audit.quantities import Quantity, grid, source
-from ...fmt import num
+from ...fmt import grouped, num
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table
@@ -153,7 +153,7 @@ def _model():
         ("$h$", "heads in each block", str(W.num_heads)),
         ("$d_\\text{head}$", "entries of a head's queries, keys and values", str(W.d_model // W.num_heads)),
         ("$d_\\text{ff}$", "the inner width of each feed-forward network", str(W.blocks[0].W_1.shape[1])),
-        ("", "numbers in all (its parameters)", f"{W.parameters:,}"),
+        ("", "numbers in all (its parameters)", grouped(W.parameters)),
     ]
     lines = ["| symbol | what it counts | size |", "|---|---|---:|"]
     lines += [f"| {s} | {what} | {v} |" for s, what, v in rows]
