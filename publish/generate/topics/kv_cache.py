@@ -78,7 +78,13 @@ def _quantities():
         Quantity("kv_cache multiply-adds without the cache, all steps", sum(again)),
     ]
     for label, c in (("GPT-2 small", gpt2_small()), ("Mistral 7B", mistral_7b())):
+        m = c.model  # its published sizes, which the page cites (selfattn_ref.kv_cache names the sources)
         q += [
+            Quantity(f"kv_cache {label} layers", m.num_blocks),
+            Quantity(f"kv_cache {label} width", m.d_model),
+            Quantity(f"kv_cache {label} heads", m.num_heads),
+            Quantity(f"kv_cache {label} key-value heads", m.num_kv_heads),
+            Quantity(f"kv_cache {label} context", m.n_ctx),
             Quantity(f"kv_cache {label} d_head", c.d_head),
             Quantity(f"kv_cache {label} numbers per token", c.numbers_per_token),
             Quantity(f"kv_cache {label} numbers", c.numbers),

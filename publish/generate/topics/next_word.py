@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import numpy as np
 
-from selfattn_ref import bpe, corpus
+from selfattn_ref import bpe, corpus, examples
 from selfattn_ref import language_model as lm
 from selfattn_ref.topics import next_word as nw
 
@@ -124,6 +124,7 @@ def _quantities():
     q.append(Quantity("temperature", 1.0))
     q += [Quantity(f"T = {T:g}", T) for T in nw.TEMPERATURES]
     q.append(Quantity("the smallest temperature", lm.MIN_TEMPERATURE))  # of `next` and the playground
+    q.append(Quantity("the largest temperature", examples.MAGNITUDE))  # theirs too: a number's largest size
     # Sampling: the seeded numbers and the running totals of the first draw.
     g = nw.generation()
     for k, step in enumerate(g.sampled, 1):

@@ -79,7 +79,12 @@ def _quantities():
             Quantity(f"variance of q · k / √d, d = {d}", r["variance_scaled"]),
             Quantity(f"√d, d = {d}", math.sqrt(d)),
         ]
-    q.append(Quantity(f"the weight of each of {KEYS} keys when all are equal", 1 / KEYS, proportion=True))
+    q += [
+        Quantity("pairs per width", SAMPLES),  # of the variance experiment
+        Quantity("keys per query", KEYS),  # of the largest-weight experiment
+        Quantity("queries per width", TRIALS),
+        Quantity(f"the weight of each of {KEYS} keys when all are equal", 1 / KEYS, proportion=True),
+    ]
     for r in _largest():
         q += [
             Quantity(f"largest weight, d = {r['d']}, unscaled", r["unscaled"], proportion=True),
