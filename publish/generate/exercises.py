@@ -82,6 +82,7 @@ import numpy as np
 from selfattn_ref import examples
 from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
 from selfattn_ref.examples import _toml
+from selfattn_ref.examples.rules import GROUPED
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from .. import DOCS, ROOT
@@ -103,8 +104,9 @@ _REQUIRED = {"id", "question", "hints", "solution", "answer", "decimals"}
 _EXPR = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*\[\s*([^,\]]+?)\s*(?:,\s*([^\]]+?)\s*)?\]\s*$")
 _SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk", "plain")  # token-by-token matrices
 _PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
-# A decimal or a percentage typed in prose: numbers come from placeholders.
-_TYPED_NUMBER = re.compile(r"(?<![\w.{])\d+(?:\.\d+)?\s?%|(?<![\w.{])\d+\.\d+")
+# A decimal, a percentage or a number grouped in thousands ("8,192", as the numbers audit reads one)
+# typed in prose: numbers come from placeholders.
+_TYPED_NUMBER = re.compile(rf"(?<![\w.{{])\d+(?:\.\d+)?\s?%|(?<![\w.{{])\d+\.\d+|(?<![\w.{{]){GROUPED}")
 
 
 # A topic's name -> a function giving its numbers as (nested) dicts; see topic_values.

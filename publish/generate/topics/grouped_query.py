@@ -9,6 +9,7 @@ on the example the_cat_sat_two_heads, and :func:`selfattn_ref.kv_cache.kv_cache_
 
 from __future__ import annotations
 
+from selfattn_ref.kv_cache import MISTRAL_7B
 from selfattn_ref.topics.grouped_query import NUM_HEADS, NUM_KV_HEADS, mistral_7b, shared
 
 from ...audit.quantities import Quantity, grid, source
@@ -98,4 +99,5 @@ def _exercise_values() -> dict:
         "mistral_groups": m.num_heads // m.num_kv_heads,
         "mistral_kv_heads": m.num_kv_heads,
         "mistral_heads": m.num_heads,
+        "mistral_context": MISTRAL_7B.n_ctx,
     }
