@@ -7,6 +7,8 @@ leaves (the bound :func:`selfattn_ref.examples.errors` gives each number), and n
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from selfattn_ref.examples.digits import integer_text, number_text
@@ -16,6 +18,15 @@ def num(x: float, decimals: int, error: float = 0.0) -> str:
     """``x`` at ``decimals`` places (fewer for a number of more than 15 digits, or whose ``error``
     leaves fewer), with no "-0.000"."""
     return number_text(x, decimals, error)
+
+
+def grouped(x: float, decimals: int = 0, error: float = 0.0) -> str:
+    """``x`` as :func:`num` writes it, its whole part in groups of three digits with commas: "1,048,576",
+    "265,216", "12,345.68", "512". How the tables write a count or a size, and how the numbers audit
+    expects one a page types with commas (a number in exponent notation stays as :func:`num` writes it)."""
+    text = num(x, decimals, error)
+    m = re.fullmatch(r"(-?)(\d+)(\.\d+)?", text)
+    return f"{m.group(1)}{int(m.group(2)):,}{m.group(3) or ''}" if m else text
 
 
 def is_integral(a) -> bool:

@@ -1,8 +1,9 @@
 """Worked arithmetic: both sides of an equation agree within the rounding of the numbers shown.
 
-A line such as ``0.4223 × 1 + 0.1554 × 0 + 0.4223 × 1 = 0.8446`` is parsed (numbers, [vectors],
-+ - × · * / ÷ √ and parentheses) into intervals: a decimal shown with k places stands for
-anything within half a unit of its last place; integers are exact. Each side must overlap the next.
+A line such as ``0.4223 × 1 + 0.1554 × 0 + 0.4223 × 1 = 0.8446`` is parsed (numbers, "1,024" among
+them as the audit reads it, [vectors], + - × · * / ÷ √ and parentheses) into intervals: a decimal
+shown with k places stands for anything within half a unit of its last place; integers are exact.
+Each side must overlap the next.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 # What worked arithmetic is: stated in the spec rules, which refuse it in a spec's text
-from selfattn_ref.examples.rules import CHAIN, EQ_SPLIT, OPERATOR, chain_spans, chains
+from selfattn_ref.examples.rules import CHAIN, EQ_SPLIT, GROUPED, OPERATOR, chain_spans, chains
 
 __all__ = ["CHAIN", "arithmetic_problems", "chain_spans", "chains", "equations"]
 
@@ -23,7 +24,7 @@ class _Parser:
     anything within half a unit of its last place; integers are exact."""
 
     def __init__(self, text: str):
-        self.toks = re.findall(r"\d+(?:\.\d+)?|[-−+×·*/÷√()\[\],]", text)
+        self.toks = re.findall(rf"{GROUPED}|\d+(?:\.\d+)?|[-−+×·*/÷√()\[\],]", text)
         if "".join(self.toks).replace(" ", "") != re.sub(r"\s+", "", text):
             raise ValueError("not arithmetic")
         self.i = 0
@@ -82,9 +83,9 @@ class _Parser:
             if self.take() != "]" or any(isinstance(x, list) for x in items):
                 raise ValueError("bad vector")
             return items
-        if re.fullmatch(r"\d+(?:\.\d+)?", t):
+        if re.fullmatch(rf"{GROUPED}|\d+(?:\.\d+)?", t):  # "1,024" is 1024, as the audit reads it
             d = len(t.split(".")[1]) if "." in t else 0
-            return (Decimal(t), Decimal(5) / Decimal(10) ** (d + 1) if d else Decimal(0))
+            return (Decimal(t.replace(",", "")), Decimal(5) / Decimal(10) ** (d + 1) if d else Decimal(0))
         raise ValueError(f"unexpected {t}")
 
 

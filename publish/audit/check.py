@@ -3,8 +3,8 @@
 On each line the audit reads:
 
 - every claim: each number it binds is the quantity it names, at the rounding shown;
-- every decimal and percentage that no claim binds is an error, unless the front matter
-  lists it as a constant with a reason;
+- every decimal, percentage and number grouped in thousands ("1,048,576") that no claim binds
+  is an error, unless the front matter lists it as a constant with a reason;
 - every worked arithmetic line adds up within the rounding of the numbers shown, and in a
   labelled dot product (``bank · river = 1×1 + 0×1 + ...``) the factors are the two tokens'
   query and key vectors in the source declared for the line.
@@ -136,15 +136,23 @@ def check_line(page: Page, line: Line, text: str | None = None) -> list[Problem]
         if q is None:
             if b.token.decimals or b.token.percent:
                 problems.append(Problem(page.name, line.number, b.token.text, "'_' stands only for an integer"))
+            elif b.token.grouped:
+                problems.append(Problem(page.name, line.number, b.token.text, _GROUPED_ANY))
         elif not states(b.token, q):
             problems.append(Problem(page.name, line.number, b.token.text, _claim_message(b.token, b.entry)))
     covered = {b.token.start for b in bound}
     constants = {c.text.replace(" ", "") for c in page.spec.constants}
     covered |= {t.start for _, _, failed in errors for t in failed}  # their claim's problem names them
     for tok in number_tokens(visible):
-        if (tok.decimals or tok.percent) and tok.start not in covered and tok.text.replace(" ", "") not in constants:
+        if tok.quoted and tok.start not in covered and tok.text.replace(" ", "") not in constants:
             problems.append(Problem(page.name, line.number, tok.text, _unclaimed_message(tok, page, line)))
     return problems
+
+
+_GROUPED_ANY = (
+    "'_' stands only for an integer written plainly (a count, a literal 2): a number grouped in thousands is "
+    "a figure, so claim the quantity it is, or list it under audit.constants with a reason"
+)
 
 
 def _unclaimed_message(tok: Token, page: Page, line: Line) -> str:

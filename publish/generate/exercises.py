@@ -82,12 +82,13 @@ import numpy as np
 from selfattn_ref import examples
 from selfattn_ref.attention import scaled_dot_product_attention, softmax_terms
 from selfattn_ref.examples import _toml
+from selfattn_ref.examples.rules import GROUPED
 from selfattn_ref.positional import sinusoidal_positional_encoding
 
 from .. import DOCS, ROOT
 from ..escape import md_text
 from ..files import UnsafeRead, named, read_text
-from ..fmt import num
+from ..fmt import grouped, num
 from ..source.pages import split_front_matter
 from .registry import generated, name_of
 from .tables import operand
@@ -103,8 +104,9 @@ _REQUIRED = {"id", "question", "hints", "solution", "answer", "decimals"}
 _EXPR = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*\[\s*([^,\]]+?)\s*(?:,\s*([^\]]+?)\s*)?\]\s*$")
 _SQUARE = ("scores", "scaled", "weights", "exp", "scores_over_dk", "plain")  # token-by-token matrices
 _PLACEHOLDER = re.compile(r"\{\{(.+?)\}\}")
-# A decimal or a percentage typed in prose: numbers come from placeholders.
-_TYPED_NUMBER = re.compile(r"(?<![\w.{])\d+(?:\.\d+)?\s?%|(?<![\w.{])\d+\.\d+")
+# A decimal, a percentage or a number grouped in thousands ("8,192", as the numbers audit reads one)
+# typed in prose: numbers come from placeholders.
+_TYPED_NUMBER = re.compile(rf"(?<![\w.{{])\d+(?:\.\d+)?\s?%|(?<![\w.{{])\d+\.\d+|(?<![\w.{{]){GROUPED}")
 
 
 # A topic's name -> a function giving its numbers as (nested) dicts; see topic_values.
@@ -478,7 +480,7 @@ def _fill(text: str, context, decimals: int, where: str) -> str:
         # (an explicit |N is the rounding the text asks for: "η = 2.0", as the page writes it)
         integral = not percent and not places and all(float(v).is_integer() for v in ans.values)
         # whole numbers with thousands separators (20,401,094,656), the rest at the decimals asked for
-        cells = [f"{int(v):,}" if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
+        cells = [grouped(v) if integral else shown(v, dec, percent) + ("%" if percent else "") for v in ans.values]
         return cells[0] if len(cells) == 1 else "[" + ", ".join(cells) + "]"
 
     return _PLACEHOLDER.sub(one, text)

@@ -31,18 +31,19 @@ text, a line or an emphasised part, or after a space).
   they would mean something else than typed: HTML tags and comments, includes (``--8<--``),
   braces (``{ ... }``, attribute lists), images, links with any other target (``http:``,
   ``javascript:``, ...), and control characters other than line breaks and tabs.
-- **Numbers in text**: the numbers audit checks every decimal, percentage and worked
-  arithmetic line that a page prints against the code (``publish/audit/``, which reads
-  :data:`NUMBER`, :data:`CHAIN` and :func:`chain_spans` from here), and spec text cannot say
-  which quantity a number is. So a title, a description and the tokens (alone, and side by side
-  as the gallery lists them) hold no decimal ("0.5"), no percentage ("66%", "66 %") and no
-  equation with an operator ("1 + 1 = 2"), as the audit reads them on the page: the characters
-  the page writes as HTML character references (:data:`ESCAPED`) read as spaces there. Nor any
-  other way of writing a number that is not whole, which a reader reads as one though the audit
-  does not (:data:`FRACTIONAL`): ".5", a decimal comma ("1,5"; "1,000" is a whole number), a
-  fraction ("3/4", "½"), a per mille ("5‰") or another percent sign, "1e-3". Whole numbers,
-  which the audit does not check, are allowed ("3 tokens"). The numbers belong in the tables,
-  which the publishing tools generate from the spec's numbers. A message quotes the number as
+- **Numbers in text**: the numbers audit checks every decimal, percentage, number grouped in
+  thousands and worked arithmetic line that a page prints against the code (``publish/audit/``,
+  which reads :data:`NUMBER`, :data:`GROUPED`, :data:`CHAIN` and :func:`chain_spans` from here),
+  and spec text cannot say which quantity a number is. So a title, a description and the tokens
+  (alone, and side by side as the gallery lists them) hold no decimal ("0.5"), no percentage
+  ("66%", "66 %"), no number grouped in thousands ("1,000", a figure the audit asks a claim for)
+  and no equation with an operator ("1 + 1 = 2"), as the audit reads them on the page: the
+  characters the page writes as HTML character references (:data:`ESCAPED`) read as spaces there.
+  Nor any other way of writing a number that is not whole, which a reader reads as one though the
+  audit does not (:data:`FRACTIONAL`): ".5", a decimal comma ("1,5"), a fraction ("3/4", "½"), a
+  per mille ("5‰") or another percent sign, "1e-3". Whole numbers written plainly, which the audit
+  does not check, are allowed ("3 tokens", "1000"). The numbers belong in the tables, which the
+  publishing tools generate from the spec's numbers. A message quotes the number as
   it was typed ("1\\.5", not the "1.5" the page would show).
 - **A number typed** on the command line or in the playground, and a number of a spec file, is
   written one way, :data:`NUMBER_SYNTAX` (read by :func:`read_number`): the digits 0 to 9, a point with
@@ -246,9 +247,14 @@ def number_advice(text: str) -> str | None:
 
 # --- numbers, as the numbers audit reads them (publish/audit/ imports these) -----------------------
 
+# A whole part in groups of three digits after a first group of one to three, as the tables write
+# a large number ("1,048,576", "265,216.5"): one number, only if the commas make a proper grouping,
+# neither touching another comma and digit ("1,2", "[1,000,2]", "3,1,024" are lists of numbers)
+# nor followed by more digits ("1,0245"). "(1,024, 64)" holds 1024 and 64.
+GROUPED = r"(?<!\d,)\d{1,3}(?:,\d{3})+(?!,?\d)(?:\.\d+)?"
 # A number as a page writes it, with its sign and its percent sign: "66.5%", "-0.3313", "0.090",
-# "12". Not a digit of a word or a name ("x1", "W_2", "3.2.1", "e^2").
-NUMBER = re.compile(r"(?<![\w.^_\\])([-−]?)(\d+(?:\.\d+)?)(?![\w.]*\d)(\s?%)?(?![\w])")
+# "12", "1,048,576". Not a digit of a word or a name ("x1", "W_2", "3.2.1", "e^2").
+NUMBER = re.compile(rf"(?<![\w.^_\\])([-−]?)({GROUPED}|\d+(?:\.\d+)?)(?![\w.]*\d)(\s?%)?(?![\w])")
 # The arithmetic part of a line: numbers, vectors and operators between two = signs.
 CHAIN = re.compile(r"[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*(?:\s*(?:=|≈)\s*[\d\[(√−-][\d\s.,×·*/÷+\-−√()\[\]]*)+")
 EQ_SPLIT = re.compile(r"\s*(?:=|≈)\s*")
@@ -275,7 +281,7 @@ def chain_spans(line: str) -> list[tuple[int, int]]:
 
 
 # Numbers that are not whole, written in ways NUMBER does not read but a reader does (spec text may
-# not hold them either): ".5", a decimal comma "1,5" (sorted out below: "1,000" is a whole number), a
+# not hold them either): ".5", a decimal comma "1,5" (sorted out below: "1,000" is NUMBER's, grouped), a
 # fraction "3/4" or "3 ÷ 4", a per mille or another percent sign, "1e-3", the Arabic decimal separator.
 FRACTIONAL = re.compile(
     r"(?<![\w.^_\\])[-−+]?\.\d+"
@@ -313,10 +319,10 @@ def _as_audited(text: str) -> tuple[str, list[int]]:
 
 
 def _first_number(line: str) -> tuple[int, int] | None:
-    """(start, end) in ``line`` of its first decimal, percentage, worked arithmetic (what the audit
-    checks) or other number that is not whole (:data:`FRACTIONAL`), without spaces around it or a
-    comma, point, semicolon or colon after it."""
-    numbers = [(m.start(), m.end()) for m in NUMBER.finditer(line) if "." in m.group(2) or m.group(3)]
+    """(start, end) in ``line`` of its first decimal, percentage, number grouped in thousands, worked
+    arithmetic (what the audit checks) or other number that is not whole (:data:`FRACTIONAL`), without
+    spaces around it or a comma, point, semicolon or colon after it."""
+    numbers = [(m.start(), m.end()) for m in NUMBER.finditer(line) if set(m.group(2)) & set(".,") or m.group(3)]
     first = min(numbers + chain_spans(line) + _fractional_spans(line), default=None)
     if first is None:
         return None
@@ -331,11 +337,11 @@ def _first_number(line: str) -> tuple[int, int] | None:
 
 
 def audited_number(text: str, typed: tuple[str, list[int]] | None = None) -> str | None:
-    """The first decimal, percentage or worked arithmetic of ``text`` that the numbers audit would
-    check if a page printed ``text`` (escaped, as the publishing tools print spec text), or any other
-    number that is not whole (:data:`FRACTIONAL`), as it is typed in ``text``; or None. ``typed``:
-    the text as typed, and where in it each character of ``text`` comes from, when ``text`` is made
-    from it (a description without its markup): the number is quoted from there."""
+    """The first decimal, percentage, number grouped in thousands or worked arithmetic of ``text`` that
+    the numbers audit would check if a page printed ``text`` (escaped, as the publishing tools print
+    spec text), or any other number that is not whole (:data:`FRACTIONAL`), as it is typed in ``text``;
+    or None. ``typed``: the text as typed, and where in it each character of ``text`` comes from, when
+    ``text`` is made from it (a description without its markup): the number is quoted from there."""
     line, kept = _as_audited(text)
     span = _first_number(line)
     if span is None:
@@ -345,9 +351,9 @@ def audited_number(text: str, typed: tuple[str, list[int]] | None = None) -> str
 
 
 _WHY_NUMBERS = (
-    "the numbers audit checks every decimal, percentage and equation a page prints against the code, "
-    "and spec text cannot say which quantity a number is: put numbers in the tables (embeddings, "
-    "matrices) or write them in words; whole numbers are fine"
+    "the numbers audit checks every decimal, percentage, number grouped in thousands and equation a page "
+    "prints against the code, and spec text cannot say which quantity a number is: put numbers in the tables "
+    "(embeddings, matrices) or write them in words; whole numbers without commas are fine"
 )
 
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import logging
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 from number_mutations import auditable_tokens, put_right, single_digit_changes, swaps
 
-from publish import audit
+from publish import audit, fmt
+from publish.audit.arithmetic import arithmetic_problems
+from publish.audit.numbers import number_tokens
 from publish.generate.update import described, stale_generated
 from publish.source.includes import include
 from publish.source.pages import split_front_matter
@@ -89,7 +92,7 @@ def _read(p):
     return put_right(p.read_text("utf-8"), page_id(p))
 
 
-QUOTING = [p for p in PAGES if any(t.decimals or t.percent for _, t in auditable_tokens(_read(p)))]
+QUOTING = [p for p in PAGES if any(t.quoted for _, t in auditable_tokens(_read(p)))]
 
 
 def test_pages_quote_numbers():
@@ -104,15 +107,16 @@ def test_the_pages_bind_their_numbers():
 
 
 def a_digit_changed(text: str, name: str) -> tuple[int, str, str]:
-    """(line, a decimal or percentage as written there, it with its last digit changed): the first
-    number as written on a line whose numbers are right, or else on one whose only problem is a wrong
-    number (test_page_numbers_are_the_codes reports it; changed again, it is still reported)."""
+    """(line, a decimal, percentage or number grouped in thousands as written there, it with its last
+    digit changed): the first number as written on a line whose numbers are right, or else on one whose
+    only problem is a wrong number (test_page_numbers_are_the_codes reports it; changed again, it is
+    still reported)."""
     right = {line.number: line.text for line in put_right(text, name).lines}  # the lines put right
     tokens = sorted(
         (
             (line.text != right[line.number], line.number, t)
             for line, t in auditable_tokens(audit.read_page(text, name))
-            if (t.decimals or t.percent) and line.number in right
+            if t.quoted and line.number in right
         ),
         key=lambda found: (found[0], found[1], found[2].start),
     )
@@ -135,8 +139,8 @@ def test_a_page_whose_one_number_is_wrong_still_has_a_digit_to_change():
 
 @pytest.mark.parametrize("page", QUOTING, ids=page_id)
 def test_a_changed_digit_in_the_page_file_is_reported(page, tmp_path):
-    """End to end on the file itself: change the last digit of the first audited decimal
-    or percentage and the report names the page, the line, the number and the code's value."""
+    """End to end on the file itself: change the last digit of the first audited decimal, percentage
+    or number grouped in thousands and the report names the page, the line, the number and the code's value."""
     text = page.read_text(encoding="utf-8")
     lineno, digits, changed = a_digit_changed(text, page_id(page))
     lines = text.split("\n")
@@ -369,6 +373,119 @@ def test_integers_count_only_inside_arithmetic_or_a_claim():
     assert found and "'2 × 3' gives 6" in found[0], found
     found = problems_of("---\naudit: {sources: [bank_of_river]}\n---\nThe score is 2{{scores[bank, river]}}.\n")
     assert found and "the sentence claims bank_of_river scores[bank, river], and the code gives 1" in found[0], found
+
+
+# --- numbers grouped in thousands: "1,048,576" is one number, as the tables write it ---------------
+
+FLASH = "---\naudit: {sources: [flash_attention]}\n---\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "numbers"),
+    [
+        ("1,048,576 scores and 265,216 entries", [("1,048,576", 1048576), ("265,216", 265216)]),
+        ("at 1,000,000.", [("1,000,000", 1000000)]),
+        ("(1,024, 64)", [("1,024", 1024), ("64", 64)]),  # a shape: n = 1,024 and 64
+        ("−1,024 and 12,345.5%", [("−1,024", -1024), ("12,345.5%", 12345.5)]),
+        # lists, not groupings: each number on its own, as before
+        ("[1, 2]", [("1", 1), ("2", 2)]),
+        ("1,2", [("1", 1), ("2", 2)]),
+        ("[1,000,2]", [("1", 1), ("000", 0), ("2", 2)]),
+        ("3,1,024", [("3", 3), ("1", 1), ("024", 24)]),
+        ("1,0245", [("1", 1), ("0245", 245)]),
+        ("1,000,00", [("1", 1), ("000", 0), ("00", 0)]),
+        ("12,345,6789", [("12", 12), ("345", 345), ("6789", 6789)]),
+    ],
+)
+def test_a_number_grouped_in_thousands_is_one_number(line, numbers):
+    """Only a proper grouping (1 to 3 digits, then groups of 3, touching no other comma and digit) is
+    one number; the old reading made "1,048,576" three integers, "1", "048" and "576", which no check
+    read, so a wrong figure passed."""
+    toks = number_tokens(line)
+    assert [(t.text, t.value) for t in toks] == [(text, Decimal(str(v))) for text, v in numbers]
+    assert [t.grouped for t in toks] == ["," in text for text, _ in numbers]
+
+
+def test_grouped_writes_num_with_its_thousands_set_off():
+    assert [fmt.grouped(x) for x in (1048576, 265216.0, 512, 0, -1024, 1e6)] == [
+        "1,048,576",
+        "265,216",
+        "512",
+        "0",
+        "-1,024",
+        "1,000,000",
+    ]
+    assert fmt.grouped(12345.678, 2) == "12,345.68" and fmt.grouped(1e20) == fmt.num(1e20, 0)  # exponent notation
+
+
+def test_a_grouped_number_is_compared_with_the_quantity_grouped_the_same_way():
+    page = FLASH + "At 1,024{{GPT-2 small n}} tokens, 1,048,576{{GPT-2 small scores entries}} scores.\n"
+    assert problems_of(page) == []
+    assert problems_of(page.replace("1,048,576{{", "1048576{{")) == []  # written plainly: num's text
+    assert problems_of(page.replace("1,048,576{{", "1,048,577{{")) == [
+        "page.md:4: 1,048,577: the sentence claims flash_attention GPT-2 small scores entries, and the code gives "
+        "1,048,576 for it (1.04858e+06), not 1,048,577"
+    ]
+    found = problems_of(page.replace("1,048,576{{", "265,216{{"))
+    assert found and "page.md:4: 265,216: the sentence claims flash_attention GPT-2 small scores entries" in found[0]
+
+
+def test_a_grouped_number_without_a_claim_is_an_error_that_names_what_it_could_be():
+    """A figure written with commas is held to account as a decimal is: a claim, or a constant with a reason."""
+    found = problems_of(FLASH + "At 1,024 tokens that is 1,048,576 scores.\n")
+    assert len(found) == 2, found
+    assert found[0].startswith("page.md:4: 1,024: no claim says which quantity this is"), found
+    assert "it could be 1,024{{GPT-2 small n}}" in found[0], found
+    assert "it could be 1,048,576{{GPT-2 small scores entries}}" in found[1], found
+    constant = (
+        '---\naudit:\n  sources: [flash_attention]\n  constants:\n    - {value: "1,024", reason: "a paper"}\n---\n'
+    )
+    assert problems_of(constant + "At 1,024 tokens.\n") == []
+    # a count written plainly is not a figure: as before, not read
+    assert problems_of(FLASH + "At 1024 tokens, 12 heads.\n") == []
+
+
+def test_a_claim_of_any_integer_does_not_cover_a_grouped_number():
+    found = problems_of(FLASH + "It holds 265,216{{_}} entries.\n")
+    assert found and "page.md:4: 265,216: '_' stands only for an integer written plainly" in found[0], found
+
+
+def test_worked_arithmetic_reads_grouped_numbers():
+    """It read "1,024" as "1", a comma, "024": the line was not arithmetic, and no sum was checked."""
+    assert arithmetic_problems("2 × 1,024 × 128 + 3 × 1,024 = 265,216") == []
+    assert arithmetic_problems("2 × 1,024 × 128 + 3 × 1,024 = 265,215") == [
+        (
+            "2 × 1,024 × 128 + 3 × 1,024 = 265,215",
+            "'2 × 1,024 × 128 + 3 × 1,024' gives 265216, which does not round to '265,215'",
+        )
+    ]
+    assert arithmetic_problems("[1,000, 2] + [1, 1] = [1,001, 3]") == []  # a vector of 1000 and 2
+    line = (
+        "2 × 1,024{{GPT-2 small n}} × 128{{GPT-2 small tile}} + 3 × 1,024{{GPT-2 small n}} "
+        "= 265,216{{GPT-2 small largest entries held}} entries.\n"
+    )
+    assert problems_of(FLASH + line) == []
+    found = problems_of(FLASH + line.replace("+ 3 ×", "+ 4 ×"))
+    assert len(found) == 1 and "which does not round to '265,216'" in found[0], found
+
+
+ONLINE = ROOT / "docs" / "online-softmax.md"
+
+
+def test_a_wrong_figure_typed_with_commas_on_a_page_is_caught():
+    """online-softmax.md types the figures of the generated table (docs/generated/flash_attention/memory.md):
+    one changed, or its claim dropped, is reported on its line."""
+    text = ONLINE.read_text(encoding="utf-8")
+    claimed = "1,048,576{{GPT-2 small scores entries}}"
+    assert text.count(claimed) == 1
+    lineno = text[: text.index(claimed)].count("\n") + 1
+    report = "\n".join(
+        map(str, audit.audit_text(text.replace(claimed, "1,048,586{{GPT-2 small scores entries}}"), "x.md"))
+    )
+    assert f"x.md:{lineno}: 1,048,586: the sentence claims flash_attention GPT-2 small scores entries, " in report
+    assert "the code gives 1,048,576" in report, report
+    report = "\n".join(map(str, audit.audit_text(text.replace(claimed, "1,048,576"), "x.md")))
+    assert f"x.md:{lineno}: 1,048,576: no claim says which quantity this is" in report, report
 
 
 # --- the page as the reader sees it: the claims are gone ----------------------------------

@@ -112,6 +112,7 @@ solution = "It is {{weights[bank, river]}}."
             "key 'solution', line 8: 'solution' types the number '0.245'",
         ),
         (("It is {{weights[bank, river]}}.", "It is 24.5%."), "types the number '24.5%'"),
+        (("It is {{weights[bank, river]}}.", "It is 1,024."), "types the number '1,024'"),
         (("Compute it.", "Compute <b>it</b>."), "key 'question', line 3: 'question' must be plain Markdown"),
         (("Compute it.", 'Compute it.{: onclick=\\"x\\" }'), "must be plain Markdown"),
         (("Compute it.", '--8<-- \\".git/config\\"'), "must be plain Markdown"),

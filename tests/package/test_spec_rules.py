@@ -124,7 +124,10 @@ UNICODE_REFUSED = [
 
 # --- numbers in spec text: refused where the numbers audit would refuse them on the page ------------
 
-WHY = "the numbers audit checks every decimal, percentage and equation a page prints against the code"
+WHY = (
+    "the numbers audit checks every decimal, percentage, number grouped in thousands and equation a page prints "
+    "against the code"
+)
 NUMBERS_IN_TEXT = [
     # (what, title, tokens, description, the message's key and text)
     ("a percentage in a description", "T", ["a"], "It puts about 66.5% of its focus on itself.",
@@ -142,6 +145,10 @@ NUMBERS_IN_TEXT = [
     ("a decimal point escaped", "T", ["a"], "1\\.5 times as much.", "'description' holds the number '1\\\\.5'"),
     ("a decimal point escaped in a title", "Pay 1\\.5 more", ["a"], None, "'title' holds the number '1\\\\.5'"),
     # numbers that are not whole, in the notations the audit does not read (issue 51)
+    ("a number grouped in thousands", "T", ["a"], "Its 1,024 tokens.",
+     f"'description' holds the number '1,024': {WHY}"),
+    ("a grouped number in a title", "All 1,000,000 of them", ["a"], None, "'title' holds the number '1,000,000'"),
+    ("a grouped number token", "T", ["8,192", "b"], None, "token '8,192' holds the number '8,192'"),
     ("a decimal without its 0", "About .5 of it", ["a"], None, f"'title' holds the number '.5': {WHY}"),
     ("a decimal comma", "T", ["a"], "About 1,5 times.", "'description' holds the number '1,5'"),
     ("a decimal comma token", "T", ["1,5", "b"], None, "token '1,5' holds the number '1,5'"),
@@ -367,10 +374,11 @@ def test_a_number_in_a_description_is_named_on_its_own_line():
 
 
 def test_whole_numbers_and_numbers_in_names_stay_allowed():
-    """The audit checks no integer outside arithmetic, and no digit inside a word: neither does the spec."""
+    """The audit checks no integer written plainly outside arithmetic, and no digit inside a word: neither
+    does the spec: "1000" is a count, where "1,000" is a figure to claim."""
     ex = examples.load_text(
         spec_text("Step 2 of 3, 16 tokens", ["1", "2", "x3", "W_2", "v1.2.3", "e^0.5", "3.2.1"],
-                  "Its 3 tokens and 2 heads; step 1 of 2, version 3.2.1, e^0.5 and x1.5."),
+                  "Its 3 tokens and 2 heads; step 1 of 2, version 3.2.1, e^0.5 and x1.5; 1000 of them."),
         SPEC,
     )  # fmt: skip
     assert ex.tokens == ("1", "2", "x3", "W_2", "v1.2.3", "e^0.5", "3.2.1")

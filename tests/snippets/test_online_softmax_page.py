@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from publish import DOCS, SNIPPETS
+from publish.audit.claims import CLAIM
 from selfattn_ref import examples, scaled_dot_product_attention
 from selfattn_ref.kv_cache import GPT2_SMALL
 from selfattn_ref.online_softmax import online_softmax_attention
@@ -106,17 +107,17 @@ def test_the_rows_the_page_follows():
 
 
 def test_the_memory_counts_the_page_writes():
-    """The counts are written with commas ("1,048,576"), which the numbers audit does not read: held
-    here to the run's, and to the formula the page gives."""
+    """The counts the page writes with commas ("1,048,576"), held here to the run's and to the formula the
+    page gives (the numbers audit holds each to its quantity too, and the formula's sum to its result)."""
     m = source.memory()
     n, tile = GPT2_SMALL.n_ctx, source.MEMORY_TILE
     assert (m.n, m.d_head, m.tile) == (1024, 64, 128) == (n, GPT2_SMALL.d_model // GPT2_SMALL.num_heads, tile)
     assert m.scores_entries == n * n == 1_048_576
     assert m.largest_held == 2 * n * tile + 3 * n == 265_216
-    text = PAGE.read_text(encoding="utf-8")
+    shown = CLAIM.sub("", PAGE.read_text(encoding="utf-8"))  # as the reader sees it, the claims removed
     for count in (m.scores_entries, m.largest_held, m.n):
-        assert f"{count:,}" in text
-    assert r"$2 \times 1024 \times 128 + 3 \times 1024$" in text
+        assert f"{count:,}" in shown
+    assert "2 × 1,024 × 128 + 3 × 1,024 = 265,216" in shown
     small = source.tiled(1).online
     assert (small.largest_held, small.scores_entries) == (15, 9)
     # twice the context: four times the scores, about twice what a step holds

@@ -20,18 +20,18 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
+from publish import fmt
 from publish.audit import AuditConfigError, Page, bindings, check_line, read_page
 from publish.audit.arithmetic import chain_spans
 from publish.audit.claims import blank
 from publish.audit.numbers import Token, as_shown, number_tokens, shown, states
 from publish.audit.page import PageSpec
 from publish.audit.quantities import quantities
-from publish.fmt import num
 
 
 def auditable_tokens(page: Page):
     """(line, token) for every number the audit holds to account: decimals, percentages, numbers
-    a claim binds, integers inside worked arithmetic; constants left out."""
+    grouped in thousands, numbers a claim binds, integers inside worked arithmetic; constants left out."""
     constants = {c.text.replace(" ", "") for c in page.spec.constants}
     for line in page.lines:
         visible = blank(line.text)
@@ -40,7 +40,7 @@ def auditable_tokens(page: Page):
         for tok in number_tokens(visible):
             if tok.text.replace(" ", "") in constants and tok.start not in bound:
                 continue
-            if tok.decimals or tok.percent or tok.start in bound or any(a <= tok.start < b for a, b in spans):
+            if tok.quoted or tok.start in bound or any(a <= tok.start < b for a, b in spans):
                 yield line, tok
 
 
@@ -92,17 +92,18 @@ def single_digit_changes(text: str, name: str):
 
 
 @cache
-def _values(sources: tuple[str, ...], decimals: int, percent: bool) -> tuple[str, ...]:
-    """Every value the sources give, as a number with ``decimals`` places (and a percent sign)
-    would show it. An integer shows only quantities that are integers."""
+def _values(sources: tuple[str, ...], decimals: int, percent: bool, grouped: bool) -> tuple[str, ...]:
+    """Every value the sources give, as a number with ``decimals`` places (and a percent sign,
+    and its thousands grouped with commas) would show it. An integer shows only quantities that are integers."""
+    write = fmt.grouped if grouped else fmt.num
     out = set()
     for s in sources:
         for q in quantities(s):
             if percent:
                 if q.proportion:
-                    out.add(num(q.value * 100, decimals) + "%")
+                    out.add(write(q.value * 100, decimals) + "%")
             elif decimals or abs(q.value - round(q.value)) < 1e-9:
-                out.add(num(q.value, decimals))
+                out.add(write(q.value, decimals))
     return tuple(sorted(out))
 
 
@@ -115,7 +116,7 @@ def swaps(text: str, name: str):
                 continue  # "_": an integer taken as written, checked by the arithmetic only
             tok = b.token
             was = shown(tok) + ("%" if tok.percent else "")
-            for value in _values(page.spec.sources, tok.decimals, tok.percent):
+            for value in _values(page.spec.sources, tok.decimals, tok.percent, tok.grouped):
                 if value != was:
                     new = _written_as(value, tok)
                     yield line.number, tok.text, new, check_line(page, line, _changed(line, tok, new))

@@ -16,6 +16,7 @@ import numpy as np
 
 from selfattn_ref import batched, examples
 from selfattn_ref.attention import softmax_terms
+from selfattn_ref.kv_cache import GPT2_SMALL
 from selfattn_ref.masks import padding_mask
 from selfattn_ref.topics.batched_heads import NUM_HEADS, SLUG, batch
 
@@ -84,6 +85,8 @@ def _quantities():
         Quantity("batched_heads d_head", d_head),
         Quantity("batched_heads √d_head", float(np.sqrt(d_head))),
         Quantity("batched_heads largest difference from each sentence alone", b.largest_difference),
+        # GPT-2's context, the size of the causal buffer of the page's PyTorch layer (its test holds the two equal)
+        Quantity("batched_heads GPT-2 context", GPT2_SMALL.n_ctx),
     ]
     for s, sentence in enumerate(b.sentences):
         tok, name = list(sentence), f"batched_heads '{_label(sentence)}'"

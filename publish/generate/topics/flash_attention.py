@@ -14,7 +14,7 @@ from selfattn_ref.topics.flash_attention import TILES, memory, tiled
 
 from ...audit.quantities import Quantity, grid, source
 from ...escape import md_text
-from ...fmt import num
+from ...fmt import grouped, num
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table, weights_table
@@ -162,7 +162,9 @@ def _memory():
         "|---|---:|---:|---:|---:|---:|",
     ]
     for label, n, keys, tile, run in rows:
-        lines.append(f"| {label} | {n:,} | {keys:,} | {tile:,} | {run.scores_entries:,} | {run.largest_held:,} |")
+        lines.append(
+            "| " + " | ".join([label, *map(grouped, (n, keys, tile, run.scores_entries, run.largest_held))]) + " |"
+        )
     return "\n".join(lines) + "\n"
 
 

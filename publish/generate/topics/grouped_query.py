@@ -9,9 +9,11 @@ on the example the_cat_sat_two_heads, and :func:`selfattn_ref.kv_cache.kv_cache_
 
 from __future__ import annotations
 
+from selfattn_ref.kv_cache import MISTRAL_7B
 from selfattn_ref.topics.grouped_query import NUM_HEADS, NUM_KV_HEADS, mistral_7b, shared
 
 from ...audit.quantities import Quantity, grid, source
+from ...fmt import grouped
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table, weights_table
@@ -83,7 +85,7 @@ def _mistral():
         ("multi-query: 1 key-value head", m.bytes_multi_query),
     ]
     lines = ["| attention | cache, float16 |", "|---|---:|"]
-    lines += [f"| {label} | {size / MIB:,.0f} MiB |" for label, size in rows]
+    lines += [f"| {label} | {grouped(size / MIB)} MiB |" for label, size in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -97,4 +99,5 @@ def _exercise_values() -> dict:
         "mistral_groups": m.num_heads // m.num_kv_heads,
         "mistral_kv_heads": m.num_kv_heads,
         "mistral_heads": m.num_heads,
+        "mistral_context": MISTRAL_7B.n_ctx,
     }

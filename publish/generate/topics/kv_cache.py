@@ -19,6 +19,7 @@ from selfattn_ref.topics.kv_cache import NUM_HEADS, SLUG, gpt2_small, mistral_7b
 
 from ...audit.quantities import Quantity, grid, source
 from ...escape import md_text
+from ...fmt import grouped
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table
@@ -77,7 +78,13 @@ def _quantities():
         Quantity("kv_cache multiply-adds without the cache, all steps", sum(again)),
     ]
     for label, c in (("GPT-2 small", gpt2_small()), ("Mistral 7B", mistral_7b())):
+        m = c.model  # its published sizes, which the page cites (selfattn_ref.kv_cache names the sources)
         q += [
+            Quantity(f"kv_cache {label} layers", m.num_blocks),
+            Quantity(f"kv_cache {label} width", m.d_model),
+            Quantity(f"kv_cache {label} heads", m.num_heads),
+            Quantity(f"kv_cache {label} key-value heads", m.num_kv_heads),
+            Quantity(f"kv_cache {label} context", m.n_ctx),
             Quantity(f"kv_cache {label} d_head", c.d_head),
             Quantity(f"kv_cache {label} numbers per token", c.numbers_per_token),
             Quantity(f"kv_cache {label} numbers", c.numbers),
@@ -135,9 +142,9 @@ def _multiply_adds():
     lines = ["| " + " | ".join(md_text(h) for h in head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for what in PRODUCTS:
         row = [s.multiply_adds[what] for s in r.steps] + [s.multiply_adds_recomputed[what] for s in r.steps]
-        lines.append(f"| {md_text(what)} | " + " | ".join(f"{x:,}" for x in row) + " |")
+        lines.append(f"| {md_text(what)} | " + " | ".join(map(grouped, row)) + " |")
     cached, again = totals()
-    lines.append("| **total** | " + " | ".join(f"**{x:,}**" for x in cached + again) + " |")
+    lines.append("| **total** | " + " | ".join(f"**{grouped(x)}**" for x in cached + again) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -152,9 +159,10 @@ def _sizes():
     for c in (gpt2_small(), mistral_7b()):
         m = c.model
         lines.append(
-            f"| {md_text(m.name)} | {m.num_blocks} | {m.d_model:,} | {m.num_heads} | {m.num_kv_heads} | {c.d_head} "
-            f"| {m.n_ctx:,} | `{c.shape}` | {c.numbers_per_token:,} | {c.numbers:,} "
-            f"| {c.bytes['float16'] / MIB:,.0f} MiB | {c.bytes['float32'] / MIB:,.0f} MiB |"
+            f"| {md_text(m.name)} | {m.num_blocks} | {grouped(m.d_model)} | {m.num_heads} | {m.num_kv_heads} "
+            f"| {c.d_head} "
+            f"| {grouped(m.n_ctx)} | `{c.shape}` | {grouped(c.numbers_per_token)} | {grouped(c.numbers)} "
+            f"| {grouped(c.bytes['float16'] / MIB)} MiB | {grouped(c.bytes['float32'] / MIB)} MiB |"
         )
     return "\n".join(lines) + "\n"
 

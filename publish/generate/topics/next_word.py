@@ -13,12 +13,12 @@ from urllib.parse import urlencode
 
 import numpy as np
 
-from selfattn_ref import bpe, corpus
+from selfattn_ref import bpe, corpus, examples
 from selfattn_ref import language_model as lm
 from selfattn_ref.topics import next_word as nw
 
 from ...audit.quantities import Quantity, grid, source
-from ...fmt import num
+from ...fmt import grouped, num
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table
@@ -124,6 +124,7 @@ def _quantities():
     q.append(Quantity("temperature", 1.0))
     q += [Quantity(f"T = {T:g}", T) for T in nw.TEMPERATURES]
     q.append(Quantity("the smallest temperature", lm.MIN_TEMPERATURE))  # of `next` and the playground
+    q.append(Quantity("the largest temperature", examples.MAGNITUDE))  # theirs too: a number's largest size
     # Sampling: the seeded numbers and the running totals of the first draw.
     g = nw.generation()
     for k, step in enumerate(g.sampled, 1):
@@ -153,7 +154,7 @@ def _model():
         ("$h$", "heads in each block", str(W.num_heads)),
         ("$d_\\text{head}$", "entries of a head's queries, keys and values", str(W.d_model // W.num_heads)),
         ("$d_\\text{ff}$", "the inner width of each feed-forward network", str(W.blocks[0].W_1.shape[1])),
-        ("", "numbers in all (its parameters)", f"{W.parameters:,}"),
+        ("", "numbers in all (its parameters)", grouped(W.parameters)),
     ]
     lines = ["| symbol | what it counts | size |", "|---|---|---:|"]
     lines += [f"| {s} | {what} | {v} |" for s, what, v in rows]

@@ -16,7 +16,7 @@ from selfattn_ref.examples import load_rnn
 from selfattn_ref.topics.rnn_comparison import CASES, compare, rnn_steps, without_first
 
 from ...audit.quantities import Quantity, source
-from ...fmt import num, vector
+from ...fmt import grouped, num, vector
 from ..registry import generated
 from ..tables import matrix_table, operand, weights_table
 
@@ -186,8 +186,8 @@ def _costs():
         ("multiply_adds", "multiply-adds in all", "ratio"),
     )
     for key, label, ratio in measures:
-        lines.append(f"| {label} | RNN | " + " | ".join(f"{c['rnn'][key]:,}" for c in results) + " |")
-        lines.append("| | self-attention | " + " | ".join(f"{c['self_attention'][key]:,}" for c in results) + " |")
+        lines.append(f"| {label} | RNN | " + " | ".join(grouped(c["rnn"][key]) for c in results) + " |")
+        lines.append("| | self-attention | " + " | ".join(grouped(c["self_attention"][key]) for c in results) + " |")
         if ratio:
             lines.append("| | self-attention ÷ RNN | " + " | ".join(f"{c[ratio]:g}" for c in results) + " |")
     return "\n".join(lines) + "\n"

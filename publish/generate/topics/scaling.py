@@ -16,7 +16,7 @@ from selfattn_ref.attention import softmax
 from selfattn_ref.topics.scaling import KEYS, SAMPLES, TRIALS, largest_weight_experiment, variance_experiment
 
 from ...audit.quantities import Quantity, source
-from ...fmt import num
+from ...fmt import grouped, num
 from ..registry import generated
 from ..tables import weights_table
 
@@ -45,7 +45,7 @@ def _the_cat_sat():
 
 @generated("scaling/variance.md")
 def _variance_table():
-    lines = [f"| d_k | variance of q · k ({SAMPLES:,} pairs) | variance ÷ d_k |", "|---:|---:|---:|"]
+    lines = [f"| d_k | variance of q · k ({grouped(SAMPLES)} pairs) | variance ÷ d_k |", "|---:|---:|---:|"]
     for r in _variance():
         lines.append(
             f"| {r['d']} | {num(r['variance'], VARIANCE_DECIMALS)} | {num(r['variance_scaled'], VARIANCE_DECIMALS)} |"
@@ -58,7 +58,7 @@ def _largest_table():
     lines = ["| d_k | largest weight, q · k | largest weight, q · k / √d_k |", "|---:|---:|---:|"]
     for r in _largest():
         lines.append(f"| {r['d']} | {num(r['unscaled'], WEIGHT_DECIMALS)} | {num(r['scaled'], WEIGHT_DECIMALS)} |")
-    note = f"Each figure is the mean over {TRIALS:,} random queries, each against {KEYS} random keys."
+    note = f"Each figure is the mean over {grouped(TRIALS)} random queries, each against {KEYS} random keys."
     return "\n".join(lines) + "\n\n" + note + "\n"
 
 
@@ -79,7 +79,12 @@ def _quantities():
             Quantity(f"variance of q · k / √d, d = {d}", r["variance_scaled"]),
             Quantity(f"√d, d = {d}", math.sqrt(d)),
         ]
-    q.append(Quantity(f"the weight of each of {KEYS} keys when all are equal", 1 / KEYS, proportion=True))
+    q += [
+        Quantity("pairs per width", SAMPLES),  # of the variance experiment
+        Quantity("keys per query", KEYS),  # of the largest-weight experiment
+        Quantity("queries per width", TRIALS),
+        Quantity(f"the weight of each of {KEYS} keys when all are equal", 1 / KEYS, proportion=True),
+    ]
     for r in _largest():
         q += [
             Quantity(f"largest weight, d = {r['d']}, unscaled", r["unscaled"], proportion=True),

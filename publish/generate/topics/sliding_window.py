@@ -11,6 +11,7 @@ from __future__ import annotations
 from selfattn_ref.topics.sliding_window import cat_sat, entries, mistral_7b, reach
 
 from ...audit.quantities import Quantity, grid, source
+from ...fmt import grouped
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table, weights_table
@@ -73,11 +74,11 @@ def _mistral():
     """Mistral 7B's scores per head and layer, and its cache, with the causal mask alone and with its window."""
     m = mistral_7b()
     lines = [
-        f"| Mistral 7B, {m.n_ctx:,} tokens | causal mask alone | window of {m.window:,} |",
+        f"| Mistral 7B, {grouped(m.n_ctx)} tokens | causal mask alone | window of {grouped(m.window)} |",
         "|---|---:|---:|",
-        f"| scores, one head of one layer | {m.entries_causal:,} | {m.entries_window:,} |",
-        f"| KV cache, float16, all {m.num_blocks} layers | {m.cache_bytes_causal / MIB:,.0f} MiB | "
-        f"{m.cache_bytes_window / MIB:,.0f} MiB |",
+        f"| scores, one head of one layer | {grouped(m.entries_causal)} | {grouped(m.entries_window)} |",
+        f"| KV cache, float16, all {m.num_blocks} layers | {grouped(m.cache_bytes_causal / MIB)} MiB | "
+        f"{grouped(m.cache_bytes_window / MIB)} MiB |",
     ]
     return "\n".join(lines) + "\n"
 
