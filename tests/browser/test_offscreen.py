@@ -41,11 +41,12 @@ STATES = f"""() => [...document.querySelectorAll('{BLOCKS}')].map(e => ({{
 @pytest.fixture(scope="module")
 def phones(module_context):
     """Two 375 px contexts: the site as it is ("skipping"), and one that lays out every block at
-    once ("all", LAY_OUT_ALL); and what was read of the pages laid out whole, which does not change
-    ("read", see laid_out)."""
+    once ("all", LAY_OUT_ALL); the pages laid out whole, open for the module ("whole", see whole);
+    and what was read of them, which does not change ("read", see laid_out)."""
     return {
         "skipping": module_context(viewport=PHONE, skip_offscreen=True),
         "all": module_context(viewport=PHONE),
+        "whole": {},
         "read": {},
     }
 
@@ -67,16 +68,22 @@ def open_page(context, url: str, open_details: bool = False):
     return page
 
 
+def whole(phones, url: str, open_details: bool = False):
+    """The page at 375 px with everything laid out, opened once per module (and worker) for each
+    URL and state of its <details>, and what was read of it as it loaded (READ_WHOLE): the tests
+    compare with the same page, and the six of them that read it took a load each. Those that
+    follow links on it (FOLLOW) or scroll it read what they need there; what READ_WHOLE reads does
+    not depend on where the page is scrolled to."""
+    key = (url, open_details)
+    if key not in phones["whole"]:
+        page = open_page(phones["all"], url, open_details)
+        phones["whole"][key] = (page, page.evaluate(READ_WHOLE))
+    return phones["whole"][key]
+
+
 def blocks_that_scroll(phones, url: str, open_details: bool = False) -> list[int]:
     """The blocks that overflow at 375 px with everything laid out (their index on the page)."""
-
-    def read():
-        page = open_page(phones["all"], url, open_details)
-        states = page.evaluate(STATES)
-        page.close()
-        return states
-
-    states = laid_out(phones, ("states", url, open_details), read)
+    states = whole(phones, url, open_details)[1]["states"]
     scrolling = [i for i, s in enumerate(states) if s["overflows"] and s["shown"]]
     for i in scrolling:
         assert states[i]["tab"] == "0" and states[i]["scrollable"], (url, i, states[i])
@@ -93,16 +100,20 @@ LAYOUT = f"""() => ({{length: document.documentElement.scrollHeight,
     .map(e => e.checkVisibility() ? e.getBoundingClientRect().height : null)}})"""
 
 
+# Each block's size and place on the page (null if hidden), and the page's height.
+GEOMETRY = f"""() => ({{height: document.documentElement.scrollHeight,
+  blocks: [...document.querySelectorAll('{BLOCKS}')].map(e => {{
+    if (!e.checkVisibility()) return null;
+    const r = e.getBoundingClientRect();
+    return [r.top + scrollY, r.left, r.width, r.height].map(Math.round);
+  }})}})"""
+# What the tests read of a page laid out whole, as it has loaded.
+READ_WHOLE = f"() => ({{states: ({STATES})(), layout: ({LAYOUT})(), geometry: ({GEOMETRY})()}})"
+
+
 def laid_out_layout(phones, url: str) -> dict:
     """The page's length and its blocks' heights at 375 px with everything laid out."""
-
-    def read():
-        page = open_page(phones["all"], url)
-        layout = page.evaluate(LAYOUT)
-        page.close()
-        return layout
-
-    return laid_out(phones, ("layout", url), read)
+    return whole(phones, url)[1]["layout"]
 
 
 def tab_through(page) -> set[int]:
@@ -113,7 +124,12 @@ def tab_through(page) -> set[int]:
         window.__focused = new Set();
         window.__under = [];
         const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+        window.__footer = false;
+        // Once focus is in the footer, Tab moves it no further (the presses are sent in tens).
+        document.addEventListener('keydown', (e) => {{ if (window.__footer && e.key === 'Tab') e.preventDefault(); }});
         document.addEventListener('focusin', (e) => {{
+          if (window.__footer) return;
+          if (e.target.closest('.md-footer, footer')) {{ window.__footer = true; return; }}
           const i = window.__blocks.indexOf(e.target);
           if (i < 0) return;
           window.__focused.add(i);
@@ -127,9 +143,10 @@ def tab_through(page) -> set[int]:
         }});
       }}"""
     )
-    for _ in range(1000):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.closest('.md-footer, footer') !== null"):
+    for _ in range(100):
+        for _ in range(10):
+            page.keyboard.press("Tab")
+        if page.evaluate("() => window.__footer"):
             break
     else:
         pytest.fail("1000 presses of Tab did not reach the footer")
@@ -258,28 +275,30 @@ def test_blocks_once_shown_sit_where_they_sit_when_all_is_laid_out(phones, site,
     the page's <details> as loaded and all opened (which shows the blocks inside, some of them
     side by side in a flex row, where a skipped box would have no width of its own)."""
     url = site.url(path + "index.html")
-    geometry = f"""() => ({{height: document.documentElement.scrollHeight,
-      blocks: [...document.querySelectorAll('{BLOCKS}')].map(e => {{
-        if (!e.checkVisibility()) return null;
-        const r = e.getBoundingClientRect();
-        return [r.top + scrollY, r.left, r.width, r.height].map(Math.round);
-      }})}})"""
-    whole = open_page(phones["all"], url, open_details)
-    want = whole.evaluate(geometry)
-    whole.close()
+    want = whole(phones, url, open_details)[1]["geometry"]
     page = open_page(phones["skipping"], url, open_details)
     assert any(s["unmeasured"] for s in page.evaluate(STATES)), f"{path}: nothing was skipped at load"
-    page.evaluate(
+    # Each block that is not laid out yet is scrolled to, and laid out a frame or two later with
+    # those near it (which are then not scrolled to: 2 frames a block took 2 to 3 s a page). Returns
+    # the blocks that were never laid out.
+    never = page.evaluate(
         f"""async () => {{
-        for (const b of document.querySelectorAll('{BLOCKS}')) {{
-          if (!b.checkVisibility()) continue;
-          b.scrollIntoView();
-          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const shown = new Set();
+        const laidOut = (b) => b.firstElementChild.checkVisibility({{contentVisibilityAuto: true}});
+        const blocks = [...document.querySelectorAll('{BLOCKS}')].filter((b) => b.checkVisibility());
+        for (const b of blocks) {{
+          if (!laidOut(b)) {{
+            b.scrollIntoView();
+            await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+          }}
+          for (const c of blocks) if (laidOut(c)) shown.add(c);
         }}
+        return blocks.map((b, i) => shown.has(b) ? null : i).filter((i) => i !== null);
       }}"""
     )
+    assert never == [], f"{path}: blocks never laid out as the page was scrolled through: {never}"
     page.evaluate(SETTLED)
-    got = page.evaluate(geometry)
+    got = page.evaluate(GEOMETRY)
     page.close()
     assert sum(b is not None for b in want["blocks"]) > 5, want
     moved = [
@@ -340,15 +359,14 @@ def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, p
     url = site.url(path + "index.html")
 
     def read():  # where some headings far down land with everything laid out
-        whole = open_page(phones["all"], url)
-        ids = whole.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].map(h => h.id)")
+        page = whole(phones, url)[0]
+        ids = page.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].map(h => h.id)")
         assert len(ids) >= 4, ids
         landed = {}
         for heading in ids[len(ids) // 3 :: max(1, len(ids) // 4)]:
-            whole.evaluate("() => scrollTo(0, 0)")
-            whole.evaluate(FOLLOW, heading)
-            landed[heading] = whole.evaluate(STILL, heading)
-        whole.close()
+            page.evaluate("() => scrollTo(0, 0)")
+            page.evaluate(FOLLOW, heading)
+            landed[heading] = page.evaluate(STILL, heading)
         return landed
 
     want = laid_out(phones, ("landed", url), read)
@@ -516,11 +534,10 @@ def test_a_jump_to_the_last_heading_lands_it_where_it_does_with_all_laid_out(pho
     stops it short of the top, and the blocks on the screen above it, skipped until then, are
     laid out as it lands; it ends where it lands when nothing is skipped."""
     url = site.url("rnn-comparison/index.html")
-    whole = open_page(phones["all"], url)
-    heading = whole.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].pop().id")
-    whole.evaluate(FOLLOW, heading)
-    want = whole.evaluate(STILL, heading)
-    whole.close()
+    laid = whole(phones, url)[0]
+    heading = laid.evaluate("() => [...document.querySelectorAll('.md-typeset h2[id]')].pop().id")
+    laid.evaluate(FOLLOW, heading)
+    want = laid.evaluate(STILL, heading)
     page = phones["skipping"].new_page()
     page.goto(url)
     skipped_near = page.evaluate(
@@ -545,7 +562,7 @@ def test_a_heading_scrolled_to_without_being_the_target_lands_as_the_target_does
     navigation has put the hash in the URL with pushState, the heading is not :target, and it
     must still land just under the header, as the :target heading does (it was at 0 px, under
     the header)."""
-    page = open_page(phones["all"], site.url(path + "index.html"))
+    page = whole(phones, site.url(path + "index.html"))[0]
     got = page.evaluate(
         """() => [...document.querySelectorAll('.md-typeset :is(h2, h3, h4)[id]')].map((h) => {
           location.hash = h.id;
@@ -559,7 +576,6 @@ def test_a_heading_scrolled_to_without_being_the_target_lands_as_the_target_does
           return [h.id, pushed, h.getBoundingClientRect().top, on, target];
         })"""
     )
-    page.close()
     assert len(got) > 3, f"{path}: too few headings"
     for heading, pushed, off, on, target in got:
         assert not pushed and target, (path, heading, pushed, target)

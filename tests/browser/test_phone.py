@@ -400,9 +400,12 @@ def test_code_in_tables_breaks_only_between_words_and_path_parts(phone, width):
     or "_" of a path, after a name's "." (publish/markdown/path_breaks.py) or where text breaks (a space, a
     hyphen, a "?"), never in the middle of a name: before, "snippets/examp" + "les/river_bank" on a
     phone, and the keys "desc|ript|ion" on a laptop."""
-    page = phone("add-an-example/index.html", fresh=True)  # resized below
-    page.set_viewport_size({"width": width, "height": PHONE["height"]})
-    codes = page.evaluate(CODE_BREAKS_JS, ".md-typeset :is(td, th) code")
+    page = phone("add-an-example/index.html")  # the module's load, resized and put back
+    try:
+        page.set_viewport_size({"width": width, "height": PHONE["height"]})
+        codes = page.evaluate(CODE_BREAKS_JS, ".md-typeset :is(td, th) code")
+    finally:
+        page.set_viewport_size(PHONE)
     paths = [c for c in codes if "/" in c["text"]]
     assert len(codes) >= 15 and len(paths) >= 5, codes
     if width == PHONE["width"]:

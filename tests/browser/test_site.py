@@ -9,6 +9,7 @@ nav built, math rendered, where each edit link leads) is tests/content/test_site
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter, defaultdict
 from html.parser import HTMLParser
@@ -32,6 +33,7 @@ from browser_checks import (
     report,
     scheme,
 )
+from filelock import FileLock
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -54,27 +56,83 @@ def pages_with(site, pattern: str) -> list[Path]:
 
 
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
+# Once a page has loaded: no transition (colours are measured as they settle: a transition, Material's
+# 125 ms on some elements, caught half-way through the scheme switch gives a contrast that no reader
+# sees), and axe set up (AXE_SETUP_JS); returns the scheme the page is in.
+PREPARE_JS = f"""() => {{
+  const style = document.createElement("style");
+  style.textContent = {NO_TRANSITIONS!r};
+  document.head.append(style);
+  ({AXE_SETUP_JS})();
+  return document.body.getAttribute("data-md-color-scheme");
+}}"""
+# Clicks the palette toggle (what a reader clicks: Material's label for the other scheme's input) and
+# returns the scheme the page is in once Material has switched it (it does so as the click is handled).
+SWITCH_SCHEME_JS = """() => {
+  const before = document.body.getAttribute("data-md-color-scheme");
+  document.querySelector("[data-md-component=palette] label:not([hidden])").click();
+  const now = document.body.getAttribute("data-md-color-scheme");
+  if (now === before) throw new Error(`the palette toggle left the scheme ${before}`);
+  return now;
+}"""
 
 
 # The pages are checked in this many groups (every CLEAN_GROUPS-th page from the n-th on), one test
 # each, so that the workers share them (in one test they took a worker for a third of the run): one
-# group per core. Fewer groups check fewer looks of text twice (each group meets them afresh): the
-# pages took 137 s in six groups, 120 s in two, on the 2-core machine.
+# group per core. The groups share the looks of text they have checked (LooksChecked), so a look met
+# by one group is not checked again by the other.
 CLEAN_GROUPS = 2
+
+
+class LooksChecked:
+    """The looks of text (SAMPLE_COLOURS_JS) whose colours axe has checked in each scheme, shared by
+    the groups of test_every_page_is_clean, whichever process runs them: a file in the run's folder
+    that every xdist worker sees (the way pytest-xdist's documentation shares data between workers),
+    under a file lock. Two elements that look the same pass or fail together, on one page or on two
+    (SAMPLE_COLOURS_JS): the two groups checked each look afresh, some 115 in each scheme, and a
+    colour rule's run costs 0.1 s a sample on a long page."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = FileLock(f"{path}.lock")
+
+    def _read(self) -> dict[str, list[str]]:
+        if not self.path.is_file():
+            return {}
+        return json.loads(self.path.read_text(encoding="utf-8"))
+
+    def seen(self, scheme: str) -> set[str]:
+        with self.lock:
+            return set(self._read().get(scheme, []))
+
+    def add(self, scheme: str, looks: list[str]) -> None:
+        if not looks:
+            return
+        with self.lock:
+            checked = self._read()
+            checked[scheme] = sorted({*checked.get(scheme, []), *looks})
+            self.path.write_text(json.dumps(checked), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def looks_checked(tmp_path_factory, worker_id) -> LooksChecked:
+    base = tmp_path_factory.getbasetemp()
+    return LooksChecked((base if worker_id == "master" else base.parent) / "looks-checked.json")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("group", range(CLEAN_GROUPS))
-def test_every_page_is_clean(new_context, site, group):
+def test_every_page_is_clean(new_context, site, looks_checked, group):
     """No console error, no request off the machine (nor for KaTeX's script), no serious axe
     violation: on every page, its group taken in one browser context, one page load each. (That its
     math was rendered when the site was built, tests/content/test_site_build.py reads in the built
     pages: every formula KaTeX's HTML, no TeX delimiter left in the text.)
 
-    On each page axe runs all its rules, its colour rules only on one sample of each look of
-    text not met on an earlier page of the group (see SAMPLE_COLOURS_JS); then the palette toggle
-    switches scheme (light / dark) in place and the colour rules run on the looks of that scheme
-    not met yet. The scheme is remembered, so the next page starts in it and switches back.
+    On each page axe runs all its rules (those that can find a serious violation, AXE_SETUP_JS),
+    its colour rules only on one sample of each look of text not checked yet, on an earlier page of
+    either group (see SAMPLE_COLOURS_JS, LooksChecked); then the palette toggle switches scheme
+    (light / dark) in place and the colour rules run on the looks of that scheme not checked yet.
+    The scheme is remembered, so the next page starts in it and switches back.
     """
     every = site.html_files()
     pages = every[group::CLEAN_GROUPS]
@@ -84,25 +142,18 @@ def test_every_page_is_clean(new_context, site, group):
     context.add_init_script(AXE_SCRIPT)
     page = context.new_page()
     problems: dict[str, list[str]] = defaultdict(list)
-    looks = {"default": set(), "slate": set()}  # Material's names for the light and dark schemes
+    names = {"default": "light", "slate": "dark"}  # Material's names for the schemes
     for html in pages:
         url = site.url(html)
         page.goto(url, wait_until="load")
-        # Colours are measured as they settle: a transition (Material's, 125 ms on some elements)
-        # caught half-way through the scheme switch gives a contrast that no reader sees.
-        page.add_style_tag(content=NO_TRANSITIONS)
-        page.evaluate(AXE_SETUP_JS)
+        now = page.evaluate(PREPARE_JS)
         for rules in (AXE_ALL, AXE_COLOURS):
             if rules is AXE_COLOURS:
-                before = scheme(page)
-                palette_toggle(page).click()
-                expect(page.locator("body")).not_to_have_attribute("data-md-color-scheme", before)
-            now = scheme(page)
-            fresh = page.evaluate(SAMPLE_COLOURS_JS, [sorted(looks[now]), None])
-            looks[now].update(fresh)
+                now = page.evaluate(SWITCH_SCHEME_JS)
+            fresh = page.evaluate(SAMPLE_COLOURS_JS, [sorted(looks_checked.seen(now)), None])
             if rules is AXE_ALL or fresh:
-                name = {"default": "light", "slate": "dark"}[now]
-                problems[url] += [f"[{name}] {v}" for v in page.evaluate(AXE_JS, [None, rules])]
+                problems[url] += [f"[{names[now]}] {v}" for v in page.evaluate(AXE_JS, [None, rules])]
+            looks_checked.add(now, fresh)
     recorder.settle()  # the last page's late requests are seen too
     for where, found in recorder.take().items():
         problems[where] += found
