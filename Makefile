@@ -85,8 +85,9 @@ test: venv chromium
 
 # The suite's layers that a page or a spec can fail (tests/package, tests/snippets, tests/content)
 # without those marked slow (mostly those that copy and build the project: the walk-through of
-# docs/add-an-example.md, the strict build's bad links; also the wheel's contents), for quick
-# iterations while writing a page or a spec. Left out: the browser layer (tests/browser) and the
+# docs/add-an-example.md, the strict build's bad links; also the wheel's contents; and every test of
+# the built site, which tests/conftest.py marks slow: it waits for a build of the whole site), for
+# quick iterations while writing a page or a spec (`mkdocs build --strict` checks that it builds). Left out: the browser layer (tests/browser) and the
 # tests of the tools themselves (tests/tools: publish/, the notebooks' kernels, the Makefile, bench/),
 # which no page or spec edit can fail; `make test` and CI run them all.
 test-fast: venv

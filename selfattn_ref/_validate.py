@@ -18,6 +18,7 @@ message the same way. A torch tensor is recognised here without importing torch
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from decimal import Decimal
@@ -149,10 +150,12 @@ def product_bound(A, B) -> np.ndarray:
         return magnitudes(A) @ magnitudes(B)
 
 
+@functools.lru_cache(maxsize=1024)
 def limit_of(dtype, terms: int = 1, level: int = 0) -> float:
     """The largest a bound of a sum of ``terms`` terms computed in ``dtype`` (a NumPy or torch float
     dtype) may be: the dtype's largest number, less the room the sum's rounding needs (2·γ_terms of
-    it) and 2^-16 of it for each ``level`` and this one."""
+    it) and 2^-16 of it for each ``level`` and this one. Cached (every checked call asks it, the
+    same few values)."""
     info = np.finfo(np.dtype(dtype_name(dtype)))
     rounding = terms * float(info.eps) / (1 - min(terms * float(info.eps), 0.5))
     return float(info.max) * (1 - _ROOM) ** (level + 1) / (1 + 2 * rounding)

@@ -89,6 +89,14 @@ def _needs(item) -> set[str]:
 WITH_SNIPPETS = {"package/test_reversal.py"}
 
 
+# A test that reads a build of the site (the strict build, the offline build: SharedBuild) waits for
+# it, some 35 s of a core however quick the test itself: it is slow, and is marked so as it is
+# collected (pytest_itemcollected). So `-m "not slow"` (make test-fast) selects none of them, and
+# such a run builds nothing (it built the site for some 660 tests of the built site, which make test
+# runs). Whether the test's own file marks it slow still orders the tests (pytest_collection_modifyitems).
+SLOW_OF_ITS_OWN = pytest.StashKey[bool]()
+
+
 @functools.cache
 def _every_example() -> tuple[frozenset[str], tuple[str, ...]]:
     """(the tests that check every worked example at once, tests/support/quick_checks.py; every example's name)."""
@@ -108,9 +116,18 @@ def pytest_itemcollected(item):
     if item.nodeid.split("[")[0] in every:
         item.extra_keyword_matches.update(slugs)
     path = Path(str(item.path)).relative_to(REPO / "tests").as_posix()
+    needs = _needs(item)
+    if needs:
+        item.stash[SLOW_OF_ITS_OWN] = item.get_closest_marker("slow") is not None
+        item.add_marker(pytest.mark.slow)
     shares = path.startswith("snippets/") or path in WITH_SNIPPETS
-    if shares and not _needs(item) and item.config.pluginmanager.hasplugin("xdist"):
+    if shares and not needs and item.config.pluginmanager.hasplugin("xdist"):
         item.add_marker(pytest.mark.xdist_group("snippets"))
+
+
+def _slow_of_its_own(item) -> bool:
+    """Marked slow in its file (a test that reads a build is marked slow as it is collected)."""
+    return item.stash.get(SLOW_OF_ITS_OWN, item.get_closest_marker("slow") is not None)
 
 
 @pytest.hookimpl(trylast=True)
@@ -118,7 +135,7 @@ def pytest_collection_modifyitems(session, config, items):
     """The tests of a built site last, and in each part the slow ones first, so that no worker is
     left with a long test at the end (a stable sort: every worker collects the same order); the
     builds they need started now, in the background, while the other tests run."""
-    items.sort(key=lambda item: (bool(_needs(item)), item.get_closest_marker("slow") is None))
+    items.sort(key=lambda item: (bool(_needs(item)), not _slow_of_its_own(item)))
     if config.option.collectonly:
         return
     for name in sorted(set().union(*map(_needs, items))):

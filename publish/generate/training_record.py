@@ -15,6 +15,7 @@ Used by :mod:`publish.generate.topics.positional_encoding` (the word-order exper
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -23,10 +24,13 @@ from pathlib import Path
 from .registry import current
 
 
+@functools.lru_cache(maxsize=1024)
 def code_of(source: str) -> str:
     """What a module's source computes, without what only a reader reads: its syntax tree with the
     docstrings taken out (comments, blank lines and layout are not in the tree), as text. A
-    docstring or a comment edited changes no record's key, so it trains nothing."""
+    docstring or a comment edited changes no record's key, so it trains nothing. Cached on the
+    source's text: a process asks for the records' keys again and again (each page's quantities,
+    tables and exercises of a run), and parsing the keyed modules was most of it."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)

@@ -6,6 +6,7 @@ the tensors it drew. And the facts the page states."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -41,6 +42,16 @@ def tref():
     return pytest.importorskip("selfattn_ref.torch.topics.scaling")
 
 
+@functools.cache
+def run_of(package: str, experiment: str) -> list[dict]:
+    """The rows of an experiment ("variance" or "largest_weight") of the NumPy package or the PyTorch
+    one ("numpy", "torch"), run once for the module: each draws up to some ten million numbers (0.2 to
+    0.9 s of a core), and the tests below only read them. (That a run gives the same rows every time
+    is tests/package/test_topics.py's test_the_experiments_are_deterministic_and_follow_their_draw_order.)"""
+    module = scaling if package == "numpy" else pytest.importorskip("selfattn_ref.torch.topics.scaling")
+    return getattr(module, f"{experiment}_experiment")()
+
+
 def test_the_snippets_draw_what_the_page_says():
     for path in SNIPPET_PATHS:
         text = path.read_text(encoding="utf-8")
@@ -56,7 +67,7 @@ def test_the_snippets_draw_what_the_page_says():
 
 def test_numpy_variance_snippet_is_the_package(namespaces):
     got = namespaces[VARIANCE["numpy"]]["variances"]
-    want = scaling.variance_experiment()
+    want = run_of("numpy", "variance")
     assert list(got) == [r["d"] for r in want]
     np.testing.assert_allclose([got[r["d"]] for r in want], [r["variance"] for r in want], rtol=1e-12)
     last = namespaces[VARIANCE["numpy"]]
@@ -65,7 +76,7 @@ def test_numpy_variance_snippet_is_the_package(namespaces):
 
 def test_torch_variance_snippet_is_the_package(namespaces, tref):
     got = namespaces[VARIANCE["torch"]]["variances"]
-    want = tref.variance_experiment()
+    want = run_of("torch", "variance")
     np.testing.assert_allclose([got[r["d"]] for r in want], [r["variance"] for r in want], rtol=1e-12)
     last = namespaces[VARIANCE["torch"]]  # the same inputs, fed to the NumPy package
     q, k = as_numpy(last["q"]), as_numpy(last["k"])
@@ -74,7 +85,7 @@ def test_torch_variance_snippet_is_the_package(namespaces, tref):
 
 def test_numpy_largest_weight_snippet_is_the_package(namespaces):
     got = namespaces[LARGEST["numpy"]]["largest"]
-    for r in scaling.largest_weight_experiment():
+    for r in run_of("numpy", "largest_weight"):
         np.testing.assert_allclose(got[r["d"]], (r["unscaled"], r["scaled"]), rtol=1e-12)
     e = np.random.default_rng(3).normal(0, 30, size=(5, 8))
     np.testing.assert_allclose(namespaces[LARGEST["numpy"]]["softmax"](e), selfattn_ref.softmax(e), rtol=0, atol=1e-15)
@@ -82,7 +93,7 @@ def test_numpy_largest_weight_snippet_is_the_package(namespaces):
 
 def test_torch_largest_weight_snippet_is_the_package(namespaces, tref):
     got = namespaces[LARGEST["torch"]]["largest"]
-    for r in tref.largest_weight_experiment():
+    for r in run_of("torch", "largest_weight"):
         np.testing.assert_allclose(got[r["d"]], (r["unscaled"], r["scaled"]), rtol=1e-12)
     last = namespaces[LARGEST["torch"]]  # d = 512: the same inputs, fed to the NumPy package
     q, K = as_numpy(last["q"]), as_numpy(last["K"])
@@ -93,10 +104,10 @@ def test_torch_largest_weight_snippet_is_the_package(namespaces, tref):
 def test_the_numpy_snippets_print_the_packages_figures():
     """(The page's generated tables show the same figures: tests/content/test_topic_tables.py.)"""
     variance_out = VARIANCE["numpy"].with_suffix(".out").read_text(encoding="utf-8")
-    for r in scaling.variance_experiment():
+    for r in run_of("numpy", "variance"):
         assert f"{r['d']:5d}   {r['variance']:15.2f}   {r['variance'] / r['d']:14.2f}" in variance_out
     largest_out = LARGEST["numpy"].with_suffix(".out").read_text(encoding="utf-8")
-    for r in scaling.largest_weight_experiment():
+    for r in run_of("numpy", "largest_weight"):
         assert f"{r['d']:5d}   {r['unscaled']:8.3f}   {r['scaled']:21.3f}" in largest_out
 
 
@@ -105,7 +116,7 @@ def test_the_numpy_snippets_print_the_packages_figures():
 
 @pytest.mark.parametrize("experiment", ["numpy", "torch"])
 def test_the_variance_grows_like_d(experiment, tref):
-    rows = scaling.variance_experiment() if experiment == "numpy" else tref.variance_experiment()
+    rows = run_of(experiment, "variance")
     for r in rows:
         assert 0.95 < r["variance"] / r["d"] < 1.05
         assert r["variance_scaled"] == pytest.approx(r["variance"] / r["d"], rel=1e-12)
@@ -118,7 +129,7 @@ def test_the_variance_grows_like_d(experiment, tref):
 
 @pytest.mark.parametrize("experiment", ["numpy", "torch"])
 def test_unscaled_softmax_picks_one_key_and_scaled_does_not(experiment, tref):
-    rows = scaling.largest_weight_experiment() if experiment == "numpy" else tref.largest_weight_experiment()
+    rows = run_of(experiment, "largest_weight")
     unscaled = [r["unscaled"] for r in rows]
     scaled = [r["scaled"] for r in rows]
     assert unscaled == sorted(unscaled) and unscaled[-1] > 0.95  # "near 1 at d = 512"
@@ -128,9 +139,9 @@ def test_unscaled_softmax_picks_one_key_and_scaled_does_not(experiment, tref):
 
 
 def test_the_numbers_the_page_quotes():
-    var = {r["d"]: r["variance"] for r in scaling.variance_experiment()}
+    var = {r["d"]: r["variance"] for r in run_of("numpy", "variance")}
     assert [f"{var[d]:.2f}" for d in (4, 64, 512)] == ["3.99", "65.27", "509.66"]
-    largest = {r["d"]: r for r in scaling.largest_weight_experiment()}
+    largest = {r["d"]: r for r in run_of("numpy", "largest_weight")}
     assert f"{largest[512]['unscaled']:.1%}" == "95.5%" and f"{largest[512]['scaled']:.1%}" == "36.1%"
     assert f"{math.sqrt(512):.2f}" == "22.63" and 8 * 0.125 == 1 and 1 / scaling.KEYS == 0.125
 

@@ -65,6 +65,15 @@ def record_key() -> str:
     return training_record.content_key(ROOT, _KEYED, versions()["torch"])
 
 
+@cache
+def _removal_of(kind: str, sense: str | None) -> dict:
+    """The trained model's scores on the held-out sentences of ``kind`` and ``sense`` with each head
+    removed (selfattn_ref.topics.language_model.removal: 13 evaluations of the group), once per
+    process, as the trained weights are read once (selfattn_ref.language_model.load): the page's
+    quantities, its removal table and its exercises read the same groups. Read only."""
+    return heads.removal(heads.sentences_of(kind, sense))
+
+
 def _scores(scores: dict) -> dict:
     return {group: asdict(s) for group, s in scores.items()}
 
@@ -245,7 +254,7 @@ def _trained_quantities():
     for kind in ("bank", "it"):
         for sense in (*heads.SENSES[kind], None):
             at = ", ".join(x for x in (kind, sense) if x)
-            for key, s in heads.removal(heads.sentences_of(kind, sense)).items():
+            for key, s in _removal_of(kind, sense).items():
                 who = "every head" if key is None else f"without {head_name(key)}"
                 q += [Quantity(f"{at}: {who}, accuracy", s.accuracy, True), Quantity(f"{at}: {who}, loss", s.loss)]
     # The contrasts: the sentences side by side.
@@ -524,7 +533,7 @@ def _bank_map():
 @generated("language_model/removal.md")
 def _removal():
     cols = [(kind, sense) for kind in ("bank", "it") for sense in heads.SENSES[kind]]
-    found = {c: heads.removal(heads.sentences_of(*c)) for c in cols}
+    found = {c: _removal_of(*c) for c in cols}
     head = "| | " + " | ".join(f"after {k}: {s} ({found[(k, s)][None].positions})" for k, s in cols) + " |"
     lines_ = [head, "|---|" + "---:|" * len(cols)]
     for key in [None, *PAIRS]:
@@ -539,7 +548,7 @@ def _exercise_values() -> dict:
     """What docs/trained-model.md's exercises ask for (docs/exercises/trained-model.toml), and known
     mistakes."""
     r = _figures()["held_out"]
-    money, river = (heads.removal(heads.sentences_of("bank", sense)) for sense in ("money", "river"))
+    money, river = (_removal_of("bank", sense) for sense in ("money", "river"))
     h = heads.head_scores(HEATMAP, *HEAD)
     i, j = h.words.index("it"), h.words.index("street")
     cols = [f"c{k + 1}" for k in range(h.Q.shape[1])]
@@ -547,7 +556,7 @@ def _exercise_values() -> dict:
     return {
         "money": money[None].positions,
         "river": river[None].positions,
-        "without_2_1": heads.removal(heads.sentences_of("bank"))[(2, 1)].accuracy,
+        "without_2_1": _removal_of("bank", None)[(2, 1)].accuracy,
         "mean_of_the_two": (money[(2, 1)].accuracy + river[(2, 1)].accuracy) / 2,
         "four": math.log(4),
         "four_log10": math.log10(4),
