@@ -18,14 +18,24 @@ from selfattn_ref import batched, examples
 from selfattn_ref.attention import softmax_terms
 from selfattn_ref.masks import padding_mask
 from selfattn_ref.topics.batched_heads import NUM_HEADS, SLUG, batch
-from selfattn_ref.torch import batched as tbatched
 
 from ...audit.quantities import Quantity, grid, source
 from ..exercises import topic_values
 from ..registry import generated
 from ..tables import matrix_table, weights_table
 
-LIBRARIES = {"numpy": batched.causal_self_attention, "torch": tbatched._steps}  # the functions whose lines run
+
+def _torch_batched():
+    """The PyTorch twin, imported on use: ``make update`` and ``new-example`` check every spec before
+    they generate anything, and a run stopped there (a bad spec) needs no PyTorch."""
+    from selfattn_ref.torch import batched as tbatched  # noqa: PLC0415
+
+    return tbatched
+
+
+def library_function(library: str):
+    """The function whose lines run, in ``library`` ("numpy" or "torch")."""
+    return batched.causal_self_attention if library == "numpy" else _torch_batched()._steps
 
 
 def _label(sentence) -> str:
@@ -52,8 +62,9 @@ def lines(library: str) -> list[tuple[str, str, tuple[int, ...]]]:
     if library == "numpy":
         measured = b.steps.lines
     else:
-        measured = tbatched.causal_self_attention(b.steps.X, b.W, b.W, b.W, b.W_O, NUM_HEADS, list(b.lengths)).lines
-    return [(code, named_shape(LIBRARIES[library], code), shape) for code, shape in measured]
+        twin = _torch_batched()
+        measured = twin.causal_self_attention(b.steps.X, b.W, b.W, b.W, b.W_O, NUM_HEADS, list(b.lengths)).lines
+    return [(code, named_shape(library_function(library), code), shape) for code, shape in measured]
 
 
 # --- what the page may quote ---------------------------------------------------------------
