@@ -28,8 +28,14 @@ def walkthrough() -> tuple[list[tuple[str, str]], str]:
     return commands, specs[0]
 
 
-# The tests that cover a worked example (their ids name its slug); the built-site ones need a
-# second build, which the walk-through checks itself (test_the_walkthrough_adds_a_checked_page).
+# The tests that cover a worked example (their ids name its slug, or they check every example);
+# the built-site ones need a second build of the copy (the strict_build fixture builds the site
+# again: 30 s of a core), so the walk-through makes their checks on its own build, the Preview
+# step's (test_the_walkthrough_adds_a_checked_page).
+BUILT_SITE_TESTS = [
+    "tests/content/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
+    "tests/content/test_worked_examples.py::test_the_gallery_lists_every_example_in_the_nav",
+]
 WALKTHROUGH_TESTS = [
     "tests/snippets/test_examples.py",
     "tests/snippets/test_recordings.py",
@@ -37,8 +43,7 @@ WALKTHROUGH_TESTS = [
     "tests/content/test_docs_codeblocks.py",
     "tests/content/test_playground_presets.py",
     "tests/content/test_worked_examples.py",
-    "--deselect",
-    "tests/content/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
+    *(arg for test in BUILT_SITE_TESTS for arg in ("--deselect", test)),
 ]
 
 
