@@ -275,7 +275,8 @@ def plan(
     every = _checked(every)
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
-    want = producers.generate(every)
+    reads: dict = {}  # what each producer read, for the second pass below
+    want = producers.generate(every, reads=reads)
     _check_safe(want)
     refused: dict[Path, str] = {}
     removals, foreign = _scan(want, refused)
@@ -299,9 +300,8 @@ def plan(
     if failures:
         raise UpdateError("a snippet failed, so nothing was written:\n\n" + "\n\n".join(failures))
     recordings = {r.recording: r.stdout for r in results if _differs(r.recording, r.stdout)}
-    if recordings:  # the notebooks show recordings: generate again with the new ones
-        with registry.pending(recordings):
-            want = producers.generate(every)
+    if recordings:  # the notebooks show recordings: generate again with the new ones (what reads them)
+        want = registry.regenerate(every, want, reads, recordings)
     prints = {}
     for r in results:
         made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout, data=want)
