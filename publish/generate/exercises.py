@@ -529,6 +529,7 @@ def load_file(path: Path, root: Path | None = None) -> list[Exercise]:
     if not (DOCS / f"{page}.md").is_file():
         raise ExerciseSpecError(f"{path}: there is no page docs/{page}.md for these exercises")
     out: list[Exercise] = []
+    made_by_topic: dict[str, object] = {}
     for k, spec in enumerate(data["exercise"]):
 
         def at(key: str, spec=spec, k=k) -> str:
@@ -567,7 +568,9 @@ def load_file(path: Path, root: Path | None = None) -> list[Exercise]:
             every = {**TOPICS, **_TOPICS}
             if spec["topic"] not in every:
                 raise ExerciseSpecError(f"{at('topic')}: {spec['topic']!r} is not one of {sorted(every)}")
-            made = every[spec["topic"]]()
+            if spec["topic"] not in made_by_topic:  # (computed once for the page's exercises of the topic)
+                made_by_topic[spec["topic"]] = every[spec["topic"]]()
+            made = made_by_topic[spec["topic"]]
             context = made if isinstance(made, ExampleContext) else _Values(made, f"the topic {spec['topic']!r}")
         else:
             context = _example_context(spec, at("example"))

@@ -64,8 +64,12 @@ class Producer:
 _PRODUCERS: dict[str, Producer] = {}
 
 
+def _key(p: Producer) -> str:
+    return p.name if p.path is None else f"{p.name} -> {p.path}"
+
+
 def _add(p: Producer) -> None:
-    key = p.name if p.path is None else f"{p.name} -> {p.path}"
+    key = _key(p)
     if key in _PRODUCERS and _PRODUCERS[key].fn is not p.fn:
         raise ValueError(f"{key} is registered twice")
     _PRODUCERS[key] = p
@@ -244,23 +248,74 @@ def pending(files: dict[Path, str]) -> Iterator[None]:
         _PENDING.update(saved)
 
 
+# The files each producer reads with current() while generate() records it (``reads``), so that
+# regenerate() runs again only the producers that read a file that changed.
+_READING: list[set[Path]] = []
+
+
+@contextmanager
+def _reading() -> Iterator[set[Path]]:
+    """Inside, the files read with :func:`current` are added to the set it gives."""
+    read: set[Path] = set()
+    _READING.append(read)
+    try:
+        yield read
+    finally:
+        _READING.pop()
+
+
 def current(path: Path) -> str | None:
     """The text ``path`` has (or is about to have, see :func:`pending`), or None if it has none."""
+    for read in _READING:
+        read.add(path)
     if path in _PENDING:
         return _PENDING[path]
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
-def generate(every: list, *, per_example_only: bool = False) -> dict[Path, str]:
+def generate(every: list, *, per_example_only: bool = False, reads: dict | None = None) -> dict[Path, str]:
     """Every generated file, by path, for the worked examples ``every``: the per-example
     producers first, then the single files (unless ``per_example_only``). Call
-    :func:`publish.generate.producers.load` first (it imports every producer)."""
+    :func:`publish.generate.producers.load` first (it imports every producer). ``reads``: a dict
+    that gets, by producer, the files it read with :func:`current` and the files it gave (for
+    :func:`regenerate`)."""
+    return _generate(every, per_example_only=per_example_only, reads=reads)
+
+
+def regenerate(every: list, before: dict[Path, str], reads: dict, changed: dict[Path, str]) -> dict[Path, str]:
+    """What :func:`generate` gives for ``every`` with ``changed`` pending (the recordings a run of
+    ``make update`` is about to write, which the notebooks show), from ``before``, what it gave
+    without them, and ``reads``, what each producer read then: a producer runs again only if it
+    read a file of ``changed`` or one that a producer run again before it changed (a producer reads
+    nothing else that changes between the two); the others give what they gave. A second run of
+    every producer took a second and a half of every `make update` that records a snippet."""
+    with pending(changed):
+        return _generate(every, reads=reads, before=before, dirty=set(changed))
+
+
+def _generate(every: list, *, per_example_only: bool = False, reads: dict | None = None,
+              before: dict[Path, str] | None = None, dirty: set[Path] | None = None) -> dict[Path, str]:  # fmt: skip
     if not _PRODUCERS:
         raise RuntimeError("no producer is registered: import publish.generate.producers first")
+    again = before is not None
+
+    def run(p: Producer, fn: Callable[[], dict[Path, str]]) -> dict[Path, str]:
+        key = _key(p)
+        if again and key in reads and not reads[key][0] & dirty:
+            return {path: before[path] for path in reads[key][1]}  # it reads nothing that changed
+        with _reading() as read:
+            made = fn()
+        if again:
+            dirty.update(path for path, text in made.items() if before.get(path) != text)
+            dirty.update(path for path in reads.get(key, ((), ()))[1] if path not in made)
+        elif reads is not None:
+            reads[key] = (read, tuple(made))
+        return made
+
     out: dict[Path, str] = {}
     for p in _PRODUCERS.values():
         if p.per_example:
-            out.update(p.fn(every))
+            out.update(run(p, lambda p=p: p.fn(every)))
     if per_example_only:
         return out
     # In the order of their paths, so that docs/generated/ comes before docs/notebooks/: a
@@ -269,9 +324,13 @@ def generate(every: list, *, per_example_only: bool = False) -> dict[Path, str]:
     for p in sorted(_PRODUCERS.values(), key=lambda p: str(p.path)):
         if p.path is None or p.gathered:
             continue
-        with pending(out):
-            text = p.fn()
-        out[p.path] = _wrap(text, p.path, p.name) if p.wrap else text
+
+        def single(p: Producer = p) -> dict[Path, str]:
+            with pending(out):
+                text = p.fn()
+            return {p.path: _wrap(text, p.path, p.name) if p.wrap else text}
+
+        out.update(run(p, single))
     return out
 
 

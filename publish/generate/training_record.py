@@ -24,7 +24,7 @@ from pathlib import Path
 from .registry import current
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)  # (a run of `make update` keys some 30 records on the same 20 modules)
 def code_of(source: str) -> str:
     """What a module's source computes, without what only a reader reads: its syntax tree with the
     docstrings taken out (comments, blank lines and layout are not in the tree), as text. A

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fnmatch
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,15 +63,24 @@ def check_specs(every: list[examples.Example]) -> None:
             )
 
 
-def _generated(path: Path) -> bool:
-    """Whether ``path`` is a file of the generated folders (:func:`.registry.owned`), or a folder on
-    the way to them, which :func:`_scan` reports (a link there is left alone, never read)."""
+def _generated_paths() -> Callable[[Path], bool]:
+    """Whether a path is a file of the generated folders (:func:`.registry.owned`), or a folder on
+    the way to them, which :func:`_scan` reports (a link there is left alone, never read). The
+    folders are looked up by each of the path's parents (a few), not each tried against the path
+    (some 200 of them for each of the 900 entries of a tree: a second of every ``make update``)."""
+    globs: dict[Path, list[list[str]]] = {}
     for folder, pattern in registry.owned():
-        if path.is_relative_to(folder) and path != folder:
-            parts, globs = path.relative_to(folder).parts, pattern.split("/")
-            if len(parts) <= len(globs) and all(fnmatch.fnmatchcase(p, g) for p, g in zip(parts, globs, strict=False)):
-                return True
-    return False
+        globs.setdefault(folder, []).append(pattern.split("/"))
+
+    def generated(path: Path) -> bool:
+        for depth, folder in enumerate(path.parents, 1):
+            parts = path.parts[-depth:]
+            for pattern in globs.get(folder, ()):
+                if len(parts) <= len(pattern) and all(map(fnmatch.fnmatchcase, parts, pattern)):
+                    return True
+        return False
+
+    return generated
 
 
 def _differs(path: Path, text: str) -> bool:
@@ -150,7 +160,7 @@ def _checked(every: list[examples.Example] | None) -> list[examples.Example]:
     /proc/self/environ) or a FIFO: nothing is read before this. UpdateError or SpecError otherwise."""
     producers.load()  # (what the generated folders are)
     try:
-        check_sources(reported=_generated)
+        check_sources(reported=_generated_paths())
     except UnsafeRead as exc:
         raise UpdateError(str(exc)) from None
     every = examples.load_all() if every is None else every
@@ -265,7 +275,8 @@ def plan(
     every = _checked(every)
     producers.load()
     _check_taken(registry.generate(every, per_example_only=True), extra or {})  # quick: before the slow ones
-    want = producers.generate(every)
+    reads: dict = {}  # what each producer read, for the second pass below
+    want = producers.generate(every, reads=reads)
     _check_safe(want)
     refused: dict[Path, str] = {}
     removals, foreign = _scan(want, refused)
@@ -289,9 +300,8 @@ def plan(
     if failures:
         raise UpdateError("a snippet failed, so nothing was written:\n\n" + "\n\n".join(failures))
     recordings = {r.recording: r.stdout for r in results if _differs(r.recording, r.stdout)}
-    if recordings:  # the notebooks show recordings: generate again with the new ones
-        with registry.pending(recordings):
-            want = producers.generate(every)
+    if recordings:  # the notebooks show recordings: generate again with the new ones (what reads them)
+        want = registry.regenerate(every, want, reads, recordings)
     prints = {}
     for r in results:
         made = snippets.fingerprint(r.path, script=want.get(r.path), recording=r.stdout, data=want)

@@ -10,6 +10,7 @@ plugin, hook and extension (a second and more), where the tools need a few keys 
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from pathlib import Path
@@ -33,12 +34,31 @@ def _published_env(loader: yaml.Loader, node: yaml.Node):
 def config(mkdocs_yml: Path = MKDOCS_YML, *, published: bool = True) -> dict:
     """mkdocs.yml as MkDocs' loader reads it, before MkDocs validates it. ``published``: each
     ``!ENV`` is its default, as the site is published (SITE_URL, NUMBERS_AUDIT, OFFLINE unset);
-    else each is read from this process's environment, as a build started from it reads it."""
+    else each is read from this process's environment, as a build started from it reads it.
+
+    As published, it is read once for each text of the file (a copy of it each call, which the
+    caller may change): ``make update`` asks for it once per worked example's page, and each read
+    took a quarter of a second. Not when the file has another one under it (INHERIT)."""
+    with open(mkdocs_yml, "rb") as f:
+        data = f.read()
+        if not published or b"INHERIT" in data:
+            f.seek(0)
+            return _read(f, published=published)  # (the file: MkDocs finds the one under it beside it)
+    key = (str(Path(mkdocs_yml).resolve()), data)
+    if key not in _PUBLISHED:
+        _PUBLISHED.clear()
+        _PUBLISHED[key] = _read(data, published=True)
+    return copy.deepcopy(_PUBLISHED[key])
+
+
+_PUBLISHED: dict[tuple[str, bytes], dict] = {}  # the last file read as published, by its path and bytes
+
+
+def _read(source, *, published: bool) -> dict:
     loader = mkdocs_yaml.get_yaml_loader()
     if published:
         loader.add_constructor("!ENV", _published_env)  # (a class of its own: get_yaml_loader makes one a call)
-    with open(mkdocs_yml, "rb") as f:
-        return mkdocs_yaml.yaml_load(f, loader)
+    return mkdocs_yaml.yaml_load(source, loader)
 
 
 def nav(mkdocs_yml: Path = MKDOCS_YML) -> list[tuple[str, str]]:

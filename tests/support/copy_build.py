@@ -1,6 +1,7 @@
-"""The copy of the project that three slow tests share (a pytest plugin, loaded by tests/conftest.py),
+"""The copy of the project that four slow tests share (a pytest plugin, loaded by tests/conftest.py),
 of two layers: content (the walk-through of docs/add-an-example.md, the strict build's bad links) and
-tools (a hostile spec).
+tools (a hostile spec; the modes new-example gives, which tests/tools/test_safe_files.py reads from
+the walk-through's Scaffold step, run with the umask 027: walkthrough.SCAFFOLD_UMASK).
 
 One copy of the project, changed as three tests need it, is updated and built with
 ``mkdocs build --strict`` once per run, instead of once per test (each build of a copy took

@@ -5,6 +5,7 @@ tokens and a description (tests/tools/test_hostile_specs.py), the one the shared
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -34,12 +35,21 @@ def spec_text(title: str, tokens: list[str], description: str | None = None, **v
 
 
 def tree(copy: Path) -> dict[str, str]:
-    """Every file of the copy (but caches) by path, with a hash of its bytes."""
-    return {
-        p.relative_to(copy).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(copy.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts
-    }
+    """Every file of the copy (but caches) by path, with a hash of its bytes: a link to a file is
+    read through, a link to a folder is not entered (as Path.rglob did, with a fifth to a half more
+    time: the tests of the copies take it some 30 times)."""
+    found = {}
+    for folder, dirs, files in os.walk(copy):
+        dirs[:] = [d for d in dirs if d not in _CACHES]
+        for name in files:
+            path = os.path.join(folder, name)
+            if name not in _CACHES and os.path.isfile(path):
+                with open(path, "rb") as f:
+                    found[Path(os.path.relpath(path, copy)).as_posix()] = hashlib.sha256(f.read()).hexdigest()
+    return dict(sorted(found.items()))
+
+
+_CACHES = ("__pycache__", ".pytest_cache")
 
 
 # The spec the shared copy's build holds (test_a_hostile_spec_builds_a_site_that_shows_it_as_typed).

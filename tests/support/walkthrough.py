@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -28,8 +29,14 @@ def walkthrough() -> tuple[list[tuple[str, str]], str]:
     return commands, specs[0]
 
 
-# The tests that cover a worked example (their ids name its slug); the built-site ones need a
-# second build, which the walk-through checks itself (test_the_walkthrough_adds_a_checked_page).
+# The tests that cover a worked example (their ids name its slug, or they check every example);
+# the built-site ones need a second build of the copy (the strict_build fixture builds the site
+# again: 30 s of a core), so the walk-through makes their checks on its own build, the Preview
+# step's (test_the_walkthrough_adds_a_checked_page).
+BUILT_SITE_TESTS = [
+    "tests/content/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
+    "tests/content/test_worked_examples.py::test_the_gallery_lists_every_example_in_the_nav",
+]
 WALKTHROUGH_TESTS = [
     "tests/snippets/test_examples.py",
     "tests/snippets/test_recordings.py",
@@ -37,8 +44,7 @@ WALKTHROUGH_TESTS = [
     "tests/content/test_docs_codeblocks.py",
     "tests/content/test_playground_presets.py",
     "tests/content/test_worked_examples.py",
-    "--deselect",
-    "tests/content/test_worked_examples.py::test_built_page_is_in_the_nav_and_shows_the_references_weights",
+    *(arg for test in BUILT_SITE_TESTS for arg in ("--deselect", test)),
 ]
 
 
@@ -53,9 +59,19 @@ class Walkthrough:
     gathered: list[Path] = field(default_factory=list)  # the copy's gathered files
     after_scaffold: dict[Path, str | None] = field(default_factory=dict)  # their text right after it
     again: subprocess.CompletedProcess | None = None  # `python -m publish update` right after it
+    modes: dict[str, int] = field(default_factory=dict)  # MODED files' permission bits right after it
 
     def run(self, title: str) -> subprocess.CompletedProcess | None:
         return next((proc for t, _, proc in self.ran if t == title), None)
+
+
+# The Scaffold step runs under the umask 027, the gallery's mode set to 0664 before it, so that
+# tests/tools/test_safe_files.py reads the modes of the files it writes (a new file gets 0666 less
+# the umask, a rewritten one keeps its mode) from this run instead of scaffolding an example of its own.
+SCAFFOLD_UMASK = 0o027
+GALLERY_MODE = 0o664
+MODED = ["docs/examples/index.md", "selfattn_ref/examples/{slug}.toml", "docs/examples/{slug}.md",
+         "snippets/examples/{slug}_numpy.py", "snippets/examples/{slug}_numpy.out"]  # fmt: skip
 
 
 def remove_example(copy: Path, slug: str) -> None:
@@ -92,6 +108,10 @@ def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthro
             before_regenerate(copy)
         if title == "Preview":  # `make serve`: what it serves is the strict build of the site
             proc = run_in(copy, sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(copy / "site"))
+        elif title == "Scaffold":  # with the umask 027 (SCAFFOLD_UMASK)
+            (copy / MODED[0]).chmod(GALLERY_MODE)
+            umask = f'umask {SCAFFOLD_UMASK:03o} && exec "$0" "$@"'
+            proc = run_in(copy, "sh", "-c", umask, sys.executable, *args[1:])
         elif title == "Test":  # `make test`: the tests that cover a worked example, for this one
             proc = run_in(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
                           "-k", str(w.slug), *WALKTHROUGH_TESTS)  # fmt: skip
@@ -103,6 +123,8 @@ def run_walkthrough(copy: Path, before_regenerate=lambda copy: None) -> Walkthro
         if title == "Scaffold":
             w.slug = args[args.index("new-example") + 1] if "new-example" in args else None
             w.after_scaffold = {p: p.read_text(encoding="utf-8") if p.is_file() else None for p in w.gathered}
+            named = [rel.format(slug=w.slug) for rel in MODED]
+            w.modes = {rel: stat.S_IMODE((copy / rel).stat().st_mode) for rel in named if (copy / rel).exists()}
             w.again = run_in(copy, sys.executable, "-m", "publish", "update")
             (copy / "selfattn_ref" / "examples" / f"{w.slug}.toml").write_text(spec, encoding="utf-8")  # step 2
     return w

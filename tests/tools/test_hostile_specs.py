@@ -584,37 +584,9 @@ def test_hostile_spec_files_stop_update_before_anything_runs(tmp_path):
         (copy / rel).unlink()
 
 
-@pytest.mark.slow
-def test_update_leaves_files_it_did_not_write(tmp_path):
-    copy = repo_copy(tmp_path)
-    mine = {
-        "docs/examples/my_notes.md": "# My notes\n",
-        "docs/notebooks/mine.ipynb": json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
-        "docs/notebooks/examples/mine.ipynb": json.dumps({"cells": [], "metadata": {}}),
-        "docs/generated/the_cat_sat/my_table.md": "| a |\n|---|\n| 1 |\n",
-        "snippets/examples/stray.out": "my output\n",
-    }
-    for rel, text in mine.items():
-        (copy / rel).write_text(text, encoding="utf-8")
-    ours = copy / "docs/generated/the_cat_sat/old_table.md"  # a table we wrote once, no longer produced
-    ours.write_text(registry.banner("publish.generate.tables:example_files", "md") + "\n\n| a |\n", encoding="utf-8")
-    before = tree(copy)
-    proc = run_in(copy, sys.executable, "-m", "publish", "update")
-    assert proc.returncode == 0, proc.stderr
-    for rel, text in mine.items():
-        assert (copy / rel).read_text(encoding="utf-8") == text, rel
-        assert f"left alone {rel} (not written by `make update`)" in proc.stdout, proc.stdout
-    assert "removed docs/generated/the_cat_sat/old_table.md" in proc.stdout and not ours.exists()
-    assert proc.stdout.rstrip().endswith(f"{len(mine)} file(s) in generated folders were not written by `make update` "
-                                         "and were left alone")  # fmt: skip
-    after = tree(copy)
-    # The gathered files (git ignores them) are update's to write, there or not before.
-    producers.load()
-    gathered = {p.relative_to(ROOT).as_posix() for p in registry.gathered_paths()}
-    assert gathered and gathered <= set(after), sorted(gathered)
-    assert {
-        k: v for k, v in before.items() if k != "docs/generated/the_cat_sat/old_table.md" and k not in gathered
-    } == {k: v for k, v in after.items() if k not in gathered}
+# That update leaves the files it did not write, and removes one it wrote that it no longer produces:
+# tests/tools/test_safe_files.py's test_update_leaves_files_it_did_not_write_and_follows_no_link,
+# in the same copy and run of update as its symbolic links.
 
 
 @pytest.mark.slow

@@ -228,8 +228,29 @@ def test_the_registry_imports_no_producer():
 
 
 @pytest.fixture(scope="module")
-def generated() -> dict[Path, str]:
-    return producers.generate()
+def generation() -> tuple[dict[Path, str], dict]:
+    """Every generated file, and what each producer read (registry.generate's ``reads``)."""
+    reads: dict = {}
+    return producers.generate(reads=reads), reads
+
+
+@pytest.fixture(scope="module")
+def generated(generation) -> dict[Path, str]:
+    return generation[0]
+
+
+def test_a_second_pass_runs_again_what_read_a_new_recording_and_gives_what_a_whole_one_gives(generation):
+    """`make update` generates again once it has run the snippets (the notebooks show their
+    recordings): registry.regenerate runs only the producers that read a changed file, and gives
+    every file, in the same order, as running every producer again does."""
+    before, reads = generation
+    every = examples.load_all()
+    outs = sorted((ROOT / "snippets").rglob("*.out"))
+    for changed in ({outs[0]: "changed\n"}, {p: p.read_text(encoding="utf-8") + "# changed\n" for p in outs}):
+        with registry.pending(changed):
+            whole = producers.generate(every)
+        assert [p for p in whole if whole[p] != before[p]], "no generated file shows a recording"
+        assert list(registry.regenerate(every, before, reads, changed).items()) == list(whole.items())
 
 
 def resolve(name: str):

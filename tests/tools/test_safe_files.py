@@ -4,16 +4,19 @@ remover of publish/, and ``make update`` and ``new-example`` report what it refu
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
 from pathlib import Path
 
 import pytest
+import walkthrough
 from hostile_specs import tree
 
+from publish import ROOT
 from publish.files import UnsafePath, atomic_write, remove, unsafe
-from publish.generate import registry
+from publish.generate import producers, registry
 from publish.harness.repo_copy import repo_copy, run_in
 from selfattn_ref._validate import excerpt
 from selfattn_ref.cli import EXIT_USAGE
@@ -121,11 +124,26 @@ def test_written_files_keep_their_mode_or_get_the_umasks(tmp_path):
 
 
 @pytest.mark.slow
-def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
-    """`update` leaves a symbolic link in a generated folder alone (a bannered file behind it is not
-    removed), stops before writing anything when a file it must write is behind a link, and
-    new-example writes new files with the umask's mode and keeps the mode of those it rewrites."""
+def test_update_leaves_files_it_did_not_write_and_follows_no_link(tmp_path):
+    """`update` leaves the files of generated folders that it did not write (no banner), removes a
+    file it wrote that it no longer produces, and leaves a symbolic link in a generated folder alone
+    (a bannered file behind it is not removed); the up-to-date test lists what it left alone. One
+    copy and one run of update for both cases (each took 10 s of a core; the first was
+    tests/tools/test_hostile_specs.py's test_update_leaves_files_it_did_not_write)."""
     copy = repo_copy(tmp_path)
+    mine = {
+        "docs/examples/my_notes.md": "# My notes\n",
+        "docs/notebooks/mine.ipynb": json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
+        "docs/notebooks/examples/mine.ipynb": json.dumps({"cells": [], "metadata": {}}),
+        "docs/generated/the_cat_sat/my_table.md": "| a |\n|---|\n| 1 |\n",
+        "snippets/examples/stray.out": "my output\n",
+    }
+    for rel, text in mine.items():
+        (copy / rel).write_text(text, encoding="utf-8")
+    old_table = "docs/generated/the_cat_sat/old_table.md"  # a table we wrote once, no longer produced
+    (copy / old_table).write_text(
+        registry.banner("publish.generate.tables:example_files", "md") + "\n\n| a |\n", encoding="utf-8"
+    )
     outside = tmp_path / "outside"
     outside.mkdir()
     bannered = registry.banner("publish.generate.tables:example_files", "md") + "\n\n| a |\n"
@@ -133,16 +151,30 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
     (outside / "notebook.ipynb").write_text("{}", encoding="utf-8")
     (copy / "docs/generated/zz").symlink_to(outside)
     (copy / "docs/examples/zz_link.md").symlink_to(outside / "old.md")
-    outside_before = tree(outside)
+    before, outside_before = tree(copy), tree(outside)
     proc = run_in(copy, sys.executable, "-m", "publish", "update")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
+    for rel, text in mine.items():
+        assert (copy / rel).read_text(encoding="utf-8") == text, rel
+        assert f"left alone {rel} (not written by `make update`)" in out, out
     assert "left alone docs/generated/zz/old.md (docs/generated/zz is a symbolic link (to " in out, out
     assert "left alone docs/examples/zz_link.md (docs/examples/zz_link.md is a symbolic link (to " in out, out
-    assert "removed" not in out and out.rstrip().endswith(
-        "2 file(s) reached through a symbolic link or outside the repository were left alone"
-    ), out
+    assert [line for line in out.splitlines() if "removed" in line] == [f"removed {old_table}"], out
+    assert not (copy / old_table).exists()
+    assert out.rstrip().splitlines()[-2:] == [
+        f"{len(mine)} file(s) in generated folders were not written by `make update` and were left alone",
+        "2 file(s) reached through a symbolic link or outside the repository were left alone",
+    ], out
     assert tree(outside) == outside_before
+    # The gathered files (git ignores them) are update's to write, there or not before.
+    producers.load()
+    gathered = {p.relative_to(ROOT).as_posix() for p in registry.gathered_paths()}
+    after = tree(copy)
+    assert gathered and gathered <= set(after), sorted(gathered)
+    assert {k: v for k, v in before.items() if k != old_table and k not in gathered} == {
+        k: v for k, v in after.items() if k not in gathered
+    }
     # The up-to-date test lists what update left alone: the tree is not what update would make it.
     listed = (
         "from publish.generate.update import ROOT, stale_generated as s; [print(p.relative_to(ROOT)) for p in s()[1]]"
@@ -150,6 +182,15 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
     proc = run_in(copy, sys.executable, "-c", listed)
     assert proc.returncode == 0, proc.stderr
     assert {"docs/generated/zz/old.md", "docs/examples/zz_link.md"} <= set(proc.stdout.split()), proc.stdout
+
+
+@pytest.mark.slow
+def test_update_and_new_example_stop_before_writing_behind_a_link(tmp_path):
+    """`update` stops before writing anything when a file it must write is behind a link, and so
+    does new-example when the page it would write is one (the modes it writes: the test below)."""
+    copy = repo_copy(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
 
     # A file update must write, behind a link: nothing is written, the target is untouched.
     table = copy / "docs/generated/the_cat_sat/weights.md"
@@ -181,20 +222,21 @@ def test_update_and_new_example_follow_no_link_and_keep_modes(tmp_path):
         "error: cannot write docs/examples/zz_dangling.md: docs/examples/zz_dangling.md is a symbolic link"
     ), proc.stderr
     assert tree(copy) == before and not (outside / "page.md").exists()
-    (copy / "docs/examples/zz_dangling.md").unlink()
-    gallery = copy / "docs/examples/index.md"
-    gallery.chmod(0o664)
-    proc = run_in(copy, "sh", "-c", 'umask 027 && exec "$0" -m publish new-example zz_modes', sys.executable)
-    assert proc.returncode == 0, proc.stderr
-    modes = {
-        rel: stat.S_IMODE((copy / rel).stat().st_mode)
-        for rel in ("docs/examples/index.md", "selfattn_ref/examples/zz_modes.toml", "docs/examples/zz_modes.md",
-                    "snippets/examples/zz_modes_numpy.py", "snippets/examples/zz_modes_numpy.out")
-    }  # fmt: skip
-    assert modes == {
+
+
+@pytest.mark.slow
+def test_new_example_writes_new_files_with_the_umasks_mode_and_keeps_the_others(copy_build):
+    """new-example writes new files with the umask's mode and keeps the mode of those it rewrites:
+    the walk-through's Scaffold step (tests/support/walkthrough.py), run with the umask 027 after the
+    gallery was given 0664 (one new example for both: a scaffold of its own took 10 s of a core)."""
+    w = copy_build.walkthrough
+    assert w.run("Scaffold") is not None and w.run("Scaffold").returncode == 0, w.run("Scaffold")
+    assert (walkthrough.SCAFFOLD_UMASK, walkthrough.GALLERY_MODE) == (0o027, 0o664)
+    slug = w.slug
+    assert w.modes == {
         "docs/examples/index.md": 0o664,
-        "selfattn_ref/examples/zz_modes.toml": 0o640,
-        "docs/examples/zz_modes.md": 0o640,
-        "snippets/examples/zz_modes_numpy.py": 0o640,
-        "snippets/examples/zz_modes_numpy.out": 0o640,
-    }, {k: oct(v) for k, v in modes.items()}
+        f"selfattn_ref/examples/{slug}.toml": 0o640,
+        f"docs/examples/{slug}.md": 0o640,
+        f"snippets/examples/{slug}_numpy.py": 0o640,
+        f"snippets/examples/{slug}_numpy.out": 0o640,
+    }, {k: oct(v) for k, v in w.modes.items()}
