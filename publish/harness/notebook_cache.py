@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import hashlib
 import json
 import platform
@@ -82,6 +83,19 @@ def _sources(nb) -> list[tuple[str, str]]:
     return [(c.cell_type, c.source) for c in nb.cells]
 
 
+
+def _run(coroutine) -> None:
+    """``coroutine`` run to its end, from a thread that may already run an event loop (a caller under
+    Playwright's synchronous API, or Jupyter's): asyncio.run refuses to start a second one in the same
+    thread, so the coroutine then runs in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(coroutine)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
 @dataclass
 class Cache:
     folder: Path
@@ -111,7 +125,7 @@ class Cache:
         """{notebook: its executed copy}, running (together) those the cache lacks."""
         todo = [nb for nb in notebooks if self.lookup(nb) is None]
         if todo:
-            asyncio.run(self._run_all(todo))
+            _run(self._run_all(todo))
         out = {}
         for nb in notebooks:
             cached = self.lookup(nb)

@@ -130,3 +130,18 @@ def test_a_changed_notebook_is_run_again_and_the_same_one_is_not(tmp_path):
     assert second.startswith("second ") and second.split()[1] != first.split()[1]
     assert run("first") == first and cache.runs == 2
     assert len(list((tmp_path / "executed").glob("*/n.ipynb"))) == 2
+
+
+def test_a_caller_that_runs_an_event_loop_gets_its_notebooks_run(tmp_path):
+    """From a thread that already runs an event loop (a test after a Playwright one on its worker: its
+    synchronous API keeps a loop running), the kernel still runs: asyncio.run alone refused to."""
+    import asyncio
+
+    path = _one_cell(tmp_path, "print(6 * 7)")
+    cache = notebook_cache.Cache(tmp_path / "executed", "python3")
+
+    async def caller():
+        return cache.ensure([path])[path]
+
+    ran = asyncio.run(caller())
+    assert nbformat.read(ran, as_version=4).cells[0].outputs[0].text.strip() == "42" and cache.runs == 1
