@@ -16,6 +16,7 @@ import numpy as np
 
 from selfattn_ref import batched, examples
 from selfattn_ref.attention import softmax_terms
+from selfattn_ref.kv_cache import GPT2_SMALL
 from selfattn_ref.masks import padding_mask
 from selfattn_ref.topics.batched_heads import NUM_HEADS, SLUG, batch
 
@@ -26,15 +27,16 @@ from ..tables import matrix_table, weights_table
 
 
 def _torch_batched():
-    """The PyTorch twin, imported on use: ``make update`` and ``new-example`` check every spec before
-    they generate anything, and a run stopped there (a bad spec) needs no PyTorch."""
+    """selfattn_ref.torch.batched, imported when a table of PyTorch's lines is made: a build, which only
+    reads what the page may quote, and a run of ``make update`` or ``new-example`` stopped by a bad
+    spec, import no PyTorch (some 1.5 s)."""
     from selfattn_ref.torch import batched as tbatched  # noqa: PLC0415
 
     return tbatched
 
 
 def library_function(library: str):
-    """The function whose lines run, in ``library`` ("numpy" or "torch")."""
+    """The function whose lines run, for ``library`` ("numpy" or "torch")."""
     return batched.causal_self_attention if library == "numpy" else _torch_batched()._steps
 
 
@@ -62,8 +64,8 @@ def lines(library: str) -> list[tuple[str, str, tuple[int, ...]]]:
     if library == "numpy":
         measured = b.steps.lines
     else:
-        twin = _torch_batched()
-        measured = twin.causal_self_attention(b.steps.X, b.W, b.W, b.W, b.W_O, NUM_HEADS, list(b.lengths)).lines
+        tbatched = _torch_batched()
+        measured = tbatched.causal_self_attention(b.steps.X, b.W, b.W, b.W, b.W_O, NUM_HEADS, list(b.lengths)).lines
     return [(code, named_shape(library_function(library), code), shape) for code, shape in measured]
 
 
@@ -84,6 +86,8 @@ def _quantities():
         Quantity("batched_heads d_head", d_head),
         Quantity("batched_heads √d_head", float(np.sqrt(d_head))),
         Quantity("batched_heads largest difference from each sentence alone", b.largest_difference),
+        # GPT-2's context, the size of the causal buffer of the page's PyTorch layer (its test holds the two equal)
+        Quantity("batched_heads GPT-2 context", GPT2_SMALL.n_ctx),
     ]
     for s, sentence in enumerate(b.sentences):
         tok, name = list(sentence), f"batched_heads '{_label(sentence)}'"
