@@ -83,7 +83,6 @@ def _sources(nb) -> list[tuple[str, str]]:
     return [(c.cell_type, c.source) for c in nb.cells]
 
 
-
 def _run(coroutine) -> None:
     """``coroutine`` run to its end, from a thread that may already run an event loop (a caller under
     Playwright's synchronous API, or Jupyter's): asyncio.run refuses to start a second one in the same
@@ -95,6 +94,7 @@ def _run(coroutine) -> None:
         return
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(asyncio.run, coroutine).result()
+
 
 @dataclass
 class Cache:

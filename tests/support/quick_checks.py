@@ -48,6 +48,7 @@ EVERY_EXAMPLE = (
     "tests/tools/test_registry.py::test_banners_by_kind",
     "tests/tools/test_registry.py::test_a_registered_producer_is_written_and_checked",
     "tests/tools/test_registry.py::test_the_build_hook_and_update_list_no_folders_by_hand",
+    "tests/tools/test_registry.py::test_a_second_pass_runs_again_what_read_a_new_recording_and_gives_what_a_whole_one_gives",
     "tests/content/test_wording.py::test_the_code_pages_show_is_read",
     "tests/content/test_worked_examples.py::test_the_gallery_is_the_same_whichever_examples_there_are_and_the_build_adds_the_table",
     "tests/content/test_worked_examples.py::test_the_gallery_lists_every_example_in_the_nav",
