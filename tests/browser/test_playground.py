@@ -169,7 +169,7 @@ def test_numbers_are_formatted_as_the_pages_do(pg, site):
     pairs = [[float(x), d] for x in values for d in (0, 1, 2, 3, 4, 6, 10)]
     vectors = [[rng.normal(0, 1, 4).round(k).tolist(), 3] for k in (0, 2, 5)] + [[[1.0, 0.0, -0.0, 2.0], 3]]
     bounded = bounded_cases(rng)
-    out = page.evaluate(FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors, bounded])
+    out = evaluate_json(page, FORMAT_JS, [site.base_url + "assets/playground/format.js", pairs, vectors, bounded])
     wrong = [(x, d, js, num(x, d)) for (x, d), js in zip(pairs, out["num"], strict=True) if js != num(x, d)]
     assert not wrong, f"{len(wrong)} of {len(pairs)} differ, e.g. (x, decimals, JS, Python): {wrong[:8]}"
     for (x, _), js in zip(pairs, out["integral"], strict=True):
