@@ -1,6 +1,8 @@
 """What the browser tests of the site's KaTeX (tests/browser/test_katex_*.py) share: every distinct
 formula of the built site (as HTML, or as TeX), and a page of the site that shows a list of formulas
-in place of its article (show), with how each of their elements looks there (read_look)."""
+in place of its article (show), with how each of their elements looks there (read_look); and the
+look of the site's formulas and a few more under the whole vendored katex.min.css (under_whole_css),
+which test_katex_css_subset and test_katex_fonts_subset both compare with, made once."""
 
 from __future__ import annotations
 
@@ -8,7 +10,15 @@ import functools
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from publish.markdown.katex_math import in_page
+from publish.mkdocs.page_weight.katex_css import CSS
+from publish.mkdocs.page_weight.katex_fonts import FONTS
+
+VENDOR = Path(__file__).resolve().parents[2] / "docs"
 
 # The article of the page replaced by the formulas given (their HTML), each in a block of its own.
 SHOW_JS = """(formulas) => {
@@ -26,6 +36,86 @@ LOOK_JS = """() => JSON.stringify([...document.querySelectorAll('.katex, .katex 
           s.color, s.fontFamily, s.fontSize, s.fontStyle, s.fontWeight, s.borderTopWidth,
           s.borderBottomWidth, s.borderBottomStyle, s.visibility, s.display, s.position, s.clip];
 }))"""
+
+
+# Formulas beyond the site's, in characters of the site's math only (a subset font keeps no other):
+# test_katex_fonts_subset's, shown after the site's own.
+EXTRA = [
+    (r"\mathbf{x} + \boldsymbol{\alpha} = \textbf{softmax}(x)", False),
+    (
+        r"\left( \frac{\sum_{i=1}^{n} x_i}{\sqrt{d}} \right) \Bigg[ \bigg\{ \Big( \big( x \big) \Big) \bigg. \Bigg]",
+        True,
+    ),
+    (r"x \to \infty", False),
+    (r"\left[ \begin{matrix} \frac{a}{b} \\ \frac{c}{d} \\ \frac{e}{f} \\ \frac{g}{h} \end{matrix} \right]", True),
+    (r"\sum_{j} \alpha_{ij} \approx \pi, \quad x^\top y \cdot z \ldots", False),
+]
+# The KaTeX faces the page has loaded; how many rules it read from katex.min.css; how many elements
+# LOOK_JS reads in the first n formulas shown.
+FONTS_JS = """() => [...document.fonts].filter((f) => f.family.startsWith('KaTeX_') && f.status === 'loaded')
+  .map((f) => `${f.family} ${f.weight} ${f.style}`).sort()"""
+RULES_JS = """() => [...document.styleSheets].find((s) => (s.href || '').endsWith('katex.min.css')).cssRules.length"""
+ELEMENTS_JS = """(n) => [...document.querySelector('article.md-content__inner').children].slice(0, n)
+  .reduce((count, block) => count + block.querySelectorAll('.katex, .katex *').length, 0)"""
+
+
+def whole_css(route) -> None:
+    """A route that serves the whole vendored katex.min.css in place of the site's."""
+    route.fulfill(path=VENDOR / CSS, content_type="text/css")
+
+
+def whole_font(served: list[str]):
+    """A route that serves the whole vendored font in place of the site's subset, noting its name."""
+
+    def fulfill(route) -> None:
+        name = route.request.url.rsplit("/", 1)[-1]
+        served.append(name)
+        route.fulfill(path=VENDOR / FONTS / name, content_type="font/woff2")
+
+    return fulfill
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Formulas shown in a page of the site (show), as read there."""
+
+    look: list  # read_look's answer
+    fonts: list[str]  # FONTS_JS's
+    pixels: bytes  # the article's screenshot
+    rules: int  # RULES_JS's
+    site_elements: int  # how many of look's elements are the site's formulas' (the extra ones follow)
+
+
+def shown(context, url: str, formulas: list[str], extra: list[str]) -> Shown:
+    """The formulas, then the extra ones, shown in a new page of the context and read there."""
+    page = context.new_page()
+    show(page, url, [*formulas, *extra])
+    article = page.locator("article.md-content__inner")
+    return Shown(
+        look=read_look(page),
+        fonts=page.evaluate(FONTS_JS),
+        pixels=article.screenshot(animations="disabled"),
+        rules=page.evaluate(RULES_JS),
+        site_elements=page.evaluate(ELEMENTS_JS, len(formulas)),
+    )
+
+
+_UNDER_WHOLE_CSS: dict = {}
+
+
+def under_whole_css(site, new_context: Callable) -> Shown:
+    """Every distinct formula of the site, then EXTRA, on real-numbers/ under the whole vendored
+    katex.min.css with the site's fonts: the reference that test_katex_css_subset holds the site's
+    stylesheet to (on the site's formulas, whose look comes first: a block's layout does not depend
+    on the blocks after it) and test_katex_fonts_subset the whole fonts. Made once per worker, by
+    whichever of the two runs first (they are one xdist group, on one worker under --dist
+    loadgroup, as `make test` runs): a page load, a look of some 23,000 elements and a screenshot."""
+    if site not in _UNDER_WHOLE_CSS:
+        context = new_context()
+        context.route(f"**/{CSS.as_posix()}", whole_css)
+        extra = [in_page(tex, display) for tex, display in EXTRA]
+        _UNDER_WHOLE_CSS[site] = shown(context, site.base_url + "real-numbers/", formulas_html(site), extra)
+    return _UNDER_WHOLE_CSS[site]
 
 
 def show(page, url: str, formulas: list[str]) -> None:
