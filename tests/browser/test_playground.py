@@ -917,6 +917,7 @@ def test_axe_finds_nothing_serious(site, browser, scheme):
     unknown word's message, a weight explained, the words generated)."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    SharedPage(page, site.base_url)  # the first state loaded, the others new mounts (playground_page.py)
     watch = Watch().attach(page)
     expected = "slate" if scheme == "dark" else "default"
     problems = []

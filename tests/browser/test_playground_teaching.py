@@ -38,6 +38,7 @@ from playground_checks import (
     sixteen_by_sixteen,
     state_of,
 )
+from playground_page import SharedPage
 from playwright.sync_api import Page, expect
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
@@ -1098,6 +1099,7 @@ def test_axe_with_the_teaching_parts_open(site, browser, scheme):
     repeated words: axe's rules in the light scheme, its colour rules in the dark one."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    SharedPage(page, site.base_url)  # the first state loaded, the second a new mount (playground_page.py)
     watch = Watch().attach(page)
     words = ["the", "cat", "sat", "on", "the", "mat"]
     X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 1]]

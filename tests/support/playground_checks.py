@@ -346,8 +346,10 @@ def axe_violations(page: Page, scheme: str) -> list[str]:
     """axe-core injected into the page as it is: all its rules in the light scheme, its colour rules
     on #playground in the dark one, the colour rules on one element of each look of text (browser_checks'
     SAMPLE_COLOURS_JS: two elements that look the same pass or fail together), which cut axe's time
-    on a 16 x 16 heatmap from 5-6 s to under 2 s."""
-    page.evaluate(AXE_SCRIPT)
+    on a 16 x 16 heatmap from 5-6 s to under 2 s. (Injected once in a document: a shared page,
+    playground_page.py, keeps it over its new mounts.)"""
+    if not page.evaluate("() => typeof axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
     page.evaluate(AXE_SETUP_JS)
     root = None if scheme == "light" else "#playground"
     looks = page.evaluate(SAMPLE_COLOURS_JS, [[], root])
