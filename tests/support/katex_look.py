@@ -94,7 +94,9 @@ def shown(context, url: str, formulas: list[str], extra: list[str]) -> Shown:
     return Shown(
         look=read_look(page),
         fonts=page.evaluate(FONTS_JS),
-        pixels=article.screenshot(animations="disabled"),
+        # Playwright waits for the article (some 17,000 px tall) to be stable over two frames first:
+        # on a busy machine that took over the context's 10 s once (2.9 s idle).
+        pixels=article.screenshot(animations="disabled", timeout=30_000),
         rules=page.evaluate(RULES_JS),
         site_elements=page.evaluate(ELEMENTS_JS, len(formulas)),
     )
