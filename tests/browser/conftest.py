@@ -18,13 +18,10 @@ in contexts made with ``skip_offscreen=True``.
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup, SoupStrainer
 from offscreen import LAY_OUT_ALL
 from playground_checks import Watch
 from playground_page import SharedPage
@@ -54,22 +51,6 @@ class Site:
     def html_files(self) -> list[Path]:
         """Every page of the built site (404.html included: it is served too)."""
         return sorted(p for p in self.dir.rglob("*.html") if "assets" not in p.relative_to(self.dir).parts)
-
-    def math(self) -> dict[str, BeautifulSoup]:
-        """Each page's math (its path under the site -> its arithmatex and KaTeX elements, whole),
-        parsed once per worker for the tests that compare formulas (parsing every page took some
-        5 s, and three tests did it)."""
-        return _math(self)
-
-
-# The elements that hold math: pymdownx.arithmatex's, and KaTeX's (with everything inside them).
-_MATH = SoupStrainer(class_=re.compile(r"(^|\s)(arithmatex|katex|katex-display)(\s|$)"))
-
-
-@functools.cache
-def _math(site: Site) -> dict[str, BeautifulSoup]:
-    parse = functools.partial(BeautifulSoup, features="html.parser", parse_only=_MATH)
-    return {p.relative_to(site.dir).as_posix(): parse(p.read_text(encoding="utf-8")) for p in site.html_files()}
 
 
 @pytest.fixture(scope="session")

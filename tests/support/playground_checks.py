@@ -228,11 +228,37 @@ TO_JSON_JS = """(value) => JSON.stringify(value, (k, v) => (v === undefined ? nu
   : typeof v === "number" && !Number.isFinite(v) ? `@@${v}@@` : v)).replace(/"@@(-?Infinity|NaN)@@"/g, "$1")"""
 
 
+# The argument, sent the same way: JSON text, parsed in the page (Playwright's conversion of an
+# argument, value by value, took 1.4 s of a 0.2 s call for the 240 parity cases), -Infinity,
+# Infinity and NaN as strings that the parse turns back into numbers.
+_NOT_FINITE = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
+FROM_JSON_JS = """([text, marked]) => JSON.parse(text, marked
+  ? (k, v) => (typeof v === "string" && /^@@(-?Infinity|NaN)@@$/.test(v) ? Number(v.slice(2, -2)) : v) : undefined)"""
+
+
+def to_json(value) -> list:
+    """[JSON text, whether it marks a number that is not finite] for FROM_JSON_JS."""
+    marked = False
+
+    def mark(match: re.Match) -> str:
+        nonlocal marked
+        if match.group(0).startswith('"'):
+            return match.group(0)
+        marked = True
+        return f'"@@{match.group(0)}@@"'
+
+    text = json.dumps(value)
+    if "NaN" not in text and "Infinity" not in text:  # the regular expression takes 0.2 s on 100,000 numbers
+        return [text, False]
+    return [_NOT_FINITE.sub(mark, text), marked]
+
+
 def evaluate_json(page: Page, js: str, arg):
-    """page.evaluate(js, arg) for a large answer of plain data (numbers, strings, lists, objects): it
-    comes back as one JSON string. Playwright's own conversion, value by value, took most of the time
-    of the tests that read some 100,000 numbers."""
-    return json.loads(page.evaluate(f"(arg) => Promise.resolve(({js})(arg)).then({TO_JSON_JS})", arg))
+    """page.evaluate(js, arg) for a large argument or answer of plain data (numbers, strings, lists,
+    objects): each goes as one JSON string. Playwright's own conversion, value by value, took most
+    of the time of the tests that send or read some 100,000 numbers."""
+    run = f"(arg) => Promise.resolve(({js})(({FROM_JSON_JS})(arg))).then({TO_JSON_JS})"
+    return json.loads(page.evaluate(run, to_json(arg)))
 
 
 def assert_close(name: str, got, want, where: str) -> None:
@@ -320,8 +346,10 @@ def axe_violations(page: Page, scheme: str) -> list[str]:
     """axe-core injected into the page as it is: all its rules in the light scheme, its colour rules
     on #playground in the dark one, the colour rules on one element of each look of text (browser_checks'
     SAMPLE_COLOURS_JS: two elements that look the same pass or fail together), which cut axe's time
-    on a 16 x 16 heatmap from 5-6 s to under 2 s."""
-    page.evaluate(AXE_SCRIPT)
+    on a 16 x 16 heatmap from 5-6 s to under 2 s. (Injected once in a document: a shared page,
+    playground_page.py, keeps it over its new mounts.)"""
+    if not page.evaluate("() => typeof axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
     page.evaluate(AXE_SETUP_JS)
     root = None if scheme == "light" else "#playground"
     looks = page.evaluate(SAMPLE_COLOURS_JS, [[], root])
