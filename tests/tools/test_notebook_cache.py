@@ -136,6 +136,7 @@ def test_a_caller_that_runs_an_event_loop_gets_its_notebooks_run(tmp_path):
     """From a thread that already runs an event loop (a test after a Playwright one on its worker: its
     synchronous API keeps a loop running), the kernel still runs: asyncio.run alone refused to."""
     import asyncio
+    import concurrent.futures
 
     path = _one_cell(tmp_path, "print(6 * 7)")
     cache = notebook_cache.Cache(tmp_path / "executed", "python3")
@@ -143,5 +144,7 @@ def test_a_caller_that_runs_an_event_loop_gets_its_notebooks_run(tmp_path):
     async def caller():
         return cache.ensure([path])[path]
 
-    ran = asyncio.run(caller())
+    # The caller's loop in a thread of its own: this worker's thread may run Playwright's already.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        ran = pool.submit(asyncio.run, caller()).result()
     assert nbformat.read(ran, as_version=4).cells[0].outputs[0].text.strip() == "42" and cache.runs == 1
