@@ -746,16 +746,18 @@ def _times_100(n: Typed) -> Typed:
 
 def _short(parsed: list[Typed], decimals: int, answer: list[str], rounded: list[list[str]]) -> int | None:
     """None unless every typed number is ``answer``, some typed with fewer decimals than asked (none,
-    only where the answer does not round to 0) and equal to the answer rounded to those. Then: the
-    index of the first number that is the *shown* answer rounded again (0.2447 shows as 0.245, which
-    rounds to 0.25, where 0.2447 itself rounds to 0.24: rounding twice moved the last decimal), or -1."""
+    only where the answer rounds to a whole number of two digits or more) and equal to the answer
+    rounded to those. Then: the index of the first number that is the *shown* answer rounded again
+    (0.2447 shows as 0.245, which rounds to 0.25, where 0.2447 itself rounds to 0.24: rounding twice
+    moved the last decimal), or -1."""
     short, twice = False, -1
     for i, n in enumerate(parsed):
         places = len(n.fraction)
         if to_fixed_digits(n, decimals) == _normalize_shown(answer[i]):
             continue
-        # A whole number counts too ("67" for 66.5%), unless the answer rounds to 0 (then "0" says nothing).
-        if places >= decimals or not (places > 0 or _normalize_shown(rounded[0][i]).strip("-%") != "0"):
+        # A whole number counts too ("67" for 66.5%), where the answer rounds to a whole number of two
+        # digits or more: one digit says too little ("1" for a ratio of 1.28 reads as "as probable").
+        if places >= decimals or not (places > 0 or len(_normalize_shown(rounded[0][i]).strip("-%")) >= 2):
             return None
         mine = to_fixed_digits(n, places)
         if mine == _normalize_shown(rounded[places][i]):

@@ -194,7 +194,11 @@ def test_the_grader_says_what_is_off(grader: Page):
                       for p in range(5)]}  # fmt: skip
     relu = {"answer": ["0.00"], "decimals": 2, "percent": False, "labels": [], "rowSumsToOne": False,
             "mistakes": [], "signs": [0], "rounded": [["0"], ["0.0"]], "cut": [["0"], ["0.0"], ["0.00"]]}  # fmt: skip
+    ratio = {"answer": ["1.28"], "decimals": 2, "percent": False, "labels": [], "rowSumsToOne": False,
+             "mistakes": [], "signs": [1], "rounded": [["1"], ["1.3"]], "cut": [["1"], ["1.2"], ["1.28"]]}  # fmt: skip
     cases = [
+        (ratio, "1", "wrong", "Not quite. Check your arithmetic"),  # one digit says too little: not "right so far"
+        (ratio, "1.3", "input", "Right so far: that is the answer, rounded to fewer decimals."),
         (vector, "1, 0, 1", "input", "Give 4 numbers, one for each entry of the vector, separated by commas"),
         (vector, "1, 1, 1, 0", "wrong", "Not quite: entry 2 is off (counting from 1)."),
         (vector, "0, 0, 0, 0", "wrong", "Not quite: entries 1, 3 are off (counting from 1)."),

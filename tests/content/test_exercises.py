@@ -241,8 +241,8 @@ def test_a_correctly_rounded_answer_is_right_or_told_it_is_rounding(page, spec):
         assert exr.grade(data, typed(right, places, pct))["ok"], places
     shown = data["answer"]
     for p in range(0, d):  # the right numbers at fewer decimals than asked: told so, not graded
-        if p == 0 and any(exr._normalize_shown(r).strip("-%") == "0" for r in data["rounded"][0]):
-            continue  # "0" for 0.245 says nothing: graded as typed
+        if p == 0 and any(len(exr._normalize_shown(r).strip("-%")) < 2 for r in data["rounded"][0]):
+            continue  # "0" for 0.245 or "1" for 1.28 says too little: graded as typed (below)
         got = exr.grade(data, typed(right, p, pct))
         if p == 0 and got["kind"] == "wrong" and got["message"] in {m["message"] for m in data["mistakes"]}:
             continue  # "1" for 1.4142 is exactly a known mistake's 1.0000: that one is told
@@ -348,6 +348,19 @@ def test_no_rounding_turns_a_sign_or_moves_an_exact_zero():
                 assert not got["ok"] and "sign" in got["message"], (page, ex.id, typed_, got)
                 turned += 1
     assert turned > 80, turned
+
+
+def test_a_one_digit_whole_number_is_not_right_so_far():
+    """ "1" for the temperature ratio 1.28 ("how many times more probable") was told "Right so far",
+    where a reader who types 1 means "as probable": a one-digit whole number is graded as typed, and
+    "67" for 66.7% (two digits) is still told it is the answer rounded."""
+    data = exr.grader_data(_exercise("next-word", "temperature-ratio"))
+    assert data["answer"] == ["1.28"], data["answer"]
+    got = exr.grade(data, "1")
+    assert got["kind"] == "wrong" and not got["message"].startswith("Right so far"), got
+    assert exr.grade(data, "1.3")["message"].startswith("Right so far"), exr.grade(data, "1.3")
+    data = exr.grader_data(_exercise("real-numbers", "share-bank-bank"))
+    assert exr.grade(data, "67")["message"].startswith("Right so far"), exr.grade(data, "67")
 
 
 def test_a_decimal_comma_is_told_to_be_a_point():

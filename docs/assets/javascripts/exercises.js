@@ -106,7 +106,7 @@
   }
 
   // null unless every typed number is `answer`, some typed with fewer decimals than asked (none, only
-  // where the answer does not round to 0) and equal to the answer rounded to those (`rounded[p]`).
+  // where the answer rounds to a whole number of two digits or more) and equal to the answer rounded to those (`rounded[p]`).
   // Then: the index of the first number that is the *shown* answer rounded again (0.2447 shows as
   // 0.245, which rounds to 0.25, where 0.2447 itself rounds to 0.24), or -1.
   function short(parsed, decimals, answer, rounded) {
@@ -116,8 +116,9 @@
       const n = parsed[i];
       const places = n.fraction.length;
       if (toFixedDigits(n, decimals) === normalizeShown(answer[i])) continue;
-      // A whole number counts too ("67" for 66.5%), unless the answer rounds to 0 (then "0" says nothing).
-      const whole = places > 0 || (decimals > 0 && normalizeShown(rounded[0][i]).replace(/^-|%$/gu, "") !== "0");
+      // A whole number counts too ("67" for 66.5%), where the answer rounds to a whole number of two
+      // digits or more: one digit says too little ("1" for a ratio of 1.28 reads as "as probable").
+      const whole = places > 0 || (decimals > 0 && normalizeShown(rounded[0][i]).replace(/^-|%$/gu, "").length >= 2);
       if (!whole || places >= decimals) return null;
       const mine = toFixedDigits(n, places);
       if (mine === normalizeShown(rounded[places][i])) {
