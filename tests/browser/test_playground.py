@@ -1065,6 +1065,11 @@ def test_instant_navigation_mounts_and_unmounts(pg, site):
     page.wait_for_url(re.compile(r"/playground/\?preset=bank_of_river"))
     page.wait_for_selector("#playground[data-state=ready]")
     assert page.evaluate("window.__noReload === true"), "the link reloaded the page"
+    # the page opens on the playground, just under the header, not on the introduction above it
+    page.wait_for_function("() => Math.abs(document.getElementById('playground').getBoundingClientRect().top - 72) < 2")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    top = page.evaluate("() => document.getElementById('playground').getBoundingClientRect().top")
+    assert abs(top - 72) < 2, f"the playground is {top} px from the top after a page's link"  # 3.6rem
     check_matches_generated(page, "bank_of_river")
     page.fill("#pg-x-0-0", "2")
     page.wait_for_function("() => location.hash.startsWith('#s=')")

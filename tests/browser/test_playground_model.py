@@ -235,6 +235,7 @@ def test_the_mode_loads_only_when_opened(new_context, site):
     page.wait_for_selector("#playground[data-state=ready]")
     page.wait_for_load_state("networkidle")
     assert not [f for f in asked if f in MODEL_FILES], asked
+    assert page.evaluate("scrollY") == 0  # no link named a state: the page opens on its introduction
     assert page.locator("#pg-panel-model").is_hidden()
     page.get_by_role("tab", name="The trained language model").click()
     page.wait_for_selector(READY)

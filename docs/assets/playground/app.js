@@ -110,7 +110,11 @@ class Playground {
     this.last = null; // the last result that could be computed
     this.errors = new Map(); // field key -> message
     this.build();
+    // A page's link (?preset=... or ?model=..., the form the other pages link with) was followed to
+    // use the playground: the page opens on it, not on its introduction (read before it, above).
+    const linked = LINK_KEYS.some((key) => new URLSearchParams(location.search).has(key));
     this.applyLink(true);
+    if (linked) this.root.scrollIntoView({ block: "start" });
     const onHash = () => this.applyLink(false);
     window.addEventListener("hashchange", onHash);
     this.cleanups.push(() => window.removeEventListener("hashchange", onHash));
