@@ -79,8 +79,12 @@ AXE_COLOURS = {"resultTypes": ["violations"], "runOnly": {"type": "rule", "value
 # elements that look the same pass or fail together, so axe's colour rules need to see only one:
 # on all the elements they take most of axe's time (5 s on a page with much code and math, which
 # has thousands of text elements and some forty looks). The text looked at is that under ``root``
-# (a selector; the whole body if null). Returns the new looks.
+# (a selector; the whole body if null). Returns the new looks. It first takes every transition
+# under way to its end: a look caught half-way (Material's header fading its title in after a
+# scroll) is neither look, and failed axe's contrast rule under a busy machine.
 SAMPLE_COLOURS_JS = r"""([seenBefore, root]) => {
+  for (const a of document.getAnimations())
+    if (a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity) a.finish();
   for (const e of document.querySelectorAll("[data-axe-sample]")) e.removeAttribute("data-axe-sample");
   const seen = new Set(seenBefore);
   const fresh = [];
