@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
@@ -117,19 +118,47 @@ def _holds_the_project(target: Path, root: Path) -> str | None:
 # What a build writes first into its output folder (MkDocs' and Material's static templates, right
 # after the pages are read): a folder holding either was a build's output, which a build may empty.
 BUILT = ("404.html", "sitemap.xml")
+# But MkDocs copies the static files (assets/) between emptying the folder and writing those two: a
+# build stopped in between (Ctrl-C) left a folder that the next build refused as someone's files.
+# So a build under way marks its folder (:func:`mark_building`, once the folder passed its checks)
+# and a finished one removes the mark (:func:`unmark_building`); a dot entry, which MkDocs never empties.
+BUILDING = ".build-under-way"
+
+
+def mark_building(folder: Path | str) -> None:
+    """Mark ``folder`` (a build's output folder, already checked) as a build's, until the build ends:
+    created if need be, the mark written through no link (O_NOFOLLOW)."""
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    os.close(os.open(Path(folder) / BUILDING, flags, 0o644))
+
+
+def _regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file itself (a link to one is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def unmark_building(folder: Path | str) -> None:
+    """Remove the mark of :func:`mark_building` (unlinking follows no link)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(Path(folder) / BUILDING)
 
 
 def unsafe_to_empty(path: Path | str) -> str | None:
     """Why the folder ``path`` may not be emptied by a build (MkDocs removes every entry of its output
     folder whose name does not start with a dot), or None: it may if it does not exist, holds only
-    such dot entries, or holds what a build writes first (:data:`BUILT`). Any other folder holds
+    such dot entries, holds what a build writes first (:data:`BUILT`), or the mark of a build that
+    did not end (:data:`BUILDING`: stopped before it wrote those). Any other folder holds
     someone's files (`mkdocs build -d .venv`, or `-d notes`, would delete them), wherever it is."""
     target = Path(path)
     if not target.is_dir():
         return None
     with os.scandir(target) as entries:
         names = sorted(e.name for e in entries if not e.name.startswith("."))
-    if not names or any(name in names for name in BUILT):
+    if not names or any(name in names for name in BUILT) or _regular(target / BUILDING):
         return None
     return (
         f"{excerpt(str(target))} holds files no build made (such as {excerpt(names[0])}), which a build would "

@@ -31,7 +31,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from publish import ROOT
-from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources
+from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources, mark_building, unmark_building
 from publish.generate import example_pages as ep
 from publish.generate.update import UpdateError, check_specs, stale_examples, write_gathered
 from publish.mkdocs.page_weight import katex_fonts
@@ -66,6 +66,7 @@ def on_config(config):
             "run mkdocs from the project's root, or set PYTHONPATH to it"
         )
     check_folders(config)
+    mark_building(config.site_dir)  # until on_post_build: a build stopped half-way is still a build's
     try:
         every = examples.load_all()
         check_specs(every)
@@ -96,6 +97,12 @@ def on_config(config):
     # Editing a spec under `mkdocs serve` rebuilds, and the check above then says to run `make update`.
     config.watch.append(str(examples.EXAMPLES_DIR))
     return config
+
+
+# Last of every on_post_build: the folder is a whole build now, with its 404.html and sitemap.xml.
+@event_priority(-100)
+def on_post_build(config):
+    unmark_building(config.site_dir)
 
 
 def on_page_context(context, page, config, nav):

@@ -21,6 +21,7 @@ from mkdocs.exceptions import PluginError
 
 from publish import ROOT
 from publish.files import (
+    BUILDING,
     UnsafePath,
     UnsafeRead,
     check_folder,
@@ -33,6 +34,7 @@ from publish.files import (
 from publish.harness.notebook_cache import Cache
 from publish.mkdocs import worked_examples
 from publish.mkdocs.page_weight import katex_fonts
+from selfattn_ref import examples
 from selfattn_ref._validate import excerpt
 
 
@@ -206,6 +208,32 @@ def test_a_build_empties_only_a_folder_that_is_new_empty_or_an_earlier_build(tmp
             worked_examples.check_folders(_Config(config, tmp_path / folder))
         assert (tmp_path / folder / kept[folder]).read_text(encoding="utf-8") == "theirs\n"
     assert unsafe_folder(tmp_path / "notes", ROOT) is None  # a cache's folder may hold its own files
+
+
+def test_a_build_stopped_half_way_leaves_a_folder_the_next_build_empties(tmp_path, monkeypatch):
+    """MkDocs empties its output folder and copies the static files (assets/) before it writes
+    404.html and sitemap.xml: a build stopped in between (Ctrl-C) left a folder that every later
+    build refused as someone's files. The build marks its folder while it is under way."""
+    config = _Config({"config_file_path": str(ROOT / "mkdocs.yml")}, tmp_path / "site")
+    config.config_file_path = config["config_file_path"]
+
+    def stop(*_):  # the build stops right after on_config's checks
+        raise examples.SpecError("stopped here")
+
+    monkeypatch.setattr(worked_examples.examples, "load_all", stop)
+    with pytest.raises(PluginError, match="stopped here"):
+        worked_examples.on_config(config)
+    assert (tmp_path / "site" / BUILDING).is_file()  # marked, once the folder passed its checks
+    (tmp_path / "site/assets").mkdir()
+    (tmp_path / "site/assets/extra.css").write_text("a half-copied build\n", encoding="utf-8")
+    assert worked_examples.check_folders(config) is None  # stopped here: the next build may empty it
+    worked_examples.on_post_build(config)  # a build that ends removes the mark ...
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["assets"]
+    with pytest.raises(PluginError, match=r"holds files no build made \(such as 'assets'\)"):
+        worked_examples.check_folders(config)  # ... and without it (nor 404.html) the folder is someone's
+    (tmp_path / "site" / BUILDING).symlink_to(tmp_path / "site/assets/extra.css")
+    with pytest.raises(PluginError, match=r"holds files no build made"):
+        worked_examples.check_folders(config)  # a link named as the mark is no mark
 
 
 class _Config(dict):
