@@ -68,6 +68,11 @@ MAX_TOKENS = LIMITS["words"]
 MAX_WIDTH = LIMITS["dims"]
 MAX_DECIMALS = LIMITS["decimals"]
 MAGNITUDE = LIMITS["magnitude"]
+# The largest spec file read: the largest one the limits allow (three 16 x 16 matrices besides the
+# embeddings, every number 19 characters wide, the longest title, words and description in two-byte
+# letters) is 26,505 bytes (tests/package/test_examples_spec.py); a file several times that is no
+# spec, and is refused before it is read into memory.
+MAX_SPEC_BYTES = 100_000
 
 
 class SpecError(ValueError):
@@ -403,6 +408,12 @@ def read_spec(path: Path | str, folder: Path | str | None = None) -> str:
     link to /proc/self/environ is not read, a FIFO is not waited on); SpecError naming the file and
     what is wrong otherwise."""
     path = Path(path)
+    try:
+        size = os.lstat(path).st_size  # the file itself, not what a link leads to (read_text refuses links)
+    except OSError:
+        size = 0  # read_text says what is wrong
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(f"{path}: {size:,} bytes; a spec file is at most {MAX_SPEC_BYTES:,} bytes")
     try:
         return read_text(path, path.parent if folder is None else folder)
     except UnsafeRead as exc:

@@ -551,3 +551,29 @@ def test_a_syntax_error_quotes_a_short_clean_excerpt(tmp_path):
     quoted = re.findall(r"'[^']*'", message)
     assert quoted and all(len(q) <= 83 for q in quoted), quoted
     assert "\\x00" in message and "…" in message, message
+
+
+def test_a_spec_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
+    """A spec file of any size was read whole into memory; the largest spec the limits allow (16
+    words of 24 two-byte letters, four 16 x 16 matrices of 19-character numbers, the longest title
+    and description) loads and is well under the limit, and a file over it is refused by its size."""
+    n, w = examples.MAX_TOKENS, examples.MAX_WIDTH
+    tokens = ["é" * 22 + chr(0x3B1 + i) + "é" for i in range(n)]
+    number = "-0.1234567890123456"  # as wide as the largest numbers, small enough for every result
+    matrix = "[\n" + "".join(f"  [{', '.join([number] * w)}],\n" for _ in range(n)) + "]"
+    square = "[\n" + "".join(f"  [{', '.join([number] * w)}],\n" for _ in range(w)) + "]"
+    description = ("éééé " * 400)[: examples.LIMITS["descriptionLength"]].strip()
+    text = (
+        f'title = "{"é" * examples.LIMITS["titleLength"]}"\ndescription = """\n{description}\n"""\n'
+        f"tokens = {json.dumps(tokens, ensure_ascii=False)}\nembeddings = {matrix}\n"
+        f'projections = "given"\nW_Q = {square}\nW_K = {square}\nW_V = {square}\n'
+        "scale = true\ncausal = false\ndecimals = 3\n"
+    )
+    path = write(tmp_path, text, "largest.toml")
+    ex = examples.load_file(path)
+    assert len(ex.tokens) == n and ex.E.shape == (n, w)
+    size = path.stat().st_size
+    assert size == 26_505, size  # the figure examples.MAX_SPEC_BYTES's comment gives
+    path.write_text(text + "#" * (examples.MAX_SPEC_BYTES - size + 1), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"largest\.toml: 100,001 bytes; a spec file is at most 100,000 bytes$"):
+        examples.load_file(path)

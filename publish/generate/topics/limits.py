@@ -10,6 +10,7 @@ when a limit changes. No table: the pages state them in prose.
 from __future__ import annotations
 
 from selfattn_ref._validate import MAX_ENTRIES
+from selfattn_ref.examples import MAX_SPEC_BYTES
 from selfattn_ref.examples.rules import LIMITS
 
 from ...audit.quantities import Quantity, source
@@ -28,4 +29,5 @@ def _quantities():
         Quantity("limits largest seed", LIMITS["seed"]),
         Quantity("limits heads", LIMITS["heads"]),
         Quantity("limits entries of a result", MAX_ENTRIES),
+        Quantity("limits spec file bytes", MAX_SPEC_BYTES),
     ]
