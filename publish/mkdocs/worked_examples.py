@@ -21,6 +21,9 @@
   example, in reading order (each spec's `order`). mkdocs.yml names no example, so a new one needs no wiring.
 - A generated page's "edit" button opens its spec file (the page itself is not to be edited);
   the gallery, generated from all of them, has none.
+- A page's ``--8<--`` include of a file that is not in the repository (outside it, or a typo)
+  stops the build with the page, the line and the path (:func:`on_page_markdown`), where
+  pymdownx.snippets would stop it with a traceback.
 """
 
 from __future__ import annotations
@@ -35,10 +38,12 @@ from publish.files import UnsafePath, UnsafeRead, check_folder, check_sources, m
 from publish.generate import example_pages as ep
 from publish.generate.update import UpdateError, check_specs, stale_examples, write_gathered
 from publish.mkdocs.page_weight import katex_fonts
+from publish.source import includes
 
 # MkDocs loads a hook from its file, outside any package: the imports are absolute, and
 # on_config checks that they found the package of the project being built.
 from selfattn_ref import examples
+from selfattn_ref._validate import excerpt
 
 NAV_TITLE = "Worked examples"
 
@@ -103,6 +108,26 @@ def on_config(config):
 @event_priority(-100)
 def on_post_build(config):
     unmark_building(config.site_dir)
+
+
+def on_page_markdown(markdown, page, config, files):
+    """PluginError naming the page, the line and the file, for an include of a file that is not in
+    the repository (``--8<-- "/etc/passwd"``, a typo): pymdownx.snippets would stop the build with
+    a traceback (check_paths: true). Its own reading of the line and of the path decides."""
+    for number, line in enumerate(page.file.content_string.split("\n"), 1):
+        found = includes.include(line)
+        if found is None:
+            continue
+        try:
+            problem = includes.missing(found[1])
+        except ValueError as exc:
+            problem = str(exc)
+        if problem:
+            raise PluginError(
+                f"{page.file.src_uri}, line {number}: --8<-- {excerpt(found[1])} includes {problem}. "
+                "An include names a file by its path from the repository's root (docs/generated/..., snippets/...)"
+            )
+    return markdown
 
 
 def on_page_context(context, page, config, nav):

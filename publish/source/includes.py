@@ -6,6 +6,7 @@ reads of a file is what the page shows.
 - :func:`include`: the target of a line that includes a file (``--8<-- "file[:section]"``), read
   by pymdownx.snippets' own expression of such a line (RE_ALL_SNIPPETS), or None;
 - :func:`split_target`: its file and section;
+- :func:`missing`: why an include includes nothing (a file outside the repository, or none), or None;
 - :func:`included`: the lines a ``--8<-- "file[:section]"`` line puts into a page;
 - :func:`section`: the lines of a file's ``# --8<-- [start:NAME]`` ... ``[end:NAME]`` section, the
   markers of other sections inside it left out (SnippetPreprocessor.extract_section);
@@ -17,6 +18,8 @@ reads of a file is what the page shows.
 from __future__ import annotations
 
 import functools
+import os
+from pathlib import Path
 
 import markdown
 from pymdownx.snippets import SnippetMissingError, SnippetPreprocessor
@@ -50,6 +53,18 @@ def split_target(target: str) -> tuple[str, str | None]:
     if parsed is None:
         raise ValueError(f"no file in the include target {target[:80]!r}")
     return parsed["path"], parsed["section"]
+
+
+def missing(target: str) -> str | None:
+    """Why ``--8<-- "target"`` includes nothing (pymdownx.snippets, with check_paths, would stop the
+    build with a traceback), or None: the file is outside the repository, or not in it."""
+    path = split_target(target)[0]
+    if snippets().get_snippet_path(path) is not None:
+        return None
+    where = os.path.abspath(os.path.join(ROOT, path))
+    if not Path(where).is_relative_to(ROOT):
+        return "a file outside the repository, which no page may include"
+    return "no file of the repository"
 
 
 def included(target: str) -> list[str]:

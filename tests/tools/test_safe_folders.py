@@ -265,3 +265,27 @@ def test_no_file_of_the_repository_a_page_can_include_is_a_link(tree, tmp_path):
     (root / "fifo").unlink()
     with pytest.raises(UnsafeRead, match=r"^tests/sub/env.txt is a symbolic link \(to '/proc/self/environ'\)"):
         check_sources(root)
+
+
+def test_an_include_of_a_file_not_in_the_repository_names_the_page_line_and_path():
+    """`--8<-- "/etc/passwd"` on a page: pymdownx.snippets refused it (restrict_base_path), but the
+    build stopped with a traceback; a typo in a path too. Now one PluginError names page, line and path
+    and says what an include names; an include of a file of the repository passes, as does an escaped one."""
+    from types import SimpleNamespace
+
+    def page(text):
+        return SimpleNamespace(file=SimpleNamespace(src_uri="glossary.md", content_string=text))
+
+    fine = '# T\n\n--8<-- "docs/generated/next_word/playground.md"\n;--8<-- "/etc/passwd"\n'
+    assert worked_examples.on_page_markdown("md", page(fine), None, None) == "md"
+    for target, says in [
+        ("/etc/passwd", "a file outside the repository"),
+        ("../../etc/passwd", "a file outside the repository"),
+        ("docs/generated/no_such.md", "no file of the repository"),
+    ]:
+        text = f'---\ntitle: T\n---\n# T\n\n!!! tip\n    --8<-- "{target}"\n'
+        with pytest.raises(PluginError) as caught:
+            worked_examples.on_page_markdown("md", page(text), None, None)
+        message = str(caught.value)
+        assert message.startswith(f"glossary.md, line 7: --8<-- '{target}' includes {says}"), message
+        assert message.endswith("(docs/generated/..., snippets/...)"), message
