@@ -696,6 +696,9 @@ MAX_LENGTH = 200
 _WS = " \t\n\r\f\v\u00a0"
 _NUMBER = re.compile(r"^([+\-\u2212]?)([0-9]*)(?:\.([0-9]*))?[ \t\n\r\f\v\u00a0]*(%?)$")
 _SPLIT = re.compile(r"[ \t\n\r\f\v\u00a0]*[,;][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]+")
+# A whole number with its thousands set off by commas, as the pages print them ("18,432"): one
+# number where the answer is one whole number (elsewhere a comma separates numbers, or is a decimal comma).
+_GROUPED = re.compile(r"[+\-\u2212]?[0-9]{1,3}(?:,[0-9]{3})+%?")
 _BRACKETS = re.compile(r"^[\[(][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]*[\])]$")
 
 
@@ -874,6 +877,8 @@ def grade(data: dict, text: str) -> dict:
         return _result(False, "input", "That answer is too long: type only the number.")
     count = len(data["answer"])
     body = _BRACKETS.sub("", raw.strip(_WS))
+    if count == 1 and data["decimals"] == 0 and _GROUPED.fullmatch(body):
+        body = body.replace(",", "")
     parts = [body] if count == 1 else [x for x in _SPLIT.split(body) if x != ""]
     if raw.strip(_WS) == "":
         return _result(False, "input", "Type your answer first." if count == 1 else f"Type {count} numbers first.")

@@ -363,6 +363,21 @@ def test_a_one_digit_whole_number_is_not_right_so_far():
     assert exr.grade(data, "67")["message"].startswith("Right so far"), exr.grade(data, "67")
 
 
+def test_a_whole_number_may_set_off_its_thousands_with_commas():
+    """The pages print 18,432 and 265,216, and "18,432" typed into the exercise that asks for it was
+    told "Write the decimals after a point, not a comma: 18.432." Where the answer is one whole
+    number, a comma before each three digits sets off thousands; anywhere else it does not."""
+    data = exr.grader_data(_exercise("kv-cache", "gpt2-per-token"))
+    assert data["answer"] == ["18432"], data["answer"]
+    for text in ("18,432", "18432", " 18,432 "):
+        assert exr.grade(data, text)["kind"] == "right", text
+    for text in ("18,43", "1,8432", "18, 432", "18,432,000"):
+        assert exr.grade(data, text)["kind"] != "right", text
+    assert exr.grade(data, "18,43")["message"] == "Write the decimals after a point, not a comma: 18.43."
+    data = exr.grader_data(_exercise("real-numbers", "share-bank-bank"))  # decimals: a comma is no grouping
+    assert exr.grade(data, "66,500")["kind"] != "right"
+
+
 def test_a_decimal_comma_is_told_to_be_a_point():
     """ "66,5" was "not a number this page can check", with no word of the comma."""
     data = exr.grader_data(_exercise("real-numbers", "share-bank-bank"))

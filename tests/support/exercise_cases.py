@@ -486,5 +486,8 @@ def cases() -> list[tuple[str, str, str]]:
             texts += [typed(other.values, d, pct), typed(other.values, max(d - 1, 0), pct)]
         texts += HOSTILE + [", ".join(["0.1"] * (len(right) + 1)), "[" + ", ".join(shown) + "]"]
         texts += slips(shown, d)
+        if d == 0 and len(right) == 1 and abs(int(typed(right, 0, False).rstrip("%"))) >= 1000:
+            grouped = f"{int(typed(right, 0, False)):,}"  # as the pages print it: 18,432
+            texts += [grouped, grouped[:-1], grouped.replace(",", ", "), grouped + ",000"]
         out += [(page, spec["id"], t) for t in dict.fromkeys(texts)]
     return out

@@ -199,8 +199,13 @@
     return trim(text).replace(/^[[(][ \t\n\r\f\v\u00a0]*|[ \t\n\r\f\v\u00a0]*[\])]$/g, "");
   }
 
-  function splitAnswer(text, count) {
+  // A whole number with its thousands set off by commas, as the pages print them ("18,432"): one
+  // number where the answer is one whole number (elsewhere a comma separates numbers, or is a decimal comma).
+  const GROUPED = /^[+\-\u2212]?[0-9]{1,3}(?:,[0-9]{3})+%?$/u;
+
+  function splitAnswer(text, count, decimals) {
     const t = answerBody(text);
+    if (count === 1 && decimals === 0 && GROUPED.test(t)) return [t.replace(/,/g, "")];
     if (count === 1) return [t];
     return t.split(SPLIT).filter((x) => x !== "");
   }
@@ -216,7 +221,7 @@
     const raw = String(text);
     if (raw.length > MAX_LENGTH) return result(false, "input", "That answer is too long: type only the number.");
     const count = spec.answer.length;
-    const parts = splitAnswer(raw, count);
+    const parts = splitAnswer(raw, count, spec.decimals);
     if (trim(raw) === "") return result(false, "input", count === 1 ? "Type your answer first." : `Type ${count} numbers first.`);
     // A vector's entries are labelled 1, 2, ...; a row of weights by its tokens.
     const positions = spec.labels.length > 0 && spec.labels.every((label) => /^[0-9]+$/.test(label));
