@@ -179,6 +179,10 @@ def _exercise_values() -> dict:
         "scores_square_source": L.encoder_mask[0].size,  # a known mistake: n_k × n_k
         "cross_true": int(L.cross_mask[1].sum()),  # the short pair: real source keys, every target row
         "cross_all": L.cross_mask[1].size,  # a known mistake: the source's pad not hidden
+        # known mistakes: a causal mask added to cross-attention (target row i reads source keys up to i);
+        # the target's pad rows hidden too (they are queries, and are not)
+        "cross_causal": int((L.cross_mask[1] & np.tril(np.ones(L.cross_mask[1].shape, dtype=bool))).sum()),
+        "cross_real_rows": int(L.cross_mask[1][[w != "[PAD]" for w in L.target[1]]].sum()),
         "word_by_word": rows(L.direct_weights[0, 0], ("Le", "chat", "est", "assis"), keys),
         "scaled": rows(L.direct_scaled[0], ("Le", "chat", "est", "assis"), keys),
         "rnn": {

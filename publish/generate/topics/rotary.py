@@ -130,6 +130,7 @@ def _exercise_values() -> dict:
         "dog_man_score": float(dog_man[SENTENCES[0]].scores[0, 2]),  # dog at 0, man at 2
         "man_dog_score": float(dog_man[SENTENCES[1]].scores[0, 2]),  # man at 0, dog at 2
         "dog_man_score_without": float(dog_man[SENTENCES[0]].scores_without[0, 2]),  # a known mistake
+        "dog_man_score_halves": float(first.halves[0] @ first.halves[2]),  # a known mistake: x1 paired with x3
         "self_score": float(dog_man[SENTENCES[0]].scores[0, 0]),  # dog with itself, at any position
         "self_score_second": float(second.interleaved[2] @ second.interleaved[2]),  # dog at pos 2
         "angle_1_1": float(first.angles[1, 1]),  # the second pair's angle at position 1
