@@ -16,9 +16,9 @@ def softmax(S):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-right = softmax(np.where(real[:, None, :], S, -np.inf))  # (2, 1, 3): hides a key
+right = softmax(np.where(real[:, None, :], S, -np.inf))  # mask (2, 1, 3): hides a key
 with np.errstate(invalid="ignore"):  # NumPy would warn: invalid value encountered in subtract
-    wrong = softmax(np.where(real[:, :, None], S, -np.inf))  # WRONG: (2, 3, 1) hides a query
+    wrong = softmax(np.where(real[:, :, None], S, -np.inf))  # WRONG: mask (2, 3, 1) hides a query
 # --8<-- [end:math]
 
 

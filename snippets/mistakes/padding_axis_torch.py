@@ -10,8 +10,8 @@ lengths = torch.tensor([3, 2])
 real = torch.arange(3)[None, :] < lengths[:, None]    # (2, 3): True where the token is real
 S = X @ X.transpose(-1, -2) / X.shape[-1] ** 0.5      # (2, 3, 3): a row per query, a column per key
 
-right = torch.softmax(S.masked_fill(~real[:, None, :], -torch.inf), dim=-1)  # (2, 1, 3): hides a key
-wrong = torch.softmax(S.masked_fill(~real[:, :, None], -torch.inf), dim=-1)  # WRONG: (2, 3, 1) hides a query
+right = torch.softmax(S.masked_fill(~real[:, None, :], -torch.inf), dim=-1)  # mask (2, 1, 3): hides a key
+wrong = torch.softmax(S.masked_fill(~real[:, :, None], -torch.inf), dim=-1)  # WRONG: mask (2, 3, 1) hides a query
 # --8<-- [end:math]
 
 
