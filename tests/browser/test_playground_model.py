@@ -245,6 +245,12 @@ def test_the_mode_loads_only_when_opened(new_context, site):
     page.get_by_role("tab", name="Self-attention, step by step").click()
     page.get_by_role("tab", name="The trained language model").click()
     assert sorted(f for f in asked if f in MODEL_FILES) == ["language_model.js", "language_model.json", "model_app.js"]
+    # The pages' link (/next-word/, /trained-model/) opens the page on the playground, under the header,
+    # once the mode is shown (before, the page was too short to scroll that far: it stayed at the top).
+    page.goto(site.base_url + "playground/?model=the+cat+sat")
+    page.wait_for_selector(READY)
+    top = page.evaluate("() => document.getElementById('playground').getBoundingClientRect().top")
+    assert abs(top - 72) < 2, f"the playground is {top} px from the top after the pages' link"  # 3.6rem
     context.close()
 
 

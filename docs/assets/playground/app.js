@@ -112,9 +112,13 @@ class Playground {
     this.build();
     // A page's link (?preset=... or ?model=..., the form the other pages link with) was followed to
     // use the playground: the page opens on it, not on its introduction (read before it, above).
+    // The language model's mode is not shown yet (its module and weights load first), and the page
+    // may be too short to scroll that far: it scrolls again once the mode is shown, unless the
+    // reader has scrolled since (revealedAt: where the first scroll left the page).
     const linked = LINK_KEYS.some((key) => new URLSearchParams(location.search).has(key));
     this.applyLink(true);
-    if (linked) this.root.scrollIntoView({ block: "start" });
+    this.revealedAt = linked ? this.reveal() : null;
+    if (this.mode !== "model") this.revealedAt = null;
     const onHash = () => this.applyLink(false);
     window.addEventListener("hashchange", onHash);
     this.cleanups.push(() => window.removeEventListener("hashchange", onHash));
@@ -687,6 +691,8 @@ class Playground {
         if (!this.root.isConnected) return;
         this.model = mode;
         this.model.setState(this.modelState); // a link may have come while it loaded
+        if (this.revealedAt !== null && window.scrollY === this.revealedAt) this.reveal();
+        this.revealedAt = null;
         this.modelPanel.dataset.state = "ready";
       })
       .catch((e) => {
@@ -699,6 +705,12 @@ class Playground {
         this.modelLoading = false;
         this.modelPanel.setAttribute("aria-busy", "false");
       });
+  }
+
+  /** Scroll the page to the playground's top, just under the header; returns where the page is then. */
+  reveal() {
+    this.root.scrollIntoView({ block: "start" });
+    return window.scrollY;
   }
 
   defaultTitle() {
