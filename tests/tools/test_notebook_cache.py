@@ -64,15 +64,28 @@ def _failing_first(monkeypatch, times: int, error: Exception) -> list[int]:
     return calls
 
 
-def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
+def test_a_kernel_that_dies_at_start_is_started_again_from_a_caller_that_runs_an_event_loop(tmp_path, monkeypatch):
     """A kernel that dies before it answers (its port taken by another process as it started: seen
-    in a fresh clone's run) is started again, and the notebook runs."""
+    in a fresh clone's run) is started again, and the notebook runs. The caller runs an event loop
+    already (a test after a Playwright one on its worker: its synchronous API keeps a loop running),
+    and the kernel still runs: asyncio.run alone refused to. (One test, one real kernel, for both.)"""
+    import asyncio
+    import concurrent.futures
+
     path = _one_cell(tmp_path, "print(6 * 7)")
     calls = _failing_first(monkeypatch, 2, RuntimeError("Kernel died before replying to kernel_info"))
     cache = notebook_cache.Cache(tmp_path / "cache", "python3")
-    executed = cache.ensure([path])[path]
+
+    async def caller():
+        asyncio.get_running_loop()  # a loop runs in the caller's thread
+        return cache.ensure([path])[path]
+
+    # The caller's loop in a thread of its own: this worker's thread may run Playwright's already.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        executed = pool.submit(asyncio.run, caller()).result()
     assert len(calls) == 3 and cache.runs == 1
     assert "42" in executed.read_text(encoding="utf-8")
+    assert nbformat.read(executed, as_version=4).cells[0].outputs[0].text.strip() == "42"
 
 
 def test_a_kernel_that_keeps_dying_fails_the_run_with_each_reason(tmp_path, monkeypatch):
@@ -130,21 +143,3 @@ def test_a_changed_notebook_is_run_again_and_the_same_one_is_not(tmp_path):
     assert second.startswith("second ") and second.split()[1] != first.split()[1]
     assert run("first") == first and cache.runs == 2
     assert len(list((tmp_path / "executed").glob("*/n.ipynb"))) == 2
-
-
-def test_a_caller_that_runs_an_event_loop_gets_its_notebooks_run(tmp_path):
-    """From a thread that already runs an event loop (a test after a Playwright one on its worker: its
-    synchronous API keeps a loop running), the kernel still runs: asyncio.run alone refused to."""
-    import asyncio
-    import concurrent.futures
-
-    path = _one_cell(tmp_path, "print(6 * 7)")
-    cache = notebook_cache.Cache(tmp_path / "executed", "python3")
-
-    async def caller():
-        return cache.ensure([path])[path]
-
-    # The caller's loop in a thread of its own: this worker's thread may run Playwright's already.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        ran = pool.submit(asyncio.run, caller()).result()
-    assert nbformat.read(ran, as_version=4).cells[0].outputs[0].text.strip() == "42" and cache.runs == 1
