@@ -200,7 +200,7 @@ def test_numpy_snippets_cannot_import_torch_or_the_package(tmp_path):
     probe = tmp_path / "probe_numpy.py"
     probe.write_text("import torch\n", encoding="utf-8")
     r = sn.run(probe)
-    assert r.returncode != 0 and "ModuleNotFoundError" in r.stderr or "ImportError" in r.stderr, r.stderr
+    assert r.returncode != 0 and ("ModuleNotFoundError" in r.stderr or "ImportError" in r.stderr), r.stderr
     probe = tmp_path / "probe_torch.py"
     probe.write_text("import selfattn_ref\n", encoding="utf-8")
     r = sn.run(probe)
