@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -25,18 +24,11 @@ def rel(p):
 
 @pytest.fixture(scope="session")
 def results(request):
-    """Every snippet this session's tests ask for, run once, as in fresh interpreters, one thread for
-    the snippets of each set of blocked modules (the NumPy ones, the PyTorch ones): each set's runs
-    then take one fork server (publish.generate.snippets), where sn.run_many's threads started a
-    second one of PyTorch's when both took a PyTorch snippet at once (its import: 1.5 s of a core)."""
+    """Every snippet this session's tests ask for, run once, as in fresh interpreters, side by side
+    (sn.run_many: one fork server for each set of blocked modules)."""
     params = (getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items)
     wanted = {p["path"] for p in params if p.get("path") in ALL}
-    kinds: dict[tuple[str, ...], list] = {}
-    for path in sorted(wanted) or ALL:
-        kinds.setdefault(tuple(sn.blocked_modules(path)), []).append(path)
-    with ThreadPoolExecutor(max_workers=len(kinds)) as pool:
-        runs = pool.map(lambda paths: [sn.run(p) for p in paths], kinds.values())
-        return {r.path: r for kind in runs for r in kind}
+    return {r.path: r for r in sn.run_many(sorted(wanted) or ALL)}
 
 
 def test_there_are_snippets_in_numpy_and_torch():
