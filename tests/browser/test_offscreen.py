@@ -372,9 +372,11 @@ def test_a_jump_to_a_heading_lands_it_at_the_top(module_context, phones, site, p
     want = laid_out(phones, ("landed", url), read)
     picked = list(want)
     context = phones["skipping"]
-    if not anchoring:
-        context = module_context(viewport=PHONE, skip_offscreen=True)
-        context.add_init_script(NO_ANCHORING)
+    if not anchoring:  # one context for the module (it was one a test), as phones["shifts", width]
+        if "no anchoring" not in phones:
+            phones["no anchoring"] = module_context(viewport=PHONE, skip_offscreen=True)
+            phones["no anchoring"].add_init_script(NO_ANCHORING)
+        context = phones["no anchoring"]
     for heading in picked:
         page = open_page(context, url)  # a fresh page: no block below the first screen was laid out
         assert page.evaluate("() => getComputedStyle(document.documentElement).overflowAnchor") == (

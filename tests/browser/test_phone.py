@@ -493,13 +493,18 @@ def test_diagrams_are_readable_on_a_phone(phone, path):
         assert not outside, f"{path}: text outside its picture or its box: {outside}"
 
 
-def test_the_rnn_and_attention_stack_on_a_phone_and_sit_side_by_side_on_a_laptop(phone, contexts, site):
+def test_the_rnn_and_attention_stack_on_a_phone_and_sit_side_by_side_on_a_laptop(phone):
+    """On the module's page, widened to the session's laptop viewport (1280 px) and put back: it had
+    a load of its own at 1280 px, which was left open."""
     path = "rnn-comparison/index.html"
-    chain, attention = phone(path).evaluate(MEASURE_DIAGRAMS, SLACK)
-    assert attention["top"] >= chain["bottom"], (chain, attention)  # one above the other
-    page = contexts("light").new_page()  # the session's laptop viewport, 1280 px
-    page.goto(site.url(path))
+    page = phone(path)
     chain, attention = page.evaluate(MEASURE_DIAGRAMS, SLACK)
+    assert attention["top"] >= chain["bottom"], (chain, attention)  # one above the other
+    try:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        chain, attention = page.evaluate(MEASURE_DIAGRAMS, SLACK)
+    finally:
+        page.set_viewport_size(PHONE)
     assert abs(chain["bottom"] - attention["bottom"]) <= SLACK and chain["right"] < attention["left"], (
         chain,
         attention,

@@ -917,32 +917,58 @@ def test_heatmap_text_contrast_for_every_weight(pg, site):
     watch.check()
 
 
+def open_teaching_parts(page: Page) -> None:
+    """What the playground shows as it teaches: a task done, a field's origin shown, a number
+    explained, a step shown."""
+    page.check("#pg-causal")  # a task done
+    page.focus("#pg-x-1-0")  # where a field's number comes from
+    page.locator("#pg-weights tbody tr").nth(1).locator("td").nth(0).click()
+    page.click("#pg-step-next")
+    page.click("#pg-step-next")
+    expect(page.locator("#pg-explain")).to_be_visible()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious(site, browser, scheme):
     """All of axe's rules in the light scheme, its colour rules in the dark (slate) one, on the default
-    example, on a 16 × 16 heatmap, with error messages showing, and in the language model's mode (an
-    unknown word's message, a weight explained, the words generated)."""
+    example, on a 16 × 16 heatmap, with error messages showing, in the language model's mode (an
+    unknown word's message, a weight explained, the words generated), and with the teaching parts open
+    (an explanation, a field's origin, a step, a task done) on the learned example with the positions
+    added and on repeated words. One page for all of them: the states after the first are new mounts
+    (playground_page.py), and axe's colour rules check only the looks of text not checked in a state
+    before (axe_violations); each state had a page, or a browser context, of its own (here and in
+    test_playground_teaching.py)."""
     context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     SharedPage(page, site.base_url)  # the first state loaded, the others new mounts (playground_page.py)
     watch = Watch().attach(page)
     expected = "slate" if scheme == "dark" else "default"
     problems = []
+    checked: list[str] = []  # the looks of text whose colours axe has checked on this page
     model = "#model=the+cat+sat+near+the+river&generate=1"
-    for fragment, edit in [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc"), (model, None)]:
-        open_playground(page, site, fragment)
-        expect(page.locator("body")).to_have_attribute("data-md-color-scheme", expected)
-        if fragment == model:
-            open_model_mode_parts(page)
-        if edit is not None:
-            page.fill("#pg-x-0-0", edit)
-            page.fill("#pg-name-1", " ")
-            expect(page.locator("#pg-words-errors li")).to_have_count(2)  # x1 of The, and the blank name
-        open_details(page)
-        problems += [f"{fragment[:20]} {v}" for v in axe_violations(page, scheme)]
+    words = ["the", "cat", "sat", "on", "the", "mat"]
+    X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 1]]
+    twice = link({**BANK, "words": words, "X": X})
+    teaching = ["#preset=learned&positions=sinusoidal", twice]
+    states = [("", None), (link(sixteen_by_sixteen()), None), ("#preset=learned", "abc"), (model, None)]
+    try:
+        for fragment, edit in [*states, *((fragment, None) for fragment in teaching)]:
+            open_playground(page, site, fragment)
+            expect(page.locator("body")).to_have_attribute("data-md-color-scheme", expected)
+            if fragment == model:
+                open_model_mode_parts(page)
+            if edit is not None:
+                page.fill("#pg-x-0-0", edit)
+                page.fill("#pg-name-1", " ")
+                expect(page.locator("#pg-words-errors li")).to_have_count(2)  # x1 of The, and the blank name
+            open_details(page)
+            if fragment in teaching:
+                open_teaching_parts(page)
+            problems += [f"{fragment[:20]} {v}" for v in axe_violations(page, scheme, checked)]
+    finally:
+        context.close()
     assert not problems, "\n".join(problems)
-    context.close()
     watch.check()
 
 
@@ -969,11 +995,34 @@ def test_dark_scheme_follows_the_toggle(pg, site):
     watch.check()
 
 
-def test_narrow_screen(browser, site, tmp_path):
-    """At 375 px the page itself never scrolls sideways; a 16 × 16 grid scrolls inside its own box."""
-    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=1)
+NARROW = {"width": 375, "height": 812}
+
+
+@pytest.fixture(scope="module")
+def narrow_page(module_context, site) -> SharedPage:
+    """One page on the playground at 375 px for the module's narrow-screen tests (each had a browser
+    context and a load of its own), put back before each test as the module's page is (SharedPage);
+    the site's own rendering (skip_offscreen), as a new context shows it."""
+    context = module_context(viewport=NARROW, device_scale_factor=1, skip_offscreen=True)
     page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield SharedPage(page, site.base_url)
+    page.close()
+
+
+@pytest.fixture
+def narrow(narrow_page):
+    """The 375 px page as a fresh load of playground/ shows it, watched for problems."""
+    page = narrow_page.page
     watch = Watch().attach(page)
+    narrow_page.reset()
+    yield page, watch
+    watch.detach(page)
+
+
+def test_narrow_screen(narrow, site, tmp_path):
+    """At 375 px the page itself never scrolls sideways; a 16 × 16 grid scrolls inside its own box."""
+    page, watch = narrow
     open_playground(page, site, link(sixteen_by_sixteen()))
     open_details(page)
     widths = page.evaluate(
@@ -1017,7 +1066,6 @@ def test_narrow_screen(browser, site, tmp_path):
     shot = tmp_path / "playground-model-375.png"
     page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
-    context.close()
     watch.check()
 
 
@@ -1031,13 +1079,11 @@ SCROLL_CUE_JS = """() => {
 }"""
 
 
-def test_the_word_table_shows_that_more_columns_scroll_in_at_375px(browser, site):
+def test_the_word_table_shows_that_more_columns_scroll_in_at_375px(narrow, site):
     """At 375 px the grid of bank / of / river shows word, x1, x2: the box is marked as the site's wide
     tables are (data-scrollable, extra.css), with the shadow at the edge that has more to show, which
     the fields no longer cover; at 1280 px nothing scrolls and the mark goes."""
-    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=1)
-    page = context.new_page()
-    watch = Watch().attach(page)
+    page, watch = narrow
     open_playground(page, site)
     page.wait_for_function(
         "() => document.getElementById('pg-words').closest('.pg-scroll').hasAttribute('data-scrollable')"
@@ -1046,13 +1092,52 @@ def test_the_word_table_shows_that_more_columns_scroll_in_at_375px(browser, site
     assert cue["marked"] and cue["wider"] and cue["hidden"], cue
     assert cue["shadow"].count("rgba(0, 0, 0, 0.28)") == 2, cue  # extra.css's two edge shadows
     assert cue["field"] == "rgba(0, 0, 0, 0)", cue  # a field lets the shadow under it show
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.wait_for_function(
-        "() => !document.getElementById('pg-words').closest('.pg-scroll').hasAttribute('data-scrollable')"
-    )
-    cue = page.evaluate(SCROLL_CUE_JS)
+    try:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.wait_for_function(
+            "() => !document.getElementById('pg-words').closest('.pg-scroll').hasAttribute('data-scrollable')"
+        )
+        cue = page.evaluate(SCROLL_CUE_JS)
+    finally:
+        page.set_viewport_size(NARROW)  # the module's 375 px page
     assert not cue["wider"] and cue["field"] != "rgba(0, 0, 0, 0)", cue  # fields look like fields again
-    context.close()
+    watch.check()
+
+
+def test_every_column_and_button_reachable_at_375px(narrow, site):
+    """(From test_playground_teaching.py: a number explained and a step shown, on a 16 x 16 grid.)"""
+    page, watch = narrow
+    eye = np.eye(16).tolist()
+    state = {**sixteen_by_sixteen(), "projections": "custom", "W_Q": eye, "W_K": eye, "W_V": eye}
+    open_playground(page, site, link(state))
+    open_details(page)
+    page.locator("#pg-weights tbody tr").nth(15).locator("td").nth(15).click()
+    page.click("#pg-step-next")
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    unreachable = page.evaluate(
+        """(width) => {
+          const out = [];
+          const targets = [...document.querySelectorAll('#playground :is(button, select, input, th, td)')]
+            .filter((e) => e.getClientRects().length > 0);
+          for (const e of targets) {
+            e.scrollIntoView({block: 'center', inline: 'nearest'});
+            const r = e.getBoundingClientRect();
+            if (r.left < -0.5 || r.right > width + 0.5 || r.width === 0) {
+              out.push(`${e.tagName} ${e.id || e.textContent.slice(0, 20)} [${r.left}, ${r.right}]`);
+            }
+          }
+          return {count: targets.length, out};
+        }""",
+        width,
+    )
+    assert unreachable["count"] > 16 * 16 * 4, unreachable["count"]
+    assert unreachable["out"] == [], unreachable["out"][:10]
+    # Every button fits on the screen as a whole (none wider than the screen).
+    widest = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('#playground button')].map((b) => b.offsetWidth))"
+    )
+    assert widest <= width - 32
     watch.check()
 
 

@@ -6,7 +6,8 @@
   the numbers it was made from are outlined; it works with the keyboard alone;
 - one word step by step, in the order score → scale → mask → normalize → mix (Notation's names);
 - each "try this" task is ticked when the reader achieves it, and not before;
-- repeated words, reset, a 375 px screen, axe in the light and dark schemes.
+- repeated words, reset (every column and button reachable at 375 px, and axe with the teaching
+  parts open: test_playground.py).
 """
 
 from __future__ import annotations
@@ -23,8 +24,6 @@ from playground_checks import (
     PRESETS,
     SLUGS,
     TOL,
-    Watch,
-    axe_violations,
     check_matches_generated,
     evaluate_json,
     example_of,
@@ -35,10 +34,8 @@ from playground_checks import (
     page_text_has_no_nan,
     random_cases,
     read_table,
-    sixteen_by_sixteen,
     state_of,
 )
-from playground_page import SharedPage
 from playwright.sync_api import Page, expect
 
 from publish.audit.arithmetic import _evaluate, arithmetic_problems
@@ -1054,70 +1051,12 @@ def test_controls_are_drawn_in_the_sites_style(pg, site):
     watch.check()
 
 
-def test_every_column_and_button_reachable_at_375px(browser, site):
-    context = browser.new_context(viewport={"width": 375, "height": 812}, device_scale_factor=1)
-    page = context.new_page()
-    watch = Watch().attach(page)
-    eye = np.eye(16).tolist()
-    state = {**sixteen_by_sixteen(), "projections": "custom", "W_Q": eye, "W_K": eye, "W_V": eye}
-    open_playground(page, site, link(state))
-    open_details(page)
-    click_cell(page, "pg-weights", 15, 15)
-    page.click("#pg-step-next")
-    width = page.evaluate("window.innerWidth")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    unreachable = page.evaluate(
-        """(width) => {
-          const out = [];
-          const targets = [...document.querySelectorAll('#playground :is(button, select, input, th, td)')]
-            .filter((e) => e.getClientRects().length > 0);
-          for (const e of targets) {
-            e.scrollIntoView({block: 'center', inline: 'nearest'});
-            const r = e.getBoundingClientRect();
-            if (r.left < -0.5 || r.right > width + 0.5 || r.width === 0) {
-              out.push(`${e.tagName} ${e.id || e.textContent.slice(0, 20)} [${r.left}, ${r.right}]`);
-            }
-          }
-          return {count: targets.length, out};
-        }""",
-        width,
-    )
-    assert unreachable["count"] > 16 * 16 * 4, unreachable["count"]
-    assert unreachable["out"] == [], unreachable["out"][:10]
-    # Every button fits on the screen as a whole (none wider than the screen).
-    widest = page.evaluate(
-        "() => Math.max(...[...document.querySelectorAll('#playground button')].map((b) => b.offsetWidth))"
-    )
-    assert widest <= width - 32
-    context.close()
-    watch.check()
+# Every column and button reachable at 375 px: test_playground.py, on its page at 375 px.
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_with_the_teaching_parts_open(site, browser, scheme):
-    """An explanation open, a field's origin shown, a step shown, a task done, the positions added,
-    repeated words: axe's rules in the light scheme, its colour rules in the dark one."""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    SharedPage(page, site.base_url)  # the first state loaded, the second a new mount (playground_page.py)
-    watch = Watch().attach(page)
-    words = ["the", "cat", "sat", "on", "the", "mat"]
-    X = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 0], [0, 1, 1]]
-    problems = []
-    twice = link({**state_of("bank_of_river"), "words": words, "X": X})
-    for fragment in ["#preset=learned&positions=sinusoidal", twice]:
-        open_playground(page, site, fragment)
-        open_details(page)
-        page.check("#pg-causal")  # a task done
-        page.focus("#pg-x-1-0")  # where a field's number comes from
-        click_cell(page, "pg-weights", 1, 0)
-        page.click("#pg-step-next")
-        page.click("#pg-step-next")
-        expect(page.locator("#pg-explain")).to_be_visible()
-        problems += [f"{fragment[:20]} {v}" for v in axe_violations(page, scheme)]
-    assert not problems, "\n".join(problems)
-    context.close()
-    watch.check()
+# axe with the teaching parts open (an explanation, a field's origin, a step, a task done, the positions
+# added, repeated words), in the light and dark schemes: two of the states of test_playground.py's
+# test_axe_finds_nothing_serious, on its page.
 
 
 # --- float64's error: no digit beyond what the arithmetic holds (issue 51, item 5) -----------------

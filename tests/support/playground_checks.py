@@ -342,18 +342,22 @@ def check_matches_generated(page: Page, slug: str, ex: examples.Example | None =
 BANK = state_of("bank_of_river")
 
 
-def axe_violations(page: Page, scheme: str) -> list[str]:
+def axe_violations(page: Page, scheme: str, checked: list[str] | None = None) -> list[str]:
     """axe-core injected into the page as it is: all its rules in the light scheme, its colour rules
     on #playground in the dark one, the colour rules on one element of each look of text (browser_checks'
     SAMPLE_COLOURS_JS: two elements that look the same pass or fail together), which cut axe's time
     on a 16 x 16 heatmap from 5-6 s to under 2 s. (Injected once in a document: a shared page,
-    playground_page.py, keeps it over its new mounts.)"""
+    playground_page.py, keeps it over its new mounts.) ``checked``: the looks that axe's colour rules
+    have already checked on this page in this scheme (in states shown before), which are not sampled
+    again; the new ones are added to it."""
+    checked = [] if checked is None else checked
     if not page.evaluate("() => typeof axe === 'object'"):
         page.evaluate(AXE_SCRIPT)
     page.evaluate(AXE_SETUP_JS)
     root = None if scheme == "light" else "#playground"
-    looks = page.evaluate(SAMPLE_COLOURS_JS, [[], root])
-    assert looks, f"no text to check the contrast of in {root or 'the page'}"
+    looks = page.evaluate(SAMPLE_COLOURS_JS, [checked, root])
+    assert looks or checked, f"no text to check the contrast of in {root or 'the page'}"
+    checked += looks
     if scheme == "light":
         return page.evaluate(AXE_JS, [None, AXE_ALL])
     return page.evaluate(AXE_JS, [root, AXE_COLOURS])

@@ -112,6 +112,38 @@ FINGERPRINT_JS = """() => {
 }"""
 
 
+# settle()'s wait, then the fingerprint: one call.
+SETTLE_JS = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))"
+SETTLED_FINGERPRINT_JS = f"() => ({SETTLE_JS})().then({FINGERPRINT_JS})"
+
+# A new mount in one call (each call to the page is a round trip through Playwright's driver and the
+# browser, some 2.5 ms of CPU): false if the page cannot take one (Material has navigated since the
+# full load); else REMOUNT_JS, and until the playground is ready (as wait_for_selector(READY): there
+# and visible; 10 s at most).
+MOUNT_JS = f"""async ([url, components]) => {{
+  if (window.__pgHarness?.navigated !== false) return false;
+  ({REMOUNT_JS})([url, components]);
+  const ready = () => {{
+    const e = document.querySelector({json.dumps(READY)});
+    return e !== null && e.checkVisibility({{visibilityProperty: true}}) && e.getClientRects().length > 0;
+  }};
+  for (const start = performance.now(); !ready(); ) {{
+    if (performance.now() - start > 10000) throw new Error('the new mount was not ready in 10 s');
+    await new Promise((r) => requestAnimationFrame(r));
+  }}
+  return true;
+}}"""
+# The whole of a reset by a new mount, in one call (it took six, some 30 ms of CPU a reset of 100):
+# null if the page cannot take a new mount; else CLEAN_JS, MOUNT_JS at playground/, and the
+# fingerprint once the page has settled.
+RESET_JS = f"""async ([url, components]) => {{
+  if (window.__pgHarness?.navigated !== false) return null;
+  ({CLEAN_JS})();
+  await ({MOUNT_JS})([url, components]);
+  return ({SETTLED_FINGERPRINT_JS})();
+}}"""
+
+
 _SHARED: WeakKeyDictionary[Page, SharedPage] = WeakKeyDictionary()
 
 
@@ -137,8 +169,8 @@ class SharedPage:
         return _SHARED.get(page)
 
     def fingerprint(self) -> str:
-        settle(self.page)
-        return self.page.evaluate(FINGERPRINT_JS)
+        """FINGERPRINT_JS once the page has settled (settle)."""
+        return self.page.evaluate(SETTLED_FINGERPRINT_JS)
 
     def full_load(self, suffix: str = "") -> None:
         """The playground loaded anew, from storage and cookies as a new context has them."""
@@ -153,18 +185,12 @@ class SharedPage:
         page.evaluate(HARNESS_JS)
         self.fresh = self.fingerprint() if suffix == "" else None
 
-    def can_remount(self) -> bool:
-        return self.page.url.startswith(self.home) and self.page.evaluate(
-            "() => window.__pgHarness?.navigated === false"
-        )
-
     def open(self, suffix: str = "") -> None:
-        """The playground at playground/<suffix>, as a load of that address shows it."""
-        if not self.can_remount():
+        """The playground at playground/<suffix>, as a load of that address shows it: a new mount
+        where the page can take one (MOUNT_JS), else a full load."""
+        page = self.page
+        if not (page.url.startswith(self.home) and page.evaluate(MOUNT_JS, [self.home + suffix, COMPONENTS])):
             self.full_load(suffix)
-            return
-        self.page.evaluate(REMOUNT_JS, [self.home + suffix, COMPONENTS])
-        self.page.wait_for_selector(READY)
 
     def reset(self) -> str:
         """Back to a fresh load of playground/: "remounted" where the page shows no trace of the
@@ -172,16 +198,16 @@ class SharedPage:
         page = self.page
         try:
             page.mouse.move(0, 0)
-            if self.fresh is not None and self.can_remount():
-                page.evaluate(CLEAN_JS)
-                self.open()
-                now = self.fingerprint()
-                if now == self.fresh:
-                    return "remounted"
+            now = None
+            if self.fresh is not None and page.url.startswith(self.home):
+                now = page.evaluate(RESET_JS, [self.home, COMPONENTS])  # CLEAN_JS, then open()
+            if now is None:
+                self.left.append(["no remount: " + page.url])
+            elif now == self.fresh:
+                return "remounted"
+            else:
                 was = json.loads(self.fresh)
                 self.left.append(sorted(k for k, v in json.loads(now).items() if was.get(k) != v))
-            else:
-                self.left.append(["no remount: " + page.url])
         except PlaywrightError as e:  # the test before left the page unusable (a failure half-way)
             self.left.append([f"{type(e).__name__}: {e}"])
         self.full_load()
@@ -191,6 +217,4 @@ class SharedPage:
 def settle(page: Page) -> None:
     """Until what the page does after a change is done: two animation frames (the playground's
     announcements, Material's observers of scroll and size) and the timers they set."""
-    page.evaluate(
-        "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))))"
-    )
+    page.evaluate(SETTLE_JS)
