@@ -75,6 +75,18 @@ SWITCH_SCHEME_JS = """() => {
   if (now === before) throw new Error(`the palette toggle left the scheme ${before}`);
   return now;
 }"""
+# A page's checks in one scheme, in one call (a call each took 6 round trips to the browser a page):
+# the first time the page is prepared (PREPARE_JS), the second the palette toggle switches scheme
+# (SWITCH_SCHEME_JS); then the looks of text not checked yet in that scheme (``seen``, by scheme) are
+# marked (SAMPLE_COLOURS_JS) and axe runs, all its rules the first time, its colour rules the second
+# (if a look is new). Returns the scheme, the new looks and axe's violations.
+CHECK_SCHEME_JS = f"""async ([first, seen]) => {{
+  const now = first ? ({PREPARE_JS})() : ({SWITCH_SCHEME_JS})();
+  const fresh = ({SAMPLE_COLOURS_JS})([seen[now] || [], null]);
+  const rules = first ? {json.dumps(AXE_ALL)} : {json.dumps(AXE_COLOURS)};
+  const violations = first || fresh.length ? await ({AXE_JS})([null, rules]) : [];
+  return [now, fresh, violations];
+}}"""
 
 
 # The pages are checked in this many groups (every CLEAN_GROUPS-th page from the n-th on), one test
@@ -101,9 +113,10 @@ class LooksChecked:
             return {}
         return json.loads(self.path.read_text(encoding="utf-8"))
 
-    def seen(self, scheme: str) -> set[str]:
+    def seen(self) -> dict[str, list[str]]:
+        """The looks checked so far, by scheme."""
         with self.lock:
-            return set(self._read().get(scheme, []))
+            return self._read()
 
     def add(self, scheme: str, looks: list[str]) -> None:
         if not looks:
@@ -146,13 +159,10 @@ def test_every_page_is_clean(new_context, site, looks_checked, group):
     for html in pages:
         url = site.url(html)
         page.goto(url, wait_until="load")
-        now = page.evaluate(PREPARE_JS)
-        for rules in (AXE_ALL, AXE_COLOURS):
-            if rules is AXE_COLOURS:
-                now = page.evaluate(SWITCH_SCHEME_JS)
-            fresh = page.evaluate(SAMPLE_COLOURS_JS, [sorted(looks_checked.seen(now)), None])
-            if rules is AXE_ALL or fresh:
-                problems[url] += [f"[{names[now]}] {v}" for v in page.evaluate(AXE_JS, [None, rules])]
+        seen = looks_checked.seen()
+        for first in (True, False):
+            now, fresh, found = page.evaluate(CHECK_SCHEME_JS, [first, seen])
+            problems[url] += [f"[{names[now]}] {v}" for v in found]
             looks_checked.add(now, fresh)
     recorder.settle()  # the last page's late requests are seen too
     for where, found in recorder.take().items():
