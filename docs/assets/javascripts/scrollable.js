@@ -49,23 +49,42 @@
     element.removeAttribute("data-unmeasured");
   }
 
-  function measure(element) {
+  // What measure() does to an element, decided by reading it alone ("take", "unmeasured",
+  // "scrollable", "fits", or null: nothing), so that a page's elements are all read before any is
+  // written: a write between two reads makes the browser lay the page out again for the second
+  // (on the API reference, hundreds of layouts for one load).
+  function decide(element) {
     if (skipped(element)) {
       // Off screen: what it was when last shown at this width (a block that fits loses the tab
       // stop it kept while focused, once focus has left it), or a tab stop until it is shown.
-      if (fits.has(element)) take(element);
-      else if (!element.hasAttribute("data-scrollable")) give(element, "unmeasured");
-    } else if (element.scrollWidth > element.clientWidth + 1) {
+      if (fits.has(element)) return "take";
+      return element.hasAttribute("data-scrollable") ? null : "unmeasured";
+    }
+    return element.scrollWidth > element.clientWidth + 1 ? "scrollable" : "fits";
+  }
+
+  function apply(element, what) {
+    if (what === "take") {
+      take(element);
+    } else if (what === "unmeasured") {
+      give(element, "unmeasured");
+    } else if (what === "scrollable") {
       fits.delete(element);
       give(element, "scrollable");
-    } else {
+    } else if (what === "fits") {
       fits.add(element);
       take(element);
     }
   }
 
+  function measure(element) {
+    apply(element, decide(element));
+  }
+
   function update() {
-    for (const element of document.querySelectorAll(scrollable)) measure(element);
+    const elements = Array.from(document.querySelectorAll(scrollable));
+    const decided = elements.map(decide);
+    elements.forEach((element, i) => apply(element, decided[i]));
   }
 
   // A jump to a heading (a link to #id, from this page or another) lands where the heading is
@@ -156,19 +175,22 @@
   // block has one, so the cue cannot follow it. Measured whenever the block's size changes (shown,
   // a <details> or a tab opened, the window resized) and once the fonts have loaded.
   const code = ".md-typeset pre > code";
-  function measureCode(element) {
-    const wide = element.checkVisibility() && element.scrollWidth > element.clientWidth + 1;
-    if (wide !== element.hasAttribute("data-scrollable")) element.toggleAttribute("data-scrollable", wide);
+  // Every block read, then every mark written (see decide()).
+  function measureCode(elements) {
+    const wide = elements.map((e) => e.isConnected && e.checkVisibility() && e.scrollWidth > e.clientWidth + 1);
+    elements.forEach(function (element, i) {
+      if (wide[i] !== element.hasAttribute("data-scrollable")) element.toggleAttribute("data-scrollable", wide[i]);
+    });
   }
   const sized = new ResizeObserver(function (entries) {
-    for (const entry of entries) measureCode(entry.target);
+    measureCode(entries.map((entry) => entry.target));
   });
   function watchCode() {
     sized.disconnect(); // the blocks of the page shown before, after an instant navigation
     const blocks = document.querySelectorAll(code);
     for (const element of blocks) sized.observe(element);
     document.fonts.ready.then(function () {
-      for (const element of blocks) if (element.isConnected) measureCode(element);
+      measureCode(Array.from(blocks));
     });
   }
   if (typeof document$ !== "undefined") {
