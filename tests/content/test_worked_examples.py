@@ -366,7 +366,7 @@ def hand_edited(monkeypatch, slug: str = "the_cat_sat") -> tuple[Path, int, str]
     return path, lineno, lines[lineno - 1]
 
 
-def test_a_stale_generated_page_stops_the_build_naming_the_line_and_the_spec(monkeypatch):
+def test_a_stale_generated_page_stops_the_build_naming_the_line_and_the_spec(monkeypatch, tmp_path):
     """Issue 51: after an edit of a generated page the build said only "out of date, run make
     update", and make update then discarded the edit. The build names the file and the line, and
     says that the change belongs in the spec, which make update writes the page from."""
@@ -376,7 +376,7 @@ def test_a_stale_generated_page_stops_the_build_naming_the_line_and_the_spec(mon
 
     path, lineno, had = hand_edited(monkeypatch)
     monkeypatch.setattr(worked_examples, "check_folders", lambda config: None)  # (tests/tools/test_safe_folders.py)
-    config = type("Config", (), {"config_file_path": str(ROOT / "mkdocs.yml")})()
+    config = type("Config", (), {"config_file_path": str(ROOT / "mkdocs.yml"), "site_dir": str(tmp_path / "site")})()
     with pytest.raises(PluginError) as stopped:
         worked_examples.on_config(config)
     message = str(stopped.value)
