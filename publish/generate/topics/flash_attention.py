@@ -88,37 +88,46 @@ def _vector(v) -> str:
 
 
 def step_table(size: int, k: int) -> str:
-    """Step ``k`` (from 0) of the tiles of ``size`` keys: each query's scores with the tile's keys, the
-    running maximum before and after, the rescale, the terms, the running total and output."""
+    """Step ``k`` (from 0) of the tiles of ``size`` keys, in two tables of five columns (one of nine
+    hid the last columns, which the page's text follows, at the page's width): each query's scores
+    with the tile's keys, the running maximum before and after and the rescale; then the terms, the
+    running total before and after, and the running output."""
     t = tiled(size)
     step = t.online.tiles[k]
     keys = ", ".join(t.tokens[step.start : step.stop])
-    head = [
-        "query",
-        f"scores ({keys})",
-        "m before",
-        "m",
-        "rescale e^(m before − m)",
-        "terms e^(score − m)",
-        "l before",
-        "l",
-        "O (not yet divided by l)",
-    ]
-    lines = ["| " + " | ".join(md_text(h) for h in head) + " |", "|---|" + "---:|" * (len(head) - 1)]
-    for i, word in enumerate(t.tokens):
-        row = [
-            f"**{md_text(word)}**",
-            _vector(step.scores[i]) if step.scores.shape[1] > 1 else _cell(step.scores[i, 0]),
-            _cell(step.max_before[i]),
-            _cell(step.running_max[i]),
-            _cell(step.rescale[i]),
-            _vector(step.terms[i]) if step.terms.shape[1] > 1 else _cell(step.terms[i, 0]),
-            _cell(step.total_before[i]),
-            _cell(step.running_total[i]),
-            _vector(step.running_output[i]),
-        ]
-        lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines) + "\n"
+
+    def table(head: list[str], rows: list[list[str]]) -> list[str]:
+        lines = ["| " + " | ".join(md_text(h) for h in head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+        return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+    words = [f"**{md_text(word)}**" for word in t.tokens]
+    maximum = table(
+        ["query", f"scores ({keys})", "m before", "m", "rescale e^(m before − m)"],
+        [
+            [
+                words[i],
+                _vector(step.scores[i]) if step.scores.shape[1] > 1 else _cell(step.scores[i, 0]),
+                _cell(step.max_before[i]),
+                _cell(step.running_max[i]),
+                _cell(step.rescale[i]),
+            ]
+            for i in range(len(words))
+        ],
+    )
+    total = table(
+        ["query", "terms e^(score − m)", "l before", "l", "O (not yet divided by l)"],
+        [
+            [
+                words[i],
+                _vector(step.terms[i]) if step.terms.shape[1] > 1 else _cell(step.terms[i, 0]),
+                _cell(step.total_before[i]),
+                _cell(step.running_total[i]),
+                _vector(step.running_output[i]),
+            ]
+            for i in range(len(words))
+        ],
+    )
+    return "\n".join(maximum) + "\n\n" + "\n".join(total) + "\n"
 
 
 for _size in TILES:

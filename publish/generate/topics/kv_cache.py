@@ -101,16 +101,16 @@ for _s in range(3):
 
     @generated(f"kv_cache/cache_{_s + 1}.md")
     def _cache(s=_s):
-        """What the cache holds after step s + 1: each token's key and value in each head."""
+        """What the cache holds after step s + 1: each token's key in each head, then its value (two
+        tables of four columns: one of eight hid the values at the page's width)."""
         step = run().steps[s]
         tok = examples.load(SLUG).tokens[: step.position]
         d_head = step.K_cache.shape[-1]
-        cols, parts = [], []
+        tables = []
         for what, M in (("key", step.K_cache), ("value", step.V_cache)):
-            for h in range(NUM_HEADS):
-                cols += [f"head {h + 1} {what} c{h * d_head + c + 1}" for c in range(d_head)]
-                parts.append(M[h])
-        return matrix_table(np.hstack(parts), tok, cols, _decimals(), "token ↓")
+            cols = [f"head {h + 1} {what} c{h * d_head + c + 1}" for h in range(NUM_HEADS) for c in range(d_head)]
+            tables.append(matrix_table(np.hstack(list(M)), tok, cols, _decimals(), "token ↓"))
+        return "\n".join(tables)
 
     @generated(f"kv_cache/weights_{_s + 1}.md")
     def _weights(s=_s):
@@ -123,13 +123,16 @@ for _s in range(3):
 
 @generated("kv_cache/outputs.md")
 def _outputs():
-    """Each token's output with the cache, and without it (the layer run on the text so far)."""
+    """Each token's output with the cache, and then without it (the layer run on the text so far):
+    two tables of four columns, as one of eight hid the second at the page's width."""
     r = run()
     tok = examples.load(SLUG).tokens
     d = r.output.shape[1]
-    M = np.hstack([r.output, r.recomputed])
-    cols = [f"{c}, cache" for c in _cols(d)] + [f"{c}, no cache" for c in _cols(d)]
-    return matrix_table(M, tok, cols, _decimals(), "token ↓")
+    tables = [
+        matrix_table(M, tok, [f"{c}, {how}" for c in _cols(d)], _decimals(), "token ↓")
+        for M, how in ((r.output, "cache"), (r.recomputed, "no cache"))
+    ]
+    return "\n".join(tables)
 
 
 @generated("kv_cache/multiply_adds.md")
@@ -150,18 +153,16 @@ def _multiply_adds():
 
 @generated("kv_cache/sizes.md")
 def _sizes():
-    """The whole cache of GPT-2 small and Mistral 7B, one sequence of its whole context."""
+    """The whole cache of GPT-2 small and Mistral 7B, one sequence of its whole context. The models'
+    sizes are in the page's list above the table, and in the cache's shape: six columns, which fit
+    the page's width (with the sizes, twelve hid the numbers the text then quotes)."""
     lines = [
-        "| model | blocks | $d_\\text{model}$ | query heads | key-value heads | $d_\\text{head}$ | context | "
-        "cache shape | numbers per token | numbers | float16 | float32 |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+        "| model | cache shape | numbers per token | numbers | float16 | float32 |",
+        "|---|---|---:|---:|---:|---:|",
     ]
     for c in (gpt2_small(), mistral_7b()):
-        m = c.model
         lines.append(
-            f"| {md_text(m.name)} | {m.num_blocks} | {grouped(m.d_model)} | {m.num_heads} | {m.num_kv_heads} "
-            f"| {c.d_head} "
-            f"| {grouped(m.n_ctx)} | `{c.shape}` | {grouped(c.numbers_per_token)} | {grouped(c.numbers)} "
+            f"| {md_text(c.model.name)} | `{c.shape}` | {grouped(c.numbers_per_token)} | {grouped(c.numbers)} "
             f"| {grouped(c.bytes['float16'] / MIB)} MiB | {grouped(c.bytes['float32'] / MIB)} MiB |"
         )
     return "\n".join(lines) + "\n"
