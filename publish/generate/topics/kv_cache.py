@@ -118,7 +118,7 @@ for _s in range(3):
         step = run().steps[s]
         tok = examples.load(SLUG).tokens[: step.position]
         rows = [f"head {h + 1}" for h in range(NUM_HEADS)]
-        return matrix_table(step.weights, rows, tok, _decimals(), f"{tok[-1]} ↓ key →")
+        return matrix_table(step.weights, rows, tok, _decimals(), "head ↓ key →")  # the new token's query, by head
 
 
 @generated("kv_cache/outputs.md")
