@@ -96,38 +96,27 @@ def step_table(size: int, k: int) -> str:
     step = t.online.tiles[k]
     keys = ", ".join(t.tokens[step.start : step.stop])
 
-    def table(head: list[str], rows: list[list[str]]) -> list[str]:
-        lines = ["| " + " | ".join(md_text(h) for h in head) + " |", "|---|" + "---:|" * (len(head) - 1)]
-        return lines + ["| " + " | ".join(row) + " |" for row in rows]
+    def per_key(M) -> list[str]:  # a tile of one key gives each query a number, of several a vector
+        return [_vector(row) if M.shape[1] > 1 else _cell(row[0]) for row in M]
 
-    words = [f"**{md_text(word)}**" for word in t.tokens]
+    def table(head: list[str], columns: list[list[str]]) -> str:
+        lines = ["| " + " | ".join(md_text(h) for h in head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+        words = [f"**{md_text(word)}**" for word in t.tokens]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in zip(words, *columns, strict=True)]) + "\n"
+
     maximum = table(
         ["query", f"scores ({keys})", "m before", "m", "rescale e^(m before − m)"],
-        [
-            [
-                words[i],
-                _vector(step.scores[i]) if step.scores.shape[1] > 1 else _cell(step.scores[i, 0]),
-                _cell(step.max_before[i]),
-                _cell(step.running_max[i]),
-                _cell(step.rescale[i]),
-            ]
-            for i in range(len(words))
-        ],
+        [per_key(step.scores), *([_cell(x) for x in v] for v in (step.max_before, step.running_max, step.rescale))],
     )
     total = table(
         ["query", "terms e^(score − m)", "l before", "l", "O (not yet divided by l)"],
         [
-            [
-                words[i],
-                _vector(step.terms[i]) if step.terms.shape[1] > 1 else _cell(step.terms[i, 0]),
-                _cell(step.total_before[i]),
-                _cell(step.running_total[i]),
-                _vector(step.running_output[i]),
-            ]
-            for i in range(len(words))
+            per_key(step.terms),
+            *([_cell(x) for x in v] for v in (step.total_before, step.running_total)),
+            [_vector(row) for row in step.running_output],
         ],
     )
-    return "\n".join(maximum) + "\n\n" + "\n".join(total) + "\n"
+    return maximum + "\n" + total
 
 
 for _size in TILES:
